@@ -1,0 +1,112 @@
+// The cryptography every part of Signet shares. P-256, Ed25519, AES-GCM and RSA go through
+// OpenSSL 3; secp256k1 through libsecp256k1 (ten times faster than OpenSSL's, and it returns
+// the recovery id); keccak-256 is our own (OpenSSL 3.0 has none).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "signet/encoding.hpp"
+
+namespace signet::crypto {
+
+using Digest = std::array<uint8_t, 32>;
+
+Digest sha256(const uint8_t* data, size_t size);
+inline Digest sha256(std::string_view s) {
+  return sha256(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+inline Digest sha256(const Bytes& b) { return sha256(b.data(), b.size()); }
+Digest keccak256(const uint8_t* data, size_t size);
+inline Digest keccak256(std::string_view s) {
+  return keccak256(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+inline std::string toHex(const Digest& d) { return signet::toHex(d.data(), d.size()); }
+
+void randomBytes(uint8_t* out, size_t size);
+Bytes randomBytes(size_t size);
+std::string uuidV4();
+
+// Overwrites memory in a way the optimizer cannot drop.
+void wipe(void* data, size_t size);
+
+// Bytes that are wiped when they go out of scope: private keys, mnemonics, master keys.
+class SecretBytes {
+ public:
+  SecretBytes() = default;
+  explicit SecretBytes(Bytes b) : bytes_(std::move(b)) {}
+  SecretBytes(const SecretBytes&) = delete;
+  SecretBytes& operator=(const SecretBytes&) = delete;
+  SecretBytes(SecretBytes&& o) noexcept : bytes_(std::move(o.bytes_)) { o.bytes_.clear(); }
+  SecretBytes& operator=(SecretBytes&& o) noexcept {
+    if (this != &o) {
+      clear();
+      bytes_ = std::move(o.bytes_);
+      o.bytes_.clear();
+    }
+    return *this;
+  }
+  ~SecretBytes() { clear(); }
+  void clear() {
+    wipe(bytes_.data(), bytes_.size());
+    bytes_.clear();
+  }
+  const Bytes& bytes() const { return bytes_; }
+  const uint8_t* data() const { return bytes_.data(); }
+  size_t size() const { return bytes_.size(); }
+
+ private:
+  Bytes bytes_;
+};
+
+enum class Curve { kP256, kSecp256k1, kEd25519 };
+const char* curveName(Curve c);
+
+// The canonical form Signet stores: 33-byte SEC1 compressed for P-256 and secp256k1 (from a
+// compressed or uncompressed input), 32 bytes for Ed25519. nullopt when the bytes are not a
+// point on the curve.
+std::optional<Bytes> normalizePublicKey(Curve curve, const Bytes& encoded);
+// 65-byte uncompressed form of a valid P-256 or secp256k1 key.
+Bytes uncompressPublicKey(Curve curve, const Bytes& encoded);
+
+struct EcdsaSignature {
+  std::array<uint8_t, 32> r{};
+  std::array<uint8_t, 32> s{};
+};
+// Parses DER leniently: non-minimal INTEGERs (a leading 00 before a byte without its top bit)
+// are accepted, because the EIP-191 wallet stamper produces them.
+std::optional<EcdsaSignature> parseDerSignature(const Bytes& der);
+Bytes encodeDerSignature(const EcdsaSignature& sig);
+
+// ECDSA verification over a 32-byte digest. High-S signatures are accepted: Node, WebCrypto
+// and Go do not normalize S.
+bool verifyEcdsa(Curve curve, const Bytes& publicKey, const Digest& digest,
+                 const EcdsaSignature& sig);
+bool verifyEd25519(const Bytes& publicKey, const uint8_t* msg, size_t size, const Bytes& sig);
+// RSASSA-PKCS1-v1_5 with SHA-256 (WebAuthn RS256), key given by modulus and exponent.
+bool verifyRsaSha256(const Bytes& modulus, const Bytes& exponent, const uint8_t* msg,
+                     size_t size, const Bytes& sig);
+
+struct RecoverableSignature {
+  EcdsaSignature sig;
+  int recoveryId = 0;
+};
+// Private keys are 32-byte scalars (Ed25519: the 32-byte seed).
+SecretBytes generatePrivateKey(Curve curve);
+Bytes publicKeyFromPrivate(Curve curve, const SecretBytes& priv);  // canonical form
+// Low-S ECDSA. secp256k1 uses RFC 6979 nonces (libsecp256k1); P-256 a random k from
+// OpenSSL's CSPRNG (OpenSSL 3.0 has no deterministic ECDSA).
+EcdsaSignature signEcdsa(Curve curve, const SecretBytes& priv, const Digest& digest);
+RecoverableSignature signSecp256k1Recoverable(const SecretBytes& priv, const Digest& digest);
+Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size);
+
+// AES-256-GCM; the output is ciphertext followed by the 16-byte tag.
+Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext,
+                 size_t size, const Bytes& aad);
+std::optional<SecretBytes> aesGcmOpen(const SecretBytes& key, const Bytes& nonce,
+                                      const Bytes& sealed, const Bytes& aad);
+
+}  // namespace signet::crypto

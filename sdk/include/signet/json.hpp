@@ -1,0 +1,51 @@
+// JSON helpers over Poco::JSON that turn a wrong shape into an InvalidArgument error naming
+// the field path and what was found, so handlers never repeat that wording.
+#pragma once
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace signet::json {
+
+using Object = Poco::JSON::Object::Ptr;
+using Array = Poco::JSON::Array::Ptr;
+
+// Parses a JSON object; a syntax error or a non-object is InvalidArgument naming `what`.
+Object parseObject(std::string_view text, std::string_view what);
+std::string stringify(const Poco::Dynamic::Var& value);
+inline Object object() { return new Poco::JSON::Object(); }
+inline Array array() { return new Poco::JSON::Array(); }
+
+// Field accessors. `path` is the dotted prefix used in messages ("parameters").
+// Absent and null are the same for optional fields: clients send null for unset optionals.
+std::string requireString(const Object& o, const std::string& key, const std::string& path);
+std::optional<std::string> optionalString(const Object& o, const std::string& key,
+                                          const std::string& path);
+bool optionalBool(const Object& o, const std::string& key, const std::string& path,
+                  bool fallback);
+Object requireObject(const Object& o, const std::string& key, const std::string& path);
+Object optionalObject(const Object& o, const std::string& key, const std::string& path);
+Array requireArray(const Object& o, const std::string& key, const std::string& path);
+Array optionalArray(const Object& o, const std::string& key, const std::string& path);
+std::vector<std::string> requireStringArray(const Object& o, const std::string& key,
+                                            const std::string& path);
+std::vector<std::string> optionalStringArray(const Object& o, const std::string& key,
+                                             const std::string& path);
+Object objectAt(const Array& a, size_t index, const std::string& path);
+// int64 values travel as decimal strings; a JSON number is accepted too.
+std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
+                                           const std::string& path);
+// A UUID string (the form every Signet identifier takes).
+std::string requireUuid(const Object& o, const std::string& key, const std::string& path);
+bool isUuid(std::string_view s);
+
+// {"seconds":"…","nanos":"…"} from epoch milliseconds.
+Object timestamp(int64_t epochMs);
+Array stringArray(const std::vector<std::string>& values);
+
+}  // namespace signet::json

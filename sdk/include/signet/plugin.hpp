@@ -1,0 +1,112 @@
+// The plugin API: what a plugin (or a built-in module of the core) registers, and the
+// contexts its handlers run in. A plugin is a shared library exporting one descriptor through
+// SIGNET_PLUGIN; the host reads the plain-C descriptor first and refuses an ABI mismatch
+// before any C++ type crosses the library boundary.
+#pragma once
+
+#include <boost/dll/alias.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "signet/crypto.hpp"
+#include "signet/db.hpp"
+#include "signet/error.hpp"
+#include "signet/json.hpp"
+
+namespace signet {
+
+// Bump on any change to the types in this header or those it includes.
+inline constexpr int kPluginAbiVersion = 1;
+
+// Who made the request, as resolved from its stamp.
+struct Caller {
+  std::string userId;
+  std::string userName;
+  std::string organizationId;  // the organization the credential belongs to
+  std::string publicKey;       // the stamp's public key (or WebAuthn credential id)
+  std::string scheme;          // SIGNATURE_SCHEME_* or WEBAUTHN
+  std::string signature;
+  bool inRootQuorum = false;   // of the organization the request targets
+};
+
+// Secrets at rest: sealed with AES-256-GCM under the master key, bound to (id, kind).
+class Keyring {
+ public:
+  virtual ~Keyring() = default;
+  virtual void seal(const std::string& id, const std::string& kind,
+                    const crypto::SecretBytes& plaintext) = 0;
+  virtual crypto::SecretBytes open(const std::string& id, const std::string& kind) = 0;
+  virtual void erase(const std::string& id) = 0;
+};
+
+// What every handler gets. Handlers never read the clock, the random source, or HTTP
+// directly: everything comes through here, so handlers can be tested without a server.
+class RequestContext {
+ public:
+  virtual ~RequestContext() = default;
+  virtual const std::string& organizationId() const = 0;  // the organization targeted
+  virtual const Caller& caller() const = 0;
+  virtual Db& db() = 0;
+  virtual Keyring& keyring() = 0;
+  virtual int64_t nowMs() const = 0;
+  virtual std::string newId() = 0;  // a fresh UUID
+};
+
+class ActivityContext : public RequestContext {
+ public:
+  virtual const std::string& activityId() const = 0;
+  virtual const std::string& activityType() const = 0;
+};
+
+// Returns the fields of the result (the pipeline puts them under the result key).
+// Throw signet::Error: InvalidArgument means bad input (HTTP 400, nothing stored); any other
+// code fails the activity, which is stored with status FAILED and the error as `failure`.
+using ActivityHandler =
+    std::function<json::Object(ActivityContext&, const json::Object& parameters)>;
+using QueryHandler = std::function<json::Object(RequestContext&, const json::Object& body)>;
+
+struct ActivitySpec {
+  std::string type;        // ACTIVITY_TYPE_CREATE_API_KEYS_V2
+  std::string path;        // create_api_keys (served at /public/v1/submit/<path>)
+  std::string intentKey;   // createApiKeysIntentV2
+  std::string resultKey;   // createApiKeysResult
+  std::string resource;    // policy resource, e.g. API_KEY
+  std::string action;      // policy action, e.g. CREATE
+  bool rootQuorumOnly = false;
+  ActivityHandler handler;
+};
+
+struct QuerySpec {
+  std::string path;  // get_api_keys (served at /public/v1/query/<path>)
+  QueryHandler handler;
+};
+
+class Registry {
+ public:
+  virtual ~Registry() = default;
+  virtual void activity(ActivitySpec spec) = 0;
+  virtual void query(QuerySpec spec) = 0;
+  // `module` names the migration stream, normally the plugin's name.
+  virtual void migrations(const std::string& module, std::vector<Migration> list) = 0;
+};
+
+// Plain C layout, read before anything else in the library is trusted.
+struct PluginDescriptor {
+  int abiVersion;
+  const char* name;
+  const char* version;
+  const char* description;
+  void (*registerPlugin)(Registry&);
+};
+
+using PluginEntry = const PluginDescriptor*();
+
+}  // namespace signet
+
+// Exports the plugin's descriptor function under the name the host looks for, in the
+// "signet" section so that the host can list it without running any plugin code.
+#define SIGNET_PLUGIN(descriptorFunction) \
+  BOOST_DLL_ALIAS_SECTIONED(descriptorFunction, signet_plugin_descriptor, signet)

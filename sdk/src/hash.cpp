@@ -1,0 +1,112 @@
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "signet/crypto.hpp"
+
+namespace signet::crypto {
+
+Digest sha256(const uint8_t* data, size_t size) {
+  Digest out;
+  unsigned int len = 0;
+  if (EVP_Digest(data, size, out.data(), &len, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 failed");
+  return out;
+}
+
+// Keccak-f[1600] with the original (pre-SHA-3) 0x01 padding that Ethereum uses.
+namespace {
+constexpr uint64_t kRoundConstants[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+constexpr int kRotations[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
+                                25, 39, 41, 45, 15, 21, 8,  18, 2,  61, 56, 14};
+
+inline uint64_t rotl(uint64_t v, int n) { return n == 0 ? v : (v << n) | (v >> (64 - n)); }
+
+void keccakF(uint64_t a[25]) {
+  for (uint64_t rc : kRoundConstants) {
+    uint64_t c[5], b[25];
+    for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+    for (int x = 0; x < 5; ++x) {
+      uint64_t d = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1);
+      for (int y = 0; y < 25; y += 5) a[x + y] ^= d;
+    }
+    for (int x = 0; x < 5; ++x)
+      for (int y = 0; y < 5; ++y)
+        b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[x + 5 * y], kRotations[x + 5 * y]);
+    for (int x = 0; x < 5; ++x)
+      for (int y = 0; y < 25; y += 5) a[x + y] = b[x + y] ^ (~b[(x + 1) % 5 + y] & b[(x + 2) % 5 + y]);
+    a[0] ^= rc;
+  }
+}
+
+void absorbBlock(uint64_t state[25], const uint8_t* block, size_t rate) {
+  for (size_t i = 0; i < rate / 8; ++i) {
+    uint64_t lane = 0;
+    for (int j = 7; j >= 0; --j) lane = lane << 8 | block[8 * i + j];
+    state[i] ^= lane;
+  }
+  keccakF(state);
+}
+}  // namespace
+
+Digest keccak256(const uint8_t* data, size_t size) {
+  constexpr size_t kRate = 136;
+  uint64_t state[25] = {};
+  while (size >= kRate) {
+    absorbBlock(state, data, kRate);
+    data += kRate;
+    size -= kRate;
+  }
+  uint8_t last[kRate] = {};
+  std::memcpy(last, data, size);
+  last[size] ^= 0x01;
+  last[kRate - 1] ^= 0x80;
+  absorbBlock(state, last, kRate);
+  Digest out;
+  for (size_t i = 0; i < 32; ++i) out[i] = static_cast<uint8_t>(state[i / 8] >> (8 * (i % 8)));
+  return out;
+}
+
+void randomBytes(uint8_t* out, size_t size) {
+  if (RAND_bytes(out, static_cast<int>(size)) != 1)
+    throw std::runtime_error("the system random source failed");
+}
+
+Bytes randomBytes(size_t size) {
+  Bytes b(size);
+  randomBytes(b.data(), size);
+  return b;
+}
+
+std::string uuidV4() {
+  uint8_t b[16];
+  randomBytes(b, sizeof b);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  std::string hex = signet::toHex(b, sizeof b);
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+void wipe(void* data, size_t size) {
+  if (data && size) OPENSSL_cleanse(data, size);
+}
+
+const char* curveName(Curve c) {
+  switch (c) {
+    case Curve::kP256: return "P-256";
+    case Curve::kSecp256k1: return "secp256k1";
+    case Curve::kEd25519: return "Ed25519";
+  }
+  return "?";
+}
+
+}  // namespace signet::crypto

@@ -1,0 +1,189 @@
+#include "signet/json.hpp"
+
+#include <Poco/JSON/JSONException.h>
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+
+#include <charconv>
+#include <sstream>
+
+#include "signet/error.hpp"
+
+namespace signet::json {
+
+namespace {
+std::string fieldName(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+std::string kindOf(const Poco::Dynamic::Var& v) {
+  if (v.isEmpty()) return "null";
+  if (v.type() == typeid(Object)) return "an object";
+  if (v.type() == typeid(Array)) return "an array";
+  if (v.isString()) return "a string";
+  if (v.isBoolean()) return "a boolean";
+  if (v.isNumeric()) return "a number";
+  return "an unsupported value";
+}
+
+Error wrongType(const std::string& field, const char* expected, const Poco::Dynamic::Var& v) {
+  return invalidArgument("invalid field " + field + ": expected " + expected + ", got " +
+                         kindOf(v));
+}
+
+// Returns the value when the key is present and not null.
+std::optional<Poco::Dynamic::Var> present(const Object& o, const std::string& key) {
+  if (!o || !o->has(key)) return std::nullopt;
+  Poco::Dynamic::Var v = o->get(key);
+  if (v.isEmpty()) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+Object parseObject(std::string_view text, std::string_view what) {
+  Poco::JSON::Parser parser;
+  Poco::Dynamic::Var v;
+  try {
+    v = parser.parse(std::string(text));
+  } catch (const Poco::Exception& e) {
+    throw invalidArgument("malformed JSON in " + std::string(what) + ": " + e.message());
+  }
+  if (v.type() != typeid(Object))
+    throw invalidArgument(std::string(what) + " must be a JSON object, got " + kindOf(v));
+  return v.extract<Object>();
+}
+
+std::string stringify(const Poco::Dynamic::Var& value) {
+  std::ostringstream out;
+  Poco::JSON::Stringifier::condense(value, out);
+  return out.str();
+}
+
+std::string requireString(const Object& o, const std::string& key, const std::string& path) {
+  auto v = present(o, key);
+  if (!v) throw invalidArgument("missing required field " + fieldName(path, key));
+  if (!v->isString()) throw wrongType(fieldName(path, key), "a string", *v);
+  return v->extract<std::string>();
+}
+
+std::optional<std::string> optionalString(const Object& o, const std::string& key,
+                                          const std::string& path) {
+  auto v = present(o, key);
+  if (!v) return std::nullopt;
+  if (!v->isString()) throw wrongType(fieldName(path, key), "a string", *v);
+  return v->extract<std::string>();
+}
+
+bool optionalBool(const Object& o, const std::string& key, const std::string& path,
+                  bool fallback) {
+  auto v = present(o, key);
+  if (!v) return fallback;
+  if (!v->isBoolean()) throw wrongType(fieldName(path, key), "a boolean", *v);
+  return v->extract<bool>();
+}
+
+Object requireObject(const Object& o, const std::string& key, const std::string& path) {
+  auto r = optionalObject(o, key, path);
+  if (!r) throw invalidArgument("missing required field " + fieldName(path, key));
+  return r;
+}
+
+Object optionalObject(const Object& o, const std::string& key, const std::string& path) {
+  auto v = present(o, key);
+  if (!v) return nullptr;
+  if (v->type() != typeid(Object)) throw wrongType(fieldName(path, key), "an object", *v);
+  return v->extract<Object>();
+}
+
+Array requireArray(const Object& o, const std::string& key, const std::string& path) {
+  auto r = optionalArray(o, key, path);
+  if (!r) throw invalidArgument("missing required field " + fieldName(path, key));
+  return r;
+}
+
+Array optionalArray(const Object& o, const std::string& key, const std::string& path) {
+  auto v = present(o, key);
+  if (!v) return nullptr;
+  if (v->type() != typeid(Array)) throw wrongType(fieldName(path, key), "an array", *v);
+  return v->extract<Array>();
+}
+
+static std::vector<std::string> strings(const Array& a, const std::string& field) {
+  std::vector<std::string> out;
+  if (!a) return out;
+  for (size_t i = 0; i < a->size(); ++i) {
+    Poco::Dynamic::Var v = a->get(static_cast<unsigned>(i));
+    std::string name = field + "[" + std::to_string(i) + "]";
+    if (!v.isString()) throw wrongType(name, "a string", v);
+    out.push_back(v.extract<std::string>());
+  }
+  return out;
+}
+
+std::vector<std::string> requireStringArray(const Object& o, const std::string& key,
+                                            const std::string& path) {
+  return strings(requireArray(o, key, path), fieldName(path, key));
+}
+
+std::vector<std::string> optionalStringArray(const Object& o, const std::string& key,
+                                             const std::string& path) {
+  return strings(optionalArray(o, key, path), fieldName(path, key));
+}
+
+Object objectAt(const Array& a, size_t index, const std::string& path) {
+  Poco::Dynamic::Var v = a->get(static_cast<unsigned>(index));
+  std::string name = path + "[" + std::to_string(index) + "]";
+  if (v.type() != typeid(Object)) throw wrongType(name, "an object", v);
+  return v.extract<Object>();
+}
+
+std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
+                                           const std::string& path) {
+  auto v = present(o, key);
+  if (!v) return std::nullopt;
+  std::string field = fieldName(path, key);
+  if (v->isString()) {
+    const std::string& s = v->extract<std::string>();
+    int64_t out = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+      throw invalidArgument("invalid field " + field + ": \"" + s +
+                            "\" is not a decimal integer");
+    return out;
+  }
+  if (v->isInteger()) return v->convert<int64_t>();
+  throw wrongType(field, "a decimal integer string", *v);
+}
+
+bool isUuid(std::string_view s) {
+  if (s.size() != 36) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? c != '-' : !std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+std::string requireUuid(const Object& o, const std::string& key, const std::string& path) {
+  std::string s = requireString(o, key, path);
+  if (!isUuid(s))
+    throw invalidArgument("invalid field " + fieldName(path, key) + ": \"" + s +
+                          "\" is not a UUID");
+  return s;
+}
+
+Object timestamp(int64_t epochMs) {
+  Object t = object();
+  t->set("seconds", std::to_string(epochMs / 1000));
+  t->set("nanos", std::to_string((epochMs % 1000) * 1000000));
+  return t;
+}
+
+Array stringArray(const std::vector<std::string>& values) {
+  Array a = array();
+  for (const auto& v : values) a->add(v);
+  return a;
+}
+
+}  // namespace signet::json

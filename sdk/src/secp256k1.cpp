@@ -1,0 +1,96 @@
+#include "secp256k1.hpp"
+
+#include <secp256k1.h>
+#include <secp256k1_recovery.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace signet::crypto::k1 {
+
+namespace {
+// One context for the process: libsecp256k1 contexts are safe to share once randomized.
+const secp256k1_context* ctx() {
+  static secp256k1_context* c = [] {
+    secp256k1_context* created = secp256k1_context_create(SECP256K1_CONTEXT_SIGN |
+                                                          SECP256K1_CONTEXT_VERIFY);
+    uint8_t seed[32];
+    randomBytes(seed, sizeof seed);
+    if (secp256k1_context_randomize(created, seed) != 1)
+      throw std::runtime_error("secp256k1 context randomization failed");
+    wipe(seed, sizeof seed);
+    return created;
+  }();
+  return c;
+}
+
+std::optional<secp256k1_pubkey> parse(const Bytes& encoded) {
+  secp256k1_pubkey pk;
+  if (encoded.size() != 33 && encoded.size() != 65) return std::nullopt;
+  if (secp256k1_ec_pubkey_parse(ctx(), &pk, encoded.data(), encoded.size()) != 1)
+    return std::nullopt;
+  return pk;
+}
+
+Bytes serialize(const secp256k1_pubkey& pk, bool compressed) {
+  Bytes out(compressed ? 33 : 65);
+  size_t len = out.size();
+  secp256k1_ec_pubkey_serialize(ctx(), out.data(), &len, &pk,
+                                compressed ? SECP256K1_EC_COMPRESSED : SECP256K1_EC_UNCOMPRESSED);
+  return out;
+}
+}  // namespace
+
+std::optional<Bytes> normalize(const Bytes& encoded) {
+  auto pk = parse(encoded);
+  if (!pk) return std::nullopt;
+  return serialize(*pk, true);
+}
+
+Bytes uncompress(const Bytes& encoded) {
+  auto pk = parse(encoded);
+  if (!pk) throw std::invalid_argument("not a secp256k1 point");
+  return serialize(*pk, false);
+}
+
+bool verify(const Bytes& publicKey, const Digest& digest, const EcdsaSignature& sig) {
+  auto pk = parse(publicKey);
+  if (!pk) return false;
+  uint8_t compact[64];
+  std::memcpy(compact, sig.r.data(), 32);
+  std::memcpy(compact + 32, sig.s.data(), 32);
+  secp256k1_ecdsa_signature s;
+  if (secp256k1_ecdsa_signature_parse_compact(ctx(), &s, compact) != 1) return false;
+  // libsecp256k1 only verifies low-S; clients do not all normalize, so we do it here.
+  secp256k1_ecdsa_signature_normalize(ctx(), &s, &s);
+  return secp256k1_ecdsa_verify(ctx(), &s, digest.data(), &*pk) == 1;
+}
+
+bool isValidScalar(const SecretBytes& priv) {
+  return priv.size() == 32 && secp256k1_ec_seckey_verify(ctx(), priv.data()) == 1;
+}
+
+Bytes publicKey(const SecretBytes& priv) {
+  secp256k1_pubkey pk;
+  if (!isValidScalar(priv) || secp256k1_ec_pubkey_create(ctx(), &pk, priv.data()) != 1)
+    throw std::invalid_argument("not a secp256k1 private key");
+  return serialize(pk, true);
+}
+
+RecoverableSignature sign(const SecretBytes& priv, const Digest& digest) {
+  if (!isValidScalar(priv)) throw std::invalid_argument("not a secp256k1 private key");
+  secp256k1_ecdsa_recoverable_signature rs;
+  if (secp256k1_ecdsa_sign_recoverable(ctx(), &rs, digest.data(), priv.data(), nullptr,
+                                       nullptr) != 1)
+    throw std::runtime_error("secp256k1 signing failed");
+  uint8_t compact[64];
+  int recid = 0;
+  secp256k1_ecdsa_recoverable_signature_serialize_compact(ctx(), compact, &recid, &rs);
+  RecoverableSignature out;
+  std::memcpy(out.sig.r.data(), compact, 32);
+  std::memcpy(out.sig.s.data(), compact + 32, 32);
+  out.recoveryId = recid;
+  return out;
+}
+
+}  // namespace signet::crypto::k1

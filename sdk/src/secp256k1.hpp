@@ -1,0 +1,12 @@
+// Internal: secp256k1 primitives (libsecp256k1) behind signet/crypto.hpp.
+#pragma once
+#include "signet/crypto.hpp"
+
+namespace signet::crypto::k1 {
+std::optional<Bytes> normalize(const Bytes& encoded);
+Bytes uncompress(const Bytes& encoded);
+bool verify(const Bytes& publicKey, const Digest& digest, const EcdsaSignature& sig);
+bool isValidScalar(const SecretBytes& priv);
+Bytes publicKey(const SecretBytes& priv);
+RecoverableSignature sign(const SecretBytes& priv, const Digest& digest);
+}  // namespace signet::crypto::k1
