@@ -1,0 +1,53 @@
+#include "activity/activity_queries.hpp"
+
+#include <algorithm>
+
+#include "activity/activity_store.hpp"
+
+namespace signet::activity_queries {
+
+namespace {
+constexpr const char* kStatuses[] = {
+    "ACTIVITY_STATUS_CREATED",   "ACTIVITY_STATUS_PENDING",          "ACTIVITY_STATUS_COMPLETED",
+    "ACTIVITY_STATUS_FAILED",    "ACTIVITY_STATUS_CONSENSUS_NEEDED", "ACTIVITY_STATUS_REJECTED",
+    "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"};
+}
+
+json::Object getActivity(RequestContext& ctx, const json::Object& body) {
+  std::string id = json::requireString(body, "activityId", "");
+  auto record = activities::find(ctx.db(), ctx.organizationId(), id);
+  if (!record)
+    throw notFound("activity " + id + " not found in organization " + ctx.organizationId());
+  json::Object out = json::object();
+  out->set("activity", activities::toJson(*record, ctx.caller()));
+  return out;
+}
+
+json::Object listActivities(RequestContext& ctx, const json::Object& body) {
+  ActivityFilter filter;
+  filter.statuses = json::optionalStringArray(body, "filterByStatus", "");
+  for (size_t i = 0; i < filter.statuses.size(); ++i)
+    if (std::find(std::begin(kStatuses), std::end(kStatuses), filter.statuses[i]) ==
+        std::end(kStatuses))
+      throw invalidArgument("invalid field filterByStatus[" + std::to_string(i) + "]: \"" +
+                            filter.statuses[i] + "\" is not an ACTIVITY_STATUS_* value");
+  filter.types = json::optionalStringArray(body, "filterByType", "");
+  if (auto page = json::optionalObject(body, "paginationOptions", "")) {
+    if (auto limit = json::optionalInt64String(page, "limit", "paginationOptions")) {
+      if (*limit < 1 || *limit > 100)
+        throw invalidArgument("invalid field paginationOptions.limit: " + std::to_string(*limit) +
+                              " is not between 1 and 100");
+      filter.limit = static_cast<size_t>(*limit);
+    }
+    filter.before = json::optionalString(page, "before", "paginationOptions");
+    filter.after = json::optionalString(page, "after", "paginationOptions");
+  }
+  json::Array list = json::array();
+  for (const auto& a : activities::list(ctx.db(), ctx.organizationId(), filter))
+    list->add(activities::toJson(a, ctx.caller()));
+  json::Object out = json::object();
+  out->set("activities", list);
+  return out;
+}
+
+}  // namespace signet::activity_queries

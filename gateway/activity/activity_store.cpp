@@ -1,0 +1,143 @@
+#include "activity_store.hpp"
+
+#include <algorithm>
+
+namespace signet::activities {
+
+namespace {
+const char* kColumns =
+    "id, organization_id, type, status, fingerprint, intent, result, votes, failure, "
+    "created_at_ms, updated_at_ms";
+
+ActivityRecord fromRow(const Row& r) {
+  ActivityRecord a;
+  a.id = r.str(0);
+  a.organizationId = r.str(1);
+  a.type = r.str(2);
+  a.status = r.str(3);
+  a.fingerprint = r.str(4);
+  a.intent = json::parseObject(r.str(5), "stored intent");
+  a.result = r.isNull(6) ? json::object() : json::parseObject(r.str(6), "stored result");
+  a.votes = json::parseObject("{\"v\":" + r.str(7) + "}", "stored votes")->getArray("v");
+  a.failure = r.isNull(8) ? nullptr : json::parseObject(r.str(8), "stored failure");
+  a.createdAtMs = r.i64(9);
+  a.updatedAtMs = r.i64(10);
+  return a;
+}
+
+std::vector<ActivityRecord> fromRows(const std::vector<Row>& rows) {
+  std::vector<ActivityRecord> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) out.push_back(fromRow(r));
+  return out;
+}
+
+std::string placeholders(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += i ? ", ?" : "?";
+  return s;
+}
+}  // namespace
+
+std::string fingerprintOf(std::string_view body) {
+  return "sha256:" + crypto::toHex(crypto::sha256(body));
+}
+
+std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint) {
+  auto row = db.queryOne(std::string("SELECT ") + kColumns + " FROM activities WHERE fingerprint = ?",
+                         {fingerprint});
+  if (!row) return std::nullopt;
+  return fromRow(*row);
+}
+
+std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
+                                   const std::string& id) {
+  auto row = db.queryOne(std::string("SELECT ") + kColumns +
+                             " FROM activities WHERE organization_id = ? AND id = ?",
+                         {organizationId, id});
+  if (!row) return std::nullopt;
+  return fromRow(*row);
+}
+
+void insert(Db& db, const ActivityRecord& a) {
+  db.exec(std::string("INSERT INTO activities (") + kColumns +
+              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
+           a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
+           json::stringify(a.votes),
+           a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
+           a.updatedAtMs});
+}
+
+std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
+                                 const ActivityFilter& filter) {
+  std::string sql = std::string("SELECT ") + kColumns + " FROM activities WHERE organization_id = ?";
+  SqlParams params{organizationId};
+  if (!filter.statuses.empty()) {
+    sql += " AND status IN (" + placeholders(filter.statuses.size()) + ")";
+    params.insert(params.end(), filter.statuses.begin(), filter.statuses.end());
+  }
+  if (!filter.types.empty()) {
+    sql += " AND type IN (" + placeholders(filter.types.size()) + ")";
+    params.insert(params.end(), filter.types.begin(), filter.types.end());
+  }
+  auto cursor = [&](const std::string& id) {
+    auto row = db.queryOne("SELECT created_at_ms FROM activities WHERE organization_id = ? AND id = ?",
+                           {organizationId, id});
+    if (!row)
+      throw invalidArgument("invalid field paginationOptions: cursor " + id +
+                            " is not an activity of organization " + organizationId);
+    return row->i64(0);
+  };
+  bool reverse = false;
+  if (filter.after) {
+    sql += " AND (created_at_ms < ? OR (created_at_ms = ? AND id < ?))";
+    int64_t at = cursor(*filter.after);
+    params.insert(params.end(), {at, at, *filter.after});
+  }
+  if (filter.before) {
+    sql += " AND (created_at_ms > ? OR (created_at_ms = ? AND id > ?))";
+    int64_t at = cursor(*filter.before);
+    params.insert(params.end(), {at, at, *filter.before});
+    reverse = !filter.after;  // take the nearest newer ones, then present newest first
+  }
+  sql += reverse ? " ORDER BY created_at_ms ASC, id ASC" : " ORDER BY created_at_ms DESC, id DESC";
+  sql += " LIMIT " + std::to_string(filter.limit);
+  auto out = fromRows(db.query(sql, params));
+  if (reverse) std::reverse(out.begin(), out.end());
+  return out;
+}
+
+json::Object failureJson(Code code, const std::string& message) {
+  json::Object f = json::object();
+  f->set("code", static_cast<int>(code));
+  f->set("message", message);
+  f->set("details", json::array());
+  return f;
+}
+
+json::Object toJson(const ActivityRecord& a, const Caller& viewer) {
+  json::Object o = json::object();
+  o->set("id", a.id);
+  o->set("organizationId", a.organizationId);
+  o->set("status", a.status);
+  o->set("type", a.type);
+  o->set("intent", a.intent);
+  o->set("result", a.result ? a.result : json::object());
+  o->set("votes", a.votes);
+  o->set("fingerprint", a.fingerprint);
+  bool open = a.status == kStatusConsensusNeeded;
+  bool voted = false;
+  for (size_t i = 0; i < a.votes->size(); ++i) {
+    auto v = a.votes->getObject(static_cast<unsigned>(i));
+    voted = voted || (v && v->optValue<std::string>("userId", "") == viewer.userId);
+  }
+  o->set("canApprove", open && !voted);
+  o->set("canReject", open && !voted);
+  o->set("createdAt", json::timestamp(a.createdAtMs));
+  o->set("updatedAt", json::timestamp(a.updatedAtMs));
+  if (a.failure) o->set("failure", a.failure);
+  return o;
+}
+
+}  // namespace signet::activities

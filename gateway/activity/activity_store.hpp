@@ -1,0 +1,54 @@
+// The activity record: stored once per fingerprint, rendered as the v1Activity shape.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "signet/plugin.hpp"
+
+namespace signet {
+
+inline constexpr const char* kStatusCompleted = "ACTIVITY_STATUS_COMPLETED";
+inline constexpr const char* kStatusFailed = "ACTIVITY_STATUS_FAILED";
+inline constexpr const char* kStatusConsensusNeeded = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+
+struct ActivityRecord {
+  std::string id;
+  std::string organizationId;
+  std::string type;
+  std::string status;
+  std::string fingerprint;  // "sha256:" + hex of the request body
+  json::Object intent;      // {<intentKey>: parameters}
+  json::Object result;      // {<resultKey>: {...}} or {} when there is none
+  json::Array votes;
+  json::Object failure;     // {code, message, details} or null
+  int64_t createdAtMs = 0;
+  int64_t updatedAtMs = 0;
+};
+
+struct ActivityFilter {
+  std::vector<std::string> statuses;
+  std::vector<std::string> types;
+  size_t limit = 10;
+  std::optional<std::string> before;  // cursor: activity id
+  std::optional<std::string> after;   // cursor: activity id
+};
+
+namespace activities {
+
+std::string fingerprintOf(std::string_view body);
+std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint);
+std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
+                                   const std::string& id);
+void insert(Db& db, const ActivityRecord& record);
+// Newest first. `after` continues past a cursor (older), `before` returns those in front of it
+// (newer), both still newest first.
+std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
+                                 const ActivityFilter& filter);
+// v1Activity; canApprove/canReject are computed for `viewer`.
+json::Object toJson(const ActivityRecord& record, const Caller& viewer);
+json::Object failureJson(Code code, const std::string& message);
+
+}  // namespace activities
+}  // namespace signet

@@ -1,0 +1,41 @@
+// The context a handler runs in: the transaction's Db, the keyring over it, the gateway's
+// clock and id source, and who is asking.
+#pragma once
+
+#include "gateway.hpp"
+#include "store/keyring.hpp"
+
+namespace signet {
+
+class HandlerContext : public ActivityContext {
+ public:
+  HandlerContext(Gateway& gateway, Db& db, const Caller& caller, std::string organizationId,
+                 std::string activityId = {}, std::string activityType = {})
+      : gateway_(gateway),
+        db_(db),
+        keyring_(db, gateway.masterKey()),
+        caller_(caller),
+        organizationId_(std::move(organizationId)),
+        activityId_(std::move(activityId)),
+        activityType_(std::move(activityType)) {}
+
+  const std::string& organizationId() const override { return organizationId_; }
+  const Caller& caller() const override { return caller_; }
+  Db& db() override { return db_; }
+  Keyring& keyring() override { return keyring_; }
+  int64_t nowMs() const override { return gateway_.nowMs(); }
+  std::string newId() override { return crypto::uuidV4(); }
+  const std::string& activityId() const override { return activityId_; }
+  const std::string& activityType() const override { return activityType_; }
+
+ private:
+  Gateway& gateway_;
+  Db& db_;
+  DbKeyring keyring_;
+  const Caller& caller_;
+  std::string organizationId_;
+  std::string activityId_;
+  std::string activityType_;
+};
+
+}  // namespace signet

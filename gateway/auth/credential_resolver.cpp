@@ -1,0 +1,101 @@
+#include "credential_resolver.hpp"
+
+#include <algorithm>
+
+#include "auth/webauthn.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet {
+
+namespace {
+// The organizations a credential may live in for a request to `target`.
+std::vector<std::string> eligibleOrganizations(const OrganizationRecord& target) {
+  std::vector<std::string> out{target.id};
+  if (target.parentId) out.push_back(*target.parentId);
+  return out;
+}
+
+std::string describe(const OrganizationRecord& target) {
+  return "organization " + target.id +
+         (target.parentId ? " or its parent " + *target.parentId : " (which has no parent)");
+}
+
+Caller callerFor(Db& db, const std::string& organizationId, const std::string& userId) {
+  auto user = directory::findUser(db, organizationId, userId);
+  if (!user)
+    throw unauthenticated("credential's user " + userId + " no longer exists in organization " +
+                          organizationId);
+  Caller c;
+  c.userId = user->id;
+  c.userName = user->name;
+  c.organizationId = organizationId;
+  auto quorum = directory::rootQuorumUserIds(db, organizationId);
+  c.inRootQuorum = std::find(quorum.begin(), quorum.end(), user->id) != quorum.end();
+  return c;
+}
+
+template <class Record>
+const Record* pick(const std::vector<Record>& candidates, const std::vector<std::string>& orgs) {
+  // Prefer the target organization, then its parent.
+  for (const auto& org : orgs)
+    for (const auto& c : candidates)
+      if (c.organizationId == org) return &c;
+  return nullptr;
+}
+
+template <class Record>
+std::string elsewhere(const std::vector<Record>& candidates) {
+  if (candidates.empty()) return "";
+  return "; it is registered in organization " + candidates.front().organizationId;
+}
+}  // namespace
+
+Caller CredentialResolver::resolve(Db& db, const StampHeaders& headers,
+                                   const std::optional<VerifiedApiKeyStamp>& apiKey,
+                                   std::string_view body, const std::string& targetOrganizationId,
+                                   int64_t nowMs) const {
+  auto target = directory::findOrganization(db, targetOrganizationId);
+  if (!target) throw notFound("organization " + targetOrganizationId + " not found");
+  auto orgs = eligibleOrganizations(*target);
+
+  if (apiKey) {
+    auto keys = directory::apiKeysByPublicKey(db, apiKey->publicKey);
+    const ApiKeyRecord* key = pick(keys, orgs);
+    if (!key)
+      throw unauthenticated(std::string(kUnknownKeyMessage) + ": public key " + apiKey->publicKey +
+                            " is not registered in " + describe(*target) + elsewhere(keys));
+    if (key->expiresAtMs && *key->expiresAtMs <= nowMs)
+      throw unauthenticated("rpc error: code = " + std::string(kExpiredKeyMessage) + " " +
+                            key->publicKey + ": API key " + key->id + " of user " + key->userId +
+                            " in organization " + key->organizationId + " expired");
+    auto expected = apiKeyCurve(key->curve);
+    if (!expected || *expected != stamp::curveOf(apiKey->scheme))
+      throw unauthenticated(std::string("X-Stamp scheme ") + stamp::schemeName(apiKey->scheme) +
+                            " does not match API key " + key->id + " (" + key->curve + ")");
+    Caller c = callerFor(db, key->organizationId, key->userId);
+    c.publicKey = apiKey->publicKey;
+    c.scheme = stamp::schemeName(apiKey->scheme);
+    c.signature = apiKey->signature;
+    return c;
+  }
+
+  if (headers.webauthn) {
+    WebAuthnStamp stamp = parseWebAuthnStamp(*headers.webauthn);
+    auto candidates = directory::authenticatorsByCredentialId(db, stamp.credentialId);
+    const AuthenticatorRecord* authenticator = pick(candidates, orgs);
+    if (!authenticator)
+      throw unauthenticated("no valid user found for authenticator " + stamp.credentialId +
+                            " in " + describe(*target) + elsewhere(candidates));
+    int64_t counter = verifyAssertion(stamp, *authenticator, body, config_.webauthnRpIds);
+    if (counter > authenticator->signCount)
+      directory::updateSignCount(db, authenticator->id, counter);
+    Caller c = callerFor(db, authenticator->organizationId, authenticator->userId);
+    c.publicKey = authenticator->publicKey;
+    c.scheme = "SIGNATURE_SCHEME_TK_WEBAUTHN";
+    c.signature = toHex(stamp.signature);
+    return c;
+  }
+  throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
+}
+
+}  // namespace signet

@@ -1,0 +1,30 @@
+// Stamp -> credential -> user -> organization. A credential resolves when it is registered
+// in the organization the request targets or in that organization's parent (a parent's
+// users act on their sub-organizations). Every refusal names both organizations involved.
+#pragma once
+
+#include "auth/stamp_check.hpp"
+#include "config/config.hpp"
+#include "signet/plugin.hpp"
+
+namespace signet {
+
+// The message clients match on to detect an unknown or expired session key.
+inline constexpr const char* kUnknownKeyMessage =
+    "could not find public key in organization or its parent organization";
+inline constexpr const char* kExpiredKeyMessage = "Unauthenticated desc = expired api key publicKey";
+
+class CredentialResolver {
+ public:
+  explicit CredentialResolver(const Config& config) : config_(config) {}
+
+  // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
+  // caller for `targetOrganizationId`. Throws Unauthenticated or NotFound.
+  Caller resolve(Db& db, const StampHeaders& headers, const std::optional<VerifiedApiKeyStamp>& apiKey,
+                 std::string_view body, const std::string& targetOrganizationId, int64_t nowMs) const;
+
+ private:
+  const Config& config_;
+};
+
+}  // namespace signet

@@ -1,0 +1,37 @@
+#include "cli/args.hpp"
+
+#include <stdexcept>
+
+namespace signet::cli {
+
+Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+           const std::set<std::string>& flags) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + arg + "'");
+    std::string name = arg.substr(2), value;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    } else if (valued.count(name)) {
+      if (i + 1 >= argv.size()) throw UsageError("option --" + name + " needs a value");
+      value = argv[++i];
+    }
+    if (!valued.count(name) && !flags.count(name)) throw UsageError("unknown option --" + name);
+    values_[name] = value;
+  }
+}
+
+std::optional<std::string> Args::get(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string Args::require(const std::string& name) const {
+  auto v = get(name);
+  if (!v || v->empty()) throw UsageError("missing required option --" + name);
+  return *v;
+}
+
+}  // namespace signet::cli

@@ -1,0 +1,24 @@
+// The signet commands. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace signet::cli {
+
+struct Command {
+  const char* name;  // "org create"
+  const char* summary;
+  const char* usage;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+int initCommand(const std::vector<std::string>& args);
+int orgCreateCommand(const std::vector<std::string>& args);
+int serveCommand(const std::vector<std::string>& args);
+int pluginsListCommand(const std::vector<std::string>& args);
+int keysShowCommand(const std::vector<std::string>& args);
+
+const std::vector<Command>& commands();
+
+}  // namespace signet::cli

@@ -1,0 +1,45 @@
+// signet serve: runs the API until SIGINT or SIGTERM, then lets requests in flight finish.
+#include <signal.h>
+
+#include <Poco/Logger.h>
+
+#include <iostream>
+
+#include "cli/args.hpp"
+#include "cli/commands.hpp"
+#include "server/http_server.hpp"
+
+namespace signet::cli {
+
+int serveCommand(const std::vector<std::string>& argv) {
+  Args args(argv, {"data-dir", "listen", "config"}, {});
+  // Block the stop signals before any thread starts, so that only sigwait below sees them.
+  sigset_t stopSignals;
+  sigemptyset(&stopSignals);
+  sigaddset(&stopSignals, SIGINT);
+  sigaddset(&stopSignals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+  Config config = Config::load(args.require("data-dir"), args.get("config").value_or(""));
+  if (auto listen = args.get("listen")) config.listen = *listen;
+  Gateway gateway(config);
+  HttpServer server(gateway, config.listen);
+  server.start();
+  auto& log = Poco::Logger::get("signet");
+  for (const auto& m : gateway.catalog().modules())
+    if (m->enabled)
+      log.information("module %s %s: %z activity types, %z queries", m->name, m->version,
+                      m->activities.size(), m->queries.size());
+  std::string host = config.listen.substr(0, config.listen.rfind(':'));
+  // Tests and scripts read this line to learn the port when --listen asks for port 0.
+  std::cout << "signet listening on http://" << host << ":" << server.port() << std::endl;
+
+  int received = 0;
+  sigwait(&stopSignals, &received);
+  log.information("received signal %d; finishing requests in flight", received);
+  server.stop();
+  log.information("stopped");
+  return 0;
+}
+
+}  // namespace signet::cli

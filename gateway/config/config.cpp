@@ -1,0 +1,107 @@
+#include "config.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "signet/error.hpp"
+#include "signet/json.hpp"
+
+namespace signet {
+
+namespace {
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& p) {
+  std::filesystem::path path(p);
+  return path.is_absolute() ? path : base / path;
+}
+
+}  // namespace
+
+std::filesystem::path Config::defaultPluginDir() {
+  if (const char* env = std::getenv("SIGNET_PLUGIN_DIR"); env && *env) return env;
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "plugins";
+  buf[n] = '\0';
+  auto binDir = std::filesystem::path(buf).parent_path();
+  // Build tree: plugins beside the binary. Installed: <prefix>/lib/signet/plugins.
+  if (std::filesystem::is_directory(binDir / "plugins")) return binDir / "plugins";
+  return binDir.parent_path() / "lib" / "signet" / "plugins";
+}
+
+std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugins) {
+  std::string enabled;
+  for (const auto& name : enabledPlugins) enabled += (enabled.empty() ? "" : ", ") + json::stringify(name);
+  return R"({
+  "listen": "127.0.0.1:8080",
+  "database": { "driver": "sqlite", "path": "signet.db" },
+  "masterKeyFile": "master.key",
+  "plugins": { "enabled": [)" + enabled + R"(] },
+  "limits": { "maxBodyBytes": 1048576, "maxHeaderBytes": 16384, "threads": 16 },
+  "cors": { "allowOrigin": "*" },
+  "webauthn": { "rpIds": [] }
+}
+)";
+}
+
+Config Config::load(const std::filesystem::path& dataDir, const std::filesystem::path& fileArg) {
+  Config c;
+  c.dataDir = dataDir;
+  std::filesystem::path file = fileArg.empty() ? dataDir / "signet.json" : fileArg;
+  std::ifstream in(file);
+  if (!in)
+    throw failedPrecondition("cannot read config file " + file.string() +
+                             " (run `signet init --data-dir " + dataDir.string() + "` first)");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string where = file.string();
+  try {
+    auto root = json::parseObject(text, where);
+    if (auto v = json::optionalString(root, "listen", "")) c.listen = *v;
+
+    c.database.backend = Backend::kSqlite;
+    c.database.connection = (dataDir / "signet.db").string();
+    if (auto db = json::optionalObject(root, "database", "")) {
+      std::string driver = json::optionalString(db, "driver", "database").value_or("sqlite");
+      if (driver == "sqlite") {
+        c.database.connection =
+            resolve(dataDir, json::optionalString(db, "path", "database").value_or("signet.db"))
+                .string();
+      } else if (driver == "postgresql") {
+        c.database.backend = Backend::kPostgres;
+        c.database.connection = json::requireString(db, "connection", "database");
+      } else {
+        throw invalidArgument("invalid field database.driver: \"" + driver +
+                              "\" (expected \"sqlite\" or \"postgresql\")");
+      }
+    }
+    c.masterKeyFile =
+        resolve(dataDir, json::optionalString(root, "masterKeyFile", "").value_or("master.key"));
+    c.pluginDir = defaultPluginDir();
+    if (auto p = json::optionalObject(root, "plugins", "")) {
+      if (auto d = json::optionalString(p, "directory", "plugins")) c.pluginDir = resolve(dataDir, *d);
+      c.enabledPlugins = json::optionalStringArray(p, "enabled", "plugins");
+    }
+    if (auto l = json::optionalObject(root, "limits", "")) {
+      auto positive = [&](const char* key, auto& target) {
+        if (!l->has(key) || l->get(key).isEmpty()) return;
+        auto v = l->get(key);
+        if (!v.isInteger() || v.convert<int64_t>() <= 0)
+          throw invalidArgument(std::string("invalid field limits.") + key +
+                                ": expected a positive integer");
+        target = static_cast<std::remove_reference_t<decltype(target)>>(v.convert<int64_t>());
+      };
+      positive("maxBodyBytes", c.maxBodyBytes);
+      positive("maxHeaderBytes", c.maxHeaderBytes);
+      positive("threads", c.threads);
+    }
+    if (auto cors = json::optionalObject(root, "cors", ""))
+      c.corsAllowOrigin = json::optionalString(cors, "allowOrigin", "cors").value_or("*");
+    if (auto w = json::optionalObject(root, "webauthn", ""))
+      c.webauthnRpIds = json::optionalStringArray(w, "rpIds", "webauthn");
+  } catch (const Error& e) {
+    throw Error(e.code(), "config " + where + ": " + e.what());
+  }
+  return c;
+}
+
+}  // namespace signet

@@ -1,0 +1,37 @@
+// The gateway's configuration: a JSON file (signet.json in the data directory by default).
+// Every field has a default, so `signet init` writes a file a person can read and edit.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "store/database.hpp"
+
+namespace signet {
+
+struct Config {
+  std::filesystem::path dataDir;
+  std::string listen = "127.0.0.1:8080";
+  DatabaseConfig database;  // default: SQLite file signet.db in the data directory
+  std::filesystem::path masterKeyFile;
+  std::filesystem::path pluginDir;  // default: SIGNET_PLUGIN_DIR, else <binary dir>/plugins
+  std::vector<std::string> enabledPlugins;
+  size_t maxBodyBytes = 1 << 20;
+  size_t maxHeaderBytes = 16 << 10;
+  int threads = 16;
+  std::string corsAllowOrigin = "*";
+  // WebAuthn relying-party ids whose rpIdHash an assertion may carry; empty accepts any
+  // (the hosted service's rule is not published; an operator should set this).
+  std::vector<std::string> webauthnRpIds;
+
+  // Reads `file` (default <dataDir>/signet.json) and fills defaults. Errors name the file
+  // and the field.
+  static Config load(const std::filesystem::path& dataDir, const std::filesystem::path& file = {});
+  // The file `signet init` writes, enabling the given plugins.
+  static std::string defaultFileText(const std::vector<std::string>& enabledPlugins);
+  // SIGNET_PLUGIN_DIR, else the plugins folder beside the signet binary.
+  static std::filesystem::path defaultPluginDir();
+};
+
+}  // namespace signet

@@ -1,0 +1,79 @@
+#include "gateway.hpp"
+
+#include <Poco/Logger.h>
+
+#include <chrono>
+#include <set>
+
+#include "store/core_schema.hpp"
+#include "store/keyring.hpp"
+
+namespace signet {
+
+int64_t systemNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+static constexpr const char* kSignerSecretId = "gateway-signer";
+static constexpr const char* kSignerKind = "p256-private-key";
+
+std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey) {
+  std::string publicKey;
+  db.transaction([&](Db& tx) {
+    if (auto row = tx.queryOne("SELECT value FROM gateway_settings WHERE name = ?",
+                               {std::string("signer_public_key")})) {
+      publicKey = row->str(0);
+      return;
+    }
+    auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+    auto pub = crypto::uncompressPublicKey(crypto::Curve::kP256,
+                                           crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+    DbKeyring(tx, masterKey).seal(kSignerSecretId, kSignerKind, priv);
+    publicKey = toHex(pub);
+    tx.exec("INSERT INTO gateway_settings (name, value) VALUES (?, ?)",
+            {std::string("signer_public_key"), publicKey});
+  });
+  return publicKey;
+}
+
+Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs) {
+  masterKey_ = MasterKey::load(config_.masterKeyFile);
+  database_ = std::make_unique<Database>(config_.database);
+
+  ModuleInfo core;
+  core.name = "core";
+  core.version = "0.1.0";
+  core.description = "organizations, users, API keys, activities";
+  core.builtin = true;
+  core.enabled = true;
+  ModuleRegistry coreRegistry(core);
+  registerCoreModule(coreRegistry);
+  core.migrations.insert(core.migrations.begin(), {"core", coreMigrations()});
+  catalog_.add(std::move(core));
+
+  std::set<std::string> enabled(config_.enabledPlugins.begin(), config_.enabledPlugins.end());
+  for (auto& module : host_.discover(config_.pluginDir, enabled)) catalog_.add(std::move(module));
+
+  auto& log = Poco::Logger::get("signet.plugins");
+  for (const auto& problem : host_.problems()) log.warning(problem.path + ": " + problem.message);
+  for (const auto& name : enabled) {
+    bool loaded = false;
+    for (const auto& m : catalog_.modules()) loaded = loaded || (m->name == name && !m->builtin);
+    if (loaded) continue;
+    std::string why = "plugin '" + name + "' is enabled in the config but ";
+    std::string expected = (config_.pluginDir / pluginFileName(name)).string();
+    for (const auto& problem : host_.problems())
+      if (problem.path == expected) throw failedPrecondition(why + "cannot be used: " + problem.message);
+    throw failedPrecondition(why + "was not found (looked for " + expected + ")");
+  }
+  catalog_.index();
+
+  for (const auto& module : catalog_.modules())
+    if (module->enabled)
+      for (const auto& [stream, list] : module->migrations) database_->migrate(stream, list);
+  signerPublicKey_ = ensureSignerKey(*database_, masterKey_);
+}
+
+}  // namespace signet

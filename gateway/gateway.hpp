@@ -1,0 +1,50 @@
+// One running gateway: configuration, store, master key, and the catalog of what the core
+// and the enabled plugins registered. The HTTP server and the CLI both build on it.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "config/config.hpp"
+#include "plugins/catalog.hpp"
+#include "plugins/plugin_host.hpp"
+#include "store/database.hpp"
+
+namespace signet {
+
+class Gateway {
+ public:
+  // Opens the store, loads plugins, applies every enabled module's migrations. Throws when an
+  // enabled plugin is missing or unusable.
+  explicit Gateway(Config config);
+
+  const Config& config() const { return config_; }
+  Database& database() { return *database_; }
+  const Catalog& catalog() const { return catalog_; }
+  const PluginHost& pluginHost() const { return host_; }
+  const crypto::SecretBytes& masterKey() const { return masterKey_; }
+  // The gateway signer's P-256 public key, uncompressed hex (what SDK overrides take).
+  const std::string& signerPublicKey() const { return signerPublicKey_; }
+
+  int64_t nowMs() const { return clock_(); }
+  void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
+
+  // Creates the signer key on first use of a fresh store (signet init does it).
+  static std::string ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey);
+
+ private:
+  Config config_;
+  crypto::SecretBytes masterKey_;
+  std::unique_ptr<Database> database_;
+  PluginHost host_;
+  Catalog catalog_;
+  std::string signerPublicKey_;
+  std::function<int64_t()> clock_;
+};
+
+// The core's own registrations (API keys, identity, activities), through the same Registry
+// a plugin gets.
+void registerCoreModule(Registry& registry);
+int64_t systemNowMs();
+
+}  // namespace signet

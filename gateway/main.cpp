@@ -1,0 +1,102 @@
+// signet: the gateway's command line. `signet <command> --help` explains each command.
+#include <Poco/AutoPtr.h>
+#include <Poco/ConsoleChannel.h>
+#include <Poco/FormattingChannel.h>
+#include <Poco/Logger.h>
+#include <Poco/PatternFormatter.h>
+
+#include <sys/stat.h>
+
+#include <cstring>
+#include <iostream>
+
+#include "cli/args.hpp"
+#include "cli/commands.hpp"
+#include "signet/error.hpp"
+
+namespace signet::cli {
+
+const std::vector<Command>& commands() {
+  // clang-format off
+  static const std::vector<Command> table = {
+    {"init", "create a data directory: config, SQLite database, master key, signer key",
+     "signet init --data-dir DIR", initCommand},
+    {"org create", "bootstrap a root organization with one root user and API key",
+     "signet org create --data-dir DIR --name NAME --user-name NAME [--api-public-key HEX]\n"
+     "                  [--api-curve API_KEY_CURVE_P256|API_KEY_CURVE_SECP256K1|API_KEY_CURVE_ED25519]\n"
+     "                  [--config FILE]\n"
+     "  Prints {\"organizationId\",\"userId\",\"apiKeyId\"} as one line of JSON. Without\n"
+     "  --api-public-key a P-256 key pair is generated and its private key written (0600)\n"
+     "  to DIR/<organizationId>.api-key.", orgCreateCommand},
+    {"serve", "serve the API until SIGINT or SIGTERM",
+     "signet serve --data-dir DIR [--listen 127.0.0.1:8080] [--config FILE]\n"
+     "  --listen HOST:0 picks a free port; the chosen one is printed.", serveCommand},
+    {"plugins list", "list plugins found, their versions, state and registrations",
+     "signet plugins list [--data-dir DIR] [--config FILE] [--plugin-dir DIR]", pluginsListCommand},
+    {"keys show", "print the gateway signer's public key (for SDK override options)",
+     "signet keys show --data-dir DIR [--config FILE]", keysShowCommand},
+  };
+  // clang-format on
+  return table;
+}
+
+}  // namespace signet::cli
+
+namespace {
+void setUpLogging() {
+  Poco::AutoPtr<Poco::PatternFormatter> formatter(
+      new Poco::PatternFormatter("%Y-%m-%dT%H:%M:%S.%iZ %p %s: %t"));
+  Poco::AutoPtr<Poco::FormattingChannel> channel(
+      new Poco::FormattingChannel(formatter, new Poco::ConsoleChannel(std::cerr)));
+  Poco::Logger::root().setChannel(channel);
+  const char* level = std::getenv("SIGNET_LOG_LEVEL");
+  Poco::Logger::root().setLevel(level && *level ? level : "information");
+  for (const char* name : {"signet", "signet.http", "signet.activity", "signet.plugins"}) {
+    Poco::Logger::get(name).setChannel(channel);
+    Poco::Logger::get(name).setLevel(Poco::Logger::root().getLevel());
+  }
+}
+
+void printUsage() {
+  std::cout << "usage: signet <command> [options]\n\ncommands:\n";
+  for (const auto& c : signet::cli::commands())
+    std::cout << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
+  std::cout << "\n`signet <command> --help` describes a command.\n";
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    printUsage();
+    return args.empty() ? 2 : 0;
+  }
+  setUpLogging();
+  // Everything signet creates (database, keys, config) is for its own user only.
+  ::umask(077);
+  for (const auto& c : signet::cli::commands()) {
+    // A command name is one or two words ("serve", "org create").
+    std::string name = c.name;
+    size_t words = name.find(' ') == std::string::npos ? 1 : 2;
+    if (args.size() < words) continue;
+    std::string given = words == 1 ? args[0] : args[0] + " " + args[1];
+    if (given != name) continue;
+    std::vector<std::string> rest(args.begin() + static_cast<long>(words), args.end());
+    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
+      std::cout << c.summary << "\n\nusage: " << c.usage << "\n";
+      return 0;
+    }
+    try {
+      return c.run(rest);
+    } catch (const signet::cli::UsageError& e) {
+      std::cerr << "signet " << c.name << ": " << e.what() << "\nusage: " << c.usage << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "signet " << c.name << ": " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "signet: unknown command '" << args[0] << "'\n";
+  printUsage();
+  return 2;
+}

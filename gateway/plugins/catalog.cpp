@@ -1,0 +1,82 @@
+#include "catalog.hpp"
+
+namespace signet {
+
+void ModuleRegistry::activity(ActivitySpec spec) {
+  if (spec.type.empty() || spec.path.empty() || spec.intentKey.empty() ||
+      spec.resultKey.empty() || !spec.handler)
+    throw internalError("module '" + module_.name + "' registered an incomplete activity '" +
+                        spec.type + "'");
+  module_.activities.push_back(std::move(spec));
+}
+
+void ModuleRegistry::query(QuerySpec spec) {
+  if (spec.path.empty() || !spec.handler)
+    throw internalError("module '" + module_.name + "' registered an incomplete query");
+  module_.queries.push_back(std::move(spec));
+}
+
+void ModuleRegistry::migrations(const std::string& module, std::vector<Migration> list) {
+  module_.migrations.emplace_back(module, std::move(list));
+}
+
+void Catalog::add(ModuleInfo module) {
+  for (const auto& m : modules_)
+    if (m->name == module.name)
+      throw failedPrecondition("two modules are named '" + module.name + "': " +
+                               (m->path.empty() ? "built-in" : m->path) + " and " +
+                               (module.path.empty() ? "built-in" : module.path));
+  modules_.push_back(std::make_unique<ModuleInfo>(std::move(module)));
+}
+
+void Catalog::index() {
+  submit_.clear();
+  queries_.clear();
+  std::map<std::string, const ModuleInfo*> typeOwner;
+  std::map<std::string, const ModuleInfo*> queryOwner;
+  for (const auto& m : modules_) {
+    if (!m->enabled) continue;
+    for (const auto& a : m->activities) {
+      auto [it, fresh] = typeOwner.emplace(a.type, m.get());
+      if (!fresh)
+        throw failedPrecondition("activity type " + a.type + " is registered by both '" +
+                                 it->second->name + "' and '" + m->name + "'");
+      submit_[a.path].push_back(&a);
+    }
+    for (const auto& q : m->queries) {
+      auto [it, fresh] = queryOwner.emplace(q.path, m.get());
+      if (!fresh)
+        throw failedPrecondition("query " + q.path + " is registered by both '" +
+                                 it->second->name + "' and '" + m->name + "'");
+      queries_[q.path] = &q;
+    }
+  }
+}
+
+std::vector<const ActivitySpec*> Catalog::activitiesAt(const std::string& path) const {
+  auto it = submit_.find(path);
+  return it == submit_.end() ? std::vector<const ActivitySpec*>{} : it->second;
+}
+
+const QuerySpec* Catalog::query(const std::string& path) const {
+  auto it = queries_.find(path);
+  return it == queries_.end() ? nullptr : it->second;
+}
+
+const ModuleInfo* Catalog::disabledOwnerOfSubmit(const std::string& path) const {
+  for (const auto& m : modules_)
+    if (!m->enabled)
+      for (const auto& a : m->activities)
+        if (a.path == path) return m.get();
+  return nullptr;
+}
+
+const ModuleInfo* Catalog::disabledOwnerOfQuery(const std::string& path) const {
+  for (const auto& m : modules_)
+    if (!m->enabled)
+      for (const auto& q : m->queries)
+        if (q.path == path) return m.get();
+  return nullptr;
+}
+
+}  // namespace signet

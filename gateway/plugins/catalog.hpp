@@ -1,0 +1,59 @@
+// Everything the modules registered: the core's built-ins and each plugin found on disk,
+// enabled or not. Requests are routed through the index of enabled modules only; a disabled
+// module is still known so that its paths answer an error that names it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "signet/plugin.hpp"
+
+namespace signet {
+
+struct ModuleInfo {
+  std::string name;
+  std::string version;
+  std::string description;
+  std::string path;  // the shared library; empty for built-ins
+  bool builtin = false;
+  bool enabled = false;
+  std::vector<ActivitySpec> activities;
+  std::vector<QuerySpec> queries;
+  std::vector<std::pair<std::string, std::vector<Migration>>> migrations;
+};
+
+// Collects one module's registrations.
+class ModuleRegistry : public Registry {
+ public:
+  explicit ModuleRegistry(ModuleInfo& module) : module_(module) {}
+  void activity(ActivitySpec spec) override;
+  void query(QuerySpec spec) override;
+  void migrations(const std::string& module, std::vector<Migration> list) override;
+
+ private:
+  ModuleInfo& module_;
+};
+
+class Catalog {
+ public:
+  void add(ModuleInfo module);
+  // Builds the routing index over enabled modules; two modules claiming the same activity
+  // type or query path is a configuration error naming both.
+  void index();
+
+  const std::vector<std::unique_ptr<ModuleInfo>>& modules() const { return modules_; }
+  std::vector<const ActivitySpec*> activitiesAt(const std::string& path) const;
+  const QuerySpec* query(const std::string& path) const;
+  // The disabled module that would serve this path, if any.
+  const ModuleInfo* disabledOwnerOfSubmit(const std::string& path) const;
+  const ModuleInfo* disabledOwnerOfQuery(const std::string& path) const;
+
+ private:
+  std::vector<std::unique_ptr<ModuleInfo>> modules_;
+  std::map<std::string, std::vector<const ActivitySpec*>> submit_;
+  std::map<std::string, const QuerySpec*> queries_;
+};
+
+}  // namespace signet

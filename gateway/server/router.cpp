@@ -1,0 +1,153 @@
+#include "server/router.hpp"
+
+#include <Poco/Logger.h>
+
+#include "activity/handler_context.hpp"
+
+namespace signet {
+
+namespace {
+constexpr std::string_view kQueryPrefix = "/public/v1/query/";
+constexpr std::string_view kSubmitPrefix = "/public/v1/submit/";
+
+HttpResult jsonResult(int status, const json::Object& body) {
+  return {status, json::stringify(body), {}};
+}
+
+bool startsWith(const std::string& s, std::string_view prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+}  // namespace
+
+HttpResult errorResult(const Error& error) {
+  json::Object body = json::object();
+  body->set("code", static_cast<int>(error.code()));
+  body->set("message", std::string(error.what()));
+  json::Array details = json::array();
+  if (!error.detailCode().empty()) {
+    json::Object d = json::object();
+    d->set("@type", "type.googleapis.com/errors.v1.TurnkeyErrorDetail");
+    d->set("turnkeyErrorCode", error.detailCode());
+    details->add(d);
+  }
+  body->set("details", details);
+  return jsonResult(httpStatusFor(error.code()), body);
+}
+
+Router::Router(Gateway& gateway)
+    : gateway_(gateway),
+      pipeline_(gateway, authorizer_),
+      resolver_(gateway.config()) {}
+
+StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
+  StampHeaders h;
+  auto take = [&](const char* name, std::optional<std::string>& slot) {
+    auto it = request.headers.find(name);
+    if (it == request.headers.end()) return;
+    if (it->second.size() > gateway_.config().maxHeaderBytes)
+      throw invalidArgument(std::string("the ") + name + " header is " +
+                            std::to_string(it->second.size()) + " bytes, over the limit of " +
+                            std::to_string(gateway_.config().maxHeaderBytes));
+    if (it->second.empty()) throw unauthenticated(std::string("the ") + name + " header is empty");
+    slot = it->second;
+  };
+  take("x-stamp", h.apiKey);
+  take("x-stamp-webauthn", h.webauthn);
+  if (!h.apiKey && !h.webauthn)
+    throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
+  return h;
+}
+
+json::Object Router::runQuery(const std::string& op, const HttpRequestData& request,
+                              const StampHeaders& headers,
+                              const std::optional<VerifiedApiKeyStamp>& apiKey) {
+  const QuerySpec* spec = gateway_.catalog().query(op);
+  if (!spec) {
+    if (auto* owner = gateway_.catalog().disabledOwnerOfQuery(op))
+      throw Error(Code::kUnimplemented, "/public/v1/query/" + op + " is served by plugin '" +
+                                            owner->name + "', which is not enabled in this "
+                                            "gateway's config (plugins.enabled)");
+    throw notFound("unknown path /public/v1/query/" + op);
+  }
+  auto body = json::parseObject(request.body, "request body");
+  std::string organizationId = json::requireUuid(body, "organizationId", "");
+  json::Object result;
+  gateway_.database().read([&](Db& db) {
+    Caller caller = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
+                                      gateway_.nowMs());
+    HandlerContext ctx(gateway_, db, caller, organizationId);
+    result = spec->handler(ctx, body);
+  });
+  return result;
+}
+
+HttpResult Router::dispatch(const HttpRequestData& request) {
+  const std::string& path = request.path;
+  bool api = startsWith(path, kQueryPrefix) || startsWith(path, kSubmitPrefix);
+  if (request.method == "GET" && path == "/healthz") {
+    json::Object o = json::object();
+    o->set("status", "ok");
+    return jsonResult(200, o);
+  }
+  if (request.method == "GET" && path == "/.well-known/signet.json") {
+    json::Object o = json::object();
+    o->set("signerPublicKey", gateway_.signerPublicKey());
+    o->set("version", "0.1.0");
+    return jsonResult(200, o);
+  }
+  if (!api) throw notFound("unknown path " + path);
+  if (request.method != "POST") {
+    HttpResult r = errorResult(Error(Code::kUnimplemented, "method " + request.method +
+                                                               " is not allowed on " + path +
+                                                               "; use POST"));
+    r.status = 405;
+    r.headers.emplace_back("Allow", "POST, OPTIONS");
+    return r;
+  }
+  if (request.bodyTooLarge) {
+    HttpResult r = errorResult(invalidArgument(
+        "request body of " + std::to_string(request.declaredLength) +
+        " bytes exceeds the limit of " + std::to_string(gateway_.config().maxBodyBytes) + " bytes"));
+    r.status = 413;
+    return r;
+  }
+  StampHeaders headers = stampHeaders(request);
+  // The stamp is verified over the exact received bytes before anything parses them.
+  std::optional<VerifiedApiKeyStamp> apiKey;
+  if (headers.apiKey) apiKey = verifyApiKeyStamp(*headers.apiKey, request.body);
+
+  if (startsWith(path, kQueryPrefix))
+    return jsonResult(200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey));
+  return jsonResult(200, pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body,
+                                          headers, apiKey));
+}
+
+HttpResult Router::handle(const HttpRequestData& request) {
+  HttpResult result;
+  if (request.method == "OPTIONS") {
+    result.status = 204;
+  } else {
+    try {
+      result = dispatch(request);
+    } catch (const Error& e) {
+      result = errorResult(e);
+    } catch (const std::exception& e) {
+      Poco::Logger::get("signet.http").error("%s %s: %s", request.method, request.path,
+                                             std::string(e.what()));
+      result = errorResult(internalError("internal error"));
+    }
+  }
+  const std::string& origin = gateway_.config().corsAllowOrigin;
+  if (!origin.empty()) {
+    result.headers.emplace_back("Access-Control-Allow-Origin", origin);
+    result.headers.emplace_back("Access-Control-Allow-Methods", "POST, GET, OPTIONS");
+    result.headers.emplace_back(
+        "Access-Control-Allow-Headers",
+        "Content-Type, X-Stamp, X-Stamp-WebAuthn, X-Stamp-Attested, X-Client-Version, "
+        "X-Auth-Proxy-Config-ID, X-Captcha-Token");
+    result.headers.emplace_back("Access-Control-Max-Age", "600");
+  }
+  return result;
+}
+
+}  // namespace signet

@@ -1,0 +1,37 @@
+// Secrets at rest. Each secret is sealed with AES-256-GCM under the master key with a fresh
+// 96-bit nonce; the associated data binds the ciphertext to its record (id and kind), so a
+// ciphertext copied onto another record does not open. Plaintext exists only in
+// SecretBytes, which wipe themselves.
+#pragma once
+
+#include <filesystem>
+
+#include "signet/plugin.hpp"
+
+namespace signet {
+
+class MasterKey {
+ public:
+  // SIGNET_MASTER_KEY (64 hex digits) wins over the file; the file must be mode 0600.
+  static crypto::SecretBytes load(const std::filesystem::path& file);
+  // Writes a new random key to `file` with mode 0600; refuses to overwrite.
+  static void create(const std::filesystem::path& file);
+};
+
+class DbKeyring : public Keyring {
+ public:
+  DbKeyring(Db& db, const crypto::SecretBytes& masterKey) : db_(db), masterKey_(masterKey) {}
+  void seal(const std::string& id, const std::string& kind,
+            const crypto::SecretBytes& plaintext) override;
+  crypto::SecretBytes open(const std::string& id, const std::string& kind) override;
+  void erase(const std::string& id) override;
+
+ private:
+  Db& db_;
+  const crypto::SecretBytes& masterKey_;
+};
+
+// The core schema's keyring table.
+Migration keyringMigration(int version);
+
+}  // namespace signet

@@ -1,0 +1,159 @@
+#include "api_keys.hpp"
+
+#include <set>
+
+namespace signet::api_keys {
+
+namespace {
+std::string canonicalPublicKey(const std::string& hex, crypto::Curve curve,
+                               const std::string& field) {
+  auto bytes = fromHex(hex);
+  if (!bytes) throw invalidArgument("invalid field " + field + ".publicKey: \"" + hex + "\" is not hex");
+  auto canonical = crypto::normalizePublicKey(curve, *bytes);
+  if (!canonical)
+    throw invalidArgument("invalid field " + field + ".publicKey: " + hex + " is not a " +
+                          crypto::curveName(curve) + " public key");
+  return toHex(*canonical);
+}
+
+void applyCaps(Db& db, const std::string& organizationId, const std::string& userId,
+               bool expiring, int64_t nowMs) {
+  size_t longLived = 0;
+  std::vector<ApiKeyRecord> expiringKeys;
+  for (auto& k : directory::apiKeysOfUser(db, organizationId, userId)) {
+    if (k.expiresAtMs) expiringKeys.push_back(k);
+    else ++longLived;
+  }
+  if (!expiring) {
+    if (longLived >= kMaxLongLivedKeysPerUser)
+      throw resourceExhausted("user " + userId + " in organization " + organizationId +
+                              " already has " + std::to_string(longLived) +
+                              " long-lived API keys, the limit is " +
+                              std::to_string(kMaxLongLivedKeysPerUser));
+    return;
+  }
+  if (expiringKeys.size() < kMaxExpiringKeysPerUser) return;
+  // Evict an expired key if there is one, else the oldest (apiKeysOfUser is oldest first).
+  const ApiKeyRecord* victim = &expiringKeys.front();
+  for (const auto& k : expiringKeys)
+    if (*k.expiresAtMs <= nowMs) {
+      victim = &k;
+      break;
+    }
+  directory::deleteApiKey(db, organizationId, victim->id);
+}
+}  // namespace
+
+ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string& userId,
+                    const std::string& name, const std::string& publicKeyHex,
+                    const std::string& curveName, std::optional<int64_t> expirationSeconds,
+                    int64_t nowMs, const std::string& field) {
+  auto curve = apiKeyCurve(curveName);
+  if (!curve)
+    throw invalidArgument("invalid field " + field + ".curveType: \"" + curveName +
+                          "\" (expected API_KEY_CURVE_P256, API_KEY_CURVE_SECP256K1 or "
+                          "API_KEY_CURVE_ED25519)");
+  if (name.empty()) throw invalidArgument("invalid field " + field + ".apiKeyName: must not be empty");
+  if (expirationSeconds && *expirationSeconds <= 0)
+    throw invalidArgument("invalid field " + field + ".expirationSeconds: must be positive, got " +
+                          std::to_string(*expirationSeconds));
+  ApiKeyRecord key;
+  key.publicKey = canonicalPublicKey(publicKeyHex, *curve, field);
+  for (const auto& other : directory::apiKeysByPublicKey(db, key.publicKey))
+    if (other.organizationId == organizationId)
+      throw Error(Code::kAlreadyExists, "public key " + key.publicKey +
+                                            " is already registered in organization " +
+                                            organizationId + " (API key " + other.id + ")");
+  applyCaps(db, organizationId, userId, expirationSeconds.has_value(), nowMs);
+  key.id = crypto::uuidV4();
+  key.organizationId = organizationId;
+  key.userId = userId;
+  key.name = name;
+  key.curve = curveName;
+  key.credentialType = apiKeyCredentialType(*curve);
+  if (expirationSeconds) key.expiresAtMs = nowMs + *expirationSeconds * 1000;
+  key.createdAtMs = key.updatedAtMs = nowMs;
+  directory::insertApiKey(db, key);
+  return key;
+}
+
+json::Object createApiKeys(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto list = json::requireArray(params, "apiKeys", "parameters");
+  if (list->size() == 0) throw invalidArgument("invalid field parameters.apiKeys: must not be empty");
+  // Validate every entry's shape before touching the store.
+  struct Wanted {
+    std::string name, publicKey, curve, field;
+    std::optional<int64_t> expiration;
+  };
+  std::vector<Wanted> wanted;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < list->size(); ++i) {
+    std::string field = "parameters.apiKeys[" + std::to_string(i) + "]";
+    auto item = json::objectAt(list, i, "parameters.apiKeys");
+    Wanted w{json::requireString(item, "apiKeyName", field),
+             json::requireString(item, "publicKey", field),
+             json::requireString(item, "curveType", field), field,
+             json::optionalInt64String(item, "expirationSeconds", field)};
+    if (!seen.insert(w.publicKey).second)
+      throw invalidArgument("invalid field " + field + ".publicKey: " + w.publicKey +
+                            " appears twice in this request");
+    wanted.push_back(std::move(w));
+  }
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  std::vector<std::string> ids;
+  for (const auto& w : wanted)
+    ids.push_back(addKey(ctx.db(), ctx.organizationId(), userId, w.name, w.publicKey, w.curve,
+                         w.expiration, ctx.nowMs(), w.field)
+                      .id);
+  json::Object result = json::object();
+  result->set("apiKeyIds", json::stringArray(ids));
+  return result;
+}
+
+json::Object deleteApiKeys(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto ids = json::requireStringArray(params, "apiKeyIds", "parameters");
+  if (ids.empty()) throw invalidArgument("invalid field parameters.apiKeyIds: must not be empty");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  for (const auto& id : ids) {
+    auto key = directory::findApiKey(ctx.db(), ctx.organizationId(), id);
+    if (!key || key->userId != userId)
+      throw notFound("API key " + id + " of user " + userId + " not found in organization " +
+                     ctx.organizationId());
+    directory::deleteApiKey(ctx.db(), ctx.organizationId(), id);
+  }
+  json::Object result = json::object();
+  result->set("apiKeyIds", json::stringArray(ids));
+  return result;
+}
+
+json::Object getApiKeys(RequestContext& ctx, const json::Object& body) {
+  auto userId = json::optionalString(body, "userId", "");
+  json::Array keys = json::array();
+  if (userId) {
+    directory::requireUser(ctx.db(), ctx.organizationId(), *userId);
+    for (const auto& k : directory::apiKeysOfUser(ctx.db(), ctx.organizationId(), *userId))
+      keys->add(apiKeyJson(k));
+  } else {
+    // Without a userId: every API key of the organization.
+    for (const auto& row : ctx.db().query("SELECT id FROM api_keys WHERE organization_id = ? "
+                                          "ORDER BY created_at_ms, id",
+                                          {ctx.organizationId()}))
+      keys->add(apiKeyJson(*directory::findApiKey(ctx.db(), ctx.organizationId(), row.str(0))));
+  }
+  json::Object out = json::object();
+  out->set("apiKeys", keys);
+  return out;
+}
+
+json::Object getApiKey(RequestContext& ctx, const json::Object& body) {
+  std::string id = json::requireString(body, "apiKeyId", "");
+  auto key = directory::findApiKey(ctx.db(), ctx.organizationId(), id);
+  if (!key) throw notFound("API key " + id + " not found in organization " + ctx.organizationId());
+  json::Object out = json::object();
+  out->set("apiKey", apiKeyJson(*key));
+  return out;
+}
+
+}  // namespace signet::api_keys

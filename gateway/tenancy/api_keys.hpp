@@ -1,0 +1,26 @@
+// API keys, in the core: create_api_keys (V2), delete_api_keys, get_api_keys, get_api_key.
+#pragma once
+
+#include "signet/plugin.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet::api_keys {
+
+// Per-user caps (reference/anchors.md §1.1): long-lived and expiring keys are counted apart;
+// a new expiring key beyond its cap evicts an expired key first, else the oldest.
+inline constexpr size_t kMaxLongLivedKeysPerUser = 10;
+inline constexpr size_t kMaxExpiringKeysPerUser = 10;
+
+json::Object createApiKeys(ActivityContext& ctx, const json::Object& params);
+json::Object deleteApiKeys(ActivityContext& ctx, const json::Object& params);
+json::Object getApiKeys(RequestContext& ctx, const json::Object& body);
+json::Object getApiKey(RequestContext& ctx, const json::Object& body);
+
+// Validates and stores one key for a user, applying the caps. Used by the activity and by
+// the organization bootstrap. `field` names the parameter in errors.
+ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string& userId,
+                    const std::string& name, const std::string& publicKeyHex,
+                    const std::string& curveName, std::optional<int64_t> expirationSeconds,
+                    int64_t nowMs, const std::string& field);
+
+}  // namespace signet::api_keys

@@ -1,0 +1,276 @@
+#include "directory.hpp"
+
+#include "signet/error.hpp"
+
+namespace signet {
+
+namespace {
+struct CurveInfo {
+  crypto::Curve curve;
+  const char* apiName;
+  const char* credentialType;
+};
+constexpr CurveInfo kCurves[] = {
+    {crypto::Curve::kP256, "API_KEY_CURVE_P256", "CREDENTIAL_TYPE_API_KEY_P256"},
+    {crypto::Curve::kSecp256k1, "API_KEY_CURVE_SECP256K1", "CREDENTIAL_TYPE_API_KEY_SECP256K1"},
+    {crypto::Curve::kEd25519, "API_KEY_CURVE_ED25519", "CREDENTIAL_TYPE_API_KEY_ED25519"},
+};
+
+SqlValue nullable(const std::optional<std::string>& v) {
+  return v ? SqlValue(*v) : SqlValue(nullptr);
+}
+SqlValue nullable(const std::optional<int64_t>& v) { return v ? SqlValue(*v) : SqlValue(nullptr); }
+
+const char* kOrgColumns =
+    "id, name, parent_id, root_quorum_threshold, created_at_ms, updated_at_ms";
+OrganizationRecord orgFrom(const Row& r) {
+  return {r.str(0), r.str(1), r.optStr(2), static_cast<int>(r.i64(3)), r.i64(4), r.i64(5)};
+}
+
+const char* kUserColumns =
+    "id, organization_id, name, email, phone_number, created_at_ms, updated_at_ms";
+UserRecord userFrom(const Row& r) {
+  return {r.str(0), r.str(1), r.str(2), r.optStr(3), r.optStr(4), r.i64(5), r.i64(6)};
+}
+
+const char* kKeyColumns =
+    "id, organization_id, user_id, name, public_key, curve, credential_type, expires_at_ms, "
+    "created_at_ms, updated_at_ms";
+ApiKeyRecord keyFrom(const Row& r) {
+  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4),
+          r.str(5), r.str(6), r.optI64(7), r.i64(8), r.i64(9)};
+}
+std::vector<ApiKeyRecord> keysFrom(const std::vector<Row>& rows) {
+  std::vector<ApiKeyRecord> out;
+  for (const auto& r : rows) out.push_back(keyFrom(r));
+  return out;
+}
+
+const char* kAuthenticatorColumns =
+    "id, organization_id, user_id, name, credential_id, algorithm, public_key, rsa_exponent, "
+    "aaguid, transports, attestation_type, sign_count, created_at_ms, updated_at_ms";
+AuthenticatorRecord authenticatorFrom(const Row& r) {
+  AuthenticatorRecord a;
+  a.id = r.str(0);
+  a.organizationId = r.str(1);
+  a.userId = r.str(2);
+  a.name = r.str(3);
+  a.credentialId = r.str(4);
+  a.algorithm = static_cast<int>(r.i64(5));
+  a.publicKey = r.str(6);
+  a.rsaExponent = r.optStr(7);
+  a.aaguid = r.str(8);
+  auto transports = json::parseObject("{\"t\":" + r.str(9) + "}", "stored transports");
+  a.transports = json::requireStringArray(transports, "t", "");
+  a.attestationType = r.str(10);
+  a.signCount = r.i64(11);
+  a.createdAtMs = r.i64(12);
+  a.updatedAtMs = r.i64(13);
+  return a;
+}
+std::vector<AuthenticatorRecord> authenticatorsFrom(const std::vector<Row>& rows) {
+  std::vector<AuthenticatorRecord> out;
+  for (const auto& r : rows) out.push_back(authenticatorFrom(r));
+  return out;
+}
+}  // namespace
+
+std::optional<crypto::Curve> apiKeyCurve(const std::string& name) {
+  for (const auto& c : kCurves)
+    if (name == c.apiName) return c.curve;
+  return std::nullopt;
+}
+
+std::string apiKeyCurveName(crypto::Curve curve) {
+  for (const auto& c : kCurves)
+    if (c.curve == curve) return c.apiName;
+  return {};
+}
+
+std::string apiKeyCredentialType(crypto::Curve curve) {
+  for (const auto& c : kCurves)
+    if (c.curve == curve) return c.credentialType;
+  return {};
+}
+
+namespace directory {
+
+std::optional<OrganizationRecord> findOrganization(Db& db, const std::string& id) {
+  auto row = db.queryOne(std::string("SELECT ") + kOrgColumns + " FROM organizations WHERE id = ?",
+                         {id});
+  if (!row) return std::nullopt;
+  return orgFrom(*row);
+}
+
+OrganizationRecord requireOrganization(Db& db, const std::string& id) {
+  auto org = findOrganization(db, id);
+  if (!org) throw notFound("organization " + id + " not found");
+  return *org;
+}
+
+void insertOrganization(Db& db, const OrganizationRecord& o) {
+  db.exec("INSERT INTO organizations (id, name, parent_id, root_quorum_threshold, "
+          "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+          {o.id, o.name, nullable(o.parentId), int64_t{o.rootQuorumThreshold}, o.createdAtMs,
+           o.updatedAtMs});
+}
+
+std::vector<std::string> rootQuorumUserIds(Db& db, const std::string& organizationId) {
+  std::vector<std::string> out;
+  for (const auto& r : db.query("SELECT user_id FROM root_quorum_members WHERE organization_id "
+                                "= ? ORDER BY user_id",
+                                {organizationId}))
+    out.push_back(r.str(0));
+  return out;
+}
+
+void addRootQuorumMember(Db& db, const std::string& organizationId, const std::string& userId) {
+  db.exec("INSERT INTO root_quorum_members (organization_id, user_id) VALUES (?, ?)",
+          {organizationId, userId});
+}
+
+std::optional<UserRecord> findUser(Db& db, const std::string& organizationId,
+                                   const std::string& userId) {
+  auto row = db.queryOne(std::string("SELECT ") + kUserColumns +
+                             " FROM users WHERE organization_id = ? AND id = ?",
+                         {organizationId, userId});
+  if (!row) return std::nullopt;
+  return userFrom(*row);
+}
+
+UserRecord requireUser(Db& db, const std::string& organizationId, const std::string& userId) {
+  auto user = findUser(db, organizationId, userId);
+  if (!user) throw notFound("user " + userId + " not found in organization " + organizationId);
+  return *user;
+}
+
+void insertUser(Db& db, const UserRecord& u) {
+  db.exec("INSERT INTO users (id, organization_id, name, email, phone_number, created_at_ms, "
+          "updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          {u.id, u.organizationId, u.name, nullable(u.email), nullable(u.phoneNumber),
+           u.createdAtMs, u.updatedAtMs});
+}
+
+void insertApiKey(Db& db, const ApiKeyRecord& k) {
+  db.exec("INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, "
+          "credential_type, expires_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, "
+          "?, ?, ?, ?, ?)",
+          {k.id, k.organizationId, k.userId, k.name, k.publicKey, k.curve, k.credentialType,
+           nullable(k.expiresAtMs), k.createdAtMs, k.updatedAtMs});
+}
+
+std::vector<ApiKeyRecord> apiKeysByPublicKey(Db& db, const std::string& publicKey) {
+  return keysFrom(db.query(
+      std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE public_key = ?", {publicKey}));
+}
+
+std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationId,
+                                        const std::string& userId) {
+  return keysFrom(db.query(std::string("SELECT ") + kKeyColumns +
+                               " FROM api_keys WHERE organization_id = ? AND user_id = ? "
+                               "ORDER BY created_at_ms, id",
+                           {organizationId, userId}));
+}
+
+std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId,
+                                       const std::string& apiKeyId) {
+  auto row = db.queryOne(std::string("SELECT ") + kKeyColumns +
+                             " FROM api_keys WHERE organization_id = ? AND id = ?",
+                         {organizationId, apiKeyId});
+  if (!row) return std::nullopt;
+  return keyFrom(*row);
+}
+
+size_t deleteApiKey(Db& db, const std::string& organizationId, const std::string& apiKeyId) {
+  return db.exec("DELETE FROM api_keys WHERE organization_id = ? AND id = ?",
+                 {organizationId, apiKeyId});
+}
+
+void insertAuthenticator(Db& db, const AuthenticatorRecord& a) {
+  db.exec("INSERT INTO authenticators (id, organization_id, user_id, name, credential_id, "
+          "algorithm, public_key, rsa_exponent, aaguid, transports, attestation_type, "
+          "sign_count, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+          "?, ?)",
+          {a.id, a.organizationId, a.userId, a.name, a.credentialId, int64_t{a.algorithm},
+           a.publicKey, nullable(a.rsaExponent), a.aaguid,
+           json::stringify(json::stringArray(a.transports)), a.attestationType, a.signCount,
+           a.createdAtMs, a.updatedAtMs});
+}
+
+std::vector<AuthenticatorRecord> authenticatorsByCredentialId(Db& db,
+                                                              const std::string& credentialId) {
+  return authenticatorsFrom(db.query(std::string("SELECT ") + kAuthenticatorColumns +
+                                         " FROM authenticators WHERE credential_id = ?",
+                                     {credentialId}));
+}
+
+std::vector<AuthenticatorRecord> authenticatorsOfUser(Db& db, const std::string& organizationId,
+                                                      const std::string& userId) {
+  return authenticatorsFrom(db.query(std::string("SELECT ") + kAuthenticatorColumns +
+                                         " FROM authenticators WHERE organization_id = ? AND "
+                                         "user_id = ? ORDER BY created_at_ms, id",
+                                     {organizationId, userId}));
+}
+
+void updateSignCount(Db& db, const std::string& authenticatorId, int64_t signCount) {
+  db.exec("UPDATE authenticators SET sign_count = ? WHERE id = ?", {signCount, authenticatorId});
+}
+
+}  // namespace directory
+
+json::Object apiKeyJson(const ApiKeyRecord& key) {
+  json::Object credential = json::object();
+  credential->set("publicKey", key.publicKey);
+  credential->set("type", key.credentialType);
+  json::Object o = json::object();
+  o->set("credential", credential);
+  o->set("apiKeyId", key.id);
+  o->set("apiKeyName", key.name);
+  o->set("createdAt", json::timestamp(key.createdAtMs));
+  o->set("updatedAt", json::timestamp(key.updatedAtMs));
+  if (key.expiresAtMs)
+    o->set("expirationSeconds", std::to_string((*key.expiresAtMs - key.createdAtMs) / 1000));
+  return o;
+}
+
+json::Object authenticatorJson(const AuthenticatorRecord& a) {
+  json::Object credential = json::object();
+  credential->set("publicKey", a.publicKey);
+  credential->set("type", "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR");
+  json::Object o = json::object();
+  o->set("transports", json::stringArray(a.transports));
+  o->set("attestationType", a.attestationType);
+  o->set("aaguid", a.aaguid);
+  o->set("credentialId", a.credentialId);
+  o->set("model", "");
+  o->set("credential", credential);
+  o->set("authenticatorId", a.id);
+  o->set("authenticatorName", a.name);
+  o->set("createdAt", json::timestamp(a.createdAtMs));
+  o->set("updatedAt", json::timestamp(a.updatedAtMs));
+  return o;
+}
+
+json::Object userJson(Db& db, const UserRecord& user) {
+  json::Object o = json::object();
+  o->set("userId", user.id);
+  o->set("userName", user.name);
+  if (user.email) o->set("userEmail", *user.email);
+  if (user.phoneNumber) o->set("userPhoneNumber", *user.phoneNumber);
+  json::Array authenticators = json::array();
+  for (const auto& a : directory::authenticatorsOfUser(db, user.organizationId, user.id))
+    authenticators->add(authenticatorJson(a));
+  json::Array keys = json::array();
+  for (const auto& k : directory::apiKeysOfUser(db, user.organizationId, user.id))
+    keys->add(apiKeyJson(k));
+  o->set("authenticators", authenticators);
+  o->set("apiKeys", keys);
+  o->set("userTags", json::array());
+  o->set("oauthProviders", json::array());
+  o->set("mfaPolicies", json::array());
+  o->set("createdAt", json::timestamp(user.createdAtMs));
+  o->set("updatedAt", json::timestamp(user.updatedAtMs));
+  return o;
+}
+
+}  // namespace signet

@@ -1,0 +1,50 @@
+#include "memo.hpp"
+
+namespace memo {
+
+using namespace signet;
+
+std::vector<Migration> migrations() {
+  return {{1,
+           "memo entries",
+           {"CREATE TABLE memo_entries (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "activity_id TEXT NOT NULL, author_user_id TEXT NOT NULL, text TEXT NOT NULL, "
+            "created_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX memo_entries_organization ON memo_entries (organization_id, "
+            "created_at_ms)"}}};
+}
+
+json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
+  std::string text = json::requireString(params, "text", "parameters");
+  if (text.empty() || text.size() > kMaxMemoBytes)
+    throw invalidArgument("invalid field parameters.text: must be 1 to " +
+                          std::to_string(kMaxMemoBytes) + " bytes, got " +
+                          std::to_string(text.size()));
+  std::string id = ctx.newId();
+  ctx.db().exec("INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
+                "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs()});
+  json::Object result = json::object();
+  result->set("memoId", id);
+  return result;
+}
+
+json::Object listMemos(RequestContext& ctx, const json::Object&) {
+  json::Array memos = json::array();
+  for (const auto& row : ctx.db().query("SELECT id, author_user_id, text, created_at_ms FROM "
+                                        "memo_entries WHERE organization_id = ? ORDER BY "
+                                        "created_at_ms, id",
+                                        {ctx.organizationId()})) {
+    json::Object m = json::object();
+    m->set("memoId", row.str(0));
+    m->set("authorUserId", row.str(1));
+    m->set("text", row.str(2));
+    m->set("createdAt", json::timestamp(row.i64(3)));
+    memos->add(m);
+  }
+  json::Object out = json::object();
+  out->set("memos", memos);
+  return out;
+}
+
+}  // namespace memo
