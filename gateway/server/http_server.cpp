@@ -32,6 +32,7 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     }
     readBody(req, data);
     HttpResult result = router_.handle(data);
+    if (data.bodyTooLarge) resp.setKeepAlive(false);
     resp.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(result.status));
     for (const auto& [name, value] : result.headers) resp.set(name, value);
     if (result.status == 204) {
@@ -53,24 +54,30 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
 
  private:
   void readBody(Poco::Net::HTTPServerRequest& req, HttpRequestData& data) {
+    std::istream& in = req.stream();
+    char buf[8192];
     if (req.hasContentLength() && static_cast<size_t>(req.getContentLength()) > maxBody_) {
       data.bodyTooLarge = true;
       data.declaredLength = static_cast<size_t>(req.getContentLength());
-      return;
     }
-    std::istream& in = req.stream();
-    char buf[8192];
+    size_t total = 0;
     while (in) {
       in.read(buf, sizeof buf);
-      data.body.append(buf, static_cast<size_t>(in.gcount()));
-      if (data.body.size() > maxBody_) {
+      size_t n = static_cast<size_t>(in.gcount());
+      total += n;
+      if (!data.bodyTooLarge && total <= maxBody_) data.body.append(buf, n);
+      if (total > maxBody_) {
         data.bodyTooLarge = true;
-        data.declaredLength = data.body.size();
+        data.declaredLength = std::max(data.declaredLength, total);
         data.body.clear();
-        return;
       }
+      // Drain a moderately oversized body so the client reads our answer instead of a reset;
+      // past this bound, stop reading and let the connection close.
+      if (total > kDrainFactor * maxBody_) break;
     }
   }
+
+  static constexpr size_t kDrainFactor = 8;
 
   Router& router_;
   size_t maxBody_;

@@ -42,7 +42,9 @@ Router::Router(Gateway& gateway)
 StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   StampHeaders h;
   auto take = [&](const char* name, std::optional<std::string>& slot) {
-    auto it = request.headers.find(name);
+    std::string key = name;
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto it = request.headers.find(key);
     if (it == request.headers.end()) return;
     if (it->second.size() > gateway_.config().maxHeaderBytes)
       throw invalidArgument(std::string("the ") + name + " header is " +
@@ -51,8 +53,8 @@ StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
     if (it->second.empty()) throw unauthenticated(std::string("the ") + name + " header is empty");
     slot = it->second;
   };
-  take("x-stamp", h.apiKey);
-  take("x-stamp-webauthn", h.webauthn);
+  take("X-Stamp", h.apiKey);
+  take("X-Stamp-WebAuthn", h.webauthn);
   if (!h.apiKey && !h.webauthn)
     throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
   return h;

@@ -1,0 +1,109 @@
+// The signet binary as a user runs it: init, org create with a generated key, serve on a
+// free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
+// restart that keeps everything.
+#include <Poco/Pipe.h>
+#include <Poco/PipeStream.h>
+#include <Poco/Process.h>
+
+#include <fstream>
+
+#include "support/test_gateway.hpp"
+
+#ifndef SIGNET_BINARY
+#error "SIGNET_BINARY must name the signet executable"
+#endif
+
+namespace signet::test {
+namespace {
+
+struct Run {
+  int exitCode;
+  std::string out;
+  std::string err;
+};
+
+Run run(const std::vector<std::string>& args) {
+  Poco::Pipe outPipe, errPipe;
+  auto handle = Poco::Process::launch(SIGNET_BINARY, args, nullptr, &outPipe, &errPipe);
+  Poco::PipeInputStream out(outPipe), err(errPipe);
+  std::string o((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
+  std::string e((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  return {handle.wait(), o, e};
+}
+
+class Server {
+ public:
+  explicit Server(const std::string& dataDir) {
+    handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(
+        SIGNET_BINARY, {"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}, nullptr,
+        &out_, nullptr));
+    Poco::PipeInputStream in(out_);
+    std::getline(in, line_);  // "signet listening on http://127.0.0.1:PORT"
+  }
+  std::string baseUrl() const { return line_.substr(line_.find("http://")); }
+  int stop() {
+    Poco::Process::requestTermination(handle_->id());
+    return handle_->wait();
+  }
+
+ private:
+  Poco::Pipe out_;
+  std::unique_ptr<Poco::ProcessHandle> handle_;
+  std::string line_;
+};
+
+TEST(CliTest, InitOrgCreateServeAndRestart) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  auto init = run({"init", "--data-dir", dir});
+  ASSERT_EQ(init.exitCode, 0) << init.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/master.key"));
+  EXPECT_EQ(std::filesystem::status(dir + "/master.key").permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+
+  auto org = run({"org", "create", "--data-dir", dir, "--name", "Acme", "--user-name", "alice"});
+  ASSERT_EQ(org.exitCode, 0) << org.err;
+  auto ids = json::parseObject(org.out, "org create output");
+  std::string orgId = ids->getValue<std::string>("organizationId");
+  std::string keyFile = dir + "/" + orgId + ".api-key";
+  ASSERT_TRUE(std::filesystem::exists(keyFile)) << org.err;
+  EXPECT_NE(org.err.find(keyFile), std::string::npos);
+  std::string privateHex;
+  std::ifstream(keyFile) >> privateHex;
+
+  json::Object who = json::object();
+  who->set("organizationId", orgId);
+  {
+    Server server(dir);
+    Client client(server.baseUrl(), ApiKeyStamper::fromHex(privateHex));
+    auto me = client.query("whoami", who);
+    EXPECT_EQ(me->getValue<std::string>("username"), "alice");
+    EXPECT_EQ(me->getValue<std::string>("userId"), ids->getValue<std::string>("userId"));
+    EXPECT_EQ(server.stop(), 0);
+  }
+  {
+    Server again(dir);
+    Client client(again.baseUrl(), ApiKeyStamper::fromHex(privateHex));
+    EXPECT_EQ(client.query("whoami", who)->getValue<std::string>("organizationName"), "Acme");
+    EXPECT_EQ(again.stop(), 0);
+  }
+
+  // Bad input on the command line: a clear message and a usage exit code.
+  auto bad = run({"org", "create", "--data-dir", dir, "--name", "X", "--user-name", "y",
+                  "--api-public-key", "02abcd"});
+  EXPECT_EQ(bad.exitCode, 1);
+  EXPECT_NE(bad.err.find("is not a P-256 public key"), std::string::npos) << bad.err;
+  auto typo = run({"org", "create", "--data-dir", dir, "--nmae", "X"});
+  EXPECT_EQ(typo.exitCode, 2);
+  EXPECT_NE(typo.err.find("unknown option --nmae"), std::string::npos) << typo.err;
+  for (auto cmd : std::vector<std::vector<std::string>>{{"init", "--help"}, {"org", "create", "--help"},
+                                                        {"serve", "--help"}, {"plugins", "list", "--help"},
+                                                        {"keys", "show", "--help"}})
+    EXPECT_EQ(run(cmd).exitCode, 0);
+  auto plugins = run({"plugins", "list", "--data-dir", dir});
+  EXPECT_NE(plugins.out.find("memo 0.1.0 (enabled)"), std::string::npos) << plugins.out;
+  EXPECT_NE(plugins.out.find("ACTIVITY_TYPE_CREATE_API_KEYS_V2"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace signet::test

@@ -1,0 +1,376 @@
+// The submit pipeline and the HTTP surface through a real gateway: stamps, liveness,
+// idempotency, authorization, bad input, activity queries.
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
+
+#include "support/test_gateway.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet::test {
+namespace {
+
+class PipelineTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(PipelineTest);
+
+json::Object orgBody(const std::string& orgId) {
+  json::Object o = json::object();
+  o->set("organizationId", orgId);
+  return o;
+}
+
+json::Object parseError(const HttpResponse& r) { return json::parseObject(r.body, "error"); }
+
+json::Object memoParams(const std::string& text) {
+  json::Object p = json::object();
+  p->set("text", text);
+  return p;
+}
+
+TEST_P(PipelineTest, IdenticalBodyReturnsTheSameActivity) {
+  TestGateway gw(GetParam());
+  auto client = gw.rootClient();
+  std::string body = activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                                  memoParams("once"));
+  auto first = client.submitRaw("signet_create_memo", body);
+  auto second = client.submitRaw("signet_create_memo", body);
+  EXPECT_EQ(first->getValue<std::string>("id"), second->getValue<std::string>("id"));
+  EXPECT_EQ(first->getValue<std::string>("fingerprint"),
+            "sha256:" + crypto::toHex(crypto::sha256(body)));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 1);
+}
+
+TEST_P(PipelineTest, ActivityRecordShape) {
+  TestGateway gw(GetParam());
+  auto a = gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                                  gw.root().organizationId, memoParams("shape"));
+  EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_EQ(a->getValue<std::string>("organizationId"), gw.root().organizationId);
+  EXPECT_EQ(a->getValue<std::string>("type"), "ACTIVITY_TYPE_SIGNET_CREATE_MEMO");
+  EXPECT_TRUE(json::isUuid(a->getValue<std::string>("id")));
+  EXPECT_FALSE(a->getValue<bool>("canApprove"));
+  EXPECT_FALSE(a->getValue<bool>("canReject"));
+  EXPECT_FALSE(a->has("failure"));
+  auto created = a->getObject("createdAt");
+  EXPECT_TRUE(created->get("seconds").isString());
+  EXPECT_TRUE(created->get("nanos").isString());
+  auto votes = a->getArray("votes");
+  ASSERT_EQ(votes->size(), 1u);
+  auto vote = votes->getObject(0);
+  EXPECT_EQ(vote->getValue<std::string>("selection"), "VOTE_SELECTION_APPROVED");
+  EXPECT_EQ(vote->getValue<std::string>("userId"), gw.root().userId);
+  EXPECT_EQ(vote->getValue<std::string>("publicKey"), gw.rootStamper()->publicKeyHex());
+  EXPECT_EQ(vote->getValue<std::string>("scheme"), "SIGNATURE_SCHEME_TK_API_P256");
+  EXPECT_EQ(vote->getObject("user")->getValue<std::string>("userId"), gw.root().userId);
+  EXPECT_EQ(a->getObject("intent")->getObject("signetCreateMemoIntent")->getValue<std::string>("text"), "shape");
+}
+
+TEST_P(PipelineTest, EnvelopeInAnyKeyOrderWithNullOptionals) {
+  TestGateway gw(GetParam());
+  // Rust's order, with generateAppProofs null.
+  std::string body = "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"" +
+                     std::to_string(systemNowMs()) + "\",\"organizationId\":\"" +
+                     gw.root().organizationId +
+                     "\",\"parameters\":{\"text\":\"rust order\"},\"generateAppProofs\":null}";
+  auto a = gw.rootClient().submitRaw("signet_create_memo", body);
+  EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+}
+
+TEST_P(PipelineTest, StampRefusals) {
+  TestGateway gw(GetParam());
+  std::string body = json::stringify(orgBody(gw.root().organizationId));
+  Client unstamped(gw.baseUrl(), nullptr);
+
+  auto none = unstamped.post("/public/v1/query/whoami", body);
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(parseError(none)->getValue<int>("code"), 16);
+
+  // A stamp made over a different body.
+  auto [name, value] = gw.rootStamper()->stamp(body);
+  std::string tampered = json::stringify(orgBody(crypto::uuidV4()));
+  auto bad = unstamped.post("/public/v1/query/whoami", tampered, {{name, value}});
+  EXPECT_EQ(bad.status, 401);
+  auto err = parseError(bad);
+  EXPECT_EQ(err->getValue<int>("code"), 16);
+  EXPECT_EQ(err->getArray("details")->getObject(0)->getValue<std::string>("turnkeyErrorCode"),
+            "SIGNATURE_INVALID");
+
+  // An unknown key: both organizations named, and the substring clients map.
+  auto stranger = std::make_shared<ApiKeyStamper>(crypto::generatePrivateKey(crypto::Curve::kP256),
+                                                  stamp::Scheme::kP256);
+  try {
+    gw.clientWith(stranger).query("whoami", orgBody(gw.root().organizationId));
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 401);
+    std::string m = e.what();
+    EXPECT_NE(m.find("could not find public key in organization or its parent organization"), std::string::npos) << m;
+    EXPECT_NE(m.find(gw.root().organizationId), std::string::npos) << m;
+  }
+
+  // Garbage in the header, and one over the header limit.
+  EXPECT_EQ(unstamped.post("/public/v1/query/whoami", body, {{"X-Stamp", "%%%"}}).status, 401);
+  auto huge = unstamped.post("/public/v1/query/whoami", body, {{"X-Stamp", std::string(5000, 'A')}});
+  EXPECT_EQ(huge.status, 400);
+  EXPECT_NE(parseError(huge)->getValue<std::string>("message").find("X-Stamp"), std::string::npos);
+}
+
+TEST_P(PipelineTest, KeyOfAnotherTenantIsRefusedNamingBothOrganizations) {
+  TestGateway gw(GetParam());
+  auto [other, otherStamper] = gw.createOrganization("Other Org");
+  int64_t before = gw.count("SELECT COUNT(*) FROM activities");
+  try {
+    gw.clientWith(otherStamper).query("whoami", orgBody(gw.root().organizationId));
+    FAIL();
+  } catch (const RequestError& e) {
+    std::string m = e.what();
+    EXPECT_EQ(e.httpStatus(), 401);
+    EXPECT_NE(m.find(gw.root().organizationId), std::string::npos) << m;
+    EXPECT_NE(m.find(other.organizationId), std::string::npos) << m;
+  }
+  try {
+    gw.clientWith(otherStamper).submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                                       gw.root().organizationId, memoParams("intrusion"));
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 401);
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), before);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 0);
+}
+
+TEST_P(PipelineTest, LivenessWindow) {
+  TestGateway gw(GetParam());
+  auto client = gw.rootClient();
+  int64_t now = systemNowMs();
+  for (int64_t ts : {now - 61 * 60 * 1000, now + 6 * 60 * 1000}) {
+    try {
+      client.submitRaw("signet_create_memo", activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                                                          gw.root().organizationId,
+                                                          memoParams("late"), ts));
+      FAIL() << ts;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find("timestampMs"), std::string::npos);
+    }
+  }
+  // 59 minutes old and 4 minutes ahead are fine.
+  for (int64_t ts : {now - 59 * 60 * 1000, now + 4 * 60 * 1000})
+    EXPECT_EQ(client.submitRaw("signet_create_memo",
+                               activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                                            memoParams("fresh " + std::to_string(ts)), ts))
+                  ->getValue<std::string>("status"),
+              "ACTIVITY_STATUS_COMPLETED");
+}
+
+TEST_P(PipelineTest, NonRootUserIsImplicitlyDeniedAndTheDenialIsStored) {
+  TestGateway gw(GetParam());
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  auto pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  std::string userId = crypto::uuidV4();
+  gw.write([&](Db& db) {
+    directory::insertUser(db, {userId, gw.root().organizationId, "member", std::nullopt,
+                               std::nullopt, systemNowMs(), systemNowMs()});
+    directory::insertApiKey(db, {crypto::uuidV4(), gw.root().organizationId, userId, "k", pub,
+                                 "API_KEY_CURVE_P256", "CREDENTIAL_TYPE_API_KEY_P256",
+                                 std::nullopt, systemNowMs(), systemNowMs()});
+  });
+  auto member = gw.clientWith(std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
+  auto a = member.submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                         gw.root().organizationId, memoParams("not allowed"));
+  EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED");
+  std::string message = a->getObject("failure")->getValue<std::string>("message");
+  EXPECT_NE(message.find("implicit deny"), std::string::npos) << message;
+  EXPECT_NE(message.find(userId), std::string::npos) << message;
+  EXPECT_EQ(a->getObject("failure")->getValue<int>("code"), 7);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 0);
+  // Stored, so that it can be audited.
+  auto q = orgBody(gw.root().organizationId);
+  q->set("activityId", a->getValue<std::string>("id"));
+  EXPECT_EQ(gw.rootClient().query("get_activity", q)->getObject("activity")->getValue<std::string>("status"),
+            "ACTIVITY_STATUS_FAILED");
+  // Queries are open to any user of the organization.
+  EXPECT_EQ(member.query("whoami", orgBody(gw.root().organizationId))->getValue<std::string>("userId"), userId);
+}
+
+TEST_P(PipelineTest, BadInputGetsAClearErrorAndWritesNothing) {
+  TestGateway gw(GetParam());
+  auto client = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  auto send = [&](const std::string& path, const std::string& body) {
+    auto [name, value] = gw.rootStamper()->stamp(body);
+    return client.post(path, body, {{name, value}});
+  };
+  struct Case {
+    std::string path, body, expectInMessage;
+    int status;
+  };
+  std::string ts = std::to_string(systemNowMs());
+  std::vector<Case> cases = {
+      {"/public/v1/submit/signet_create_memo", "{not json", "malformed JSON", 400},
+      {"/public/v1/submit/signet_create_memo", "[1,2]", "must be a JSON object", 400},
+      {"/public/v1/submit/signet_create_memo",
+       "{\"type\":\"ACTIVITY_TYPE_NOPE\",\"timestampMs\":\"" + ts + "\",\"organizationId\":\"" + org +
+           "\",\"parameters\":{}}",
+       "ACTIVITY_TYPE_NOPE", 400},
+      {"/public/v1/submit/signet_create_memo",
+       "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"" + ts +
+           "\",\"organizationId\":\"" + org + "\",\"parameters\":{\"text\":42}}",
+       "parameters.text", 400},
+      {"/public/v1/submit/signet_create_memo",
+       "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"soon\",\"organizationId\":\"" +
+           org + "\",\"parameters\":{\"text\":\"x\"}}",
+       "timestampMs", 400},
+      {"/public/v1/submit/signet_create_memo",
+       "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"" + ts +
+           "\",\"organizationId\":\"not-a-uuid\",\"parameters\":{\"text\":\"x\"}}",
+       "organizationId", 400},
+      {"/public/v1/submit/signet_create_memo",
+       "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"" + ts +
+           "\",\"organizationId\":\"" + org + "\"}",
+       "parameters", 400},
+      {"/public/v1/submit/no_such_thing",
+       "{\"type\":\"X\",\"timestampMs\":\"" + ts + "\",\"organizationId\":\"" + org + "\",\"parameters\":{}}",
+       "no_such_thing", 404},
+      {"/public/v1/query/no_such_query", "{\"organizationId\":\"" + org + "\"}", "no_such_query", 404},
+      {"/public/v1/query/list_activities",
+       "{\"organizationId\":\"" + org + "\",\"paginationOptions\":{\"limit\":\"500\"}}",
+       "paginationOptions.limit", 400},
+      {"/public/v1/query/list_activities",
+       "{\"organizationId\":\"" + org + "\",\"filterByStatus\":[\"DONE\"]}", "filterByStatus[0]", 400},
+  };
+  for (const auto& c : cases) {
+    auto r = send(c.path, c.body);
+    EXPECT_EQ(r.status, c.status) << c.body << " -> " << r.body;
+    EXPECT_EQ(r.contentType, "application/json");
+    auto err = parseError(r);
+    EXPECT_TRUE(err->has("code") && err->has("message") && err->has("details")) << r.body;
+    EXPECT_NE(err->getValue<std::string>("message").find(c.expectInMessage), std::string::npos)
+        << c.body << " -> " << r.body;
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 0);
+
+  // Too large a body: refused before it is read.
+  auto big = send("/public/v1/submit/signet_create_memo", std::string(70 * 1024, ' '));
+  EXPECT_EQ(big.status, 413);
+  EXPECT_NE(parseError(big)->getValue<std::string>("message").find("exceeds the limit"), std::string::npos);
+}
+
+TEST_P(PipelineTest, HttpSurface) {
+  TestGateway gw(GetParam());
+  Client raw(gw.baseUrl(), nullptr);
+  auto health = raw.post("/healthz", "");
+  EXPECT_EQ(health.status, 404);  // POST on a GET path is an unknown route
+  Poco::Net::HTTPClientSession s("127.0.0.1", static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1))));
+  auto get = [&](const std::string& path, const std::string& method = "GET") {
+    Poco::Net::HTTPRequest req(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
+    s.sendRequest(req);
+    Poco::Net::HTTPResponse resp;
+    std::string body;
+    Poco::StreamCopier::copyToString(s.receiveResponse(resp), body);
+    return std::make_tuple(static_cast<int>(resp.getStatus()), resp.getContentType(), body, resp);
+  };
+  auto [hs, hct, hb, hr] = get("/healthz");
+  EXPECT_EQ(hs, 200);
+  EXPECT_EQ(hct, "application/json");
+  auto [ws, wct, wb, wr] = get("/.well-known/signet.json");
+  EXPECT_EQ(ws, 200);
+  EXPECT_EQ(json::parseObject(wb, "well-known")->getValue<std::string>("signerPublicKey"),
+            gw.gateway().signerPublicKey());
+  auto [ms, mct, mb, mr] = get("/public/v1/query/whoami");
+  EXPECT_EQ(ms, 405);
+  EXPECT_EQ(json::parseObject(mb, "error")->getValue<int>("code"), 12);
+  auto [us, uct, ub, ur] = get("/nowhere");
+  EXPECT_EQ(us, 404);
+  EXPECT_EQ(json::parseObject(ub, "error")->getValue<int>("code"), 5);
+  auto [os, oct, ob, orr] = get("/public/v1/submit/create_api_keys", "OPTIONS");
+  EXPECT_EQ(os, 204);
+  EXPECT_NE(orr.get("Access-Control-Allow-Headers").find("X-Stamp"), std::string::npos);
+}
+
+TEST_P(PipelineTest, GetAndListActivitiesWithFiltersAndPagination) {
+  TestGateway gw(GetParam());
+  auto client = gw.rootClient();
+  std::vector<std::string> ids;  // oldest first
+  int64_t t = systemNowMs() - 10'000;
+  for (int i = 0; i < 5; ++i) {
+    gw.gateway().setClock([t, i] { return t + i * 1000; });
+    ids.push_back(client.submitRaw("signet_create_memo",
+                                   activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                                                memoParams("m" + std::to_string(i))))
+                      ->getValue<std::string>("id"));
+  }
+  gw.gateway().setClock(systemNowMs);
+  auto list = [&](json::Object extra) {
+    auto body = orgBody(gw.root().organizationId);
+    for (const auto& [k, v] : *extra) body->set(k, v);
+    std::vector<std::string> out;
+    auto a = client.query("list_activities", body)->getArray("activities");
+    for (size_t i = 0; i < a->size(); ++i)
+      out.push_back(a->getObject(static_cast<unsigned>(i))->getValue<std::string>("id"));
+    return out;
+  };
+  EXPECT_EQ(list(json::object()), (std::vector<std::string>{ids[4], ids[3], ids[2], ids[1], ids[0]}));
+  auto page = json::object();
+  auto opts = json::object();
+  opts->set("limit", "2");
+  page->set("paginationOptions", opts);
+  EXPECT_EQ(list(page), (std::vector<std::string>{ids[4], ids[3]}));
+  opts->set("after", ids[3]);
+  EXPECT_EQ(list(page), (std::vector<std::string>{ids[2], ids[1]}));
+  opts->remove("after");
+  opts->set("before", ids[1]);
+  EXPECT_EQ(list(page), (std::vector<std::string>{ids[3], ids[2]}));
+  auto byType = json::object();
+  byType->set("filterByType", json::stringArray({"ACTIVITY_TYPE_CREATE_API_KEYS_V2"}));
+  EXPECT_TRUE(list(byType).empty());
+  auto byStatus = json::object();
+  byStatus->set("filterByStatus", json::stringArray({"ACTIVITY_STATUS_COMPLETED"}));
+  EXPECT_EQ(list(byStatus).size(), 5u);
+
+  auto q = orgBody(gw.root().organizationId);
+  q->set("activityId", ids[2]);
+  EXPECT_EQ(client.query("get_activity", q)->getObject("activity")->getValue<std::string>("id"), ids[2]);
+  q->set("activityId", crypto::uuidV4());
+  try {
+    client.query("get_activity", q);
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 404);
+  }
+  // Another tenant cannot read these activities even by id.
+  auto [other, otherStamper] = gw.createOrganization("Other");
+  auto foreign = orgBody(other.organizationId);
+  foreign->set("activityId", ids[0]);
+  try {
+    gw.clientWith(otherStamper).query("get_activity", foreign);
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 404);
+  }
+}
+
+TEST_P(PipelineTest, RestartKeepsOrganizationsKeysAndActivities) {
+  TestGateway gw(GetParam());
+  auto first = gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                                      gw.root().organizationId, memoParams("durable"));
+  std::string signer = gw.gateway().signerPublicKey();
+  gw.restart();
+  EXPECT_EQ(gw.gateway().signerPublicKey(), signer);
+  auto client = gw.rootClient();
+  EXPECT_EQ(client.query("whoami", orgBody(gw.root().organizationId))->getValue<std::string>("userId"),
+            gw.root().userId);
+  auto q = orgBody(gw.root().organizationId);
+  q->set("activityId", first->getValue<std::string>("id"));
+  EXPECT_EQ(client.query("get_activity", q)->getObject("activity")->getValue<std::string>("status"),
+            "ACTIVITY_STATUS_COMPLETED");
+  auto memos = client.query("signet_list_memos", orgBody(gw.root().organizationId))->getArray("memos");
+  ASSERT_EQ(memos->size(), 1u);
+  EXPECT_EQ(memos->getObject(0)->getValue<std::string>("text"), "durable");
+}
+
+}  // namespace
+}  // namespace signet::test

@@ -1,0 +1,121 @@
+// The store on both backends: migrations, transactions, the keyring and the master key.
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "store/keyring.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+class StoreTest : public BackendTest {
+ protected:
+  void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFailure()) return;
+    dir_ = std::filesystem::temp_directory_path() / ("signet-store-" + crypto::uuidV4());
+    std::filesystem::create_directories(dir_);
+    scratch_ = std::make_unique<ScratchDatabase>(GetParam(), dir_);
+    db_ = std::make_unique<Database>(scratch_->config());
+  }
+  void TearDown() override {
+    db_.reset();
+    scratch_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::filesystem::path dir_;
+  std::unique_ptr<ScratchDatabase> scratch_;
+  std::unique_ptr<Database> db_;
+};
+SIGNET_BACKEND_SUITE(StoreTest);
+
+std::vector<Migration> widgetMigrations(int upTo) {
+  std::vector<Migration> all = {
+      {1, "widgets", {"CREATE TABLE widgets (id TEXT PRIMARY KEY, n BIGINT NOT NULL)"}},
+      {2, "widget names", {"ALTER TABLE widgets ADD COLUMN name TEXT"}},
+  };
+  all.resize(static_cast<size_t>(upTo));
+  return all;
+}
+
+TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
+  db_->migrate("widgets", widgetMigrations(1));
+  db_->migrate("widgets", widgetMigrations(1));  // again: nothing to do
+  EXPECT_EQ(db_->appliedMigrations("widgets"), std::vector<int>{1});
+  db_->migrate("widgets", widgetMigrations(2));
+  EXPECT_EQ(db_->appliedMigrations("widgets"), (std::vector<int>{1, 2}));
+  db_->transaction([](Db& db) {
+    db.exec("INSERT INTO widgets (id, n, name) VALUES (?, ?, ?)",
+            {std::string("a"), int64_t{1} << 40, std::string("it's")});
+  });
+  db_->read([](Db& db) {
+    auto row = db.queryOne("SELECT n, name FROM widgets WHERE id = ?", {std::string("a")});
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->i64(0), int64_t{1} << 40);
+    EXPECT_EQ(row->str(1), "it's");
+  });
+  std::vector<Migration> unordered = {{2, "b", {}}, {1, "a", {}}};
+  EXPECT_THROW(db_->migrate("other", unordered), Error);
+}
+
+TEST_P(StoreTest, AFailedTransactionLeavesNothing) {
+  db_->migrate("widgets", widgetMigrations(1));
+  EXPECT_THROW(db_->transaction([](Db& db) {
+    db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {std::string("x"), int64_t{1}});
+    throw std::runtime_error("handler failed");
+  }), std::runtime_error);
+  int64_t n = -1;
+  db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets")->i64(0); });
+  EXPECT_EQ(n, 0);
+  // A constraint violation rolls back too.
+  EXPECT_ANY_THROW(db_->transaction([](Db& db) {
+    db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {std::string("y"), int64_t{1}});
+    db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {std::string("y"), int64_t{2}});
+  }));
+  db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets")->i64(0); });
+  EXPECT_EQ(n, 0);
+}
+
+TEST_P(StoreTest, KeyringSealsBindsAndOpens) {
+  db_->migrate("core", {keyringMigration(1)});
+  crypto::SecretBytes master(crypto::randomBytes(32));
+  crypto::SecretBytes secret(toBytes("abandon abandon ability"));
+  db_->transaction([&](Db& db) { DbKeyring(db, master).seal("wallet-1", "mnemonic", secret); });
+  db_->read([&](Db& db) {
+    DbKeyring keyring(db, master);
+    EXPECT_EQ(toString(keyring.open("wallet-1", "mnemonic").bytes()), "abandon abandon ability");
+    // Stored ciphertext is not the plaintext.
+    auto row = db.queryOne("SELECT ciphertext FROM signet_secrets WHERE id = ?", {std::string("wallet-1")});
+    EXPECT_EQ(row->str(0).find(toHex(toBytes("abandon"))), std::string::npos);
+    EXPECT_THROW(keyring.open("wallet-1", "private-key"), Error);
+    crypto::SecretBytes other(crypto::randomBytes(32));
+    EXPECT_THROW(DbKeyring(db, other).open("wallet-1", "mnemonic"), Error);
+  });
+  // A ciphertext copied onto another record does not open there.
+  db_->transaction([&](Db& db) {
+    db.exec("INSERT INTO signet_secrets (id, kind, key_version, nonce, ciphertext, created_at_ms) "
+            "SELECT 'wallet-2', kind, key_version, nonce, ciphertext, created_at_ms FROM "
+            "signet_secrets WHERE id = 'wallet-1'");
+  });
+  db_->read([&](Db& db) { EXPECT_THROW(DbKeyring(db, master).open("wallet-2", "mnemonic"), Error); });
+}
+
+TEST(MasterKeyTest, CreatedPrivateAndRefusedWhenOthersCanRead) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-mk-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  auto file = dir / "master.key";
+  MasterKey::create(file);
+  struct stat st {};
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600);
+  EXPECT_EQ(MasterKey::load(file).size(), 32u);
+  EXPECT_THROW(MasterKey::create(file), Error);
+  ::chmod(file.c_str(), 0644);
+  EXPECT_THROW(MasterKey::load(file), Error);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace signet::test

@@ -1,0 +1,95 @@
+// X-Stamp-WebAuthn against credentials registered directly in the store (registration
+// through the API comes with the tenancy work), with a software authenticator.
+#include "support/software_authenticator.hpp"
+#include "support/test_gateway.hpp"
+#include "auth/webauthn.hpp"
+
+namespace signet::test {
+namespace {
+
+class WebAuthnTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(WebAuthnTest);
+
+json::Object orgBody(const std::string& orgId) {
+  json::Object o = json::object();
+  o->set("organizationId", orgId);
+  return o;
+}
+
+TEST_P(WebAuthnTest, Es256AndRs256AssertionsAuthenticate) {
+  TestGateway gw(GetParam());
+  for (auto alg : {SoftwareAuthenticator::Algorithm::kEs256, SoftwareAuthenticator::Algorithm::kRs256}) {
+    auto authenticator = std::make_shared<SoftwareAuthenticator>(alg);
+    gw.write([&](Db& db) {
+      directory::insertAuthenticator(db, authenticator->record(gw.root().organizationId, gw.root().userId));
+    });
+    auto client = gw.clientWith(authenticator);
+    auto me = client.query("whoami", orgBody(gw.root().organizationId));
+    EXPECT_EQ(me->getValue<std::string>("userId"), gw.root().userId);
+    // The counter must advance.
+    authenticator->counter = 5;
+    EXPECT_NO_THROW(client.query("whoami", orgBody(gw.root().organizationId)));
+    try {
+      client.query("whoami", orgBody(gw.root().organizationId));
+      FAIL() << "a repeated counter was accepted";
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 401);
+      EXPECT_NE(std::string(e.what()).find("counter"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_P(WebAuthnTest, ActivityVoteCarriesThePasskey) {
+  TestGateway gw(GetParam());
+  auto authenticator = std::make_shared<SoftwareAuthenticator>();
+  gw.write([&](Db& db) {
+    directory::insertAuthenticator(db, authenticator->record(gw.root().organizationId, gw.root().userId));
+  });
+  json::Object params = json::object();
+  params->set("text", "signed with a passkey");
+  auto a = gw.clientWith(authenticator)
+               .submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId, params);
+  EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  auto vote = a->getArray("votes")->getObject(0);
+  EXPECT_EQ(vote->getValue<std::string>("scheme"), "SIGNATURE_SCHEME_TK_WEBAUTHN");
+}
+
+TEST_P(WebAuthnTest, RefusesWrongChallengeAndUnknownCredential) {
+  TestGateway gw(GetParam());
+  auto authenticator = std::make_shared<SoftwareAuthenticator>();
+  gw.write([&](Db& db) {
+    directory::insertAuthenticator(db, authenticator->record(gw.root().organizationId, gw.root().userId));
+  });
+  auto client = gw.clientWith(authenticator);
+  authenticator->challengeBodyOverride = "{\"organizationId\":\"someone else\"}";
+  try {
+    client.query("whoami", orgBody(gw.root().organizationId));
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 401);
+    EXPECT_NE(std::string(e.what()).find("challenge"), std::string::npos) << e.what();
+  }
+  auto unknown = std::make_shared<SoftwareAuthenticator>();
+  try {
+    gw.clientWith(unknown).query("whoami", orgBody(gw.root().organizationId));
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 401);
+    EXPECT_NE(std::string(e.what()).find(gw.root().organizationId), std::string::npos);
+  }
+}
+
+TEST(WebAuthnAssertion, RelyingPartyIdsAreCheckedWhenConfigured) {
+  SoftwareAuthenticator authenticator(SoftwareAuthenticator::Algorithm::kEs256, "wallet.example");
+  auto record = authenticator.record(crypto::uuidV4(), crypto::uuidV4());
+  std::string body = "{}";
+  auto stamp = parseWebAuthnStamp(authenticator.stamp(body).second);
+  EXPECT_EQ(verifyAssertion(stamp, record, body, {"wallet.example"}), 1);
+  EXPECT_EQ(verifyAssertion(stamp, record, body, {}), 1);
+  EXPECT_THROW(verifyAssertion(stamp, record, body, {"other.example"}), Error);
+  // A different body: the challenge no longer matches.
+  EXPECT_THROW(verifyAssertion(stamp, record, "{\"x\":1}", {}), Error);
+}
+
+}  // namespace
+}  // namespace signet::test

@@ -1,0 +1,130 @@
+#include "test_gateway.hpp"
+
+#include <Poco/Data/PostgreSQL/Connector.h>
+#include <Poco/Data/Session.h>
+
+#include <fstream>
+
+#include "store/keyring.hpp"
+
+namespace signet::test {
+
+std::string backendName(Backend b) { return b == Backend::kSqlite ? "SQLite" : "PostgreSQL"; }
+
+static const char* pgServer() {
+  const char* v = std::getenv("SIGNET_TEST_PG");
+  return v && *v ? v : nullptr;
+}
+
+bool postgresAvailable() { return pgServer() != nullptr; }
+
+void BackendTest::SetUp() {
+  if (GetParam() == Backend::kPostgres && !postgresAvailable()) {
+    const char* required = std::getenv("SIGNET_REQUIRE_POSTGRES");
+    if (required && std::string(required) == "1")
+      FAIL() << "SIGNET_REQUIRE_POSTGRES=1 but SIGNET_TEST_PG names no server";
+    GTEST_SKIP() << "set SIGNET_TEST_PG to run the PostgreSQL cases (scripts/test.sh does)";
+  }
+}
+
+ScratchDatabase::ScratchDatabase(Backend backend, const std::filesystem::path& dir) {
+  config_.backend = backend;
+  if (backend == Backend::kSqlite) {
+    config_.connection = (dir / "signet.db").string();
+    return;
+  }
+  Poco::Data::PostgreSQL::Connector::registerConnector();
+  pgName_ = "signet_test_" + crypto::uuidV4().substr(0, 8);
+  Poco::Data::Session admin("PostgreSQL", std::string(pgServer()) + " dbname=postgres");
+  admin << "CREATE DATABASE " + pgName_, Poco::Data::Keywords::now;
+  config_.connection = std::string(pgServer()) + " dbname=" + pgName_;
+}
+
+ScratchDatabase::~ScratchDatabase() {
+  if (pgName_.empty()) return;
+  try {
+    Poco::Data::Session admin("PostgreSQL", std::string(pgServer()) + " dbname=postgres");
+    admin << "DROP DATABASE IF EXISTS " + pgName_ + " WITH (FORCE)", Poco::Data::Keywords::now;
+  } catch (...) {
+  }
+}
+
+TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
+                         std::filesystem::path pluginDir) {
+  dir_ = std::filesystem::temp_directory_path() / ("signet-test-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir_);
+  database_ = std::make_unique<ScratchDatabase>(backend, dir_);
+  std::filesystem::path configFile = dir_ / "signet.json";
+  std::ofstream(configFile) << Config::defaultFileText(plugins);
+  config_ = Config::load(dir_, configFile);
+  config_.database = database_->config();
+  config_.listen = "127.0.0.1:0";
+  config_.maxBodyBytes = 64 * 1024;
+  config_.maxHeaderBytes = 4096;
+  if (!pluginDir.empty()) config_.pluginDir = pluginDir;
+  MasterKey::create(config_.masterKeyFile);
+  start();
+
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  rootStamper_ = std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256);
+  write([&](Db& db) {
+    root_ = createRootOrganization(db, "Test Org", "root user", pub, "API_KEY_CURVE_P256",
+                                   gateway_->nowMs());
+  });
+}
+
+TestGateway::~TestGateway() {
+  server_.reset();
+  gateway_.reset();
+  database_.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+void TestGateway::start() {
+  gateway_ = std::make_unique<Gateway>(config_);
+  server_ = std::make_unique<HttpServer>(*gateway_, config_.listen);
+  server_->start();
+}
+
+void TestGateway::restart() {
+  server_.reset();
+  gateway_.reset();
+  start();
+}
+
+std::string TestGateway::baseUrl() const {
+  return "http://127.0.0.1:" + std::to_string(server_->port());
+}
+
+int64_t TestGateway::count(const std::string& sql, const SqlParams& params) {
+  int64_t n = 0;
+  gateway_->database().read([&](Db& db) { n = db.queryOne(sql, params)->i64(0); });
+  return n;
+}
+
+std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> TestGateway::createOrganization(
+    const std::string& name) {
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  BootstrapResult r;
+  write([&](Db& db) {
+    r = createRootOrganization(db, name, name + " root", pub, "API_KEY_CURVE_P256",
+                               gateway_->nowMs());
+  });
+  return {r, std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256)};
+}
+
+std::string activityBody(const std::string& type, const std::string& organizationId,
+                         const json::Object& parameters, int64_t timestampMs) {
+  if (timestampMs == 0) timestampMs = systemNowMs();
+  json::Object body = json::object();
+  body->set("type", type);
+  body->set("timestampMs", std::to_string(timestampMs));
+  body->set("organizationId", organizationId);
+  body->set("parameters", parameters);
+  return json::stringify(body);
+}
+
+}  // namespace signet::test

@@ -1,0 +1,89 @@
+// A real gateway for tests: a fresh data directory, a fresh database (SQLite file, or a new
+// PostgreSQL database on the server named by SIGNET_TEST_PG), a root organization, and the
+// HTTP server on an ephemeral loopback port.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gateway.hpp"
+#include "server/http_server.hpp"
+#include "signet/client.hpp"
+#include "tenancy/bootstrap.hpp"
+
+namespace signet::test {
+
+std::string backendName(Backend b);
+// Skips (or fails, when SIGNET_REQUIRE_POSTGRES=1) if no PostgreSQL server is configured.
+bool postgresAvailable();
+
+// A fresh, empty database for one test, dropped when the object goes away.
+class ScratchDatabase {
+ public:
+  explicit ScratchDatabase(Backend backend, const std::filesystem::path& dir);
+  ~ScratchDatabase();
+  const DatabaseConfig& config() const { return config_; }
+
+ private:
+  DatabaseConfig config_;
+  std::string pgName_;
+};
+
+class TestGateway {
+ public:
+  explicit TestGateway(Backend backend, std::vector<std::string> plugins = {"memo"},
+                       std::filesystem::path pluginDir = {});
+  ~TestGateway();
+
+  // Stops the server and the gateway and starts both again on the same store.
+  void restart();
+  std::string baseUrl() const;
+  Gateway& gateway() { return *gateway_; }
+  const std::filesystem::path& dataDir() const { return dir_; }
+
+  // The root organization created at start, and a client stamped with its root key.
+  const BootstrapResult& root() const { return root_; }
+  Client rootClient() const { return Client(baseUrl(), rootStamper_); }
+  Client clientWith(std::shared_ptr<Stamper> stamper) const { return Client(baseUrl(), stamper); }
+  const std::shared_ptr<ApiKeyStamper>& rootStamper() const { return rootStamper_; }
+
+  // Runs fn in one transaction of the gateway's store (test setup and inspection).
+  void write(const std::function<void(Db&)>& fn) { gateway_->database().transaction(fn); }
+  int64_t count(const std::string& sql, const SqlParams& params = {});
+
+  // A second root organization with its own key, for cross-tenant tests.
+  std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> createOrganization(const std::string& name);
+
+ private:
+  void start();
+
+  std::filesystem::path dir_;
+  std::unique_ptr<ScratchDatabase> database_;
+  Config config_;
+  std::unique_ptr<Gateway> gateway_;
+  std::unique_ptr<HttpServer> server_;
+  BootstrapResult root_;
+  std::shared_ptr<ApiKeyStamper> rootStamper_;
+};
+
+// A body of an activity request with the current time.
+std::string activityBody(const std::string& type, const std::string& organizationId,
+                         const json::Object& parameters, int64_t timestampMs = 0);
+
+// Parametrizes a suite over the backends; PostgreSQL cases skip without a server.
+class BackendTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override;
+};
+
+#define SIGNET_BACKEND_SUITE(Suite)                                                         \
+  INSTANTIATE_TEST_SUITE_P(Backends, Suite,                                                 \
+                           ::testing::Values(::signet::Backend::kSqlite,                    \
+                                             ::signet::Backend::kPostgres),                 \
+                           [](const auto& info) { return ::signet::test::backendName(info.param); })
+
+}  // namespace signet::test
