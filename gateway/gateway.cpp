@@ -28,8 +28,8 @@ std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& ma
       return;
     }
     auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
-    auto pub = crypto::uncompressPublicKey(crypto::Curve::kP256,
-                                           crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+    auto pub = crypto::uncompressPublicKey(
+        crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
     DbKeyring(tx, masterKey).seal(kSignerSecretId, kSignerKind, priv);
     publicKey = toHex(pub);
     tx.exec("INSERT INTO gateway_settings (name, value) VALUES (?, ?)",
@@ -65,7 +65,8 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
     std::string why = "plugin '" + name + "' is enabled in the config but ";
     std::string expected = (config_.pluginDir / pluginFileName(name)).string();
     for (const auto& problem : host_.problems())
-      if (problem.path == expected) throw failedPrecondition(why + "cannot be used: " + problem.message);
+      if (problem.path == expected)
+        throw failedPrecondition(why + "cannot be used: " + problem.message);
     throw failedPrecondition(why + "was not found (looked for " + expected + ")");
   }
   catalog_.index();

@@ -7,10 +7,13 @@
 namespace signet::activity_queries {
 
 namespace {
-constexpr const char* kStatuses[] = {
-    "ACTIVITY_STATUS_CREATED",   "ACTIVITY_STATUS_PENDING",          "ACTIVITY_STATUS_COMPLETED",
-    "ACTIVITY_STATUS_FAILED",    "ACTIVITY_STATUS_CONSENSUS_NEEDED", "ACTIVITY_STATUS_REJECTED",
-    "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"};
+constexpr const char* kStatuses[] = {"ACTIVITY_STATUS_CREATED",
+                                     "ACTIVITY_STATUS_PENDING",
+                                     "ACTIVITY_STATUS_COMPLETED",
+                                     "ACTIVITY_STATUS_FAILED",
+                                     "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+                                     "ACTIVITY_STATUS_REJECTED",
+                                     "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"};
 }
 
 json::Object getActivity(RequestContext& ctx, const json::Object& body) {

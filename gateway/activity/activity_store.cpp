@@ -44,34 +44,35 @@ std::string fingerprintOf(std::string_view body) {
 }
 
 std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint) {
-  auto row = db.queryOne(std::string("SELECT ") + kColumns + " FROM activities WHERE fingerprint = ?",
-                         {fingerprint});
+  auto row = db.queryOne(
+      std::string("SELECT ") + kColumns + " FROM activities WHERE fingerprint = ?", {fingerprint});
   if (!row) return std::nullopt;
   return fromRow(*row);
 }
 
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
                                    const std::string& id) {
-  auto row = db.queryOne(std::string("SELECT ") + kColumns +
-                             " FROM activities WHERE organization_id = ? AND id = ?",
-                         {organizationId, id});
+  auto row = db.queryOne(
+      std::string("SELECT ") + kColumns + " FROM activities WHERE organization_id = ? AND id = ?",
+      {organizationId, id});
   if (!row) return std::nullopt;
   return fromRow(*row);
 }
 
 void insert(Db& db, const ActivityRecord& a) {
-  db.exec(std::string("INSERT INTO activities (") + kColumns +
-              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
-           a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
-           json::stringify(a.votes),
-           a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
-           a.updatedAtMs});
+  db.exec(
+      std::string("INSERT INTO activities (") + kColumns +
+          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
+       a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), json::stringify(a.votes),
+       a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
+       a.updatedAtMs});
 }
 
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                  const ActivityFilter& filter) {
-  std::string sql = std::string("SELECT ") + kColumns + " FROM activities WHERE organization_id = ?";
+  std::string sql =
+      std::string("SELECT ") + kColumns + " FROM activities WHERE organization_id = ?";
   SqlParams params{organizationId};
   if (!filter.statuses.empty()) {
     sql += " AND status IN (" + placeholders(filter.statuses.size()) + ")";
@@ -82,8 +83,9 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
     params.insert(params.end(), filter.types.begin(), filter.types.end());
   }
   auto cursor = [&](const std::string& id) {
-    auto row = db.queryOne("SELECT created_at_ms FROM activities WHERE organization_id = ? AND id = ?",
-                           {organizationId, id});
+    auto row =
+        db.queryOne("SELECT created_at_ms FROM activities WHERE organization_id = ? AND id = ?",
+                    {organizationId, id});
     if (!row)
       throw invalidArgument("invalid field paginationOptions: cursor " + id +
                             " is not an activity of organization " + organizationId);

@@ -22,7 +22,7 @@ struct ActivityRecord {
   json::Object intent;      // {<intentKey>: parameters}
   json::Object result;      // {<resultKey>: {...}} or {} when there is none
   json::Array votes;
-  json::Object failure;     // {code, message, details} or null
+  json::Object failure;  // {code, message, details} or null
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
 };

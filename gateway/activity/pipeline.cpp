@@ -26,7 +26,8 @@ const ActivitySpec& ActivityPipeline::specFor(const std::string& path,
   if (specs.empty()) {
     if (auto* owner = gateway_.catalog().disabledOwnerOfSubmit(path))
       throw Error(Code::kUnimplemented, "/public/v1/submit/" + path + " is served by plugin '" +
-                                            owner->name + "', which is not enabled in this "
+                                            owner->name +
+                                            "', which is not enabled in this "
                                             "gateway's config (plugins.enabled)");
     throw notFound("unknown path /public/v1/submit/" + path);
   }
@@ -89,7 +90,8 @@ ActivityRecord ActivityPipeline::execute(const ActivitySpec& spec, const Envelop
       record = *raced;
       return;
     }
-    json::Object voter = userJson(db, directory::requireUser(db, caller.organizationId, caller.userId));
+    json::Object voter =
+        userJson(db, directory::requireUser(db, caller.organizationId, caller.userId));
     json::Object vote = json::object();
     vote->set("id", crypto::uuidV4());
     vote->set("userId", caller.userId);

@@ -84,8 +84,8 @@ Caller CredentialResolver::resolve(Db& db, const StampHeaders& headers,
     auto candidates = directory::authenticatorsByCredentialId(db, stamp.credentialId);
     const AuthenticatorRecord* authenticator = pick(candidates, orgs);
     if (!authenticator)
-      throw unauthenticated("no valid user found for authenticator " + stamp.credentialId +
-                            " in " + describe(*target) + elsewhere(candidates));
+      throw unauthenticated("no valid user found for authenticator " + stamp.credentialId + " in " +
+                            describe(*target) + elsewhere(candidates));
     int64_t counter = verifyAssertion(stamp, *authenticator, body, config_.webauthnRpIds);
     if (counter > authenticator->signCount)
       directory::updateSignCount(db, authenticator->id, counter);

@@ -12,7 +12,8 @@ namespace signet {
 // The message clients match on to detect an unknown or expired session key.
 inline constexpr const char* kUnknownKeyMessage =
     "could not find public key in organization or its parent organization";
-inline constexpr const char* kExpiredKeyMessage = "Unauthenticated desc = expired api key publicKey";
+inline constexpr const char* kExpiredKeyMessage =
+    "Unauthenticated desc = expired api key publicKey";
 
 class CredentialResolver {
  public:
@@ -20,8 +21,9 @@ class CredentialResolver {
 
   // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
   // caller for `targetOrganizationId`. Throws Unauthenticated or NotFound.
-  Caller resolve(Db& db, const StampHeaders& headers, const std::optional<VerifiedApiKeyStamp>& apiKey,
-                 std::string_view body, const std::string& targetOrganizationId, int64_t nowMs) const;
+  Caller resolve(Db& db, const StampHeaders& headers,
+                 const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
+                 const std::string& targetOrganizationId, int64_t nowMs) const;
 
  private:
   const Config& config_;

@@ -24,9 +24,11 @@ VerifiedApiKeyStamp verifyApiKeyStamp(const std::string& header, std::string_vie
                               crypto::curveName(stamp::curveOf(*scheme)) + " public key",
                           "SIGNATURE_INVALID");
   if (!stamp::verify(*scheme, *canonical, *signature, body))
-    throw unauthenticated("X-Stamp signature does not verify over the request body with public "
-                          "key " + toHex(*canonical) + " (" + decoded->scheme + ")",
-                          "SIGNATURE_INVALID");
+    throw unauthenticated(
+        "X-Stamp signature does not verify over the request body with public "
+        "key " +
+            toHex(*canonical) + " (" + decoded->scheme + ")",
+        "SIGNATURE_INVALID");
   return {*scheme, toHex(*canonical), decoded->signature};
 }
 

@@ -84,7 +84,8 @@ int64_t verifyAssertion(const WebAuthnStamp& stamp, const AuthenticatorRecord& a
   if (authenticator.algorithm == -7) {
     auto sig = crypto::parseDerSignature(stamp.signature);
     auto pub = fromHex(authenticator.publicKey);
-    ok = sig && pub && crypto::verifyEcdsa(crypto::Curve::kP256, *pub, crypto::sha256(signed_), *sig);
+    ok = sig && pub &&
+         crypto::verifyEcdsa(crypto::Curve::kP256, *pub, crypto::sha256(signed_), *sig);
   } else if (authenticator.algorithm == -257) {
     auto n = fromHex(authenticator.publicKey);
     auto e = fromHex(authenticator.rsaExponent.value_or(""));

@@ -11,7 +11,8 @@ namespace signet::cli {
 
 int pluginsListCommand(const std::vector<std::string>& argv) {
   Args args(argv, {"data-dir", "config", "plugin-dir"}, {});
-  std::filesystem::path pluginDir = args.get("plugin-dir").value_or(Config::defaultPluginDir().string());
+  std::filesystem::path pluginDir =
+      args.get("plugin-dir").value_or(Config::defaultPluginDir().string());
   std::set<std::string> enabled;
   if (auto dir = args.get("data-dir")) {
     Config config = Config::load(*dir, args.get("config").value_or(""));
@@ -32,18 +33,22 @@ int pluginsListCommand(const std::vector<std::string>& argv) {
 
   std::cout << "plugin directory: " << pluginDir.string() << "\n";
   for (const auto& m : modules) {
-    std::cout << "\n" << m.name << " " << m.version
+    std::cout << "\n"
+              << m.name << " " << m.version
               << (m.builtin ? " (built in, always enabled)"
                             : (m.enabled ? " (enabled)"
-                                         : (args.get("data-dir") ? " (not enabled)"
-                                                                 : " (pass --data-dir to see if enabled)")))
+                                         : (args.get("data-dir")
+                                                ? " (not enabled)"
+                                                : " (pass --data-dir to see if enabled)")))
               << "\n";
     if (!m.path.empty()) std::cout << "  library: " << m.path << "\n";
     for (const auto& a : m.activities)
       std::cout << "  activity " << a.type << "  POST /public/v1/submit/" << a.path << "\n";
-    for (const auto& q : m.queries) std::cout << "  query    POST /public/v1/query/" << q.path << "\n";
+    for (const auto& q : m.queries)
+      std::cout << "  query    POST /public/v1/query/" << q.path << "\n";
   }
-  for (const auto& p : host.problems()) std::cout << "\nrefused " << p.path << ": " << p.message << "\n";
+  for (const auto& p : host.problems())
+    std::cout << "\nrefused " << p.path << ": " << p.message << "\n";
   return 0;
 }
 

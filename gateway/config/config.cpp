@@ -31,12 +31,14 @@ std::filesystem::path Config::defaultPluginDir() {
 
 std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugins) {
   std::string enabled;
-  for (const auto& name : enabledPlugins) enabled += (enabled.empty() ? "" : ", ") + json::stringify(name);
+  for (const auto& name : enabledPlugins)
+    enabled += (enabled.empty() ? "" : ", ") + json::stringify(name);
   return R"({
   "listen": "127.0.0.1:8080",
   "database": { "driver": "sqlite", "path": "signet.db" },
   "masterKeyFile": "master.key",
-  "plugins": { "enabled": [)" + enabled + R"(] },
+  "plugins": { "enabled": [)" +
+         enabled + R"(] },
   "limits": { "maxBodyBytes": 1048576, "maxHeaderBytes": 16384, "threads": 16 },
   "cors": { "allowOrigin": "*" },
   "webauthn": { "rpIds": [] }
@@ -78,7 +80,8 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
         resolve(dataDir, json::optionalString(root, "masterKeyFile", "").value_or("master.key"));
     c.pluginDir = defaultPluginDir();
     if (auto p = json::optionalObject(root, "plugins", "")) {
-      if (auto d = json::optionalString(p, "directory", "plugins")) c.pluginDir = resolve(dataDir, *d);
+      if (auto d = json::optionalString(p, "directory", "plugins"))
+        c.pluginDir = resolve(dataDir, *d);
       c.enabledPlugins = json::optionalStringArray(p, "enabled", "plugins");
     }
     if (auto l = json::optionalObject(root, "limits", "")) {

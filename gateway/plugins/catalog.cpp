@@ -3,8 +3,8 @@
 namespace signet {
 
 void ModuleRegistry::activity(ActivitySpec spec) {
-  if (spec.type.empty() || spec.path.empty() || spec.intentKey.empty() ||
-      spec.resultKey.empty() || !spec.handler)
+  if (spec.type.empty() || spec.path.empty() || spec.intentKey.empty() || spec.resultKey.empty() ||
+      !spec.handler)
     throw internalError("module '" + module_.name + "' registered an incomplete activity '" +
                         spec.type + "'");
   module_.activities.push_back(std::move(spec));
@@ -23,8 +23,8 @@ void ModuleRegistry::migrations(const std::string& module, std::vector<Migration
 void Catalog::add(ModuleInfo module) {
   for (const auto& m : modules_)
     if (m->name == module.name)
-      throw failedPrecondition("two modules are named '" + module.name + "': " +
-                               (m->path.empty() ? "built-in" : m->path) + " and " +
+      throw failedPrecondition("two modules are named '" + module.name +
+                               "': " + (m->path.empty() ? "built-in" : m->path) + " and " +
                                (module.path.empty() ? "built-in" : module.path));
   modules_.push_back(std::make_unique<ModuleInfo>(std::move(module)));
 }
@@ -46,8 +46,8 @@ void Catalog::index() {
     for (const auto& q : m->queries) {
       auto [it, fresh] = queryOwner.emplace(q.path, m.get());
       if (!fresh)
-        throw failedPrecondition("query " + q.path + " is registered by both '" +
-                                 it->second->name + "' and '" + m->name + "'");
+        throw failedPrecondition("query " + q.path + " is registered by both '" + it->second->name +
+                                 "' and '" + m->name + "'");
       queries_[q.path] = &q;
     }
   }

@@ -11,7 +11,9 @@ constexpr const char* kPrefix = "libsignet-plugin-";
 constexpr const char* kEntry = "signet_plugin_descriptor";
 }  // namespace
 
-std::string pluginFileName(const std::string& name) { return kPrefix + name + ".so"; }
+std::string pluginFileName(const std::string& name) {
+  return kPrefix + name + ".so";
+}
 
 std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
                                              const std::set<std::string>& enabled) {
@@ -32,8 +34,9 @@ std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
       boost::dll::library_info info(boost::filesystem::path(path.string()));
       auto symbols = info.symbols("signet");
       if (std::find(symbols.begin(), symbols.end(), kEntry) == symbols.end()) {
-        problems_.push_back({path.string(), "not a Signet plugin: no signet_plugin_descriptor in "
-                                            "its \"signet\" section"});
+        problems_.push_back({path.string(),
+                             "not a Signet plugin: no signet_plugin_descriptor in "
+                             "its \"signet\" section"});
         continue;
       }
       boost::dll::shared_library lib(boost::filesystem::path(path.string()),
@@ -46,11 +49,10 @@ std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
       }
       if (d->abiVersion != kPluginAbiVersion) {
         problems_.push_back(
-            {path.string(), std::string("plugin '") + d->name + "' " + d->version +
-                                " was built for plugin ABI " + std::to_string(d->abiVersion) +
-                                ", but this gateway speaks ABI " +
-                                std::to_string(kPluginAbiVersion) +
-                                "; rebuild it against this SDK"});
+            {path.string(),
+             std::string("plugin '") + d->name + "' " + d->version + " was built for plugin ABI " +
+                 std::to_string(d->abiVersion) + ", but this gateway speaks ABI " +
+                 std::to_string(kPluginAbiVersion) + "; rebuild it against this SDK"});
         continue;
       }
       ModuleInfo module;

@@ -48,7 +48,7 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
                       std::chrono::steady_clock::now() - started)
                       .count();
     Poco::Logger::get("signet.http")
-        .information("%s %s %d %zu bytes %ld us", data.method, data.path, result.status,
+        .information("%s %s %d %z bytes %ld us", data.method, data.path, result.status,
                      data.body.size(), static_cast<long>(micros));
   }
 
@@ -86,7 +86,8 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
 class HandlerFactory : public Poco::Net::HTTPRequestHandlerFactory {
  public:
   HandlerFactory(Router& router, size_t maxBody) : router_(router), maxBody_(maxBody) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(const Poco::Net::HTTPServerRequest&) override {
+  Poco::Net::HTTPRequestHandler* createRequestHandler(
+      const Poco::Net::HTTPServerRequest&) override {
     return new RequestHandler(router_, maxBody_);
   }
 
@@ -109,14 +110,20 @@ HttpServer::HttpServer(Gateway& gateway, const std::string& listen)
       new HandlerFactory(router_, gateway.config().maxBodyBytes), socket, params);
 }
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+  stop();
+}
 
-void HttpServer::start() { server_->start(); }
+void HttpServer::start() {
+  server_->start();
+}
 
 void HttpServer::stop() {
   if (server_) server_->stopAll(false);
 }
 
-uint16_t HttpServer::port() const { return server_->port(); }
+uint16_t HttpServer::port() const {
+  return server_->port();
+}
 
 }  // namespace signet

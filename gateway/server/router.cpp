@@ -35,9 +35,7 @@ HttpResult errorResult(const Error& error) {
 }
 
 Router::Router(Gateway& gateway)
-    : gateway_(gateway),
-      pipeline_(gateway, authorizer_),
-      resolver_(gateway.config()) {}
+    : gateway_(gateway), pipeline_(gateway, authorizer_), resolver_(gateway.config()) {}
 
 StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   StampHeaders h;
@@ -67,7 +65,8 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
   if (!spec) {
     if (auto* owner = gateway_.catalog().disabledOwnerOfQuery(op))
       throw Error(Code::kUnimplemented, "/public/v1/query/" + op + " is served by plugin '" +
-                                            owner->name + "', which is not enabled in this "
+                                            owner->name +
+                                            "', which is not enabled in this "
                                             "gateway's config (plugins.enabled)");
     throw notFound("unknown path /public/v1/query/" + op);
   }
@@ -75,8 +74,8 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
   std::string organizationId = json::requireUuid(body, "organizationId", "");
   json::Object result;
   gateway_.database().read([&](Db& db) {
-    Caller caller = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
-                                      gateway_.nowMs());
+    Caller caller =
+        resolver_.resolve(db, headers, apiKey, request.body, organizationId, gateway_.nowMs());
     HandlerContext ctx(gateway_, db, caller, organizationId);
     result = spec->handler(ctx, body);
   });
@@ -99,17 +98,18 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
   }
   if (!api) throw notFound("unknown path " + path);
   if (request.method != "POST") {
-    HttpResult r = errorResult(Error(Code::kUnimplemented, "method " + request.method +
-                                                               " is not allowed on " + path +
-                                                               "; use POST"));
+    HttpResult r =
+        errorResult(Error(Code::kUnimplemented, "method " + request.method + " is not allowed on " +
+                                                    path + "; use POST"));
     r.status = 405;
     r.headers.emplace_back("Allow", "POST, OPTIONS");
     return r;
   }
   if (request.bodyTooLarge) {
-    HttpResult r = errorResult(invalidArgument(
-        "request body of " + std::to_string(request.declaredLength) +
-        " bytes exceeds the limit of " + std::to_string(gateway_.config().maxBodyBytes) + " bytes"));
+    HttpResult r =
+        errorResult(invalidArgument("request body of " + std::to_string(request.declaredLength) +
+                                    " bytes exceeds the limit of " +
+                                    std::to_string(gateway_.config().maxBodyBytes) + " bytes"));
     r.status = 413;
     return r;
   }
@@ -120,8 +120,8 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
 
   if (startsWith(path, kQueryPrefix))
     return jsonResult(200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey));
-  return jsonResult(200, pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body,
-                                          headers, apiKey));
+  return jsonResult(
+      200, pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey));
 }
 
 HttpResult Router::handle(const HttpRequestData& request) {
@@ -134,8 +134,8 @@ HttpResult Router::handle(const HttpRequestData& request) {
     } catch (const Error& e) {
       result = errorResult(e);
     } catch (const std::exception& e) {
-      Poco::Logger::get("signet.http").error("%s %s: %s", request.method, request.path,
-                                             std::string(e.what()));
+      Poco::Logger::get("signet.http")
+          .error("%s %s: %s", request.method, request.path, std::string(e.what()));
       result = errorResult(internalError("internal error"));
     }
   }

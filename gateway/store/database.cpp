@@ -121,8 +121,8 @@ Database::Database(const DatabaseConfig& config) : config_(config) {
       Poco::Data::Statement(s) << "PRAGMA journal_mode=WAL", Poco::Data::Keywords::now;
     }
   } catch (const Poco::Exception& e) {
-    throw Error(Code::kUnavailable, std::string("cannot open the ") + connector +
-                                        " database: " + e.displayText());
+    throw Error(Code::kUnavailable,
+                std::string("cannot open the ") + connector + " database: " + e.displayText());
   }
 }
 
@@ -147,12 +147,16 @@ void Database::transaction(const std::function<void(Db&)>& fn) {
   }
   try {
     fn(db);
-    if (config_.backend == Backend::kSqlite) db.exec("COMMIT");
-    else db.session().commit();
+    if (config_.backend == Backend::kSqlite)
+      db.exec("COMMIT");
+    else
+      db.session().commit();
   } catch (...) {
     try {
-      if (config_.backend == Backend::kSqlite) db.exec("ROLLBACK");
-      else db.session().rollback();
+      if (config_.backend == Backend::kSqlite)
+        db.exec("ROLLBACK");
+      else
+        db.session().rollback();
     } catch (...) {
       // The original error matters more than a failed rollback; the session is discarded.
     }
@@ -169,9 +173,8 @@ std::vector<int> Database::appliedMigrations(const std::string& module) {
   std::vector<int> out;
   transaction([&](Db& db) {
     db.exec(kMigrationsTable);
-    for (const auto& row :
-         db.query("SELECT version FROM signet_migrations WHERE module = ? ORDER BY version",
-                  {module}))
+    for (const auto& row : db.query(
+             "SELECT version FROM signet_migrations WHERE module = ? ORDER BY version", {module}))
       out.push_back(static_cast<int>(row.i64(0)));
   });
   return out;
@@ -194,9 +197,10 @@ void Database::migrate(const std::string& module, const std::vector<Migration>& 
       auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::system_clock::now().time_since_epoch())
                      .count();
-      db.exec("INSERT INTO signet_migrations (module, version, description, applied_at_ms) "
-              "VALUES (?, ?, ?, ?)",
-              {module, int64_t{m.version}, m.description, int64_t{now}});
+      db.exec(
+          "INSERT INTO signet_migrations (module, version, description, applied_at_ms) "
+          "VALUES (?, ?, ?, ?)",
+          {module, int64_t{m.version}, m.description, int64_t{now}});
     });
   }
 }

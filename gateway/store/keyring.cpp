@@ -55,8 +55,8 @@ void MasterKey::create(const std::filesystem::path& file) {
   out << hex;
   crypto::wipe(hex.data(), hex.size());
   out.close();
-  std::filesystem::permissions(file, std::filesystem::perms::owner_read |
-                                         std::filesystem::perms::owner_write);
+  std::filesystem::permissions(
+      file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   if (!out) throw internalError("could not write master key file " + file.string());
 }
 
@@ -69,9 +69,10 @@ void DbKeyring::seal(const std::string& id, const std::string& kind,
                  std::chrono::system_clock::now().time_since_epoch())
                  .count();
   db_.exec("DELETE FROM signet_secrets WHERE id = ?", {id});
-  db_.exec("INSERT INTO signet_secrets (id, kind, key_version, nonce, ciphertext, created_at_ms) "
-           "VALUES (?, ?, 1, ?, ?, ?)",
-           {id, kind, toHex(nonce), toHex(sealed), int64_t{now}});
+  db_.exec(
+      "INSERT INTO signet_secrets (id, kind, key_version, nonce, ciphertext, created_at_ms) "
+      "VALUES (?, ?, 1, ?, ?, ?)",
+      {id, kind, toHex(nonce), toHex(sealed), int64_t{now}});
 }
 
 crypto::SecretBytes DbKeyring::open(const std::string& id, const std::string& kind) {

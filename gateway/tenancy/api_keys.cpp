@@ -8,7 +8,8 @@ namespace {
 std::string canonicalPublicKey(const std::string& hex, crypto::Curve curve,
                                const std::string& field) {
   auto bytes = fromHex(hex);
-  if (!bytes) throw invalidArgument("invalid field " + field + ".publicKey: \"" + hex + "\" is not hex");
+  if (!bytes)
+    throw invalidArgument("invalid field " + field + ".publicKey: \"" + hex + "\" is not hex");
   auto canonical = crypto::normalizePublicKey(curve, *bytes);
   if (!canonical)
     throw invalidArgument("invalid field " + field + ".publicKey: " + hex + " is not a " +
@@ -16,13 +17,15 @@ std::string canonicalPublicKey(const std::string& hex, crypto::Curve curve,
   return toHex(*canonical);
 }
 
-void applyCaps(Db& db, const std::string& organizationId, const std::string& userId,
-               bool expiring, int64_t nowMs) {
+void applyCaps(Db& db, const std::string& organizationId, const std::string& userId, bool expiring,
+               int64_t nowMs) {
   size_t longLived = 0;
   std::vector<ApiKeyRecord> expiringKeys;
   for (auto& k : directory::apiKeysOfUser(db, organizationId, userId)) {
-    if (k.expiresAtMs) expiringKeys.push_back(k);
-    else ++longLived;
+    if (k.expiresAtMs)
+      expiringKeys.push_back(k);
+    else
+      ++longLived;
   }
   if (!expiring) {
     if (longLived >= kMaxLongLivedKeysPerUser)
@@ -53,7 +56,8 @@ ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string
     throw invalidArgument("invalid field " + field + ".curveType: \"" + curveName +
                           "\" (expected API_KEY_CURVE_P256, API_KEY_CURVE_SECP256K1 or "
                           "API_KEY_CURVE_ED25519)");
-  if (name.empty()) throw invalidArgument("invalid field " + field + ".apiKeyName: must not be empty");
+  if (name.empty())
+    throw invalidArgument("invalid field " + field + ".apiKeyName: must not be empty");
   if (expirationSeconds && *expirationSeconds <= 0)
     throw invalidArgument("invalid field " + field + ".expirationSeconds: must be positive, got " +
                           std::to_string(*expirationSeconds));
@@ -80,7 +84,8 @@ ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string
 json::Object createApiKeys(ActivityContext& ctx, const json::Object& params) {
   std::string userId = json::requireString(params, "userId", "parameters");
   auto list = json::requireArray(params, "apiKeys", "parameters");
-  if (list->size() == 0) throw invalidArgument("invalid field parameters.apiKeys: must not be empty");
+  if (list->size() == 0)
+    throw invalidArgument("invalid field parameters.apiKeys: must not be empty");
   // Validate every entry's shape before touching the store.
   struct Wanted {
     std::string name, publicKey, curve, field;

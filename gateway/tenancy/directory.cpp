@@ -19,7 +19,9 @@ constexpr CurveInfo kCurves[] = {
 SqlValue nullable(const std::optional<std::string>& v) {
   return v ? SqlValue(*v) : SqlValue(nullptr);
 }
-SqlValue nullable(const std::optional<int64_t>& v) { return v ? SqlValue(*v) : SqlValue(nullptr); }
+SqlValue nullable(const std::optional<int64_t>& v) {
+  return v ? SqlValue(*v) : SqlValue(nullptr);
+}
 
 const char* kOrgColumns =
     "id, name, parent_id, root_quorum_threshold, created_at_ms, updated_at_ms";
@@ -37,7 +39,7 @@ const char* kKeyColumns =
     "id, organization_id, user_id, name, public_key, curve, credential_type, expires_at_ms, "
     "created_at_ms, updated_at_ms";
 ApiKeyRecord keyFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4),
+  return {r.str(0), r.str(1), r.str(2),    r.str(3), r.str(4),
           r.str(5), r.str(6), r.optI64(7), r.i64(8), r.i64(9)};
 }
 std::vector<ApiKeyRecord> keysFrom(const std::vector<Row>& rows) {
@@ -96,8 +98,8 @@ std::string apiKeyCredentialType(crypto::Curve curve) {
 namespace directory {
 
 std::optional<OrganizationRecord> findOrganization(Db& db, const std::string& id) {
-  auto row = db.queryOne(std::string("SELECT ") + kOrgColumns + " FROM organizations WHERE id = ?",
-                         {id});
+  auto row =
+      db.queryOne(std::string("SELECT ") + kOrgColumns + " FROM organizations WHERE id = ?", {id});
   if (!row) return std::nullopt;
   return orgFrom(*row);
 }
@@ -109,10 +111,11 @@ OrganizationRecord requireOrganization(Db& db, const std::string& id) {
 }
 
 void insertOrganization(Db& db, const OrganizationRecord& o) {
-  db.exec("INSERT INTO organizations (id, name, parent_id, root_quorum_threshold, "
-          "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-          {o.id, o.name, nullable(o.parentId), int64_t{o.rootQuorumThreshold}, o.createdAtMs,
-           o.updatedAtMs});
+  db.exec(
+      "INSERT INTO organizations (id, name, parent_id, root_quorum_threshold, "
+      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      {o.id, o.name, nullable(o.parentId), int64_t{o.rootQuorumThreshold}, o.createdAtMs,
+       o.updatedAtMs});
 }
 
 std::vector<std::string> rootQuorumUserIds(Db& db, const std::string& organizationId) {
@@ -131,9 +134,9 @@ void addRootQuorumMember(Db& db, const std::string& organizationId, const std::s
 
 std::optional<UserRecord> findUser(Db& db, const std::string& organizationId,
                                    const std::string& userId) {
-  auto row = db.queryOne(std::string("SELECT ") + kUserColumns +
-                             " FROM users WHERE organization_id = ? AND id = ?",
-                         {organizationId, userId});
+  auto row = db.queryOne(
+      std::string("SELECT ") + kUserColumns + " FROM users WHERE organization_id = ? AND id = ?",
+      {organizationId, userId});
   if (!row) return std::nullopt;
   return userFrom(*row);
 }
@@ -145,18 +148,20 @@ UserRecord requireUser(Db& db, const std::string& organizationId, const std::str
 }
 
 void insertUser(Db& db, const UserRecord& u) {
-  db.exec("INSERT INTO users (id, organization_id, name, email, phone_number, created_at_ms, "
-          "updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          {u.id, u.organizationId, u.name, nullable(u.email), nullable(u.phoneNumber),
-           u.createdAtMs, u.updatedAtMs});
+  db.exec(
+      "INSERT INTO users (id, organization_id, name, email, phone_number, created_at_ms, "
+      "updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      {u.id, u.organizationId, u.name, nullable(u.email), nullable(u.phoneNumber), u.createdAtMs,
+       u.updatedAtMs});
 }
 
 void insertApiKey(Db& db, const ApiKeyRecord& k) {
-  db.exec("INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, "
-          "credential_type, expires_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, "
-          "?, ?, ?, ?, ?)",
-          {k.id, k.organizationId, k.userId, k.name, k.publicKey, k.curve, k.credentialType,
-           nullable(k.expiresAtMs), k.createdAtMs, k.updatedAtMs});
+  db.exec(
+      "INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, "
+      "credential_type, expires_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?)",
+      {k.id, k.organizationId, k.userId, k.name, k.publicKey, k.curve, k.credentialType,
+       nullable(k.expiresAtMs), k.createdAtMs, k.updatedAtMs});
 }
 
 std::vector<ApiKeyRecord> apiKeysByPublicKey(Db& db, const std::string& publicKey) {
@@ -174,9 +179,9 @@ std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationI
 
 std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId,
                                        const std::string& apiKeyId) {
-  auto row = db.queryOne(std::string("SELECT ") + kKeyColumns +
-                             " FROM api_keys WHERE organization_id = ? AND id = ?",
-                         {organizationId, apiKeyId});
+  auto row = db.queryOne(
+      std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE organization_id = ? AND id = ?",
+      {organizationId, apiKeyId});
   if (!row) return std::nullopt;
   return keyFrom(*row);
 }
@@ -187,14 +192,14 @@ size_t deleteApiKey(Db& db, const std::string& organizationId, const std::string
 }
 
 void insertAuthenticator(Db& db, const AuthenticatorRecord& a) {
-  db.exec("INSERT INTO authenticators (id, organization_id, user_id, name, credential_id, "
-          "algorithm, public_key, rsa_exponent, aaguid, transports, attestation_type, "
-          "sign_count, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-          "?, ?)",
-          {a.id, a.organizationId, a.userId, a.name, a.credentialId, int64_t{a.algorithm},
-           a.publicKey, nullable(a.rsaExponent), a.aaguid,
-           json::stringify(json::stringArray(a.transports)), a.attestationType, a.signCount,
-           a.createdAtMs, a.updatedAtMs});
+  db.exec(
+      "INSERT INTO authenticators (id, organization_id, user_id, name, credential_id, "
+      "algorithm, public_key, rsa_exponent, aaguid, transports, attestation_type, "
+      "sign_count, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, ?)",
+      {a.id, a.organizationId, a.userId, a.name, a.credentialId, int64_t{a.algorithm}, a.publicKey,
+       nullable(a.rsaExponent), a.aaguid, json::stringify(json::stringArray(a.transports)),
+       a.attestationType, a.signCount, a.createdAtMs, a.updatedAtMs});
 }
 
 std::vector<AuthenticatorRecord> authenticatorsByCredentialId(Db& db,

@@ -21,9 +21,10 @@ json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
                           std::to_string(kMaxMemoBytes) + " bytes, got " +
                           std::to_string(text.size()));
   std::string id = ctx.newId();
-  ctx.db().exec("INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
-                "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs()});
+  ctx.db().exec(
+      "INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
+      "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs()});
   json::Object result = json::object();
   result->set("memoId", id);
   return result;

@@ -25,15 +25,16 @@ using Ptr = std::unique_ptr<T, Free>;
 constexpr size_t kTagSize = 16;
 }  // namespace
 
-Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext,
-                 size_t size, const Bytes& aad) {
+Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext, size_t size,
+                 const Bytes& aad) {
   if (key.size() != 32 || nonce.size() != 12) throw std::invalid_argument("AES-256-GCM sizes");
   Ptr<EVP_CIPHER_CTX> ctx(EVP_CIPHER_CTX_new());
   Bytes out(size + kTagSize);
   int len = 0, total = 0;
-  if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), nonce.data()) != 1 ||
-      (!aad.empty() &&
-       EVP_EncryptUpdate(ctx.get(), nullptr, &len, aad.data(), static_cast<int>(aad.size())) != 1) ||
+  if (!ctx ||
+      EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), nonce.data()) != 1 ||
+      (!aad.empty() && EVP_EncryptUpdate(ctx.get(), nullptr, &len, aad.data(),
+                                         static_cast<int>(aad.size())) != 1) ||
       EVP_EncryptUpdate(ctx.get(), out.data(), &len, plaintext, static_cast<int>(size)) != 1)
     throw std::runtime_error("AES-GCM encryption failed");
   total = len;
@@ -51,13 +52,14 @@ std::optional<SecretBytes> aesGcmOpen(const SecretBytes& key, const Bytes& nonce
   Bytes out(size);
   int len = 0;
   Bytes tag(sealed.end() - kTagSize, sealed.end());
-  bool ok = ctx &&
-            EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), nonce.data()) == 1 &&
-            (aad.empty() || EVP_DecryptUpdate(ctx.get(), nullptr, &len, aad.data(),
-                                              static_cast<int>(aad.size())) == 1) &&
-            EVP_DecryptUpdate(ctx.get(), out.data(), &len, sealed.data(), static_cast<int>(size)) == 1 &&
-            EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagSize, tag.data()) == 1 &&
-            EVP_DecryptFinal_ex(ctx.get(), out.data() + len, &len) == 1;
+  bool ok =
+      ctx &&
+      EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), nonce.data()) == 1 &&
+      (aad.empty() || EVP_DecryptUpdate(ctx.get(), nullptr, &len, aad.data(),
+                                        static_cast<int>(aad.size())) == 1) &&
+      EVP_DecryptUpdate(ctx.get(), out.data(), &len, sealed.data(), static_cast<int>(size)) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagSize, tag.data()) == 1 &&
+      EVP_DecryptFinal_ex(ctx.get(), out.data() + len, &len) == 1;
   if (!ok) {
     wipe(out.data(), out.size());
     return std::nullopt;
@@ -65,8 +67,8 @@ std::optional<SecretBytes> aesGcmOpen(const SecretBytes& key, const Bytes& nonce
   return SecretBytes(std::move(out));
 }
 
-bool verifyRsaSha256(const Bytes& modulus, const Bytes& exponent, const uint8_t* msg,
-                     size_t size, const Bytes& sig) {
+bool verifyRsaSha256(const Bytes& modulus, const Bytes& exponent, const uint8_t* msg, size_t size,
+                     const Bytes& sig) {
   if (modulus.size() < 256 || exponent.empty()) return false;  // 2048 bits at least
   Ptr<BIGNUM> n(BN_bin2bn(modulus.data(), static_cast<int>(modulus.size()), nullptr));
   Ptr<BIGNUM> e(BN_bin2bn(exponent.data(), static_cast<int>(exponent.size()), nullptr));

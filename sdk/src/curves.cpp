@@ -9,8 +9,10 @@ namespace signet::crypto {
 
 std::optional<Bytes> normalizePublicKey(Curve curve, const Bytes& encoded) {
   switch (curve) {
-    case Curve::kP256: return p256::normalize(encoded);
-    case Curve::kSecp256k1: return k1::normalize(encoded);
+    case Curve::kP256:
+      return p256::normalize(encoded);
+    case Curve::kSecp256k1:
+      return k1::normalize(encoded);
     case Curve::kEd25519:
       if (!ed25519::isValidPoint(encoded)) return std::nullopt;
       return encoded;
@@ -20,9 +22,12 @@ std::optional<Bytes> normalizePublicKey(Curve curve, const Bytes& encoded) {
 
 Bytes uncompressPublicKey(Curve curve, const Bytes& encoded) {
   switch (curve) {
-    case Curve::kP256: return p256::uncompress(encoded);
-    case Curve::kSecp256k1: return k1::uncompress(encoded);
-    case Curve::kEd25519: break;
+    case Curve::kP256:
+      return p256::uncompress(encoded);
+    case Curve::kSecp256k1:
+      return k1::uncompress(encoded);
+    case Curve::kEd25519:
+      break;
   }
   throw std::invalid_argument("Ed25519 keys have no uncompressed form");
 }
@@ -30,9 +35,12 @@ Bytes uncompressPublicKey(Curve curve, const Bytes& encoded) {
 bool verifyEcdsa(Curve curve, const Bytes& publicKey, const Digest& digest,
                  const EcdsaSignature& sig) {
   switch (curve) {
-    case Curve::kP256: return p256::verify(publicKey, digest, sig);
-    case Curve::kSecp256k1: return k1::verify(publicKey, digest, sig);
-    case Curve::kEd25519: break;
+    case Curve::kP256:
+      return p256::verify(publicKey, digest, sig);
+    case Curve::kSecp256k1:
+      return k1::verify(publicKey, digest, sig);
+    case Curve::kEd25519:
+      break;
   }
   return false;
 }
@@ -44,9 +52,8 @@ bool verifyEd25519(const Bytes& publicKey, const uint8_t* msg, size_t size, cons
 SecretBytes generatePrivateKey(Curve curve) {
   for (int attempt = 0; attempt < 16; ++attempt) {
     SecretBytes candidate(randomBytes(32));
-    bool valid = curve == Curve::kEd25519 ||
-                 (curve == Curve::kP256 ? p256::isValidScalar(candidate)
-                                        : k1::isValidScalar(candidate));
+    bool valid = curve == Curve::kEd25519 || (curve == Curve::kP256 ? p256::isValidScalar(candidate)
+                                                                    : k1::isValidScalar(candidate));
     if (valid) return candidate;
   }
   throw std::runtime_error("could not draw a valid private key");
@@ -57,17 +64,22 @@ Bytes publicKeyFromPrivate(Curve curve, const SecretBytes& priv) {
     case Curve::kP256:
       if (!p256::isValidScalar(priv)) throw std::invalid_argument("not a P-256 private key");
       return p256::publicKey(priv);
-    case Curve::kSecp256k1: return k1::publicKey(priv);
-    case Curve::kEd25519: return ed25519::publicKey(priv);
+    case Curve::kSecp256k1:
+      return k1::publicKey(priv);
+    case Curve::kEd25519:
+      return ed25519::publicKey(priv);
   }
   throw std::invalid_argument("unknown curve");
 }
 
 EcdsaSignature signEcdsa(Curve curve, const SecretBytes& priv, const Digest& digest) {
   switch (curve) {
-    case Curve::kP256: return p256::sign(priv, digest);
-    case Curve::kSecp256k1: return k1::sign(priv, digest).sig;
-    case Curve::kEd25519: break;
+    case Curve::kP256:
+      return p256::sign(priv, digest);
+    case Curve::kSecp256k1:
+      return k1::sign(priv, digest).sig;
+    case Curve::kEd25519:
+      break;
   }
   throw std::invalid_argument("Ed25519 is not an ECDSA curve");
 }

@@ -30,8 +30,8 @@ bool isValidPoint(const Bytes& pub) {
   bool sign = be[0] & 0x80;
   be[0] &= 0x7f;
   Ptr<BN_CTX> bn(BN_CTX_new());
-  Ptr<BIGNUM> p(BN_new()), y(BN_bin2bn(be, 32, nullptr)), d(BN_new()), t(BN_new()),
-      u(BN_new()), v(BN_new()), x2(BN_new());
+  Ptr<BIGNUM> p(BN_new()), y(BN_bin2bn(be, 32, nullptr)), d(BN_new()), t(BN_new()), u(BN_new()),
+      v(BN_new()), x2(BN_new());
   BN_set_bit(p.get(), 255);
   BN_sub_word(p.get(), 19);
   if (BN_cmp(y.get(), p.get()) >= 0) return false;

@@ -28,7 +28,9 @@ constexpr uint64_t kRoundConstants[24] = {
 constexpr int kRotations[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
                                 25, 39, 41, 45, 15, 21, 8,  18, 2,  61, 56, 14};
 
-inline uint64_t rotl(uint64_t v, int n) { return n == 0 ? v : (v << n) | (v >> (64 - n)); }
+inline uint64_t rotl(uint64_t v, int n) {
+  return n == 0 ? v : (v << n) | (v >> (64 - n));
+}
 
 void keccakF(uint64_t a[25]) {
   for (uint64_t rc : kRoundConstants) {
@@ -42,7 +44,8 @@ void keccakF(uint64_t a[25]) {
       for (int y = 0; y < 5; ++y)
         b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[x + 5 * y], kRotations[x + 5 * y]);
     for (int x = 0; x < 5; ++x)
-      for (int y = 0; y < 25; y += 5) a[x + y] = b[x + y] ^ (~b[(x + 1) % 5 + y] & b[(x + 2) % 5 + y]);
+      for (int y = 0; y < 25; y += 5)
+        a[x + y] = b[x + y] ^ (~b[(x + 1) % 5 + y] & b[(x + 2) % 5 + y]);
     a[0] ^= rc;
   }
 }
@@ -102,9 +105,12 @@ void wipe(void* data, size_t size) {
 
 const char* curveName(Curve c) {
   switch (c) {
-    case Curve::kP256: return "P-256";
-    case Curve::kSecp256k1: return "secp256k1";
-    case Curve::kEd25519: return "Ed25519";
+    case Curve::kP256:
+      return "P-256";
+    case Curve::kSecp256k1:
+      return "secp256k1";
+    case Curve::kEd25519:
+      return "Ed25519";
   }
   return "?";
 }

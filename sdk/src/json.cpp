@@ -74,8 +74,7 @@ std::optional<std::string> optionalString(const Object& o, const std::string& ke
   return v->extract<std::string>();
 }
 
-bool optionalBool(const Object& o, const std::string& key, const std::string& path,
-                  bool fallback) {
+bool optionalBool(const Object& o, const std::string& key, const std::string& path, bool fallback) {
   auto v = present(o, key);
   if (!v) return fallback;
   if (!v->isBoolean()) throw wrongType(fieldName(path, key), "a boolean", *v);
@@ -147,8 +146,7 @@ std::optional<int64_t> optionalInt64String(const Object& o, const std::string& k
     int64_t out = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     if (s.empty() || ec != std::errc() || end != s.data() + s.size())
-      throw invalidArgument("invalid field " + field + ": \"" + s +
-                            "\" is not a decimal integer");
+      throw invalidArgument("invalid field " + field + ": \"" + s + "\" is not a decimal integer");
     return out;
   }
   if (v->isInteger()) return v->convert<int64_t>();

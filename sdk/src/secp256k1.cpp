@@ -12,8 +12,8 @@ namespace {
 // One context for the process: libsecp256k1 contexts are safe to share once randomized.
 const secp256k1_context* ctx() {
   static secp256k1_context* c = [] {
-    secp256k1_context* created = secp256k1_context_create(SECP256K1_CONTEXT_SIGN |
-                                                          SECP256K1_CONTEXT_VERIFY);
+    secp256k1_context* created =
+        secp256k1_context_create(SECP256K1_CONTEXT_SIGN | SECP256K1_CONTEXT_VERIFY);
     uint8_t seed[32];
     randomBytes(seed, sizeof seed);
     if (secp256k1_context_randomize(created, seed) != 1)
@@ -80,8 +80,8 @@ Bytes publicKey(const SecretBytes& priv) {
 RecoverableSignature sign(const SecretBytes& priv, const Digest& digest) {
   if (!isValidScalar(priv)) throw std::invalid_argument("not a secp256k1 private key");
   secp256k1_ecdsa_recoverable_signature rs;
-  if (secp256k1_ecdsa_sign_recoverable(ctx(), &rs, digest.data(), priv.data(), nullptr,
-                                       nullptr) != 1)
+  if (secp256k1_ecdsa_sign_recoverable(ctx(), &rs, digest.data(), priv.data(), nullptr, nullptr) !=
+      1)
     throw std::runtime_error("secp256k1 signing failed");
   uint8_t compact[64];
   int recid = 0;

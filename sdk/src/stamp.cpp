@@ -68,7 +68,10 @@ std::string encodeHeader(const ApiKeyStamp& stamp) {
 
 crypto::Digest messageDigest(Scheme scheme, std::string_view body) {
   if (scheme == Scheme::kSecp256k1Eip191) {
-    std::string msg = "\x19" "Ethereum Signed Message:\n" + std::to_string(body.size());
+    std::string msg =
+        "\x19"
+        "Ethereum Signed Message:\n" +
+        std::to_string(body.size());
     msg.append(body);
     return crypto::keccak256(msg);
   }
@@ -90,11 +93,11 @@ ApiKeyStamp sign(Scheme scheme, const crypto::SecretBytes& priv, std::string_vie
   out.scheme = schemeName(scheme);
   out.publicKey = toHex(crypto::publicKeyFromPrivate(curve, priv));
   if (scheme == Scheme::kEd25519) {
-    out.signature = toHex(crypto::signEd25519(
-        priv, reinterpret_cast<const uint8_t*>(body.data()), body.size()));
+    out.signature = toHex(
+        crypto::signEd25519(priv, reinterpret_cast<const uint8_t*>(body.data()), body.size()));
   } else {
-    out.signature =
-        toHex(crypto::encodeDerSignature(crypto::signEcdsa(curve, priv, messageDigest(scheme, body))));
+    out.signature = toHex(
+        crypto::encodeDerSignature(crypto::signEcdsa(curve, priv, messageDigest(scheme, body))));
   }
   return out;
 }

@@ -66,12 +66,14 @@ TEST_P(ApiKeysTest, CreatesKeysOfEveryCurveAndEachNewKeyStamps) {
                  Case{stamp::Scheme::kEd25519, "API_KEY_CURVE_ED25519"}}) {
     auto priv = crypto::generatePrivateKey(stamp::curveOf(c.scheme));
     auto pub = toHex(crypto::publicKeyFromPrivate(stamp::curveOf(c.scheme), priv));
-    auto activity = root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-                                gw.root().organizationId,
-                                keyParams(gw.root().userId, std::string("key ") + stamp::schemeName(c.scheme), pub, c.curve));
+    auto activity =
+        root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", gw.root().organizationId,
+                    keyParams(gw.root().userId, std::string("key ") + stamp::schemeName(c.scheme),
+                              pub, c.curve));
     ASSERT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
         << json::stringify(activity);
-    auto ids = activity->getObject("result")->getObject("createApiKeysResult")->getArray("apiKeyIds");
+    auto ids =
+        activity->getObject("result")->getObject("createApiKeysResult")->getArray("apiKeyIds");
     ASSERT_EQ(ids->size(), 1u);
     // Only the populated key in intent and result.
     EXPECT_EQ(activity->getObject("result")->size(), 1u);
@@ -82,8 +84,9 @@ TEST_P(ApiKeysTest, CreatesKeysOfEveryCurveAndEachNewKeyStamps) {
     bool found = false;
     auto list = keys->getArray("apiKeys");
     for (size_t i = 0; i < list->size(); ++i)
-      found = found || list->getObject(static_cast<unsigned>(i))->getValue<std::string>("apiKeyId") ==
-                           ids->getElement<std::string>(0);
+      found =
+          found || list->getObject(static_cast<unsigned>(i))->getValue<std::string>("apiKeyId") ==
+                       ids->getElement<std::string>(0);
     EXPECT_TRUE(found) << stamp::schemeName(c.scheme);
   }
 }
@@ -92,15 +95,19 @@ TEST_P(ApiKeysTest, ExpiredKeyIsRefusedWithTheMessageClientsMatch) {
   TestGateway gw(GetParam());
   auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
   auto pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
-  auto activity = gw.rootClient().submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-                                         gw.root().organizationId,
-                                         keyParams(gw.root().userId, "short", pub, "API_KEY_CURVE_P256", "60"));
+  auto activity = gw.rootClient().submit(
+      "create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", gw.root().organizationId,
+      keyParams(gw.root().userId, "short", pub, "API_KEY_CURVE_P256", "60"));
   ASSERT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
-  auto client = gw.clientWith(std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
+  auto client =
+      gw.clientWith(std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
   auto keys = client.query("get_api_keys", orgBody(gw.root().organizationId))->getArray("apiKeys");
   bool sawExpiration = false;
   for (size_t i = 0; i < keys->size(); ++i)
-    sawExpiration = sawExpiration || keys->getObject(static_cast<unsigned>(i))->optValue<std::string>("expirationSeconds", "") == "60";
+    sawExpiration =
+        sawExpiration ||
+        keys->getObject(static_cast<unsigned>(i))->optValue<std::string>("expirationSeconds", "") ==
+            "60";
   EXPECT_TRUE(sawExpiration);
 
   int64_t later = systemNowMs() + 61'000;
@@ -111,7 +118,8 @@ TEST_P(ApiKeysTest, ExpiredKeyIsRefusedWithTheMessageClientsMatch) {
   } catch (const RequestError& e) {
     EXPECT_EQ(e.httpStatus(), 401);
     EXPECT_NE(std::string(e.what()).find("Unauthenticated desc = expired api key publicKey"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -122,9 +130,9 @@ TEST_P(ApiKeysTest, PublicKeyNotOnCurveIsRefusedAndNothingIsWritten) {
   Bytes notOnCurve(33, 0xff);
   notOnCurve[0] = 0x02;
   try {
-    gw.rootClient().submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-                           gw.root().organizationId,
-                           keyParams(gw.root().userId, "bad", toHex(notOnCurve), "API_KEY_CURVE_SECP256K1"));
+    gw.rootClient().submit(
+        "create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", gw.root().organizationId,
+        keyParams(gw.root().userId, "bad", toHex(notOnCurve), "API_KEY_CURVE_SECP256K1"));
     FAIL() << "accepted a key that is not a curve point";
   } catch (const RequestError& e) {
     EXPECT_EQ(e.httpStatus(), 400);
@@ -153,7 +161,7 @@ TEST_P(ApiKeysTest, ExecutionFailureIsAStoredFailedActivityWithNoPartialWrites) 
   auto failure = activity->getObject("failure");
   ASSERT_TRUE(failure);
   EXPECT_NE(failure->getValue<std::string>("message").find("already registered in organization " +
-                                                          gw.root().organizationId),
+                                                           gw.root().organizationId),
             std::string::npos);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM api_keys"), 1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE status = ?",
@@ -165,16 +173,21 @@ TEST_P(ApiKeysTest, GetApiKeyAndDeleteApiKeys) {
   TestGateway gw(GetParam());
   auto root = gw.rootClient();
   auto priv = crypto::generatePrivateKey(crypto::Curve::kEd25519);
-  auto created = root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-                             gw.root().organizationId,
-                             keyParams(gw.root().userId, "ed", toHex(crypto::publicKeyFromPrivate(crypto::Curve::kEd25519, priv)),
-                                       "API_KEY_CURVE_ED25519"));
-  std::string id = created->getObject("result")->getObject("createApiKeysResult")->getArray("apiKeyIds")->getElement<std::string>(0);
+  auto created =
+      root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", gw.root().organizationId,
+                  keyParams(gw.root().userId, "ed",
+                            toHex(crypto::publicKeyFromPrivate(crypto::Curve::kEd25519, priv)),
+                            "API_KEY_CURVE_ED25519"));
+  std::string id = created->getObject("result")
+                       ->getObject("createApiKeysResult")
+                       ->getArray("apiKeyIds")
+                       ->getElement<std::string>(0);
   auto q = orgBody(gw.root().organizationId);
   q->set("apiKeyId", id);
   auto key = root.query("get_api_key", q)->getObject("apiKey");
   EXPECT_EQ(key->getValue<std::string>("apiKeyName"), "ed");
-  EXPECT_EQ(key->getObject("credential")->getValue<std::string>("type"), "CREDENTIAL_TYPE_API_KEY_ED25519");
+  EXPECT_EQ(key->getObject("credential")->getValue<std::string>("type"),
+            "CREDENTIAL_TYPE_API_KEY_ED25519");
 
   json::Object del = json::object();
   del->set("userId", gw.root().userId);
@@ -182,7 +195,11 @@ TEST_P(ApiKeysTest, GetApiKeyAndDeleteApiKeys) {
   auto deleted = root.submit("delete_api_keys", "ACTIVITY_TYPE_DELETE_API_KEYS",
                              gw.root().organizationId, del);
   EXPECT_EQ(deleted->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
-  EXPECT_EQ(deleted->getObject("result")->getObject("deleteApiKeysResult")->getArray("apiKeyIds")->getElement<std::string>(0), id);
+  EXPECT_EQ(deleted->getObject("result")
+                ->getObject("deleteApiKeysResult")
+                ->getArray("apiKeyIds")
+                ->getElement<std::string>(0),
+            id);
   try {
     root.query("get_api_key", q);
     FAIL();
@@ -205,12 +222,17 @@ TEST_P(ApiKeysTest, ExpiringKeysBeyondTheCapEvictExpiredThenOldest) {
   std::vector<std::string> ids;
   for (int i = 0; i < 11; ++i) {
     auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
-    auto a = root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", gw.root().organizationId,
-                         keyParams(gw.root().userId, "session " + std::to_string(i),
-                                   toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv)),
-                                   "API_KEY_CURVE_P256", "3600"));
-    ASSERT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED") << json::stringify(a);
-    ids.push_back(a->getObject("result")->getObject("createApiKeysResult")->getArray("apiKeyIds")->getElement<std::string>(0));
+    auto a =
+        root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", gw.root().organizationId,
+                    keyParams(gw.root().userId, "session " + std::to_string(i),
+                              toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv)),
+                              "API_KEY_CURVE_P256", "3600"));
+    ASSERT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
+        << json::stringify(a);
+    ids.push_back(a->getObject("result")
+                      ->getObject("createApiKeysResult")
+                      ->getArray("apiKeyIds")
+                      ->getElement<std::string>(0));
   }
   // 10 expiring keys at most: the oldest went; the long-lived root key stays.
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM api_keys WHERE expires_at_ms IS NOT NULL"), 10);

@@ -35,8 +35,8 @@ class Server {
  public:
   explicit Server(const std::string& dataDir) {
     handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(
-        SIGNET_BINARY, {"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}, nullptr,
-        &out_, nullptr));
+        SIGNET_BINARY, {"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}, nullptr, &out_,
+        nullptr));
     Poco::PipeInputStream in(out_);
     std::getline(in, line_);  // "signet listening on http://127.0.0.1:PORT"
   }
@@ -57,8 +57,9 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
   auto init = run({"init", "--data-dir", dir});
   ASSERT_EQ(init.exitCode, 0) << init.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/master.key"));
-  EXPECT_EQ(std::filesystem::status(dir + "/master.key").permissions() & std::filesystem::perms::all,
-            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ(
+      std::filesystem::status(dir + "/master.key").permissions() & std::filesystem::perms::all,
+      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
 
   auto org = run({"org", "create", "--data-dir", dir, "--name", "Acme", "--user-name", "alice"});
   ASSERT_EQ(org.exitCode, 0) << org.err;
@@ -95,8 +96,10 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
   auto typo = run({"org", "create", "--data-dir", dir, "--nmae", "X"});
   EXPECT_EQ(typo.exitCode, 2);
   EXPECT_NE(typo.err.find("unknown option --nmae"), std::string::npos) << typo.err;
-  for (auto cmd : std::vector<std::vector<std::string>>{{"init", "--help"}, {"org", "create", "--help"},
-                                                        {"serve", "--help"}, {"plugins", "list", "--help"},
+  for (auto cmd : std::vector<std::vector<std::string>>{{"init", "--help"},
+                                                        {"org", "create", "--help"},
+                                                        {"serve", "--help"},
+                                                        {"plugins", "list", "--help"},
                                                         {"keys", "show", "--help"}})
     EXPECT_EQ(run(cmd).exitCode, 0);
   auto plugins = run({"plugins", "list", "--data-dir", dir});

@@ -20,7 +20,9 @@ json::Object orgBody(const std::string& orgId) {
   return o;
 }
 
-json::Object parseError(const HttpResponse& r) { return json::parseObject(r.body, "error"); }
+json::Object parseError(const HttpResponse& r) {
+  return json::parseObject(r.body, "error");
+}
 
 json::Object memoParams(const std::string& text) {
   json::Object p = json::object();
@@ -64,7 +66,9 @@ TEST_P(PipelineTest, ActivityRecordShape) {
   EXPECT_EQ(vote->getValue<std::string>("publicKey"), gw.rootStamper()->publicKeyHex());
   EXPECT_EQ(vote->getValue<std::string>("scheme"), "SIGNATURE_SCHEME_TK_API_P256");
   EXPECT_EQ(vote->getObject("user")->getValue<std::string>("userId"), gw.root().userId);
-  EXPECT_EQ(a->getObject("intent")->getObject("signetCreateMemoIntent")->getValue<std::string>("text"), "shape");
+  EXPECT_EQ(
+      a->getObject("intent")->getObject("signetCreateMemoIntent")->getValue<std::string>("text"),
+      "shape");
 }
 
 TEST_P(PipelineTest, EnvelopeInAnyKeyOrderWithNullOptionals) {
@@ -106,13 +110,16 @@ TEST_P(PipelineTest, StampRefusals) {
   } catch (const RequestError& e) {
     EXPECT_EQ(e.httpStatus(), 401);
     std::string m = e.what();
-    EXPECT_NE(m.find("could not find public key in organization or its parent organization"), std::string::npos) << m;
+    EXPECT_NE(m.find("could not find public key in organization or its parent organization"),
+              std::string::npos)
+        << m;
     EXPECT_NE(m.find(gw.root().organizationId), std::string::npos) << m;
   }
 
   // Garbage in the header, and one over the header limit.
   EXPECT_EQ(unstamped.post("/public/v1/query/whoami", body, {{"X-Stamp", "%%%"}}).status, 401);
-  auto huge = unstamped.post("/public/v1/query/whoami", body, {{"X-Stamp", std::string(5000, 'A')}});
+  auto huge =
+      unstamped.post("/public/v1/query/whoami", body, {{"X-Stamp", std::string(5000, 'A')}});
   EXPECT_EQ(huge.status, 400);
   EXPECT_NE(parseError(huge)->getValue<std::string>("message").find("X-Stamp"), std::string::npos);
 }
@@ -131,8 +138,9 @@ TEST_P(PipelineTest, KeyOfAnotherTenantIsRefusedNamingBothOrganizations) {
     EXPECT_NE(m.find(other.organizationId), std::string::npos) << m;
   }
   try {
-    gw.clientWith(otherStamper).submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
-                                       gw.root().organizationId, memoParams("intrusion"));
+    gw.clientWith(otherStamper)
+        .submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                memoParams("intrusion"));
     FAIL();
   } catch (const RequestError& e) {
     EXPECT_EQ(e.httpStatus(), 401);
@@ -147,9 +155,9 @@ TEST_P(PipelineTest, LivenessWindow) {
   int64_t now = systemNowMs();
   for (int64_t ts : {now - 61 * 60 * 1000, now + 6 * 60 * 1000}) {
     try {
-      client.submitRaw("signet_create_memo", activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
-                                                          gw.root().organizationId,
-                                                          memoParams("late"), ts));
+      client.submitRaw("signet_create_memo",
+                       activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                                    memoParams("late"), ts));
       FAIL() << ts;
     } catch (const RequestError& e) {
       EXPECT_EQ(e.httpStatus(), 400);
@@ -158,11 +166,13 @@ TEST_P(PipelineTest, LivenessWindow) {
   }
   // 59 minutes old and 4 minutes ahead are fine.
   for (int64_t ts : {now - 59 * 60 * 1000, now + 4 * 60 * 1000})
-    EXPECT_EQ(client.submitRaw("signet_create_memo",
-                               activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
-                                            memoParams("fresh " + std::to_string(ts)), ts))
-                  ->getValue<std::string>("status"),
-              "ACTIVITY_STATUS_COMPLETED");
+    EXPECT_EQ(
+        client
+            .submitRaw("signet_create_memo",
+                       activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                                    memoParams("fresh " + std::to_string(ts)), ts))
+            ->getValue<std::string>("status"),
+        "ACTIVITY_STATUS_COMPLETED");
 }
 
 TEST_P(PipelineTest, NonRootUserIsImplicitlyDeniedAndTheDenialIsStored) {
@@ -173,11 +183,12 @@ TEST_P(PipelineTest, NonRootUserIsImplicitlyDeniedAndTheDenialIsStored) {
   gw.write([&](Db& db) {
     directory::insertUser(db, {userId, gw.root().organizationId, "member", std::nullopt,
                                std::nullopt, systemNowMs(), systemNowMs()});
-    directory::insertApiKey(db, {crypto::uuidV4(), gw.root().organizationId, userId, "k", pub,
-                                 "API_KEY_CURVE_P256", "CREDENTIAL_TYPE_API_KEY_P256",
-                                 std::nullopt, systemNowMs(), systemNowMs()});
+    directory::insertApiKey(
+        db, {crypto::uuidV4(), gw.root().organizationId, userId, "k", pub, "API_KEY_CURVE_P256",
+             "CREDENTIAL_TYPE_API_KEY_P256", std::nullopt, systemNowMs(), systemNowMs()});
   });
-  auto member = gw.clientWith(std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
+  auto member =
+      gw.clientWith(std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
   auto a = member.submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
                          gw.root().organizationId, memoParams("not allowed"));
   EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED");
@@ -189,10 +200,15 @@ TEST_P(PipelineTest, NonRootUserIsImplicitlyDeniedAndTheDenialIsStored) {
   // Stored, so that it can be audited.
   auto q = orgBody(gw.root().organizationId);
   q->set("activityId", a->getValue<std::string>("id"));
-  EXPECT_EQ(gw.rootClient().query("get_activity", q)->getObject("activity")->getValue<std::string>("status"),
+  EXPECT_EQ(gw.rootClient()
+                .query("get_activity", q)
+                ->getObject("activity")
+                ->getValue<std::string>("status"),
             "ACTIVITY_STATUS_FAILED");
   // Queries are open to any user of the organization.
-  EXPECT_EQ(member.query("whoami", orgBody(gw.root().organizationId))->getValue<std::string>("userId"), userId);
+  EXPECT_EQ(
+      member.query("whoami", orgBody(gw.root().organizationId))->getValue<std::string>("userId"),
+      userId);
 }
 
 TEST_P(PipelineTest, BadInputGetsAClearErrorAndWritesNothing) {
@@ -212,15 +228,16 @@ TEST_P(PipelineTest, BadInputGetsAClearErrorAndWritesNothing) {
       {"/public/v1/submit/signet_create_memo", "{not json", "malformed JSON", 400},
       {"/public/v1/submit/signet_create_memo", "[1,2]", "must be a JSON object", 400},
       {"/public/v1/submit/signet_create_memo",
-       "{\"type\":\"ACTIVITY_TYPE_NOPE\",\"timestampMs\":\"" + ts + "\",\"organizationId\":\"" + org +
-           "\",\"parameters\":{}}",
+       "{\"type\":\"ACTIVITY_TYPE_NOPE\",\"timestampMs\":\"" + ts + "\",\"organizationId\":\"" +
+           org + "\",\"parameters\":{}}",
        "ACTIVITY_TYPE_NOPE", 400},
       {"/public/v1/submit/signet_create_memo",
        "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"" + ts +
            "\",\"organizationId\":\"" + org + "\",\"parameters\":{\"text\":42}}",
        "parameters.text", 400},
       {"/public/v1/submit/signet_create_memo",
-       "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"soon\",\"organizationId\":\"" +
+       "{\"type\":\"ACTIVITY_TYPE_SIGNET_CREATE_MEMO\",\"timestampMs\":\"soon\",\"organizationId\":"
+       "\"" +
            org + "\",\"parameters\":{\"text\":\"x\"}}",
        "timestampMs", 400},
       {"/public/v1/submit/signet_create_memo",
@@ -232,14 +249,17 @@ TEST_P(PipelineTest, BadInputGetsAClearErrorAndWritesNothing) {
            "\",\"organizationId\":\"" + org + "\"}",
        "parameters", 400},
       {"/public/v1/submit/no_such_thing",
-       "{\"type\":\"X\",\"timestampMs\":\"" + ts + "\",\"organizationId\":\"" + org + "\",\"parameters\":{}}",
+       "{\"type\":\"X\",\"timestampMs\":\"" + ts + "\",\"organizationId\":\"" + org +
+           "\",\"parameters\":{}}",
        "no_such_thing", 404},
-      {"/public/v1/query/no_such_query", "{\"organizationId\":\"" + org + "\"}", "no_such_query", 404},
+      {"/public/v1/query/no_such_query", "{\"organizationId\":\"" + org + "\"}", "no_such_query",
+       404},
       {"/public/v1/query/list_activities",
        "{\"organizationId\":\"" + org + "\",\"paginationOptions\":{\"limit\":\"500\"}}",
        "paginationOptions.limit", 400},
       {"/public/v1/query/list_activities",
-       "{\"organizationId\":\"" + org + "\",\"filterByStatus\":[\"DONE\"]}", "filterByStatus[0]", 400},
+       "{\"organizationId\":\"" + org + "\",\"filterByStatus\":[\"DONE\"]}", "filterByStatus[0]",
+       400},
   };
   for (const auto& c : cases) {
     auto r = send(c.path, c.body);
@@ -256,7 +276,8 @@ TEST_P(PipelineTest, BadInputGetsAClearErrorAndWritesNothing) {
   // Too large a body: refused before it is read.
   auto big = send("/public/v1/submit/signet_create_memo", std::string(70 * 1024, ' '));
   EXPECT_EQ(big.status, 413);
-  EXPECT_NE(parseError(big)->getValue<std::string>("message").find("exceeds the limit"), std::string::npos);
+  EXPECT_NE(parseError(big)->getValue<std::string>("message").find("exceeds the limit"),
+            std::string::npos);
 }
 
 TEST_P(PipelineTest, HttpSurface) {
@@ -264,7 +285,9 @@ TEST_P(PipelineTest, HttpSurface) {
   Client raw(gw.baseUrl(), nullptr);
   auto health = raw.post("/healthz", "");
   EXPECT_EQ(health.status, 404);  // POST on a GET path is an unknown route
-  Poco::Net::HTTPClientSession s("127.0.0.1", static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1))));
+  Poco::Net::HTTPClientSession s(
+      "127.0.0.1",
+      static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1))));
   auto get = [&](const std::string& path, const std::string& method = "GET") {
     Poco::Net::HTTPRequest req(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
     s.sendRequest(req);
@@ -298,10 +321,12 @@ TEST_P(PipelineTest, GetAndListActivitiesWithFiltersAndPagination) {
   int64_t t = systemNowMs() - 10'000;
   for (int i = 0; i < 5; ++i) {
     gw.gateway().setClock([t, i] { return t + i * 1000; });
-    ids.push_back(client.submitRaw("signet_create_memo",
-                                   activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
-                                                memoParams("m" + std::to_string(i))))
-                      ->getValue<std::string>("id"));
+    ids.push_back(
+        client
+            .submitRaw("signet_create_memo",
+                       activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId,
+                                    memoParams("m" + std::to_string(i))))
+            ->getValue<std::string>("id"));
   }
   gw.gateway().setClock(systemNowMs);
   auto list = [&](json::Object extra) {
@@ -313,7 +338,8 @@ TEST_P(PipelineTest, GetAndListActivitiesWithFiltersAndPagination) {
       out.push_back(a->getObject(static_cast<unsigned>(i))->getValue<std::string>("id"));
     return out;
   };
-  EXPECT_EQ(list(json::object()), (std::vector<std::string>{ids[4], ids[3], ids[2], ids[1], ids[0]}));
+  EXPECT_EQ(list(json::object()),
+            (std::vector<std::string>{ids[4], ids[3], ids[2], ids[1], ids[0]}));
   auto page = json::object();
   auto opts = json::object();
   opts->set("limit", "2");
@@ -333,7 +359,8 @@ TEST_P(PipelineTest, GetAndListActivitiesWithFiltersAndPagination) {
 
   auto q = orgBody(gw.root().organizationId);
   q->set("activityId", ids[2]);
-  EXPECT_EQ(client.query("get_activity", q)->getObject("activity")->getValue<std::string>("id"), ids[2]);
+  EXPECT_EQ(client.query("get_activity", q)->getObject("activity")->getValue<std::string>("id"),
+            ids[2]);
   q->set("activityId", crypto::uuidV4());
   try {
     client.query("get_activity", q);
@@ -361,13 +388,15 @@ TEST_P(PipelineTest, RestartKeepsOrganizationsKeysAndActivities) {
   gw.restart();
   EXPECT_EQ(gw.gateway().signerPublicKey(), signer);
   auto client = gw.rootClient();
-  EXPECT_EQ(client.query("whoami", orgBody(gw.root().organizationId))->getValue<std::string>("userId"),
-            gw.root().userId);
+  EXPECT_EQ(
+      client.query("whoami", orgBody(gw.root().organizationId))->getValue<std::string>("userId"),
+      gw.root().userId);
   auto q = orgBody(gw.root().organizationId);
   q->set("activityId", first->getValue<std::string>("id"));
   EXPECT_EQ(client.query("get_activity", q)->getObject("activity")->getValue<std::string>("status"),
             "ACTIVITY_STATUS_COMPLETED");
-  auto memos = client.query("signet_list_memos", orgBody(gw.root().organizationId))->getArray("memos");
+  auto memos =
+      client.query("signet_list_memos", orgBody(gw.root().organizationId))->getArray("memos");
   ASSERT_EQ(memos->size(), 1u);
   EXPECT_EQ(memos->getObject(0)->getValue<std::string>("text"), "durable");
 }

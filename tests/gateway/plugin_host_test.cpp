@@ -25,16 +25,18 @@ TEST(PluginHostTest, LoadsMemoAndRefusesTheOthersSayingWhy) {
   ASSERT_EQ(host.problems().size(), 2u);
   std::string all;
   for (const auto& p : host.problems()) all += p.path + ": " + p.message + "\n";
-  EXPECT_NE(all.find("libsignet-plugin-badabi.so: plugin 'badabi' 9.9.9 was built for plugin ABI 42, "
-                     "but this gateway speaks ABI 1"),
-            std::string::npos) << all;
-  EXPECT_NE(all.find("libsignet-plugin-notaplugin.so: not a Signet plugin"), std::string::npos) << all;
+  EXPECT_NE(
+      all.find("libsignet-plugin-badabi.so: plugin 'badabi' 9.9.9 was built for plugin ABI 42, "
+               "but this gateway speaks ABI 1"),
+      std::string::npos)
+      << all;
+  EXPECT_NE(all.find("libsignet-plugin-notaplugin.so: not a Signet plugin"), std::string::npos)
+      << all;
 }
 
 TEST_P(PluginTest, EnabledPluginThatCannotLoadStopsStartup) {
-  for (const auto& [name, expected] :
-       std::vector<std::pair<std::string, std::string>>{{"badabi", "built for plugin ABI 42"},
-                                                        {"ghost", "was not found"}}) {
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"badabi", "built for plugin ABI 42"}, {"ghost", "was not found"}}) {
     try {
       TestGateway gw(GetParam(), {name}, SIGNET_TEST_PLUGIN_DIR);
       FAIL() << name << " did not stop startup";
@@ -76,7 +78,8 @@ TEST_P(PluginTest, MemoPluginEndToEnd) {
   auto a = gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
                                   gw.root().organizationId, params);
   ASSERT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
-  std::string memoId = a->getObject("result")->getObject("signetCreateMemoResult")->getValue<std::string>("memoId");
+  std::string memoId =
+      a->getObject("result")->getObject("signetCreateMemoResult")->getValue<std::string>("memoId");
   json::Object q = json::object();
   q->set("organizationId", gw.root().organizationId);
   auto memos = gw.rootClient().query("signet_list_memos", q)->getArray("memos");

@@ -65,7 +65,8 @@ TEST_P(StoreTest, AFailedTransactionLeavesNothing) {
   EXPECT_THROW(db_->transaction([](Db& db) {
     db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {std::string("x"), int64_t{1}});
     throw std::runtime_error("handler failed");
-  }), std::runtime_error);
+  }),
+               std::runtime_error);
   int64_t n = -1;
   db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets")->i64(0); });
   EXPECT_EQ(n, 0);
@@ -87,7 +88,8 @@ TEST_P(StoreTest, KeyringSealsBindsAndOpens) {
     DbKeyring keyring(db, master);
     EXPECT_EQ(toString(keyring.open("wallet-1", "mnemonic").bytes()), "abandon abandon ability");
     // Stored ciphertext is not the plaintext.
-    auto row = db.queryOne("SELECT ciphertext FROM signet_secrets WHERE id = ?", {std::string("wallet-1")});
+    auto row = db.queryOne("SELECT ciphertext FROM signet_secrets WHERE id = ?",
+                           {std::string("wallet-1")});
     EXPECT_EQ(row->str(0).find(toHex(toBytes("abandon"))), std::string::npos);
     EXPECT_THROW(keyring.open("wallet-1", "private-key"), Error);
     crypto::SecretBytes other(crypto::randomBytes(32));
@@ -95,11 +97,13 @@ TEST_P(StoreTest, KeyringSealsBindsAndOpens) {
   });
   // A ciphertext copied onto another record does not open there.
   db_->transaction([&](Db& db) {
-    db.exec("INSERT INTO signet_secrets (id, kind, key_version, nonce, ciphertext, created_at_ms) "
-            "SELECT 'wallet-2', kind, key_version, nonce, ciphertext, created_at_ms FROM "
-            "signet_secrets WHERE id = 'wallet-1'");
+    db.exec(
+        "INSERT INTO signet_secrets (id, kind, key_version, nonce, ciphertext, created_at_ms) "
+        "SELECT 'wallet-2', kind, key_version, nonce, ciphertext, created_at_ms FROM "
+        "signet_secrets WHERE id = 'wallet-1'");
   });
-  db_->read([&](Db& db) { EXPECT_THROW(DbKeyring(db, master).open("wallet-2", "mnemonic"), Error); });
+  db_->read(
+      [&](Db& db) { EXPECT_THROW(DbKeyring(db, master).open("wallet-2", "mnemonic"), Error); });
 }
 
 TEST(MasterKeyTest, CreatedPrivateAndRefusedWhenOthersCanRead) {

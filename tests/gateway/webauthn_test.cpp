@@ -1,8 +1,8 @@
 // X-Stamp-WebAuthn against credentials registered directly in the store (registration
 // through the API comes with the tenancy work), with a software authenticator.
+#include "auth/webauthn.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
-#include "auth/webauthn.hpp"
 
 namespace signet::test {
 namespace {
@@ -18,10 +18,12 @@ json::Object orgBody(const std::string& orgId) {
 
 TEST_P(WebAuthnTest, Es256AndRs256AssertionsAuthenticate) {
   TestGateway gw(GetParam());
-  for (auto alg : {SoftwareAuthenticator::Algorithm::kEs256, SoftwareAuthenticator::Algorithm::kRs256}) {
+  for (auto alg :
+       {SoftwareAuthenticator::Algorithm::kEs256, SoftwareAuthenticator::Algorithm::kRs256}) {
     auto authenticator = std::make_shared<SoftwareAuthenticator>(alg);
     gw.write([&](Db& db) {
-      directory::insertAuthenticator(db, authenticator->record(gw.root().organizationId, gw.root().userId));
+      directory::insertAuthenticator(
+          db, authenticator->record(gw.root().organizationId, gw.root().userId));
     });
     auto client = gw.clientWith(authenticator);
     auto me = client.query("whoami", orgBody(gw.root().organizationId));
@@ -43,12 +45,14 @@ TEST_P(WebAuthnTest, ActivityVoteCarriesThePasskey) {
   TestGateway gw(GetParam());
   auto authenticator = std::make_shared<SoftwareAuthenticator>();
   gw.write([&](Db& db) {
-    directory::insertAuthenticator(db, authenticator->record(gw.root().organizationId, gw.root().userId));
+    directory::insertAuthenticator(
+        db, authenticator->record(gw.root().organizationId, gw.root().userId));
   });
   json::Object params = json::object();
   params->set("text", "signed with a passkey");
   auto a = gw.clientWith(authenticator)
-               .submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId, params);
+               .submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                       gw.root().organizationId, params);
   EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
   auto vote = a->getArray("votes")->getObject(0);
   EXPECT_EQ(vote->getValue<std::string>("scheme"), "SIGNATURE_SCHEME_TK_WEBAUTHN");
@@ -58,7 +62,8 @@ TEST_P(WebAuthnTest, RefusesWrongChallengeAndUnknownCredential) {
   TestGateway gw(GetParam());
   auto authenticator = std::make_shared<SoftwareAuthenticator>();
   gw.write([&](Db& db) {
-    directory::insertAuthenticator(db, authenticator->record(gw.root().organizationId, gw.root().userId));
+    directory::insertAuthenticator(
+        db, authenticator->record(gw.root().organizationId, gw.root().userId));
   });
   auto client = gw.clientWith(authenticator);
   authenticator->challengeBodyOverride = "{\"organizationId\":\"someone else\"}";

@@ -7,7 +7,9 @@
 using namespace signet;
 
 namespace {
-Bytes hex(const std::string& s) { return *fromHex(s); }
+Bytes hex(const std::string& s) {
+  return *fromHex(s);
+}
 }  // namespace
 
 TEST(StampVectors, DocsStampDecodesAndVerifies) {
@@ -15,7 +17,8 @@ TEST(StampVectors, DocsStampDecodesAndVerifies) {
       "eyJwdWJsaWNLZXkiOiIwMzI3YTUwMDMyZTZmMDYzMWQ1NjA1YjZhZGEzMmI3NzkwNzRmMzQ2ZTgxYjY4ZTEyODAxNjQw"
       "ZjFjOWVlMDNkYWUiLCJzaWduYXR1cmUiOiIzMDQ0MDIyMDM2MjNkZWZkNjE4ZWIzZTIxOTk3MDQ5NjQwN2ViZTkyNDQ3"
       "MzE3ZGFkNzVlNDEyYmQ0YTYyNjdjM2I1ZTIyMjMwMjIwMjQ1Yjc0MDg0OGE3MmQwOGI2MGQ2Yzg0ZjMzOTczN2I2M2Ri"
-      "M2JjYmFkYjNiZDBkY2IxYmZiODY1NzE1ZDhiNSIsInNjaGVtZSI6IlNJR05BVFVSRV9TQ0hFTUVfVEtfQVBJX1AyNTYifQ";
+      "M2JjYmFkYjNiZDBkY2IxYmZiODY1NzE1ZDhiNSIsInNjaGVtZSI6IlNJR05BVFVSRV9TQ0hFTUVfVEtfQVBJX1AyNTYi"
+      "fQ";
   std::string error;
   auto s = stamp::decodeHeader(header, error);
   ASSERT_TRUE(s) << error;
@@ -119,7 +122,8 @@ TEST(StampVectors, HighSIsAcceptedForP256AndSecp256k1) {
 
 TEST(StampVectors, JsonKeyOrderIsFree) {
   // Go and Rust write publicKey, signature, scheme.
-  std::string json = R"({"publicKey":"02aa","signature":"3001","scheme":"SIGNATURE_SCHEME_TK_API_P256"})";
+  std::string json =
+      R"({"publicKey":"02aa","signature":"3001","scheme":"SIGNATURE_SCHEME_TK_API_P256"})";
   std::string error;
   auto s = stamp::decodeHeader(base64UrlEncode(json), error);
   ASSERT_TRUE(s) << error;

@@ -20,8 +20,10 @@ struct SoftwareAuthenticator::Key {
 SoftwareAuthenticator::SoftwareAuthenticator(Algorithm alg, std::string rpId)
     : alg_(alg), rpId_(std::move(rpId)), key_(std::make_unique<Key>()) {
   credentialId_ = base64UrlEncode(crypto::randomBytes(16));
-  if (alg_ == Algorithm::kEs256) key_->p256 = crypto::generatePrivateKey(crypto::Curve::kP256);
-  else key_->rsa = EVP_RSA_gen(2048);
+  if (alg_ == Algorithm::kEs256)
+    key_->p256 = crypto::generatePrivateKey(crypto::Curve::kP256);
+  else
+    key_->rsa = EVP_RSA_gen(2048);
 }
 
 SoftwareAuthenticator::~SoftwareAuthenticator() = default;

@@ -14,7 +14,8 @@ namespace signet::test {
 class SoftwareAuthenticator : public Stamper {
  public:
   enum class Algorithm { kEs256, kRs256 };
-  explicit SoftwareAuthenticator(Algorithm alg = Algorithm::kEs256, std::string rpId = "signet.test");
+  explicit SoftwareAuthenticator(Algorithm alg = Algorithm::kEs256,
+                                 std::string rpId = "signet.test");
   ~SoftwareAuthenticator() override;
 
   std::pair<std::string, std::string> stamp(std::string_view body) override;

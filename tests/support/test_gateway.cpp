@@ -9,14 +9,18 @@
 
 namespace signet::test {
 
-std::string backendName(Backend b) { return b == Backend::kSqlite ? "SQLite" : "PostgreSQL"; }
+std::string backendName(Backend b) {
+  return b == Backend::kSqlite ? "SQLite" : "PostgreSQL";
+}
 
 static const char* pgServer() {
   const char* v = std::getenv("SIGNET_TEST_PG");
   return v && *v ? v : nullptr;
 }
 
-bool postgresAvailable() { return pgServer() != nullptr; }
+bool postgresAvailable() {
+  return pgServer() != nullptr;
+}
 
 void BackendTest::SetUp() {
   if (GetParam() == Backend::kPostgres && !postgresAvailable()) {

@@ -56,7 +56,8 @@ class TestGateway {
   int64_t count(const std::string& sql, const SqlParams& params = {});
 
   // A second root organization with its own key, for cross-tenant tests.
-  std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> createOrganization(const std::string& name);
+  std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> createOrganization(
+      const std::string& name);
 
  private:
   void start();
@@ -80,10 +81,10 @@ class BackendTest : public ::testing::TestWithParam<Backend> {
   void SetUp() override;
 };
 
-#define SIGNET_BACKEND_SUITE(Suite)                                                         \
-  INSTANTIATE_TEST_SUITE_P(Backends, Suite,                                                 \
-                           ::testing::Values(::signet::Backend::kSqlite,                    \
-                                             ::signet::Backend::kPostgres),                 \
-                           [](const auto& info) { return ::signet::test::backendName(info.param); })
+#define SIGNET_BACKEND_SUITE(Suite)                                                \
+  INSTANTIATE_TEST_SUITE_P(                                                        \
+      Backends, Suite,                                                             \
+      ::testing::Values(::signet::Backend::kSqlite, ::signet::Backend::kPostgres), \
+      [](const auto& info) { return ::signet::test::backendName(info.param); })
 
 }  // namespace signet::test

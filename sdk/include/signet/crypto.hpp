@@ -19,12 +19,16 @@ Digest sha256(const uint8_t* data, size_t size);
 inline Digest sha256(std::string_view s) {
   return sha256(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
-inline Digest sha256(const Bytes& b) { return sha256(b.data(), b.size()); }
+inline Digest sha256(const Bytes& b) {
+  return sha256(b.data(), b.size());
+}
 Digest keccak256(const uint8_t* data, size_t size);
 inline Digest keccak256(std::string_view s) {
   return keccak256(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
-inline std::string toHex(const Digest& d) { return signet::toHex(d.data(), d.size()); }
+inline std::string toHex(const Digest& d) {
+  return signet::toHex(d.data(), d.size());
+}
 
 void randomBytes(uint8_t* out, size_t size);
 Bytes randomBytes(size_t size);
@@ -87,8 +91,8 @@ bool verifyEcdsa(Curve curve, const Bytes& publicKey, const Digest& digest,
                  const EcdsaSignature& sig);
 bool verifyEd25519(const Bytes& publicKey, const uint8_t* msg, size_t size, const Bytes& sig);
 // RSASSA-PKCS1-v1_5 with SHA-256 (WebAuthn RS256), key given by modulus and exponent.
-bool verifyRsaSha256(const Bytes& modulus, const Bytes& exponent, const uint8_t* msg,
-                     size_t size, const Bytes& sig);
+bool verifyRsaSha256(const Bytes& modulus, const Bytes& exponent, const uint8_t* msg, size_t size,
+                     const Bytes& sig);
 
 struct RecoverableSignature {
   EcdsaSignature sig;
@@ -104,8 +108,8 @@ RecoverableSignature signSecp256k1Recoverable(const SecretBytes& priv, const Dig
 Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size);
 
 // AES-256-GCM; the output is ciphertext followed by the 16-byte tag.
-Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext,
-                 size_t size, const Bytes& aad);
+Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext, size_t size,
+                 const Bytes& aad);
 std::optional<SecretBytes> aesGcmOpen(const SecretBytes& key, const Bytes& nonce,
                                       const Bytes& sealed, const Bytes& aad);
 

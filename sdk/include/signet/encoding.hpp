@@ -12,20 +12,28 @@ namespace signet {
 using Bytes = std::vector<uint8_t>;
 
 std::string toHex(const uint8_t* data, size_t size);
-inline std::string toHex(const Bytes& b) { return toHex(b.data(), b.size()); }
+inline std::string toHex(const Bytes& b) {
+  return toHex(b.data(), b.size());
+}
 // Accepts upper or lower case and an optional 0x prefix; nullopt on any other character
 // or an odd length.
 std::optional<Bytes> fromHex(std::string_view hex);
 
 std::string base64UrlEncode(const uint8_t* data, size_t size);  // no padding
-inline std::string base64UrlEncode(const Bytes& b) { return base64UrlEncode(b.data(), b.size()); }
+inline std::string base64UrlEncode(const Bytes& b) {
+  return base64UrlEncode(b.data(), b.size());
+}
 inline std::string base64UrlEncode(std::string_view s) {
   return base64UrlEncode(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 // Decodes base64url or standard base64, with or without '=' padding.
 std::optional<Bytes> base64Decode(std::string_view text);
 
-inline Bytes toBytes(std::string_view s) { return Bytes(s.begin(), s.end()); }
-inline std::string toString(const Bytes& b) { return std::string(b.begin(), b.end()); }
+inline Bytes toBytes(std::string_view s) {
+  return Bytes(s.begin(), s.end());
+}
+inline std::string toString(const Bytes& b) {
+  return std::string(b.begin(), b.end());
+}
 
 }  // namespace signet

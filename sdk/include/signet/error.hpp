@@ -34,9 +34,15 @@ class Error : public std::runtime_error {
   std::string detailCode_;
 };
 
-inline Error invalidArgument(std::string m) { return Error(Code::kInvalidArgument, std::move(m)); }
-inline Error notFound(std::string m) { return Error(Code::kNotFound, std::move(m)); }
-inline Error permissionDenied(std::string m) { return Error(Code::kPermissionDenied, std::move(m)); }
+inline Error invalidArgument(std::string m) {
+  return Error(Code::kInvalidArgument, std::move(m));
+}
+inline Error notFound(std::string m) {
+  return Error(Code::kNotFound, std::move(m));
+}
+inline Error permissionDenied(std::string m) {
+  return Error(Code::kPermissionDenied, std::move(m));
+}
 inline Error unauthenticated(std::string m, std::string detail = {}) {
   return Error(Code::kUnauthenticated, std::move(m), std::move(detail));
 }
@@ -46,7 +52,9 @@ inline Error failedPrecondition(std::string m) {
 inline Error resourceExhausted(std::string m) {
   return Error(Code::kResourceExhausted, std::move(m));
 }
-inline Error internalError(std::string m) { return Error(Code::kInternal, std::move(m)); }
+inline Error internalError(std::string m) {
+  return Error(Code::kInternal, std::move(m));
+}
 
 // HTTP status for a gRPC code, as the coordinator API documents it.
 int httpStatusFor(Code code);

@@ -18,16 +18,19 @@ using Array = Poco::JSON::Array::Ptr;
 // Parses a JSON object; a syntax error or a non-object is InvalidArgument naming `what`.
 Object parseObject(std::string_view text, std::string_view what);
 std::string stringify(const Poco::Dynamic::Var& value);
-inline Object object() { return new Poco::JSON::Object(); }
-inline Array array() { return new Poco::JSON::Array(); }
+inline Object object() {
+  return new Poco::JSON::Object();
+}
+inline Array array() {
+  return new Poco::JSON::Array();
+}
 
 // Field accessors. `path` is the dotted prefix used in messages ("parameters").
 // Absent and null are the same for optional fields: clients send null for unset optionals.
 std::string requireString(const Object& o, const std::string& key, const std::string& path);
 std::optional<std::string> optionalString(const Object& o, const std::string& key,
                                           const std::string& path);
-bool optionalBool(const Object& o, const std::string& key, const std::string& path,
-                  bool fallback);
+bool optionalBool(const Object& o, const std::string& key, const std::string& path, bool fallback);
 Object requireObject(const Object& o, const std::string& key, const std::string& path);
 Object optionalObject(const Object& o, const std::string& key, const std::string& path);
 Array requireArray(const Object& o, const std::string& key, const std::string& path);

@@ -29,7 +29,7 @@ struct Caller {
   std::string publicKey;       // the stamp's public key (or WebAuthn credential id)
   std::string scheme;          // SIGNATURE_SCHEME_* or WEBAUTHN
   std::string signature;
-  bool inRootQuorum = false;   // of the organization the request targets
+  bool inRootQuorum = false;  // of the organization the request targets
 };
 
 // Secrets at rest: sealed with AES-256-GCM under the master key, bound to (id, kind).
@@ -69,12 +69,12 @@ using ActivityHandler =
 using QueryHandler = std::function<json::Object(RequestContext&, const json::Object& body)>;
 
 struct ActivitySpec {
-  std::string type;        // ACTIVITY_TYPE_CREATE_API_KEYS_V2
-  std::string path;        // create_api_keys (served at /public/v1/submit/<path>)
-  std::string intentKey;   // createApiKeysIntentV2
-  std::string resultKey;   // createApiKeysResult
-  std::string resource;    // policy resource, e.g. API_KEY
-  std::string action;      // policy action, e.g. CREATE
+  std::string type;       // ACTIVITY_TYPE_CREATE_API_KEYS_V2
+  std::string path;       // create_api_keys (served at /public/v1/submit/<path>)
+  std::string intentKey;  // createApiKeysIntentV2
+  std::string resultKey;  // createApiKeysResult
+  std::string resource;   // policy resource, e.g. API_KEY
+  std::string action;     // policy action, e.g. CREATE
   bool rootQuorumOnly = false;
   ActivityHandler handler;
 };

@@ -3,7 +3,9 @@
 #include "signet/plugin.hpp"
 
 namespace {
-void registerNothing(signet::Registry&) { throw std::logic_error("must never be called"); }
+void registerNothing(signet::Registry&) {
+  throw std::logic_error("must never be called");
+}
 const signet::PluginDescriptor* descriptor() {
   static const signet::PluginDescriptor d{signet::kPluginAbiVersion + 41, "badabi", "9.9.9",
                                           "built for another ABI", registerNothing};

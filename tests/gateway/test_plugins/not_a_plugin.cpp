@@ -1,2 +1,4 @@
 // A shared library with the plugin file name but no descriptor in the "signet" section.
-extern "C" int not_a_signet_plugin() { return 42; }
+extern "C" int not_a_signet_plugin() {
+  return 42;
+}

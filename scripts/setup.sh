@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Signet needs on a fresh Debian 12 machine, from Debian's packages only.
+# Safe to run again: apt skips what is installed. Run as root (or with sudo available).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config clang-format
+  libpoco-dev libssl-dev libsecp256k1-dev libboost-dev libboost-filesystem-dev libcbor-dev
+  libpq-dev libgtest-dev googletest
+  postgresql            # the PostgreSQL store tests start their own server from this
+)
+# The conformance suite runs the official JavaScript SDKs; a machine without Node gets
+# Debian's.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

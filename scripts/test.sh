@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and runs the whole test suite: unit and integration tests on
+# SQLite and on a PostgreSQL server started here, then the conformance suite with the
+# official SDKs from npm (versions pinned by tests/conformance/package-lock.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+scripts/setup.sh
+scripts/build.sh
+
+pgdir=$(mktemp -d /tmp/signet-pg.XXXXXX)
+port=$((20000 + RANDOM % 20000))
+cleanup() { scripts/postgres.sh stop "$pgdir"; rm -rf "$pgdir"; }
+trap cleanup EXIT
+export SIGNET_TEST_PG=$(scripts/postgres.sh start "$pgdir" "$port")
+export SIGNET_REQUIRE_POSTGRES=1
+
+echo "== unit and integration tests (SQLite and PostgreSQL at 127.0.0.1:$port)"
+(cd build && ctest --output-on-failure --timeout 300 -j "$(nproc)")
+
+echo "== conformance: official @turnkey SDKs against a running signet"
+(cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error)
+SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/

@@ -1,0 +1,80 @@
+// Starts a real signet for the conformance tests: init a fresh data directory, bootstrap a
+// root organization holding the given API key, serve on a free loopback port.
+import { spawn, execFileSync } from "node:child_process";
+import { createInterface } from "node:readline";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import crypto from "node:crypto";
+
+const signet = process.env.SIGNET_BINARY;
+if (!signet) throw new Error("set SIGNET_BINARY to the signet executable (scripts/test.sh does)");
+
+const b64urlToHex = (s) => Buffer.from(s, "base64url").toString("hex");
+
+// A fresh key pair of a curve, as Turnkey clients hold them: hex private scalar (or seed) and
+// hex public key (compressed for EC curves).
+export function generateKey(curve) {
+  if (curve === "ed25519") {
+    const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
+    return {
+      curve,
+      publicKeyHex: b64urlToHex(publicKey.export({ format: "jwk" }).x),
+      privateKeyHex: b64urlToHex(privateKey.export({ format: "jwk" }).d),
+      privateKey,
+    };
+  }
+  const namedCurve = curve === "p256" ? "prime256v1" : "secp256k1";
+  const { publicKey, privateKey } = crypto.generateKeyPairSync("ec", { namedCurve });
+  const jwk = publicKey.export({ format: "jwk" });
+  const y = Buffer.from(jwk.y, "base64url");
+  const prefix = y[y.length - 1] % 2 === 0 ? "02" : "03";
+  return {
+    curve,
+    publicKeyHex: prefix + b64urlToHex(jwk.x),
+    privateKeyHex: b64urlToHex(privateKey.export({ format: "jwk" }).d),
+    privateKey,
+  };
+}
+
+// A stamper for curves @turnkey/api-key-stamper does not sign with (secp256k1, Ed25519),
+// built exactly like the Go and Rust stampers: it plugs into TurnkeyClient unchanged.
+export function nodeStamper(key) {
+  const scheme = key.curve === "ed25519" ? "SIGNATURE_SCHEME_TK_API_ED25519" : "SIGNATURE_SCHEME_TK_API_SECP256K1";
+  return {
+    async stamp(payload) {
+      const data = Buffer.from(payload, "utf8");
+      const signature = key.curve === "ed25519"
+        ? crypto.sign(null, data, key.privateKey)
+        : crypto.sign("sha256", data, key.privateKey);
+      const stamp = JSON.stringify({ publicKey: key.publicKeyHex, signature: signature.toString("hex"), scheme });
+      return { stampHeaderName: "X-Stamp", stampHeaderValue: Buffer.from(stamp).toString("base64url") };
+    },
+  };
+}
+
+export async function startSignet(rootKey) {
+  const dataDir = mkdtempSync(join(tmpdir(), "signet-conformance-"));
+  execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: ["ignore", "ignore", "inherit"] });
+  const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Conformance",
+    "--user-name", "conformance root", "--api-public-key", rootKey.publicKeyHex], { encoding: "utf8" });
+  const ids = JSON.parse(out.trim());
+  const server = spawn(signet, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"],
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, SIGNET_LOG_LEVEL: process.env.SIGNET_LOG_LEVEL ?? "warning" } });
+  const line = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("signet did not start within 20 s")), 20000);
+    server.once("exit", (code) => reject(new Error(`signet exited with ${code}`)));
+    createInterface({ input: server.stdout }).once("line", (l) => { clearTimeout(timer); resolve(l); });
+  });
+  const baseUrl = line.slice(line.indexOf("http://"));
+  return {
+    baseUrl, ids, dataDir,
+    async stop() {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
