@@ -16,6 +16,19 @@ int64_t systemNowMs() {
       .count();
 }
 
+ModuleInfo coreModule() {
+  ModuleInfo core;
+  core.name = "core";
+  core.version = "0.1.0";
+  core.description = "organizations, users, API keys, activities";
+  core.builtin = true;
+  core.enabled = true;
+  ModuleRegistry registry(core);
+  registerCoreModule(registry);
+  core.migrations.insert(core.migrations.begin(), {"core", coreMigrations()});
+  return core;
+}
+
 static constexpr const char* kSignerSecretId = "gateway-signer";
 static constexpr const char* kSignerKind = "p256-private-key";
 
@@ -42,16 +55,7 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
   masterKey_ = MasterKey::load(config_.masterKeyFile);
   database_ = std::make_unique<Database>(config_.database);
 
-  ModuleInfo core;
-  core.name = "core";
-  core.version = "0.1.0";
-  core.description = "organizations, users, API keys, activities";
-  core.builtin = true;
-  core.enabled = true;
-  ModuleRegistry coreRegistry(core);
-  registerCoreModule(coreRegistry);
-  core.migrations.insert(core.migrations.begin(), {"core", coreMigrations()});
-  catalog_.add(std::move(core));
+  catalog_.add(coreModule());
 
   std::set<std::string> enabled(config_.enabledPlugins.begin(), config_.enabledPlugins.end());
   for (auto& module : host_.discover(config_.pluginDir, enabled)) catalog_.add(std::move(module));

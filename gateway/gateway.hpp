@@ -43,8 +43,9 @@ class Gateway {
 };
 
 // The core's own registrations (API keys, identity, activities), through the same Registry
-// a plugin gets.
+// a plugin gets, as a module of the catalog.
 void registerCoreModule(Registry& registry);
+ModuleInfo coreModule();
 int64_t systemNowMs();
 
 }  // namespace signet

@@ -23,14 +23,7 @@ Envelope parseEnvelope(std::string_view body) {
 const ActivitySpec& ActivityPipeline::specFor(const std::string& path,
                                               const std::string& type) const {
   auto specs = gateway_.catalog().activitiesAt(path);
-  if (specs.empty()) {
-    if (auto* owner = gateway_.catalog().disabledOwnerOfSubmit(path))
-      throw Error(Code::kUnimplemented, "/public/v1/submit/" + path + " is served by plugin '" +
-                                            owner->name +
-                                            "', which is not enabled in this "
-                                            "gateway's config (plugins.enabled)");
-    throw notFound("unknown path /public/v1/submit/" + path);
-  }
+  if (specs.empty()) throw gateway_.catalog().unservedPath("submit", path);
   std::string accepted;
   for (const auto* s : specs) {
     if (s->type == type) return *s;

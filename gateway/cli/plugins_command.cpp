@@ -19,16 +19,9 @@ int pluginsListCommand(const std::vector<std::string>& argv) {
     if (!args.get("plugin-dir")) pluginDir = config.pluginDir;
     enabled.insert(config.enabledPlugins.begin(), config.enabledPlugins.end());
   }
-  ModuleInfo core;
-  core.name = "core";
-  core.version = "0.1.0";
-  core.builtin = true;
-  core.enabled = true;
-  ModuleRegistry coreRegistry(core);
-  registerCoreModule(coreRegistry);
 
   PluginHost host;
-  std::vector<ModuleInfo> modules{core};
+  std::vector<ModuleInfo> modules{coreModule()};
   for (auto& m : host.discover(pluginDir, enabled)) modules.push_back(std::move(m));
 
   std::cout << "plugin directory: " << pluginDir.string() << "\n";

@@ -63,20 +63,19 @@ const QuerySpec* Catalog::query(const std::string& path) const {
   return it == queries_.end() ? nullptr : it->second;
 }
 
-const ModuleInfo* Catalog::disabledOwnerOfSubmit(const std::string& path) const {
-  for (const auto& m : modules_)
-    if (!m->enabled)
-      for (const auto& a : m->activities)
-        if (a.path == path) return m.get();
-  return nullptr;
-}
-
-const ModuleInfo* Catalog::disabledOwnerOfQuery(const std::string& path) const {
-  for (const auto& m : modules_)
-    if (!m->enabled)
-      for (const auto& q : m->queries)
-        if (q.path == path) return m.get();
-  return nullptr;
+Error Catalog::unservedPath(const std::string& kind, const std::string& path) const {
+  const std::string full = "/public/v1/" + kind + "/" + path;
+  for (const auto& m : modules_) {
+    if (m->enabled) continue;
+    bool serves = false;
+    for (const auto& a : m->activities) serves = serves || (kind == "submit" && a.path == path);
+    for (const auto& q : m->queries) serves = serves || (kind == "query" && q.path == path);
+    if (serves)
+      return Error(Code::kUnimplemented, full + " is served by plugin '" + m->name +
+                                             "', which is not enabled in this gateway's config "
+                                             "(plugins.enabled)");
+  }
+  return notFound("unknown path " + full);
 }
 
 }  // namespace signet

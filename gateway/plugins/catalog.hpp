@@ -46,9 +46,9 @@ class Catalog {
   const std::vector<std::unique_ptr<ModuleInfo>>& modules() const { return modules_; }
   std::vector<const ActivitySpec*> activitiesAt(const std::string& path) const;
   const QuerySpec* query(const std::string& path) const;
-  // The disabled module that would serve this path, if any.
-  const ModuleInfo* disabledOwnerOfSubmit(const std::string& path) const;
-  const ModuleInfo* disabledOwnerOfQuery(const std::string& path) const;
+  // The error for a path no enabled module serves: it names the disabled plugin that would
+  // serve it, if there is one. `kind` is "submit" or "query".
+  Error unservedPath(const std::string& kind, const std::string& path) const;
 
  private:
   std::vector<std::unique_ptr<ModuleInfo>> modules_;

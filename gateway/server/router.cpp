@@ -62,14 +62,7 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
                               const StampHeaders& headers,
                               const std::optional<VerifiedApiKeyStamp>& apiKey) {
   const QuerySpec* spec = gateway_.catalog().query(op);
-  if (!spec) {
-    if (auto* owner = gateway_.catalog().disabledOwnerOfQuery(op))
-      throw Error(Code::kUnimplemented, "/public/v1/query/" + op + " is served by plugin '" +
-                                            owner->name +
-                                            "', which is not enabled in this "
-                                            "gateway's config (plugins.enabled)");
-    throw notFound("unknown path /public/v1/query/" + op);
-  }
+  if (!spec) throw gateway_.catalog().unservedPath("query", op);
   auto body = json::parseObject(request.body, "request body");
   std::string organizationId = json::requireUuid(body, "organizationId", "");
   json::Object result;

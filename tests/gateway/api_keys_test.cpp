@@ -9,12 +9,6 @@ namespace {
 class ApiKeysTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(ApiKeysTest);
 
-json::Object orgBody(const std::string& orgId) {
-  json::Object o = json::object();
-  o->set("organizationId", orgId);
-  return o;
-}
-
 json::Object keyParams(const std::string& userId, const std::string& name, const std::string& pub,
                        const std::string& curve, std::optional<std::string> expiration = {}) {
   json::Object key = json::object();

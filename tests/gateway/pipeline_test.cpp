@@ -14,12 +14,6 @@ namespace {
 class PipelineTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(PipelineTest);
 
-json::Object orgBody(const std::string& orgId) {
-  json::Object o = json::object();
-  o->set("organizationId", orgId);
-  return o;
-}
-
 json::Object parseError(const HttpResponse& r) {
   return json::parseObject(r.body, "error");
 }
@@ -147,6 +141,47 @@ TEST_P(PipelineTest, KeyOfAnotherTenantIsRefusedNamingBothOrganizations) {
   }
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), before);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 0);
+}
+
+TEST_P(PipelineTest, ParentKeysReachSubOrganizationsButNeverTheReverseOrASibling) {
+  TestGateway gw(GetParam());
+  // Sub-organizations inserted directly: create_sub_organization comes with the tenancy work.
+  auto makeSub = [&](const std::string& name) {
+    auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+    auto pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+    std::string subId = crypto::uuidV4(), userId = crypto::uuidV4();
+    int64_t now = systemNowMs();
+    gw.write([&](Db& db) {
+      directory::insertOrganization(db, {subId, name, gw.root().organizationId, 1, now, now});
+      directory::insertUser(db,
+                            {userId, subId, name + " user", std::nullopt, std::nullopt, now, now});
+      directory::addRootQuorumMember(db, subId, userId);
+      directory::insertApiKey(db, {crypto::uuidV4(), subId, userId, "k", pub, "API_KEY_CURVE_P256",
+                                   "CREDENTIAL_TYPE_API_KEY_P256", std::nullopt, now, now});
+    });
+    return std::make_pair(subId,
+                          std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
+  };
+  auto [subId, subStamper] = makeSub("child");
+  auto [siblingId, siblingStamper] = makeSub("sibling");
+
+  // The parent's key acts on the sub-organization; whoami reports where the key lives.
+  auto me = gw.rootClient().query("whoami", orgBody(subId));
+  EXPECT_EQ(me->getValue<std::string>("organizationId"), gw.root().organizationId);
+  auto sub = gw.clientWith(subStamper);
+  EXPECT_EQ(sub.query("whoami", orgBody(subId))->getValue<std::string>("organizationId"), subId);
+
+  for (const auto& target : {gw.root().organizationId, siblingId}) {
+    try {
+      sub.query("whoami", orgBody(target));
+      FAIL() << "a sub-organization's key reached " << target;
+    } catch (const RequestError& e) {
+      std::string m = e.what();
+      EXPECT_EQ(e.httpStatus(), 401);
+      EXPECT_NE(m.find(target), std::string::npos) << m;
+      EXPECT_NE(m.find(subId), std::string::npos) << m;
+    }
+  }
 }
 
 TEST_P(PipelineTest, LivenessWindow) {

@@ -60,6 +60,16 @@ TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
   EXPECT_THROW(db_->migrate("other", unordered), Error);
 }
 
+TEST(SqliteStoreTest, RunsInWalMode) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-wal-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  {
+    Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
+    db.read([](Db& session) { EXPECT_EQ(session.queryOne("PRAGMA journal_mode")->str(0), "wal"); });
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_P(StoreTest, AFailedTransactionLeavesNothing) {
   db_->migrate("widgets", widgetMigrations(1));
   EXPECT_THROW(db_->transaction([](Db& db) {

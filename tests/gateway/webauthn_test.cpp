@@ -10,12 +10,6 @@ namespace {
 class WebAuthnTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(WebAuthnTest);
 
-json::Object orgBody(const std::string& orgId) {
-  json::Object o = json::object();
-  o->set("organizationId", orgId);
-  return o;
-}
-
 TEST_P(WebAuthnTest, Es256AndRs256AssertionsAuthenticate) {
   TestGateway gw(GetParam());
   for (auto alg :

@@ -120,6 +120,12 @@ std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> TestGateway::createOr
   return {r, std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256)};
 }
 
+json::Object orgBody(const std::string& organizationId) {
+  json::Object o = json::object();
+  o->set("organizationId", organizationId);
+  return o;
+}
+
 std::string activityBody(const std::string& type, const std::string& organizationId,
                          const json::Object& parameters, int64_t timestampMs) {
   if (timestampMs == 0) timestampMs = systemNowMs();

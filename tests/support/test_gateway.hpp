@@ -71,6 +71,9 @@ class TestGateway {
   std::shared_ptr<ApiKeyStamper> rootStamper_;
 };
 
+// {"organizationId": id}: the body of most queries.
+json::Object orgBody(const std::string& organizationId);
+
 // A body of an activity request with the current time.
 std::string activityBody(const std::string& type, const std::string& organizationId,
                          const json::Object& parameters, int64_t timestampMs = 0);
