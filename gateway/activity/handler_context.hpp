@@ -25,8 +25,14 @@ class HandlerContext : public ActivityContext {
   Keyring& keyring() override { return keyring_; }
   int64_t nowMs() const override { return gateway_.nowMs(); }
   std::string newId() override { return crypto::uuidV4(); }
+  const std::string& signerPublicKey() const override { return gateway_.signerPublicKey(); }
+  const Services& services() const override { return gateway_.catalog().services(); }
   const std::string& activityId() const override { return activityId_; }
   const std::string& activityType() const override { return activityType_; }
+  void publish(const std::string& event, const json::Object& payload) override {
+    for (const auto& [module, subscription] : services().subscribers)
+      if (subscription.first == event) subscription.second(*this, event, payload);
+  }
 
  private:
   Gateway& gateway_;

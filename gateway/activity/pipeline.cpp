@@ -99,7 +99,15 @@ ActivityRecord ActivityPipeline::execute(const ActivitySpec& spec, const Envelop
     record.votes = json::array();
     record.votes->add(vote);
 
-    Decision decision = authorizer_.decide(db, spec, caller, env.organizationId, env.parameters);
+    // A parent organization's credentials reach into a sub-organization only for the
+    // activities that say so (logins); everything else is the sub-organization's own.
+    Decision decision =
+        caller.organizationId != env.organizationId && !spec.allowParentOrganization
+            ? Decision{Decision::Kind::kDeny, "user " + caller.userId + " of parent organization " +
+                                                  caller.organizationId + " cannot run " +
+                                                  spec.type + " in sub-organization " +
+                                                  env.organizationId + "; only its own users can"}
+            : authorizer_.decide(db, spec, caller, env.organizationId, env.parameters);
     if (decision.kind == Decision::Kind::kDeny) {
       record.status = kStatusFailed;
       record.failure = activities::failureJson(Code::kPermissionDenied, decision.reason);

@@ -20,6 +20,22 @@ void ModuleRegistry::migrations(const std::string& module, std::vector<Migration
   module_.migrations.emplace_back(module, std::move(list));
 }
 
+void ModuleRegistry::walletCreator(WalletCreator creator) {
+  module_.walletCreator = std::move(creator);
+}
+
+void ModuleRegistry::organizationDeletionHook(OrganizationDeletionHook hook) {
+  module_.deletionHooks.push_back(std::move(hook));
+}
+
+void ModuleRegistry::subscribe(const std::string& event, EventHandler handler) {
+  module_.subscriptions.emplace_back(event, std::move(handler));
+}
+
+void ModuleRegistry::subOrganizationFilter(SubOrganizationFilter filter) {
+  module_.subOrganizationFilters.push_back(std::move(filter));
+}
+
 void Catalog::add(ModuleInfo module) {
   for (const auto& m : modules_)
     if (m->name == module.name)
@@ -32,6 +48,8 @@ void Catalog::add(ModuleInfo module) {
 void Catalog::index() {
   submit_.clear();
   queries_.clear();
+  services_ = Services{};
+  std::map<std::string, const ModuleInfo*> filterOwner;
   std::map<std::string, const ModuleInfo*> typeOwner;
   std::map<std::string, const ModuleInfo*> queryOwner;
   for (const auto& m : modules_) {
@@ -49,6 +67,23 @@ void Catalog::index() {
         throw failedPrecondition("query " + q.path + " is registered by both '" + it->second->name +
                                  "' and '" + m->name + "'");
       queries_[q.path] = &q;
+    }
+    if (m->walletCreator) {
+      if (services_.createWallet)
+        throw failedPrecondition("both '" + services_.walletProvider + "' and '" + m->name +
+                                 "' provide wallet creation; enable only one");
+      services_.createWallet = m->walletCreator;
+      services_.walletProvider = m->name;
+    }
+    for (const auto& hook : m->deletionHooks) services_.deletionHooks.emplace_back(m->name, hook);
+    for (const auto& [event, handler] : m->subscriptions)
+      services_.subscribers.push_back({m->name, {event, handler}});
+    for (const auto& f : m->subOrganizationFilters) {
+      auto [it, fresh] = filterOwner.emplace(f.filterType, m.get());
+      if (!fresh)
+        throw failedPrecondition("list_suborgs filter " + f.filterType + " is provided by both '" +
+                                 it->second->name + "' and '" + m->name + "'");
+      services_.subOrganizationFilters.emplace_back(m->name, f);
     }
   }
 }

@@ -22,6 +22,10 @@ struct ModuleInfo {
   std::vector<ActivitySpec> activities;
   std::vector<QuerySpec> queries;
   std::vector<std::pair<std::string, std::vector<Migration>>> migrations;
+  WalletCreator walletCreator;
+  std::vector<OrganizationDeletionHook> deletionHooks;
+  std::vector<std::pair<std::string, EventHandler>> subscriptions;
+  std::vector<SubOrganizationFilter> subOrganizationFilters;
 };
 
 // Collects one module's registrations.
@@ -31,6 +35,10 @@ class ModuleRegistry : public Registry {
   void activity(ActivitySpec spec) override;
   void query(QuerySpec spec) override;
   void migrations(const std::string& module, std::vector<Migration> list) override;
+  void walletCreator(WalletCreator creator) override;
+  void organizationDeletionHook(OrganizationDeletionHook hook) override;
+  void subscribe(const std::string& event, EventHandler handler) override;
+  void subOrganizationFilter(SubOrganizationFilter filter) override;
 
  private:
   ModuleInfo& module_;
@@ -49,11 +57,14 @@ class Catalog {
   // The error for a path no enabled module serves: it names the disabled plugin that would
   // serve it, if there is one. `kind` is "submit" or "query".
   Error unservedPath(const std::string& kind, const std::string& path) const;
+  // What the enabled modules offer each other; built by index().
+  const Services& services() const { return services_; }
 
  private:
   std::vector<std::unique_ptr<ModuleInfo>> modules_;
   std::map<std::string, std::vector<const ActivitySpec*>> submit_;
   std::map<std::string, const QuerySpec*> queries_;
+  Services services_;
 };
 
 }  // namespace signet

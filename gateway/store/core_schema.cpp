@@ -49,6 +49,33 @@ std::vector<Migration> coreMigrations() {
       {5,
        "gateway settings (the signer's public key and other singletons)",
        {"CREATE TABLE gateway_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)"}},
+      {6,
+       "tenancy: organization flags and features, verified contacts, user tags, OAuth "
+       "providers, spent verification tokens",
+       {"ALTER TABLE organizations ADD COLUMN disable_email_recovery INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE organizations ADD COLUMN disable_email_auth INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE organizations ADD COLUMN disable_sms_auth INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE organizations ADD COLUMN disable_otp_email_auth INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE users ADD COLUMN phone_number_verified INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX users_email ON users (email)",
+        "CREATE INDEX users_phone_number ON users (phone_number)",
+        "CREATE TABLE organization_features (organization_id TEXT NOT NULL, name TEXT NOT NULL, "
+        "value TEXT NOT NULL, PRIMARY KEY (organization_id, name))",
+        "CREATE TABLE user_tags (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, name TEXT "
+        "NOT NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
+        "CREATE UNIQUE INDEX user_tags_organization_name ON user_tags (organization_id, name)",
+        "CREATE TABLE user_tag_members (tag_id TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY "
+        "(tag_id, user_id))",
+        "CREATE INDEX user_tag_members_user ON user_tag_members (user_id)",
+        "CREATE TABLE oauth_providers (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+        "user_id TEXT NOT NULL, name TEXT NOT NULL, issuer TEXT NOT NULL, audience TEXT NOT "
+        "NULL, subject TEXT NOT NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT "
+        "NULL)",
+        "CREATE INDEX oauth_providers_user ON oauth_providers (organization_id, user_id)",
+        "CREATE INDEX oauth_providers_identity ON oauth_providers (issuer, subject)",
+        "CREATE TABLE spent_verification_tokens (id TEXT PRIMARY KEY, spent_at_ms BIGINT NOT "
+        "NULL)"}},
   };
 }
 

@@ -24,15 +24,24 @@ SqlValue nullable(const std::optional<int64_t>& v) {
 }
 
 const char* kOrgColumns =
-    "id, name, parent_id, root_quorum_threshold, created_at_ms, updated_at_ms";
+    "id, name, parent_id, root_quorum_threshold, created_at_ms, updated_at_ms, "
+    "disable_email_recovery, disable_email_auth, disable_sms_auth, disable_otp_email_auth";
 OrganizationRecord orgFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.optStr(2), static_cast<int>(r.i64(3)), r.i64(4), r.i64(5)};
+  OrganizationRecord o{r.str(0), r.str(1), r.optStr(2), static_cast<int>(r.i64(3)),
+                       r.i64(4), r.i64(5)};
+  o.flags = {r.i64(6) != 0, r.i64(7) != 0, r.i64(8) != 0, r.i64(9) != 0};
+  return o;
+}
+int64_t flag(bool b) {
+  return b ? 1 : 0;
 }
 
 const char* kUserColumns =
-    "id, organization_id, name, email, phone_number, created_at_ms, updated_at_ms";
+    "id, organization_id, name, email, phone_number, created_at_ms, updated_at_ms, "
+    "email_verified, phone_number_verified";
 UserRecord userFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.optStr(3), r.optStr(4), r.i64(5), r.i64(6)};
+  return {r.str(0), r.str(1), r.str(2),      r.optStr(3),  r.optStr(4),
+          r.i64(5), r.i64(6), r.i64(7) != 0, r.i64(8) != 0};
 }
 
 const char* kKeyColumns =
@@ -113,9 +122,11 @@ OrganizationRecord requireOrganization(Db& db, const std::string& id) {
 void insertOrganization(Db& db, const OrganizationRecord& o) {
   db.exec(
       "INSERT INTO organizations (id, name, parent_id, root_quorum_threshold, "
-      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      "created_at_ms, updated_at_ms, disable_email_recovery, disable_email_auth, "
+      "disable_sms_auth, disable_otp_email_auth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {o.id, o.name, nullable(o.parentId), int64_t{o.rootQuorumThreshold}, o.createdAtMs,
-       o.updatedAtMs});
+       o.updatedAtMs, flag(o.flags.disableEmailRecovery), flag(o.flags.disableEmailAuth),
+       flag(o.flags.disableSmsAuth), flag(o.flags.disableOtpEmailAuth)});
 }
 
 std::vector<std::string> rootQuorumUserIds(Db& db, const std::string& organizationId) {
@@ -130,6 +141,39 @@ std::vector<std::string> rootQuorumUserIds(Db& db, const std::string& organizati
 void addRootQuorumMember(Db& db, const std::string& organizationId, const std::string& userId) {
   db.exec("INSERT INTO root_quorum_members (organization_id, user_id) VALUES (?, ?)",
           {organizationId, userId});
+}
+
+void setRootQuorum(Db& db, const std::string& organizationId,
+                   const std::vector<std::string>& userIds, int threshold, int64_t nowMs) {
+  db.exec("DELETE FROM root_quorum_members WHERE organization_id = ?", {organizationId});
+  for (const auto& u : userIds) addRootQuorumMember(db, organizationId, u);
+  db.exec("UPDATE organizations SET root_quorum_threshold = ?, updated_at_ms = ? WHERE id = ?",
+          {int64_t{threshold}, nowMs, organizationId});
+}
+
+void renameOrganization(Db& db, const std::string& organizationId, const std::string& name,
+                        int64_t nowMs) {
+  db.exec("UPDATE organizations SET name = ?, updated_at_ms = ? WHERE id = ?",
+          {name, nowMs, organizationId});
+}
+
+std::vector<std::string> subOrganizationIds(Db& db, const std::string& parentId) {
+  std::vector<std::string> out;
+  for (const auto& r : db.query("SELECT id FROM organizations WHERE parent_id = ?", {parentId}))
+    out.push_back(r.str(0));
+  return out;
+}
+
+void deleteOrganization(Db& db, const std::string& organizationId) {
+  SqlParams p{organizationId};
+  db.exec(
+      "DELETE FROM user_tag_members WHERE tag_id IN (SELECT id FROM user_tags WHERE "
+      "organization_id = ?)",
+      p);
+  for (const char* table : {"user_tags", "oauth_providers", "api_keys", "authenticators", "users",
+                            "root_quorum_members", "organization_features", "activities"})
+    db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
+  db.exec("DELETE FROM organizations WHERE id = ?", p);
 }
 
 std::optional<UserRecord> findUser(Db& db, const std::string& organizationId,
@@ -150,9 +194,54 @@ UserRecord requireUser(Db& db, const std::string& organizationId, const std::str
 void insertUser(Db& db, const UserRecord& u) {
   db.exec(
       "INSERT INTO users (id, organization_id, name, email, phone_number, created_at_ms, "
-      "updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "updated_at_ms, email_verified, phone_number_verified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+      "?)",
       {u.id, u.organizationId, u.name, nullable(u.email), nullable(u.phoneNumber), u.createdAtMs,
-       u.updatedAtMs});
+       u.updatedAtMs, flag(u.emailVerified), flag(u.phoneNumberVerified)});
+}
+
+void updateUser(Db& db, const UserRecord& u) {
+  db.exec(
+      "UPDATE users SET name = ?, email = ?, phone_number = ?, updated_at_ms = ?, "
+      "email_verified = ?, phone_number_verified = ? WHERE organization_id = ? AND id = ?",
+      {u.name, nullable(u.email), nullable(u.phoneNumber), u.updatedAtMs, flag(u.emailVerified),
+       flag(u.phoneNumberVerified), u.organizationId, u.id});
+}
+
+std::vector<UserRecord> listUsers(Db& db, const std::string& organizationId) {
+  std::vector<UserRecord> out;
+  for (const auto& r : db.query(std::string("SELECT ") + kUserColumns +
+                                    " FROM users WHERE organization_id = ? ORDER BY "
+                                    "created_at_ms, id",
+                                {organizationId}))
+    out.push_back(userFrom(r));
+  return out;
+}
+
+size_t countUsers(Db& db, const std::string& organizationId) {
+  return static_cast<size_t>(
+      db.queryOne("SELECT COUNT(*) FROM users WHERE organization_id = ?", {organizationId})
+          ->i64(0));
+}
+
+void deleteUser(Db& db, const std::string& organizationId, const std::string& userId) {
+  SqlParams p{organizationId, userId};
+  db.exec("DELETE FROM api_keys WHERE organization_id = ? AND user_id = ?", p);
+  db.exec("DELETE FROM authenticators WHERE organization_id = ? AND user_id = ?", p);
+  db.exec("DELETE FROM oauth_providers WHERE organization_id = ? AND user_id = ?", p);
+  db.exec(
+      "DELETE FROM user_tag_members WHERE user_id = ? AND tag_id IN (SELECT id FROM "
+      "user_tags WHERE organization_id = ?)",
+      {userId, organizationId});
+  db.exec("DELETE FROM users WHERE organization_id = ? AND id = ?", p);
+}
+
+std::vector<std::string> tagIdsOfUser(Db& db, const std::string& userId) {
+  std::vector<std::string> out;
+  for (const auto& r :
+       db.query("SELECT tag_id FROM user_tag_members WHERE user_id = ? ORDER BY tag_id", {userId}))
+    out.push_back(r.str(0));
+  return out;
 }
 
 void insertApiKey(Db& db, const ApiKeyRecord& k) {
@@ -221,6 +310,20 @@ void updateSignCount(Db& db, const std::string& authenticatorId, int64_t signCou
   db.exec("UPDATE authenticators SET sign_count = ? WHERE id = ?", {signCount, authenticatorId});
 }
 
+std::optional<AuthenticatorRecord> findAuthenticator(Db& db, const std::string& organizationId,
+                                                     const std::string& authenticatorId) {
+  auto row = db.queryOne(std::string("SELECT ") + kAuthenticatorColumns +
+                             " FROM authenticators WHERE organization_id = ? AND id = ?",
+                         {organizationId, authenticatorId});
+  if (!row) return std::nullopt;
+  return authenticatorFrom(*row);
+}
+
+size_t deleteAuthenticator(Db& db, const std::string& organizationId, const std::string& id) {
+  return db.exec("DELETE FROM authenticators WHERE organization_id = ? AND id = ?",
+                 {organizationId, id});
+}
+
 }  // namespace directory
 
 json::Object apiKeyJson(const ApiKeyRecord& key) {
@@ -270,8 +373,23 @@ json::Object userJson(Db& db, const UserRecord& user) {
     keys->add(apiKeyJson(k));
   o->set("authenticators", authenticators);
   o->set("apiKeys", keys);
-  o->set("userTags", json::array());
-  o->set("oauthProviders", json::array());
+  o->set("userTags", json::stringArray(directory::tagIdsOfUser(db, user.id)));
+  json::Array providers = json::array();
+  for (const auto& r : db.query("SELECT id, name, issuer, audience, subject, created_at_ms, "
+                                "updated_at_ms FROM oauth_providers WHERE organization_id = ? AND "
+                                "user_id = ? ORDER BY created_at_ms, id",
+                                {user.organizationId, user.id})) {
+    json::Object p = json::object();
+    p->set("providerId", r.str(0));
+    p->set("providerName", r.str(1));
+    p->set("issuer", r.str(2));
+    p->set("audience", r.str(3));
+    p->set("subject", r.str(4));
+    p->set("createdAt", json::timestamp(r.i64(5)));
+    p->set("updatedAt", json::timestamp(r.i64(6)));
+    providers->add(p);
+  }
+  o->set("oauthProviders", providers);
   o->set("mfaPolicies", json::array());
   o->set("createdAt", json::timestamp(user.createdAtMs));
   o->set("updatedAt", json::timestamp(user.updatedAtMs));

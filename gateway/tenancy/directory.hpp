@@ -12,6 +12,14 @@
 
 namespace signet {
 
+// The disable* switches of create_sub_organization.
+struct OrganizationFlags {
+  bool disableEmailRecovery = false;
+  bool disableEmailAuth = false;
+  bool disableSmsAuth = false;
+  bool disableOtpEmailAuth = false;
+};
+
 struct OrganizationRecord {
   std::string id;
   std::string name;
@@ -19,6 +27,7 @@ struct OrganizationRecord {
   int rootQuorumThreshold = 1;
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
+  OrganizationFlags flags;
 };
 
 struct UserRecord {
@@ -29,6 +38,8 @@ struct UserRecord {
   std::optional<std::string> phoneNumber;
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
+  bool emailVerified = false;
+  bool phoneNumberVerified = false;
 };
 
 struct ApiKeyRecord {
@@ -73,11 +84,25 @@ OrganizationRecord requireOrganization(Db& db, const std::string& id);
 void insertOrganization(Db& db, const OrganizationRecord& org);
 std::vector<std::string> rootQuorumUserIds(Db& db, const std::string& organizationId);
 void addRootQuorumMember(Db& db, const std::string& organizationId, const std::string& userId);
+// Replaces the whole root quorum.
+void setRootQuorum(Db& db, const std::string& organizationId,
+                   const std::vector<std::string>& userIds, int threshold, int64_t nowMs);
+void renameOrganization(Db& db, const std::string& organizationId, const std::string& name,
+                        int64_t nowMs);
+std::vector<std::string> subOrganizationIds(Db& db, const std::string& parentId);
+// Removes an organization and every core record in it (users, credentials, tags, providers,
+// features, quorum, activities).
+void deleteOrganization(Db& db, const std::string& organizationId);
 
 std::optional<UserRecord> findUser(Db& db, const std::string& organizationId,
                                    const std::string& userId);
 UserRecord requireUser(Db& db, const std::string& organizationId, const std::string& userId);
 void insertUser(Db& db, const UserRecord& user);
+void updateUser(Db& db, const UserRecord& user);
+std::vector<UserRecord> listUsers(Db& db, const std::string& organizationId);
+size_t countUsers(Db& db, const std::string& organizationId);
+// Removes a user and their credentials, providers and tag memberships.
+void deleteUser(Db& db, const std::string& organizationId, const std::string& userId);
 
 void insertApiKey(Db& db, const ApiKeyRecord& key);
 std::vector<ApiKeyRecord> apiKeysByPublicKey(Db& db, const std::string& publicKey);
@@ -93,6 +118,11 @@ std::vector<AuthenticatorRecord> authenticatorsByCredentialId(Db& db,
 std::vector<AuthenticatorRecord> authenticatorsOfUser(Db& db, const std::string& organizationId,
                                                       const std::string& userId);
 void updateSignCount(Db& db, const std::string& authenticatorId, int64_t signCount);
+std::optional<AuthenticatorRecord> findAuthenticator(Db& db, const std::string& organizationId,
+                                                     const std::string& authenticatorId);
+size_t deleteAuthenticator(Db& db, const std::string& organizationId, const std::string& id);
+
+std::vector<std::string> tagIdsOfUser(Db& db, const std::string& userId);
 
 }  // namespace directory
 

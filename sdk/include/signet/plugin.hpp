@@ -42,6 +42,9 @@ class Keyring {
   virtual void erase(const std::string& id) = 0;
 };
 
+class ActivityContext;
+struct Services;
+
 // What every handler gets. Handlers never read the clock, the random source, or HTTP
 // directly: everything comes through here, so handlers can be tested without a server.
 class RequestContext {
@@ -53,12 +56,50 @@ class RequestContext {
   virtual Keyring& keyring() = 0;
   virtual int64_t nowMs() const = 0;
   virtual std::string newId() = 0;  // a fresh UUID
+  // The gateway signer's P-256 public key, uncompressed hex: what verification tokens,
+  // export bundles and session JWTs are checked against.
+  virtual const std::string& signerPublicKey() const = 0;
+  // What the enabled modules offer each other (see Services).
+  virtual const Services& services() const = 0;
 };
 
 class ActivityContext : public RequestContext {
  public:
   virtual const std::string& activityId() const = 0;
   virtual const std::string& activityType() const = 0;
+  // Delivers an event to every subscriber, synchronously and inside this activity's
+  // transaction, so that a subscriber's writes (an outbox row) commit or roll back with it.
+  virtual void publish(const std::string& event, const json::Object& payload) = 0;
+};
+
+// Creates a wallet in an organization from v1WalletParams; returns {walletId, addresses[]}.
+// The signing plugin provides it; create_sub_organization calls it for its `wallet`.
+using WalletCreator = std::function<json::Object(
+    ActivityContext&, const std::string& organizationId, const json::Object& walletParams)>;
+// Runs before an organization is deleted: refuses (throws) when something must not be lost,
+// else removes the module's own rows of that organization.
+using OrganizationDeletionHook = std::function<void(
+    ActivityContext&, const std::string& organizationId, bool deleteWithoutExport)>;
+using EventHandler =
+    std::function<void(ActivityContext&, const std::string& event, const json::Object& payload)>;
+// A list_suborgs filter: given the filter value, an SQL condition on `organizations.id` (with
+// `?` placeholders) and its parameters.
+struct SubOrganizationFilter {
+  std::string filterType;  // EMAIL, WALLET_ACCOUNT_ADDRESS, ...
+  std::function<std::pair<std::string, SqlParams>(const std::string& value)> condition;
+};
+
+// Events the core publishes (payload fields in parentheses).
+inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
+inline constexpr const char* kEventFeatureRemoved = "organization.feature_removed";  // (name)
+
+struct Services {
+  WalletCreator createWallet;  // empty when no enabled module provides wallets
+  std::string walletProvider;  // the module that provides it
+  std::vector<std::pair<std::string, OrganizationDeletionHook>> deletionHooks;  // (module, hook)
+  std::vector<std::pair<std::string, SubOrganizationFilter>> subOrganizationFilters;
+  std::vector<std::pair<std::string, std::pair<std::string, EventHandler>>>
+      subscribers;  // (module, (event, handler))
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
@@ -77,6 +118,9 @@ struct ActivitySpec {
   std::string action;     // policy action, e.g. CREATE
   bool rootQuorumOnly = false;
   ActivityHandler handler;
+  // Whether a credential of the target's parent organization may run this activity in a
+  // sub-organization (login activities). Otherwise only the sub-organization's own users may.
+  bool allowParentOrganization = false;
 };
 
 struct QuerySpec {
@@ -91,6 +135,10 @@ class Registry {
   virtual void query(QuerySpec spec) = 0;
   // `module` names the migration stream, normally the plugin's name.
   virtual void migrations(const std::string& module, std::vector<Migration> list) = 0;
+  virtual void walletCreator(WalletCreator creator) = 0;
+  virtual void organizationDeletionHook(OrganizationDeletionHook hook) = 0;
+  virtual void subscribe(const std::string& event, EventHandler handler) = 0;
+  virtual void subOrganizationFilter(SubOrganizationFilter filter) = 0;
 };
 
 // Plain C layout, read before anything else in the library is trusted.

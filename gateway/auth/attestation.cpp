@@ -1,0 +1,194 @@
+#include "auth/attestation.hpp"
+
+#include <cbor.h>
+
+#include <memory>
+
+#include "signet/crypto.hpp"
+#include "signet/error.hpp"
+
+namespace signet {
+
+namespace {
+constexpr const char* kTransports[] = {
+    "AUTHENTICATOR_TRANSPORT_BLE", "AUTHENTICATOR_TRANSPORT_INTERNAL",
+    "AUTHENTICATOR_TRANSPORT_NFC", "AUTHENTICATOR_TRANSPORT_USB", "AUTHENTICATOR_TRANSPORT_HYBRID"};
+
+struct CborFree {
+  void operator()(cbor_item_t* item) const { cbor_decref(&item); }
+};
+using CborPtr = std::unique_ptr<cbor_item_t, CborFree>;
+
+Bytes decodeB64(const json::Object& o, const std::string& key, const std::string& field) {
+  std::string text = json::requireString(o, key, field);
+  auto bytes = base64Decode(text);
+  if (!bytes) throw invalidArgument("invalid field " + field + "." + key + ": not base64url");
+  return *bytes;
+}
+
+// Map lookup by text key ("fmt") or integer key (COSE labels, negative allowed).
+cbor_item_t* mapGet(cbor_item_t* map, const std::string* textKey, int64_t intKey) {
+  if (!cbor_isa_map(map)) return nullptr;
+  cbor_pair* pairs = cbor_map_handle(map);
+  for (size_t i = 0; i < cbor_map_size(map); ++i) {
+    cbor_item_t* k = pairs[i].key;
+    if (textKey) {
+      if (cbor_isa_string(k) && cbor_string_is_definite(k) &&
+          std::string(reinterpret_cast<const char*>(cbor_string_handle(k)),
+                      cbor_string_length(k)) == *textKey)
+        return pairs[i].value;
+    } else if (cbor_isa_uint(k) && intKey >= 0 &&
+               cbor_get_int(k) == static_cast<uint64_t>(intKey)) {
+      return pairs[i].value;
+    } else if (cbor_isa_negint(k) && intKey < 0 &&
+               cbor_get_int(k) == static_cast<uint64_t>(-1 - intKey)) {
+      return pairs[i].value;
+    }
+  }
+  return nullptr;
+}
+
+cbor_item_t* text(cbor_item_t* map, const std::string& key) {
+  return mapGet(map, &key, 0);
+}
+cbor_item_t* label(cbor_item_t* map, int64_t key) {
+  return mapGet(map, nullptr, key);
+}
+
+std::optional<Bytes> bytesOf(cbor_item_t* item) {
+  if (!item || !cbor_isa_bytestring(item) || !cbor_bytestring_is_definite(item))
+    return std::nullopt;
+  return Bytes(cbor_bytestring_handle(item),
+               cbor_bytestring_handle(item) + cbor_bytestring_length(item));
+}
+
+std::optional<int64_t> intOf(cbor_item_t* item) {
+  if (!item) return std::nullopt;
+  if (cbor_isa_uint(item)) return static_cast<int64_t>(cbor_get_int(item));
+  if (cbor_isa_negint(item)) return -1 - static_cast<int64_t>(cbor_get_int(item));
+  return std::nullopt;
+}
+
+std::string uuidOf(const uint8_t* b) {
+  std::string h = toHex(b, 16);
+  return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) +
+         "-" + h.substr(20);
+}
+
+void checkClientData(const json::Object& attestation, const std::string& challenge,
+                     const std::string& field) {
+  Bytes raw = decodeB64(attestation, "clientDataJson", field);
+  json::Object clientData;
+  try {
+    clientData = json::parseObject(toString(raw), field + ".clientDataJson");
+  } catch (const Error& e) {
+    throw invalidArgument(std::string("invalid field ") + field + ".clientDataJson: " + e.what());
+  }
+  std::string type = clientData->optValue<std::string>("type", "");
+  if (type != "webauthn.create")
+    throw invalidArgument("invalid field " + field + ".clientDataJson: type is \"" + type +
+                          "\", not webauthn.create");
+  // Web clients send base64url(32 random bytes); React Native a 64-character hex string
+  // whose ASCII bytes are the challenge. Either way the ceremony's challenge must match.
+  std::string seen = clientData->optValue<std::string>("challenge", "");
+  auto seenBytes = base64Decode(seen);
+  auto givenBytes = base64Decode(challenge);
+  bool matches = seen == challenge || (seenBytes && givenBytes && *seenBytes == *givenBytes) ||
+                 (seenBytes && toString(*seenBytes) == challenge);
+  if (!matches)
+    throw invalidArgument("invalid field " + field +
+                          ".challenge: it is not the challenge of the webauthn.create ceremony");
+}
+}  // namespace
+
+void parseAuthenticatorParams(const json::Object& params, const std::string& field,
+                              AuthenticatorRecord& record) {
+  record.name = json::requireString(params, "authenticatorName", field);
+  if (record.name.empty())
+    throw invalidArgument("invalid field " + field + ".authenticatorName: must not be empty");
+  std::string challenge = json::requireString(params, "challenge", field);
+  std::string af = field + ".attestation";
+  auto attestation = json::requireObject(params, "attestation", field);
+  checkClientData(attestation, challenge, af);
+
+  record.transports = json::optionalStringArray(attestation, "transports", af);
+  for (size_t i = 0; i < record.transports.size(); ++i)
+    if (std::find(std::begin(kTransports), std::end(kTransports), record.transports[i]) ==
+        std::end(kTransports))
+      throw invalidArgument("invalid field " + af + ".transports[" + std::to_string(i) + "]: \"" +
+                            record.transports[i] + "\" is not an AUTHENTICATOR_TRANSPORT_* value");
+
+  Bytes object = decodeB64(attestation, "attestationObject", af);
+  cbor_load_result loaded;
+  CborPtr root(cbor_load(object.data(), object.size(), &loaded));
+  if (!root || loaded.error.code != CBOR_ERR_NONE || !cbor_isa_map(root.get()))
+    throw invalidArgument("invalid field " + af + ".attestationObject: not a CBOR map");
+  cbor_item_t* fmt = text(root.get(), "fmt");
+  if (!fmt || !cbor_isa_string(fmt))
+    throw invalidArgument("invalid field " + af + ".attestationObject: no fmt");
+  record.attestationType =
+      std::string(reinterpret_cast<const char*>(cbor_string_handle(fmt)), cbor_string_length(fmt));
+  auto authData = bytesOf(text(root.get(), "authData"));
+  if (!authData || authData->size() < 37 + 18)
+    throw invalidArgument("invalid field " + af +
+                          ".attestationObject: authData is missing or short");
+  const Bytes& ad = *authData;
+  if (!(ad[32] & 0x40))
+    throw invalidArgument("invalid field " + af +
+                          ".attestationObject: authData has no attested credential data");
+  record.signCount = int64_t{ad[33]} << 24 | int64_t{ad[34]} << 16 | int64_t{ad[35]} << 8 | ad[36];
+  record.aaguid = uuidOf(ad.data() + 37);
+  size_t idLength = size_t{ad[53]} << 8 | ad[54];
+  if (55 + idLength >= ad.size())
+    throw invalidArgument("invalid field " + af +
+                          ".attestationObject: credential id overruns authData");
+  Bytes credentialId(ad.begin() + 55, ad.begin() + 55 + static_cast<long>(idLength));
+  record.credentialId = base64UrlEncode(credentialId);
+  // The SDK sends base64url(rawId); it must be the credential the authenticator attested.
+  auto given = base64Decode(json::requireString(attestation, "credentialId", af));
+  if (!given || *given != credentialId)
+    throw invalidArgument("invalid field " + af +
+                          ".credentialId: it is not the credential id inside the attestation");
+
+  cbor_load_result keyLoaded;
+  size_t keyOffset = 55 + idLength;
+  CborPtr cose(cbor_load(ad.data() + keyOffset, ad.size() - keyOffset, &keyLoaded));
+  if (!cose || keyLoaded.error.code != CBOR_ERR_NONE || !cbor_isa_map(cose.get()))
+    throw invalidArgument("invalid field " + af +
+                          ".attestationObject: the credential key is not a COSE map");
+  auto kty = intOf(label(cose.get(), 1));
+  auto alg = intOf(label(cose.get(), 3));
+  if (kty == 2 && alg == -7) {
+    auto crv = intOf(label(cose.get(), -1));
+    auto x = bytesOf(label(cose.get(), -2));
+    auto y = bytesOf(label(cose.get(), -3));
+    if (crv != 1 || !x || !y || x->size() != 32 || y->size() != 32)
+      throw invalidArgument("invalid field " + af +
+                            ".attestationObject: ES256 key is not a P-256 point");
+    Bytes point{0x04};
+    point.insert(point.end(), x->begin(), x->end());
+    point.insert(point.end(), y->begin(), y->end());
+    auto compressed = crypto::normalizePublicKey(crypto::Curve::kP256, point);
+    if (!compressed)
+      throw invalidArgument("invalid field " + af +
+                            ".attestationObject: ES256 key is not on P-256");
+    record.algorithm = -7;
+    record.publicKey = toHex(*compressed);
+  } else if (kty == 3 && alg == -257) {
+    auto n = bytesOf(label(cose.get(), -1));
+    auto e = bytesOf(label(cose.get(), -2));
+    if (!n || !e || n->size() < 256)
+      throw invalidArgument("invalid field " + af +
+                            ".attestationObject: RS256 key is not a 2048-bit RSA key");
+    record.algorithm = -257;
+    record.publicKey = toHex(*n);
+    record.rsaExponent = toHex(*e);
+  } else {
+    throw invalidArgument("invalid field " + af + ".attestationObject: unsupported key (kty " +
+                          std::to_string(kty.value_or(0)) + ", alg " +
+                          std::to_string(alg.value_or(0)) +
+                          "); ES256 (-7) and RS256 (-257) are supported");
+  }
+}
+
+}  // namespace signet

@@ -1,0 +1,64 @@
+#include "tenancy/authenticators.hpp"
+
+#include "tenancy/directory.hpp"
+#include "tenancy/user_params.hpp"
+
+namespace signet::authenticators {
+
+json::Object createAuthenticators(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto list = json::requireArray(params, "authenticators", "parameters");
+  if (list->size() == 0)
+    throw invalidArgument("invalid field parameters.authenticators: must not be empty");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < list->size(); ++i)
+    ids.push_back(users::addAuthenticator(ctx.db(), ctx.organizationId(), userId,
+                                          json::objectAt(list, i, "parameters.authenticators"),
+                                          "parameters.authenticators[" + std::to_string(i) + "]",
+                                          ctx.nowMs()));
+  json::Object r = json::object();
+  r->set("authenticatorIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object deleteAuthenticators(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto ids = json::requireStringArray(params, "authenticatorIds", "parameters");
+  if (ids.empty())
+    throw invalidArgument("invalid field parameters.authenticatorIds: must not be empty");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  for (const auto& id : ids) {
+    auto a = directory::findAuthenticator(ctx.db(), ctx.organizationId(), id);
+    if (!a || a->userId != userId)
+      throw notFound("authenticator " + id + " of user " + userId + " not found in organization " +
+                     ctx.organizationId());
+    directory::deleteAuthenticator(ctx.db(), ctx.organizationId(), id);
+  }
+  json::Object r = json::object();
+  r->set("authenticatorIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object getAuthenticator(RequestContext& ctx, const json::Object& body) {
+  std::string id = json::requireString(body, "authenticatorId", "");
+  auto a = directory::findAuthenticator(ctx.db(), ctx.organizationId(), id);
+  if (!a)
+    throw notFound("authenticator " + id + " not found in organization " + ctx.organizationId());
+  json::Object r = json::object();
+  r->set("authenticator", authenticatorJson(*a));
+  return r;
+}
+
+json::Object getAuthenticators(RequestContext& ctx, const json::Object& body) {
+  std::string userId = json::requireString(body, "userId", "");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  json::Array list = json::array();
+  for (const auto& a : directory::authenticatorsOfUser(ctx.db(), ctx.organizationId(), userId))
+    list->add(authenticatorJson(a));
+  json::Object r = json::object();
+  r->set("authenticators", list);
+  return r;
+}
+
+}  // namespace signet::authenticators

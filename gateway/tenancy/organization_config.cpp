@@ -1,0 +1,133 @@
+#include "tenancy/organization_config.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "tenancy/directory.hpp"
+
+namespace signet::organization_config {
+
+namespace {
+// Every FEATURE_NAME_* of the OpenAPI document.
+constexpr const char* kFeatures[] = {"FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
+                                     "FEATURE_NAME_WEBAUTHN_ORIGINS",
+                                     "FEATURE_NAME_EMAIL_AUTH",
+                                     "FEATURE_NAME_EMAIL_RECOVERY",
+                                     "FEATURE_NAME_WEBHOOK",
+                                     "FEATURE_NAME_SMS_AUTH",
+                                     "FEATURE_NAME_OTP_EMAIL_AUTH",
+                                     "FEATURE_NAME_AUTH_PROXY",
+                                     "FEATURE_NAME_SOLANA_RENT_PREFUND_ENABLED",
+                                     "FEATURE_NAME_SWAP_CONFIG",
+                                     "FEATURE_NAME_EARN_CONFIG"};
+
+std::string featureName(const json::Object& params) {
+  std::string name = json::requireString(params, "name", "parameters");
+  if (std::find(std::begin(kFeatures), std::end(kFeatures), name) == std::end(kFeatures))
+    throw invalidArgument("invalid field parameters.name: \"" + name +
+                          "\" is not a FEATURE_NAME_* value");
+  return name;
+}
+
+json::Object featuresResult(Db& db, const std::string& organizationId) {
+  json::Object r = json::object();
+  r->set("features", features(db, organizationId));
+  return r;
+}
+
+int requireInt(const json::Object& o, const std::string& key) {
+  if (!o->has(key) || o->get(key).isEmpty())
+    throw invalidArgument("missing required field parameters." + key);
+  auto v = o->get(key);
+  if (!v.isInteger())
+    throw invalidArgument("invalid field parameters." + key + ": expected an integer");
+  return v.convert<int>();
+}
+}  // namespace
+
+json::Array features(Db& db, const std::string& organizationId) {
+  json::Array list = json::array();
+  for (const auto& row : db.query("SELECT name, value FROM organization_features WHERE "
+                                  "organization_id = ? ORDER BY name",
+                                  {organizationId})) {
+    json::Object f = json::object();
+    f->set("name", row.str(0));
+    f->set("value", row.str(1));
+    list->add(f);
+  }
+  return list;
+}
+
+json::Object updateRootQuorum(ActivityContext& ctx, const json::Object& params) {
+  int threshold = requireInt(params, "threshold");
+  auto userIds = json::requireStringArray(params, "userIds", "parameters");
+  if (threshold < 1)
+    throw invalidArgument(
+        "invalid field parameters.threshold: quorum threshold must be non-zero integer");
+  if (userIds.empty())
+    throw invalidArgument("invalid field parameters.userIds: quorum users missing");
+  std::set<std::string> unique(userIds.begin(), userIds.end());
+  if (unique.size() != userIds.size())
+    throw invalidArgument("invalid field parameters.userIds: a user appears twice");
+  if (static_cast<size_t>(threshold) > userIds.size())
+    throw invalidArgument("invalid field parameters.threshold: " + std::to_string(threshold) +
+                          " is more than the " + std::to_string(userIds.size()) + " quorum users");
+  for (const auto& id : userIds) directory::requireUser(ctx.db(), ctx.organizationId(), id);
+  directory::setRootQuorum(ctx.db(), ctx.organizationId(), userIds, threshold, ctx.nowMs());
+  return json::object();
+}
+
+json::Object setFeature(ActivityContext& ctx, const json::Object& params) {
+  std::string name = featureName(params);
+  std::string value = json::requireString(params, "value", "parameters");
+  Db& db = ctx.db();
+  db.exec("DELETE FROM organization_features WHERE organization_id = ? AND name = ?",
+          {ctx.organizationId(), name});
+  db.exec("INSERT INTO organization_features (organization_id, name, value) VALUES (?, ?, ?)",
+          {ctx.organizationId(), name, value});
+  json::Object event = json::object();
+  event->set("organizationId", ctx.organizationId());
+  event->set("name", name);
+  event->set("value", value);
+  ctx.publish(kEventFeatureSet, event);
+  return featuresResult(db, ctx.organizationId());
+}
+
+json::Object removeFeature(ActivityContext& ctx, const json::Object& params) {
+  std::string name = featureName(params);
+  Db& db = ctx.db();
+  if (db.exec("DELETE FROM organization_features WHERE organization_id = ? AND name = ?",
+              {ctx.organizationId(), name}) == 0)
+    throw notFound("feature " + name + " is not set in organization " + ctx.organizationId());
+  json::Object event = json::object();
+  event->set("organizationId", ctx.organizationId());
+  event->set("name", name);
+  ctx.publish(kEventFeatureRemoved, event);
+  return featuresResult(db, ctx.organizationId());
+}
+
+json::Object updateOrganizationName(ActivityContext& ctx, const json::Object& params) {
+  std::string name = json::requireString(params, "organizationName", "parameters");
+  if (name.empty())
+    throw invalidArgument("invalid field parameters.organizationName: must not be empty");
+  directory::renameOrganization(ctx.db(), ctx.organizationId(), name, ctx.nowMs());
+  json::Object r = json::object();
+  r->set("organizationId", ctx.organizationId());
+  r->set("organizationName", name);
+  return r;
+}
+
+json::Object getOrganizationConfigs(RequestContext& ctx, const json::Object&) {
+  auto org = directory::requireOrganization(ctx.db(), ctx.organizationId());
+  json::Object quorum = json::object();
+  quorum->set("threshold", org.rootQuorumThreshold);
+  quorum->set("userIds", json::stringArray(directory::rootQuorumUserIds(ctx.db(), org.id)));
+  json::Object configs = json::object();
+  configs->set("features", features(ctx.db(), org.id));
+  configs->set("quorum", quorum);
+  json::Object r = json::object();
+  r->set("configs", configs);
+  return r;
+}
+
+}  // namespace signet::organization_config

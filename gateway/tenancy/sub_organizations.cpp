@@ -1,0 +1,280 @@
+#include "tenancy/sub_organizations.hpp"
+
+#include <cstring>
+
+#include "signet/jwt.hpp"
+#include "tenancy/contacts.hpp"
+#include "tenancy/directory.hpp"
+#include "tenancy/user_params.hpp"
+
+namespace signet::sub_organizations {
+
+namespace {
+int requireInt(const json::Object& o, const std::string& key) {
+  if (!o->has(key) || o->get(key).isEmpty())
+    throw invalidArgument("missing required field parameters." + key);
+  auto v = o->get(key);
+  if (!v.isInteger())
+    throw invalidArgument("invalid field parameters." + key + ": expected an integer");
+  return v.convert<int>();
+}
+
+// The signup client signature: the token's key signed
+// {"signupV2":{...},"tokenId":…,"type":"USAGE_TYPE_SIGNUP"} (raw r‖s over SHA-256).
+void checkClientSignature(const json::Object& sig, const contacts::VerifiedContact& token) {
+  const std::string f = "parameters.clientSignature";
+  std::string scheme = json::requireString(sig, "scheme", f);
+  std::string publicKey = json::requireString(sig, "publicKey", f);
+  std::string message = json::requireString(sig, "message", f);
+  std::string signature = json::requireString(sig, "signature", f);
+  if (scheme != "CLIENT_SIGNATURE_SCHEME_API_P256")
+    throw invalidArgument("invalid field " + f + ".scheme: \"" + scheme + "\" is not supported");
+  if (!token.publicKey || *token.publicKey != publicKey)
+    throw invalidArgument("invalid field " + f +
+                          ".publicKey: it is not the verification token's key");
+  auto m = json::parseObject(message, f + ".message");
+  if (m->optValue<std::string>("tokenId", "") != token.tokenId ||
+      m->optValue<std::string>("type", "") != "USAGE_TYPE_SIGNUP")
+    throw invalidArgument("invalid field " + f + ".message: it is not a signup use of token " +
+                          token.tokenId);
+  auto raw = fromHex(signature);
+  auto pub = fromHex(publicKey);
+  crypto::EcdsaSignature s;
+  bool ok = raw && raw->size() == 64 && pub;
+  if (ok) {
+    std::memcpy(s.r.data(), raw->data(), 32);
+    std::memcpy(s.s.data(), raw->data() + 32, 32);
+    ok = crypto::verifyEcdsa(crypto::Curve::kP256, *pub, crypto::sha256(message), s);
+  }
+  if (!ok) throw invalidArgument("invalid field " + f + ".signature: does not verify");
+}
+
+json::Object create(ActivityContext& ctx, const json::Object& p, int version) {
+  Db& db = ctx.db();
+  auto parent = directory::requireOrganization(db, ctx.organizationId());
+  std::string name = json::requireString(p, "subOrganizationName", "parameters");
+  if (name.empty())
+    throw invalidArgument("invalid field parameters.subOrganizationName: must not be empty");
+  auto rootUsers = json::requireArray(p, "rootUsers", "parameters");
+  if (rootUsers->size() == 0)
+    throw invalidArgument("invalid field parameters.rootUsers: must not be empty");
+  int threshold = requireInt(p, "rootQuorumThreshold");
+  if (threshold < 1 || static_cast<size_t>(threshold) > rootUsers->size())
+    throw invalidArgument(
+        "invalid field parameters.rootQuorumThreshold: " + std::to_string(threshold) +
+        " must be between 1 and the " + std::to_string(rootUsers->size()) + " root users");
+  auto wallet = json::optionalObject(p, "wallet", "parameters");
+  OrganizationFlags flags;
+  flags.disableEmailRecovery = json::optionalBool(p, "disableEmailRecovery", "parameters", false);
+  flags.disableEmailAuth = json::optionalBool(p, "disableEmailAuth", "parameters", false);
+  if (version >= 7) {
+    flags.disableSmsAuth = json::optionalBool(p, "disableSmsAuth", "parameters", false);
+    flags.disableOtpEmailAuth = json::optionalBool(p, "disableOtpEmailAuth", "parameters", false);
+  }
+  if (parent.parentId)
+    throw failedPrecondition("organization " + parent.id + " is itself a sub-organization of " +
+                             *parent.parentId + "; sub-organizations cannot have their own");
+  if (wallet && !ctx.services().createWallet)
+    throw Error(Code::kUnimplemented,
+                "parameters.wallet: wallets are created by the 'signing' plugin, which is not "
+                "enabled in this gateway's config (plugins.enabled); enable it or omit wallet");
+
+  int64_t now = ctx.nowMs();
+  OrganizationRecord org{crypto::uuidV4(), name, parent.id, threshold, now, now, flags};
+  directory::insertOrganization(db, org);
+  std::vector<std::string> rootUserIds;
+  std::vector<UserRecord> created;
+  for (size_t i = 0; i < rootUsers->size(); ++i) {
+    auto user =
+        users::createFromParams(ctx, org.id, json::objectAt(rootUsers, i, "parameters.rootUsers"),
+                                "parameters.rootUsers[" + std::to_string(i) + "]", false);
+    directory::addRootQuorumMember(db, org.id, user.id);
+    rootUserIds.push_back(user.id);
+    created.push_back(user);
+  }
+  if (version >= 7) {
+    if (auto token = json::optionalString(p, "verificationToken", "parameters")) {
+      auto v = contacts::spendVerificationToken(ctx, *token, org.id, parent.id,
+                                                "parameters.verificationToken");
+      if (auto sig = json::optionalObject(p, "clientSignature", "parameters"))
+        checkClientSignature(sig, v);
+      bool matched = false;
+      for (auto& u : created) {
+        if (u.email && contacts::sameContact(v, "OTP_TYPE_EMAIL", *u.email))
+          u.emailVerified = matched = true;
+        if (u.phoneNumber && contacts::sameContact(v, "OTP_TYPE_SMS", *u.phoneNumber))
+          u.phoneNumberVerified = matched = true;
+        directory::updateUser(db, u);
+      }
+      if (!matched)
+        throw invalidArgument("invalid field parameters.verificationToken: it verifies " +
+                              v.contact + ", which no root user has");
+    }
+  }
+  json::Object result = json::object();
+  result->set("subOrganizationId", org.id);
+  result->set("rootUserIds", json::stringArray(rootUserIds));
+  if (wallet) result->set("wallet", ctx.services().createWallet(ctx, org.id, wallet));
+  return result;
+}
+
+std::pair<std::string, SqlParams> usersWhere(const std::string& condition,
+                                             const std::string& value) {
+  return {"id IN (SELECT organization_id FROM users WHERE " + condition + ")", {value}};
+}
+
+json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOnly) {
+  auto filterType = json::optionalString(body, "filterType", "").value_or("");
+  auto filterValue = json::optionalString(body, "filterValue", "");
+  std::string sql = "SELECT id FROM organizations WHERE parent_id = ?";
+  SqlParams params{ctx.organizationId()};
+  if (!filterType.empty()) {
+    if (!filterValue)
+      throw invalidArgument("missing required field filterValue (filterType is " + filterType +
+                            ")");
+    if (verifiedOnly) {
+      if (filterType == "EMAIL") {
+        sql +=
+            " AND id IN (SELECT organization_id FROM users WHERE lower(email) = lower(?) AND "
+            "email_verified = 1)";
+      } else if (filterType == "PHONE_NUMBER") {
+        sql +=
+            " AND id IN (SELECT organization_id FROM users WHERE phone_number = ? AND "
+            "phone_number_verified = 1)";
+      } else {
+        throw invalidArgument(
+            "invalid field filterType: list_verified_suborgs filters by EMAIL or "
+            "PHONE_NUMBER, not \"" +
+            filterType + "\"");
+      }
+      params.push_back(*filterValue);
+    } else {
+      const SubOrganizationFilter* filter = nullptr;
+      for (const auto& [module, f] : ctx.services().subOrganizationFilters)
+        if (f.filterType == filterType) filter = &f;
+      if (!filter) {
+        if (filterType == "WALLET_ACCOUNT_ADDRESS")
+          throw Error(Code::kUnimplemented,
+                      "filterType WALLET_ACCOUNT_ADDRESS is served by the "
+                      "'signing' plugin, which is not enabled in this "
+                      "gateway's config (plugins.enabled)");
+        throw invalidArgument("invalid field filterType: \"" + filterType +
+                              "\" is not a filter type");
+      }
+      auto [condition, values] = filter->condition(*filterValue);
+      sql += " AND (" + condition + ")";
+      params.insert(params.end(), values.begin(), values.end());
+    }
+  }
+  size_t limit = 10;
+  std::optional<std::string> before, after;
+  if (auto page = json::optionalObject(body, "paginationOptions", "")) {
+    if (auto l = json::optionalInt64String(page, "limit", "paginationOptions")) {
+      if (*l < 1 || *l > 100)
+        throw invalidArgument("invalid field paginationOptions.limit: " + std::to_string(*l) +
+                              " is not between 1 and 100");
+      limit = static_cast<size_t>(*l);
+    }
+    before = json::optionalString(page, "before", "paginationOptions");
+    after = json::optionalString(page, "after", "paginationOptions");
+  }
+  // Oldest first; `after` continues with newer ones, `before` gives the ones in front.
+  auto cursor = [&](const std::string& id) {
+    auto row =
+        ctx.db().queryOne("SELECT created_at_ms FROM organizations WHERE id = ? AND parent_id = ?",
+                          {id, ctx.organizationId()});
+    if (!row)
+      throw invalidArgument("invalid field paginationOptions: cursor " + id +
+                            " is not a sub-organization of " + ctx.organizationId());
+    return row->i64(0);
+  };
+  bool reverse = false;
+  if (after) {
+    int64_t at = cursor(*after);
+    sql += " AND (created_at_ms > ? OR (created_at_ms = ? AND id > ?))";
+    params.insert(params.end(), {at, at, *after});
+  }
+  if (before) {
+    int64_t at = cursor(*before);
+    sql += " AND (created_at_ms < ? OR (created_at_ms = ? AND id < ?))";
+    params.insert(params.end(), {at, at, *before});
+    reverse = !after;
+  }
+  sql += reverse ? " ORDER BY created_at_ms DESC, id DESC" : " ORDER BY created_at_ms ASC, id ASC";
+  sql += " LIMIT " + std::to_string(limit);
+  std::vector<std::string> ids;
+  for (const auto& row : ctx.db().query(sql, params)) ids.push_back(row.str(0));
+  if (reverse) std::reverse(ids.begin(), ids.end());
+  json::Object r = json::object();
+  r->set("organizationIds", json::stringArray(ids));
+  return r;
+}
+}  // namespace
+
+ActivityHandler createHandler(int version) {
+  return [version](ActivityContext& ctx, const json::Object& p) { return create(ctx, p, version); };
+}
+
+json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params) {
+  bool withoutExport = json::optionalBool(params, "deleteWithoutExport", "parameters", false);
+  auto org = directory::requireOrganization(ctx.db(), ctx.organizationId());
+  if (!org.parentId)
+    throw failedPrecondition("organization " + org.id +
+                             " is not a sub-organization; only "
+                             "sub-organizations can be deleted");
+  // Modules refuse when something would be lost (the signing plugin: unexported keys) and
+  // otherwise remove their own rows of this organization.
+  for (const auto& [module, hook] : ctx.services().deletionHooks) hook(ctx, org.id, withoutExport);
+  directory::deleteOrganization(ctx.db(), org.id);
+  json::Object r = json::object();
+  r->set("subOrganizationUuid", org.id);
+  return r;
+}
+
+json::Object listSubOrganizations(RequestContext& ctx, const json::Object& body) {
+  return list(ctx, body, false);
+}
+
+json::Object listVerifiedSubOrganizations(RequestContext& ctx, const json::Object& body) {
+  return list(ctx, body, true);
+}
+
+std::vector<SubOrganizationFilter> coreFilters() {
+  return {
+      {"NAME",
+       [](const std::string& v) { return std::make_pair(std::string("name = ?"), SqlParams{v}); }},
+      {"USERNAME", [](const std::string& v) { return usersWhere("name = ?", v); }},
+      {"EMAIL", [](const std::string& v) { return usersWhere("lower(email) = lower(?)", v); }},
+      {"PHONE_NUMBER", [](const std::string& v) { return usersWhere("phone_number = ?", v); }},
+      {"CREDENTIAL_ID",
+       [](const std::string& v) {
+         auto raw = base64Decode(v);
+         return std::make_pair(
+             std::string(
+                 "id IN (SELECT organization_id FROM authenticators WHERE credential_id = ?)"),
+             SqlParams{raw ? base64UrlEncode(*raw) : v});
+       }},
+      {"PUBLIC_KEY",
+       [](const std::string& v) {
+         std::string key = v;
+         for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+         return std::make_pair(
+             std::string("id IN (SELECT organization_id FROM api_keys WHERE public_key = ?) OR id "
+                         "IN (SELECT organization_id FROM authenticators WHERE public_key = ?)"),
+             SqlParams{key, key});
+       }},
+      {"OIDC_TOKEN",
+       [](const std::string& v) {
+         auto decoded = jwt::decodeClaims(v);
+         if (!decoded)
+           throw invalidArgument("invalid field filterValue: the OIDC token is not a JWT");
+         json::Object claims = *decoded;
+         return std::make_pair(std::string("id IN (SELECT organization_id FROM oauth_providers "
+                                           "WHERE issuer = ? AND subject = ?)"),
+                               SqlParams{claims->optValue<std::string>("iss", ""),
+                                         claims->optValue<std::string>("sub", "")});
+       }},
+  };
+}
+
+}  // namespace signet::sub_organizations

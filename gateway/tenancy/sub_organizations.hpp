@@ -1,0 +1,14 @@
+// Sub-organizations: create_sub_organization V4..V8, delete_sub_organization, list_suborgs,
+// list_verified_suborgs, and the core's list_suborgs filters.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace signet::sub_organizations {
+ActivityHandler createHandler(int version);
+json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params);
+json::Object listSubOrganizations(RequestContext& ctx, const json::Object& body);
+json::Object listVerifiedSubOrganizations(RequestContext& ctx, const json::Object& body);
+// CREDENTIAL_ID, NAME, USERNAME, EMAIL, PHONE_NUMBER, OIDC_TOKEN, PUBLIC_KEY.
+std::vector<SubOrganizationFilter> coreFilters();
+}  // namespace signet::sub_organizations

@@ -1,0 +1,149 @@
+#include "tenancy/user_params.hpp"
+
+#include "auth/attestation.hpp"
+#include "signet/jwt.hpp"
+#include "tenancy/api_keys.hpp"
+#include "tenancy/contacts.hpp"
+
+namespace signet::users {
+
+namespace {
+size_t count(Db& db, const std::string& sql, const SqlParams& params) {
+  return static_cast<size_t>(db.queryOne(sql, params)->i64(0));
+}
+}  // namespace
+
+std::string addAuthenticator(Db& db, const std::string& organizationId, const std::string& userId,
+                             const json::Object& params, const std::string& field, int64_t nowMs) {
+  AuthenticatorRecord a;
+  parseAuthenticatorParams(params, field, a);
+  if (count(db, "SELECT COUNT(*) FROM authenticators WHERE organization_id = ? AND user_id = ?",
+            {organizationId, userId}) >= kMaxAuthenticatorsPerUser)
+    throw resourceExhausted("user " + userId + " in organization " + organizationId +
+                            " already has " + std::to_string(kMaxAuthenticatorsPerUser) +
+                            " authenticators, the limit");
+  for (const auto& other : directory::authenticatorsByCredentialId(db, a.credentialId))
+    if (other.organizationId == organizationId)
+      throw Error(Code::kAlreadyExists, "credential " + a.credentialId +
+                                            " is already registered in organization " +
+                                            organizationId + " (authenticator " + other.id + ")");
+  a.id = crypto::uuidV4();
+  a.organizationId = organizationId;
+  a.userId = userId;
+  a.createdAtMs = a.updatedAtMs = nowMs;
+  directory::insertAuthenticator(db, a);
+  return a.id;
+}
+
+std::string addOauthProvider(Db& db, const std::string& organizationId, const std::string& userId,
+                             const json::Object& params, const std::string& field, int64_t nowMs) {
+  std::string name = json::requireString(params, "providerName", field);
+  if (name.empty())
+    throw invalidArgument("invalid field " + field + ".providerName: must not be empty");
+  // V2 may carry the claims themselves; otherwise they are read from the OIDC token. At
+  // registration the token's signature is not what makes the binding trustworthy: the
+  // creator is authorized to state it, exactly as V2's bare oidcClaims are accepted.
+  std::string iss, sub, aud;
+  if (auto given = json::optionalObject(params, "oidcClaims", field)) {
+    iss = json::requireString(given, "iss", field + ".oidcClaims");
+    sub = json::requireString(given, "sub", field + ".oidcClaims");
+    aud = json::requireString(given, "aud", field + ".oidcClaims");
+  } else {
+    auto token = json::optionalString(params, "oidcToken", field);
+    if (!token)
+      throw invalidArgument("missing required field " + field + ".oidcToken (or oidcClaims)");
+    auto decoded = jwt::decodeClaims(*token);
+    if (!decoded) throw invalidArgument("invalid field " + field + ".oidcToken: not a JWT");
+    json::Object claims = *decoded;
+    iss = claims->optValue<std::string>("iss", "");
+    sub = claims->optValue<std::string>("sub", "");
+    Poco::Dynamic::Var audience = claims->has("aud") ? claims->get("aud") : Poco::Dynamic::Var();
+    if (audience.isString())
+      aud = audience.extract<std::string>();
+    else if (audience.type() == typeid(json::Array) && audience.extract<json::Array>()->size() > 0)
+      aud = audience.extract<json::Array>()->getElement<std::string>(0);
+  }
+  if (iss.empty() || sub.empty() || aud.empty())
+    throw invalidArgument("invalid field " + field + ": the OIDC identity needs iss, sub and aud");
+  if (count(db, "SELECT COUNT(*) FROM oauth_providers WHERE organization_id = ? AND user_id = ?",
+            {organizationId, userId}) >= kMaxOauthProvidersPerUser)
+    throw resourceExhausted("user " + userId + " in organization " + organizationId +
+                            " already has " + std::to_string(kMaxOauthProvidersPerUser) +
+                            " OAuth providers, the limit");
+  if (auto other = db.queryOne("SELECT user_id FROM oauth_providers WHERE organization_id = ? AND "
+                               "issuer = ? AND subject = ? AND audience = ?",
+                               {organizationId, iss, sub, aud}))
+    throw Error(Code::kAlreadyExists, "OIDC identity " + iss + " / " + sub +
+                                          " is already linked to user " + other->str(0) +
+                                          " in organization " + organizationId);
+  std::string id = crypto::uuidV4();
+  db.exec(
+      "INSERT INTO oauth_providers (id, organization_id, user_id, name, issuer, audience, "
+      "subject, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {id, organizationId, userId, name, iss, aud, sub, nowMs, nowMs});
+  return id;
+}
+
+void setTags(Db& db, const std::string& organizationId, const std::string& userId,
+             const std::vector<std::string>& tagIds, const std::string& field) {
+  for (size_t i = 0; i < tagIds.size(); ++i)
+    if (!db.queryOne("SELECT 1 FROM user_tags WHERE organization_id = ? AND id = ?",
+                     {organizationId, tagIds[i]}))
+      throw notFound("user tag " + tagIds[i] + " (" + field + "[" + std::to_string(i) +
+                     "]) not found in organization " + organizationId);
+  db.exec(
+      "DELETE FROM user_tag_members WHERE user_id = ? AND tag_id IN (SELECT id FROM user_tags "
+      "WHERE organization_id = ?)",
+      {userId, organizationId});
+  for (const auto& tag : tagIds)
+    if (!db.queryOne("SELECT 1 FROM user_tag_members WHERE tag_id = ? AND user_id = ?",
+                     {tag, userId}))
+      db.exec("INSERT INTO user_tag_members (tag_id, user_id) VALUES (?, ?)", {tag, userId});
+}
+
+UserRecord createFromParams(ActivityContext& ctx, const std::string& organizationId,
+                            const json::Object& params, const std::string& field, bool withTags) {
+  Db& db = ctx.db();
+  int64_t now = ctx.nowMs();
+  UserRecord user;
+  user.id = crypto::uuidV4();
+  user.organizationId = organizationId;
+  user.name = json::requireString(params, "userName", field);
+  if (user.name.empty())
+    throw invalidArgument("invalid field " + field + ".userName: must not be empty");
+  if (auto email = json::optionalString(params, "userEmail", field); email && !email->empty())
+    user.email = contacts::validateEmail(*email, field + ".userEmail");
+  if (auto phone = json::optionalString(params, "userPhoneNumber", field); phone && !phone->empty())
+    user.phoneNumber = contacts::validatePhoneNumber(*phone, field + ".userPhoneNumber");
+  user.createdAtMs = user.updatedAtMs = now;
+  if (directory::countUsers(db, organizationId) >= kMaxUsersPerOrganization)
+    throw resourceExhausted("organization " + organizationId + " already has " +
+                            std::to_string(kMaxUsersPerOrganization) + " users, the limit");
+  directory::insertUser(db, user);
+
+  if (auto keys = json::optionalArray(params, "apiKeys", field))
+    for (size_t i = 0; i < keys->size(); ++i) {
+      std::string f = field + ".apiKeys[" + std::to_string(i) + "]";
+      auto k = json::objectAt(keys, i, field + ".apiKeys");
+      api_keys::addKey(db, organizationId, user.id, json::requireString(k, "apiKeyName", f),
+                       json::requireString(k, "publicKey", f),
+                       json::optionalString(k, "curveType", f).value_or("API_KEY_CURVE_P256"),
+                       json::optionalInt64String(k, "expirationSeconds", f), now, f);
+    }
+  if (auto list = json::optionalArray(params, "authenticators", field))
+    for (size_t i = 0; i < list->size(); ++i)
+      addAuthenticator(db, organizationId, user.id,
+                       json::objectAt(list, i, field + ".authenticators"),
+                       field + ".authenticators[" + std::to_string(i) + "]", now);
+  if (auto list = json::optionalArray(params, "oauthProviders", field))
+    for (size_t i = 0; i < list->size(); ++i)
+      addOauthProvider(db, organizationId, user.id,
+                       json::objectAt(list, i, field + ".oauthProviders"),
+                       field + ".oauthProviders[" + std::to_string(i) + "]", now);
+  if (withTags)
+    setTags(db, organizationId, user.id, json::optionalStringArray(params, "userTags", field),
+            field + ".userTags");
+  return user;
+}
+
+}  // namespace signet::users

@@ -1,0 +1,141 @@
+#include "tenancy/users.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "tenancy/contacts.hpp"
+#include "tenancy/directory.hpp"
+#include "tenancy/user_params.hpp"
+
+namespace signet::users {
+
+namespace {
+json::Object userIdResult(const std::string& userId) {
+  json::Object r = json::object();
+  r->set("userId", userId);
+  return r;
+}
+
+// Applies a new email or phone number: empty removes it; a verification token for the same
+// contact marks it verified, any change without one clears the mark.
+void applyContact(ActivityContext& ctx, UserRecord& user, const std::string& type,
+                  const std::string& value, const std::optional<std::string>& token,
+                  const std::string& field) {
+  std::optional<std::string>& slot = type == "OTP_TYPE_EMAIL" ? user.email : user.phoneNumber;
+  bool& verified = type == "OTP_TYPE_EMAIL" ? user.emailVerified : user.phoneNumberVerified;
+  if (value.empty()) {
+    slot.reset();
+    verified = false;
+    return;
+  }
+  slot = type == "OTP_TYPE_EMAIL" ? contacts::validateEmail(value, "parameters." + field)
+                                  : contacts::validatePhoneNumber(value, "parameters." + field);
+  verified = false;
+  if (!token) return;
+  auto org = directory::requireOrganization(ctx.db(), ctx.organizationId());
+  auto v = contacts::spendVerificationToken(ctx, *token, org.id, org.parentId,
+                                            "parameters.verificationToken");
+  if (!contacts::sameContact(v, type, *slot))
+    throw invalidArgument("invalid field parameters.verificationToken: it verifies " + v.contact +
+                          ", not " + *slot);
+  verified = true;
+}
+}  // namespace
+
+json::Object createUsers(ActivityContext& ctx, const json::Object& params) {
+  auto list = json::requireArray(params, "users", "parameters");
+  if (list->size() == 0) throw invalidArgument("invalid field parameters.users: must not be empty");
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < list->size(); ++i)
+    ids.push_back(createFromParams(ctx, ctx.organizationId(),
+                                   json::objectAt(list, i, "parameters.users"),
+                                   "parameters.users[" + std::to_string(i) + "]", true)
+                      .id);
+  json::Object r = json::object();
+  r->set("userIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object deleteUsers(ActivityContext& ctx, const json::Object& params) {
+  auto ids = json::requireStringArray(params, "userIds", "parameters");
+  if (ids.empty()) throw invalidArgument("invalid field parameters.userIds: must not be empty");
+  auto quorum = directory::rootQuorumUserIds(ctx.db(), ctx.organizationId());
+  for (const auto& id : ids) {
+    directory::requireUser(ctx.db(), ctx.organizationId(), id);
+    if (std::find(quorum.begin(), quorum.end(), id) != quorum.end())
+      throw failedPrecondition("cannot delete user " + id +
+                               ": it is in the root quorum of "
+                               "organization " +
+                               ctx.organizationId() +
+                               " (quorum users missing); change the quorum with "
+                               "update_root_quorum first");
+    directory::deleteUser(ctx.db(), ctx.organizationId(), id);
+  }
+  json::Object r = json::object();
+  r->set("userIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object updateUser(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  if (auto name = json::optionalString(params, "userName", "parameters")) {
+    if (name->empty())
+      throw invalidArgument("invalid field parameters.userName: must not be empty");
+    user.name = *name;
+  }
+  if (auto email = json::optionalString(params, "userEmail", "parameters"))
+    applyContact(ctx, user, "OTP_TYPE_EMAIL", *email, std::nullopt, "userEmail");
+  if (auto phone = json::optionalString(params, "userPhoneNumber", "parameters"))
+    applyContact(ctx, user, "OTP_TYPE_SMS", *phone, std::nullopt, "userPhoneNumber");
+  if (params->has("userTagIds") && !params->get("userTagIds").isEmpty())
+    setTags(ctx.db(), ctx.organizationId(), userId,
+            json::requireStringArray(params, "userTagIds", "parameters"), "parameters.userTagIds");
+  user.updatedAtMs = ctx.nowMs();
+  directory::updateUser(ctx.db(), user);
+  return userIdResult(userId);
+}
+
+json::Object updateUserName(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  std::string name = json::requireString(params, "userName", "parameters");
+  if (name.empty()) throw invalidArgument("invalid field parameters.userName: must not be empty");
+  auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  user.name = name;
+  user.updatedAtMs = ctx.nowMs();
+  directory::updateUser(ctx.db(), user);
+  return userIdResult(userId);
+}
+
+json::Object updateUserEmail(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  std::string email = json::requireString(params, "userEmail", "parameters");
+  auto token = json::optionalString(params, "verificationToken", "parameters");
+  auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  applyContact(ctx, user, "OTP_TYPE_EMAIL", email, token, "userEmail");
+  user.updatedAtMs = ctx.nowMs();
+  directory::updateUser(ctx.db(), user);
+  return userIdResult(userId);
+}
+
+json::Object updateUserPhoneNumber(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  std::string phone = json::requireString(params, "userPhoneNumber", "parameters");
+  auto token = json::optionalString(params, "verificationToken", "parameters");
+  auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  applyContact(ctx, user, "OTP_TYPE_SMS", phone, token, "userPhoneNumber");
+  user.updatedAtMs = ctx.nowMs();
+  directory::updateUser(ctx.db(), user);
+  return userIdResult(userId);
+}
+
+json::Object listUsers(RequestContext& ctx, const json::Object&) {
+  json::Array list = json::array();
+  for (const auto& u : directory::listUsers(ctx.db(), ctx.organizationId()))
+    list->add(userJson(ctx.db(), u));
+  json::Object r = json::object();
+  r->set("users", list);
+  return r;
+}
+
+}  // namespace signet::users

@@ -1,0 +1,25 @@
+// ES256 JSON Web Tokens as the coordinator API uses them: P-256 over SHA-256 of
+// "header.payload" (verification tokens) or over SHA-256(SHA-256(...)) (session JWTs), with
+// the raw r‖s signature in base64url. Poco's JWT signs only the standard single-hash form.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "signet/crypto.hpp"
+#include "signet/json.hpp"
+
+namespace signet::jwt {
+
+enum class Hashing { kSingleSha256, kDoubleSha256 };
+
+std::string signEs256(const crypto::SecretBytes& privateKey, const json::Object& header,
+                      const json::Object& claims, Hashing hashing);
+// The claims when the signature verifies under `publicKey` (any SEC1 encoding); nullopt for a
+// malformed token or a bad signature. Expiry is the caller's business (units differ).
+std::optional<json::Object> verifyEs256(const std::string& token, const Bytes& publicKey,
+                                        Hashing hashing);
+// The claims without checking the signature (to read who a token names before deciding).
+std::optional<json::Object> decodeClaims(const std::string& token);
+
+}  // namespace signet::jwt
