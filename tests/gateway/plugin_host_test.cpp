@@ -16,7 +16,9 @@ SIGNET_BACKEND_SUITE(PluginTest);
 TEST(PluginHostTest, LoadsMemoAndRefusesTheOthersSayingWhy) {
   PluginHost host;
   auto modules = host.discover(SIGNET_TEST_PLUGIN_DIR, {"memo"});
-  ASSERT_EQ(modules.size(), 1u);
+  ASSERT_EQ(modules.size(), 2u);  // memo and the hook recorder, in file-name order
+  EXPECT_EQ(modules[1].name, "recorder");
+  EXPECT_FALSE(modules[1].enabled);
   EXPECT_EQ(modules[0].name, "memo");
   EXPECT_EQ(modules[0].version, "0.1.0");
   EXPECT_TRUE(modules[0].enabled);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "signet/client.hpp"
+#include "signet/json.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet::test {
@@ -19,6 +20,9 @@ class SoftwareAuthenticator : public Stamper {
   ~SoftwareAuthenticator() override;
 
   std::pair<std::string, std::string> stamp(std::string_view body) override;
+  // v1AuthenticatorParamsV2 for create_authenticators / rootUsers[].authenticators: a
+  // webauthn.create ceremony over `challenge` with a "none" attestation, as a browser sends.
+  json::Object registration(const std::string& name, const std::string& challenge) const;
   // The record create_authenticators would store for this credential.
   AuthenticatorRecord record(const std::string& organizationId, const std::string& userId) const;
   const std::string& credentialId() const { return credentialId_; }

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "signet/jwt.hpp"
 #include "store/keyring.hpp"
 
 namespace signet::test {
@@ -106,6 +107,26 @@ int64_t TestGateway::count(const std::string& sql, const SqlParams& params) {
   int64_t n = 0;
   gateway_->database().read([&](Db& db) { n = db.queryOne(sql, params)->i64(0); });
   return n;
+}
+
+std::string TestGateway::mintVerificationToken(const std::string& type, const std::string& contact,
+                                               const std::string& organizationId,
+                                               int64_t expiresAtMs) {
+  std::string token;
+  gateway_->database().read([&](Db& db) {
+    auto signer = DbKeyring(db, gateway_->masterKey()).open("gateway-signer", "p256-private-key");
+    json::Object header = json::object();
+    header->set("typ", "JWT");
+    header->set("alg", "ES256");
+    json::Object claims = json::object();
+    claims->set("id", crypto::uuidV4());
+    claims->set("verification_type", type);
+    claims->set("contact", contact);
+    claims->set("organization_id", organizationId);
+    claims->set("exp", std::to_string(expiresAtMs ? expiresAtMs : systemNowMs() + 600'000));
+    token = jwt::signEs256(signer, header, claims, jwt::Hashing::kSingleSha256);
+  });
+  return token;
 }
 
 std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> TestGateway::createOrganization(

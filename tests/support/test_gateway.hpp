@@ -55,6 +55,10 @@ class TestGateway {
   void write(const std::function<void(Db&)>& fn) { gateway_->database().transaction(fn); }
   int64_t count(const std::string& sql, const SqlParams& params = {});
 
+  // A verification token as verify_otp issues it, signed by this gateway's signer.
+  std::string mintVerificationToken(const std::string& type, const std::string& contact,
+                                    const std::string& organizationId, int64_t expiresAtMs = 0);
+
   // A second root organization with its own key, for cross-tenant tests.
   std::pair<BootstrapResult, std::shared_ptr<ApiKeyStamper>> createOrganization(
       const std::string& name);

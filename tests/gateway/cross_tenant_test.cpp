@@ -1,0 +1,117 @@
+// For every activity type and query the gateway serves (core and enabled plugins, read from
+// the catalog so that new ones are covered without editing this file): a key of another
+// tenant is refused and nothing changes; a sub-organization's key never reaches its parent;
+// a parent's key runs no activity in a sub-organization unless the type allows it.
+#include "support/test_gateway.hpp"
+#include "tenancy/bootstrap.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet::test {
+namespace {
+
+class CrossTenantTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(CrossTenantTest);
+
+// Rows in every table the core and the memo plugin write.
+std::string fingerprintOfStore(TestGateway& gw) {
+  std::string out;
+  for (const char* table :
+       {"organizations", "users", "api_keys", "authenticators", "activities", "root_quorum_members",
+        "user_tags", "user_tag_members", "oauth_providers", "organization_features",
+        "signet_secrets", "spent_verification_tokens", "memo_entries"})
+    out += std::string(table) + "=" +
+           std::to_string(gw.count(std::string("SELECT COUNT(*) FROM ") + table)) + " ";
+  return out;
+}
+
+TEST_P(CrossTenantTest, EveryOperationRefusesAnotherTenantsKeyAndChangesNothing) {
+  TestGateway gw(GetParam());
+  auto [other, otherStamper] = gw.createOrganization("Intruder Org");
+  auto intruder = gw.clientWith(otherStamper);
+  const std::string target = gw.root().organizationId;
+  std::string before = fingerprintOfStore(gw);
+  size_t activities = 0, queries = 0;
+  for (const auto& module : gw.gateway().catalog().modules()) {
+    if (!module->enabled) continue;
+    for (const auto& spec : module->activities) {
+      ++activities;
+      try {
+        intruder.submitRaw(spec.path, activityBody(spec.type, target, json::object()));
+        ADD_FAILURE() << spec.type << " accepted another tenant's key";
+      } catch (const RequestError& e) {
+        EXPECT_EQ(e.httpStatus(), 401) << spec.type << ": " << e.what();
+        EXPECT_NE(std::string(e.what()).find(other.organizationId), std::string::npos) << e.what();
+      }
+    }
+    for (const auto& q : module->queries) {
+      ++queries;
+      try {
+        intruder.query(q.path, orgBody(target));
+        ADD_FAILURE() << q.path << " answered another tenant's key";
+      } catch (const RequestError& e) {
+        EXPECT_EQ(e.httpStatus(), 401) << q.path << ": " << e.what();
+      }
+    }
+  }
+  EXPECT_GE(activities, 25u);
+  EXPECT_GE(queries, 14u);
+  EXPECT_EQ(fingerprintOfStore(gw), before);
+}
+
+TEST_P(CrossTenantTest, SubOrganizationKeysStayInsideAndParentKeysRunNoSubOrganizationActivity) {
+  TestGateway gw(GetParam());
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  std::string subId = crypto::uuidV4(), userId = crypto::uuidV4();
+  int64_t now = systemNowMs();
+  gw.write([&](Db& db) {
+    directory::insertOrganization(db, {subId, "child", gw.root().organizationId, 1, now, now});
+    directory::insertUser(db, {userId, subId, "child root", std::nullopt, std::nullopt, now, now});
+    directory::addRootQuorumMember(db, subId, userId);
+    directory::insertApiKey(db, {crypto::uuidV4(), subId, userId, "k", pub, "API_KEY_CURVE_P256",
+                                 "CREDENTIAL_TYPE_API_KEY_P256", std::nullopt, now, now});
+  });
+  auto child =
+      gw.clientWith(std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256));
+  auto parent = gw.rootClient();
+  std::string before = fingerprintOfStore(gw);
+  int64_t activitiesBefore = gw.count("SELECT COUNT(*) FROM activities");
+  size_t parentAttempts = 0;
+  for (const auto& module : gw.gateway().catalog().modules()) {
+    if (!module->enabled) continue;
+    for (const auto& spec : module->activities) {
+      try {
+        child.submitRaw(spec.path,
+                        activityBody(spec.type, gw.root().organizationId, json::object()));
+        ADD_FAILURE() << spec.type << ": a sub-organization's key reached its parent";
+      } catch (const RequestError& e) {
+        EXPECT_EQ(e.httpStatus(), 401) << spec.type;
+      }
+      if (spec.allowParentOrganization) continue;
+      ++parentAttempts;
+      auto a = parent.submitRaw(spec.path, activityBody(spec.type, subId, json::object()));
+      EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED") << spec.type;
+      EXPECT_NE(
+          a->getObject("failure")->getValue<std::string>("message").find("only its own users"),
+          std::string::npos)
+          << spec.type;
+    }
+    for (const auto& q : module->queries) {
+      try {
+        child.query(q.path, orgBody(gw.root().organizationId));
+        ADD_FAILURE() << q.path << ": a sub-organization's key read its parent";
+      } catch (const RequestError& e) {
+        EXPECT_EQ(e.httpStatus(), 401) << q.path;
+      }
+    }
+  }
+  // Only the refused activities were recorded (for audit); nothing else moved.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"),
+            activitiesBefore + static_cast<int64_t>(parentAttempts));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), 2);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), 2);
+  (void)before;
+}
+
+}  // namespace
+}  // namespace signet::test

@@ -1,0 +1,682 @@
+// Tenancy through a real gateway: sub-organizations in every version, users, tags, passkeys,
+// quorum, features, the plugin hooks, and the limits.
+#include "support/software_authenticator.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+class TenancyTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(TenancyTest);
+
+constexpr const char* kCompleted = "ACTIVITY_STATUS_COMPLETED";
+
+json::Object resultOf(const json::Object& activity, const std::string& key) {
+  EXPECT_EQ(activity->getValue<std::string>("status"), kCompleted) << json::stringify(activity);
+  auto result = activity->getObject("result");
+  return result && result->has(key) ? result->getObject(key) : json::object();
+}
+
+std::string failureOf(const json::Object& activity) {
+  EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED")
+      << json::stringify(activity);
+  auto f = activity->getObject("failure");
+  return f ? f->getValue<std::string>("message") : "";
+}
+
+struct Key {
+  std::shared_ptr<ApiKeyStamper> stamper;
+  std::string publicKey;
+};
+Key newKey() {
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  return {std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256), pub};
+}
+
+json::Object apiKeyParam(const std::string& publicKey, const std::string& name = "key") {
+  json::Object k = json::object();
+  k->set("apiKeyName", name);
+  k->set("publicKey", publicKey);
+  k->set("curveType", "API_KEY_CURVE_P256");
+  return k;
+}
+
+json::Object userParams(const std::string& name, const std::vector<json::Object>& keys = {},
+                        std::optional<std::string> email = {},
+                        std::optional<std::string> phone = {}) {
+  json::Object u = json::object();
+  u->set("userName", name);
+  if (email) u->set("userEmail", *email);
+  if (phone) u->set("userPhoneNumber", *phone);
+  json::Array a = json::array();
+  for (const auto& k : keys) a->add(k);
+  u->set("apiKeys", a);
+  u->set("authenticators", json::array());
+  u->set("oauthProviders", json::array());
+  return u;
+}
+
+json::Object subOrgParams(const std::string& name, const std::vector<json::Object>& rootUsers,
+                          int threshold = 1) {
+  json::Object p = json::object();
+  p->set("subOrganizationName", name);
+  json::Array users = json::array();
+  for (const auto& u : rootUsers) users->add(u);
+  p->set("rootUsers", users);
+  p->set("rootQuorumThreshold", threshold);
+  return p;
+}
+
+// An OIDC id_token as a provider would issue it (the signature is not what registration checks).
+std::string oidcToken(const std::string& iss, const std::string& sub, const std::string& aud) {
+  return base64UrlEncode(std::string(R"({"alg":"RS256","typ":"JWT"})")) + "." +
+         base64UrlEncode("{\"iss\":\"" + iss + "\",\"sub\":\"" + sub + "\",\"aud\":\"" + aud +
+                         "\",\"exp\":4102444800}") +
+         "." + base64UrlEncode(std::string("signature"));
+}
+
+std::vector<std::string> suborgs(Client& client, const std::string& org, const std::string& type,
+                                 const std::string& value, const std::string& op = "list_suborgs") {
+  auto body = orgBody(org);
+  body->set("filterType", type);
+  body->set("filterValue", value);
+  auto ids = client.query(op, body)->getArray("organizationIds");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ids->size(); ++i)
+    out.push_back(ids->getElement<std::string>(static_cast<unsigned>(i)));
+  return out;
+}
+
+TEST_P(TenancyTest, CreateSubOrganizationInEveryVersion) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  for (int version = 4; version <= 8; ++version) {
+    Key key = newKey();
+    auto passkey = std::make_shared<SoftwareAuthenticator>();
+    auto user = userParams("end user v" + std::to_string(version), {apiKeyParam(key.publicKey)},
+                           "user" + std::to_string(version) + "@example.com");
+    if (version >= 7) {
+      json::Array authenticators = json::array();
+      authenticators->add(passkey->registration("phone", base64UrlEncode(crypto::randomBytes(32))));
+      user->set("authenticators", authenticators);
+      json::Object provider = json::object();
+      provider->set("providerName", "google");
+      if (version == 8) {
+        json::Object claims = json::object();
+        claims->set("iss", "https://accounts.example.com");
+        claims->set("sub", "subject-8");
+        claims->set("aud", "app");
+        provider->set("oidcClaims", claims);
+      } else {
+        provider->set("oidcToken", oidcToken("https://accounts.example.com", "subject-7", "app"));
+      }
+      json::Array providers = json::array();
+      providers->add(provider);
+      user->set("oauthProviders", providers);
+    }
+    std::string v = std::to_string(version);
+    auto activity =
+        root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V" + v,
+                    gw.root().organizationId, subOrgParams("sub v" + v, {user}));
+    EXPECT_TRUE(activity->getObject("intent")->has("createSubOrganizationIntentV" + v));
+    auto result = resultOf(activity, "createSubOrganizationResultV" + v);
+    std::string subId = result->getValue<std::string>("subOrganizationId");
+    ASSERT_EQ(result->getArray("rootUserIds")->size(), 1u);
+    std::string userId = result->getArray("rootUserIds")->getElement<std::string>(0);
+
+    auto sub = gw.clientWith(key.stamper);
+    auto me = sub.query("whoami", orgBody(subId));
+    EXPECT_EQ(me->getValue<std::string>("organizationId"), subId);
+    EXPECT_EQ(me->getValue<std::string>("userId"), userId);
+    auto body = orgBody(subId);
+    body->set("userId", userId);
+    auto u = sub.query("get_user", body)->getObject("user");
+    EXPECT_EQ(u->getValue<std::string>("userEmail"), "user" + v + "@example.com");
+    if (version >= 7) {
+      EXPECT_EQ(u->getArray("authenticators")->size(), 1u);
+      ASSERT_EQ(u->getArray("oauthProviders")->size(), 1u);
+      EXPECT_EQ(u->getArray("oauthProviders")->getObject(0)->getValue<std::string>("subject"),
+                "subject-" + v);
+      // The passkey registered at creation stamps requests in its sub-organization.
+      EXPECT_EQ(
+          gw.clientWith(passkey).query("whoami", orgBody(subId))->getValue<std::string>("userId"),
+          userId);
+    }
+    auto configs = sub.query("get_organization_configs", orgBody(subId))->getObject("configs");
+    EXPECT_EQ(configs->getObject("quorum")->getValue<int>("threshold"), 1);
+  }
+}
+
+TEST_P(TenancyTest, SubOrganizationBadInputIsRefusedAndWritesNothing) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  int64_t orgsBefore = gw.count("SELECT COUNT(*) FROM organizations");
+  struct Case {
+    json::Object params;
+    std::string expect;
+  };
+  auto twoOfOne = subOrgParams("x", {userParams("a", {apiKeyParam(newKey().publicKey)})}, 2);
+  auto badEmail = subOrgParams("x", {userParams("a", {}, std::string("not-an-email"))});
+  auto badPhone = subOrgParams("x", {userParams("a", {}, std::nullopt, std::string("555-0100"))});
+  auto noUsers = subOrgParams("x", {});
+  for (const auto& c : std::vector<Case>{{twoOfOne, "parameters.rootQuorumThreshold"},
+                                         {badEmail, "parameters.rootUsers[0].userEmail"},
+                                         {badPhone, "parameters.rootUsers[0].userPhoneNumber"},
+                                         {noUsers, "parameters.rootUsers"}}) {
+    try {
+      root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                  gw.root().organizationId, c.params);
+      FAIL() << c.expect;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), orgsBefore);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), 1);
+
+  // A wallet needs the plugin that makes wallets.
+  auto withWallet = subOrgParams("w", {userParams("a")});
+  json::Object wallet = json::object();
+  wallet->set("walletName", "main");
+  wallet->set("accounts", json::array());
+  withWallet->set("wallet", wallet);
+  auto a = root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                       gw.root().organizationId, withWallet);
+  EXPECT_NE(failureOf(a).find("'signing' plugin"), std::string::npos);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), orgsBefore);
+}
+
+TEST_P(TenancyTest, ListSubOrganizationsByEveryFilterWithPagination) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  std::vector<std::string> ids;
+  std::vector<Key> keys;
+  std::vector<std::shared_ptr<SoftwareAuthenticator>> passkeys;
+  for (int i = 0; i < 3; ++i) {
+    gw.gateway().setClock([i] { return systemNowMs() + i * 10; });  // distinct creation times
+    keys.push_back(newKey());
+    passkeys.push_back(std::make_shared<SoftwareAuthenticator>());
+    std::string n = std::to_string(i);
+    auto user = userParams("user" + n, {apiKeyParam(keys.back().publicKey)},
+                           "User" + n + "@Example.com", "+1415555010" + n);
+    json::Array authenticators = json::array();
+    authenticators->add(
+        passkeys.back()->registration("pk", base64UrlEncode(crypto::randomBytes(32))));
+    user->set("authenticators", authenticators);
+    json::Object provider = json::object();
+    provider->set("providerName", "idp");
+    provider->set("oidcToken", oidcToken("https://idp.example", "sub" + n, "app"));
+    json::Array providers = json::array();
+    providers->add(provider);
+    user->set("oauthProviders", providers);
+    ids.push_back(
+        resultOf(root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                             gw.root().organizationId, subOrgParams("org " + n, {user})),
+                 "createSubOrganizationResultV7")
+            ->getValue<std::string>("subOrganizationId"));
+  }
+  gw.gateway().setClock(systemNowMs);
+  const std::string org = gw.root().organizationId;
+  using V = std::vector<std::string>;
+  EXPECT_EQ(suborgs(root, org, "NAME", "org 1"), V{ids[1]});
+  EXPECT_EQ(suborgs(root, org, "USERNAME", "user2"), V{ids[2]});
+  EXPECT_EQ(suborgs(root, org, "EMAIL", "user0@example.com"), V{ids[0]});
+  EXPECT_EQ(suborgs(root, org, "PHONE_NUMBER", "+14155550101"), V{ids[1]});
+  EXPECT_EQ(suborgs(root, org, "CREDENTIAL_ID", passkeys[2]->credentialId()), V{ids[2]});
+  EXPECT_EQ(suborgs(root, org, "PUBLIC_KEY", keys[0].publicKey), V{ids[0]});
+  EXPECT_EQ(suborgs(root, org, "OIDC_TOKEN", oidcToken("https://idp.example", "sub1", "app")),
+            V{ids[1]});
+  EXPECT_TRUE(suborgs(root, org, "EMAIL", "nobody@example.com").empty());
+
+  auto all = orgBody(org);
+  auto page = json::object();
+  page->set("limit", "2");
+  all->set("paginationOptions", page);
+  auto first = root.query("list_suborgs", all)->getArray("organizationIds");
+  ASSERT_EQ(first->size(), 2u);
+  EXPECT_EQ(first->getElement<std::string>(0), ids[0]);
+  page->set("after", ids[1]);
+  EXPECT_EQ(
+      root.query("list_suborgs", all)->getArray("organizationIds")->getElement<std::string>(0),
+      ids[2]);
+
+  try {
+    suborgs(root, org, "WALLET_ACCOUNT_ADDRESS", "0xabc");
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 501);
+    EXPECT_NE(std::string(e.what()).find("'signing' plugin"), std::string::npos);
+  }
+  try {
+    suborgs(root, org, "SHOE_SIZE", "42");
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 400);
+    EXPECT_NE(std::string(e.what()).find("filterType"), std::string::npos);
+  }
+  // A sub-organization sees none of its siblings through list_suborgs.
+  EXPECT_TRUE(
+      suborgs(*std::make_unique<Client>(gw.clientWith(keys[0].stamper)), ids[0], "NAME", "org 1")
+          .empty());
+}
+
+TEST_P(TenancyTest, VerificationTokensMarkContactsVerifiedOnce) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  std::string token = gw.mintVerificationToken("OTP_TYPE_EMAIL", "verified@example.com", org);
+  auto params =
+      subOrgParams("verified", {userParams("v", {}, std::string("verified@example.com"))});
+  params->set("verificationToken", token);
+  auto verified = resultOf(root.submit("create_sub_organization",
+                                       "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", org, params),
+                           "createSubOrganizationResultV8")
+                      ->getValue<std::string>("subOrganizationId");
+  resultOf(root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", org,
+                       subOrgParams("unverified",
+                                    {userParams("u", {}, std::string("unverified@example.com"))})),
+           "createSubOrganizationResultV8");
+  EXPECT_EQ(suborgs(root, org, "EMAIL", "verified@example.com", "list_verified_suborgs"),
+            std::vector<std::string>{verified});
+  EXPECT_TRUE(
+      suborgs(root, org, "EMAIL", "unverified@example.com", "list_verified_suborgs").empty());
+  EXPECT_EQ(suborgs(root, org, "EMAIL", "unverified@example.com").size(), 1u);
+
+  // A token is spent once; an expired or foreign one is refused.
+  auto again = subOrgParams("again", {userParams("v2", {}, std::string("verified@example.com"))});
+  again->set("verificationToken", token);
+  for (auto [params2, expect] :
+       std::vector<std::pair<json::Object, std::string>>{{again, "already been used"}}) {
+    try {
+      root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", org,
+                  params2);
+      FAIL();
+    } catch (const RequestError& e) {
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+    }
+  }
+  auto expired = subOrgParams("late", {userParams("l", {}, std::string("late@example.com"))});
+  expired->set("verificationToken", gw.mintVerificationToken("OTP_TYPE_EMAIL", "late@example.com",
+                                                             org, systemNowMs() - 1000));
+  EXPECT_THROW(root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                           org, expired),
+               RequestError);
+  auto forged = subOrgParams("forged", {userParams("f", {}, std::string("f@example.com"))});
+  forged->set("verificationToken", oidcToken("x", "y", "z"));
+  EXPECT_THROW(root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                           org, forged),
+               RequestError);
+}
+
+TEST_P(TenancyTest, DeleteSubOrganization) {
+  TestGateway gw(GetParam());
+  Key key = newKey();
+  auto subId =
+      resultOf(gw.rootClient().submit(
+                   "create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+                   gw.root().organizationId,
+                   subOrgParams("doomed", {userParams("d", {apiKeyParam(key.publicKey)})})),
+               "createSubOrganizationResultV8")
+          ->getValue<std::string>("subOrganizationId");
+  // The parent's root cannot delete it on the sub-organization's behalf.
+  json::Object params = json::object();
+  EXPECT_NE(
+      failureOf(gw.rootClient().submit("delete_sub_organization",
+                                       "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION", subId, params))
+          .find("cannot run ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION"),
+      std::string::npos);
+  auto sub = gw.clientWith(key.stamper);
+  auto deleted = resultOf(
+      sub.submit("delete_sub_organization", "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION", subId, params),
+      "deleteSubOrganizationResult");
+  EXPECT_EQ(deleted->getValue<std::string>("subOrganizationUuid"), subId);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations WHERE id = ?", {subId}), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users WHERE organization_id = ?", {subId}), 0);
+  EXPECT_THROW(sub.query("whoami", orgBody(subId)), RequestError);
+  // A root organization is not a sub-organization.
+  EXPECT_NE(failureOf(gw.rootClient().submit("delete_sub_organization",
+                                             "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
+                                             gw.root().organizationId, params))
+                .find("not a sub-organization"),
+            std::string::npos);
+}
+
+TEST_P(TenancyTest, UsersAndTags) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  json::Object tagParams = json::object();
+  tagParams->set("userTagName", "admins");
+  tagParams->set("userIds", json::stringArray({gw.root().userId}));
+  std::string tagId =
+      resultOf(root.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, tagParams),
+               "createUserTagResult")
+          ->getValue<std::string>("userTagId");
+  EXPECT_NE(
+      failureOf(root.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, tagParams))
+          .find("already exists"),
+      std::string::npos);
+
+  Key key = newKey();
+  auto alice = userParams("alice", {apiKeyParam(key.publicKey)}, std::string("alice@example.com"));
+  alice->set("userTags", json::stringArray({tagId}));
+  auto bob = userParams("bob");
+  bob->set("userTags", json::array());
+  json::Array list = json::array();
+  list->add(alice);
+  list->add(bob);
+  json::Object createParams = json::object();
+  createParams->set("users", list);
+  auto userIds =
+      resultOf(root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, createParams),
+               "createUsersResult")
+          ->getArray("userIds");
+  ASSERT_EQ(userIds->size(), 2u);
+  std::string aliceId = userIds->getElement<std::string>(0),
+              bobId = userIds->getElement<std::string>(1);
+  EXPECT_EQ(root.query("list_users", orgBody(org))->getArray("users")->size(), 3u);
+
+  // update_user: name, phone and tags; update_user_email with a verification token.
+  json::Object update = json::object();
+  update->set("userId", bobId);
+  update->set("userName", "robert");
+  update->set("userPhoneNumber", "+447700900123");
+  update->set("userTagIds", json::stringArray({tagId}));
+  resultOf(root.submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", org, update),
+           "updateUserResult");
+  json::Object email = json::object();
+  email->set("userId", bobId);
+  email->set("userEmail", "bob@example.com");
+  email->set("verificationToken",
+             gw.mintVerificationToken("OTP_TYPE_EMAIL", "bob@example.com", org));
+  resultOf(root.submit("update_user_email", "ACTIVITY_TYPE_UPDATE_USER_EMAIL", org, email),
+           "updateUserEmailResult");
+  EXPECT_EQ(gw.count("SELECT email_verified FROM users WHERE id = ?", {bobId}), 1);
+  auto get = orgBody(org);
+  get->set("userId", bobId);
+  auto bobNow = root.query("get_user", get)->getObject("user");
+  EXPECT_EQ(bobNow->getValue<std::string>("userName"), "robert");
+  EXPECT_EQ(bobNow->getValue<std::string>("userPhoneNumber"), "+447700900123");
+  EXPECT_EQ(bobNow->getArray("userTags")->getElement<std::string>(0), tagId);
+  json::Object phone = json::object();
+  phone->set("userId", bobId);
+  phone->set("userPhoneNumber", "07700 900123");
+  EXPECT_THROW(
+      root.submit("update_user_phone_number", "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER", org, phone),
+      RequestError);
+  json::Object name = json::object();
+  name->set("userId", aliceId);
+  name->set("userName", "alice l.");
+  resultOf(root.submit("update_user_name", "ACTIVITY_TYPE_UPDATE_USER_NAME", org, name),
+           "updateUserNameResult");
+
+  // Tags: rename, move members, list, delete.
+  json::Object tagUpdate = json::object();
+  tagUpdate->set("userTagId", tagId);
+  tagUpdate->set("newUserTagName", "operators");
+  tagUpdate->set("addUserIds", json::array());
+  tagUpdate->set("removeUserIds", json::stringArray({gw.root().userId}));
+  resultOf(root.submit("update_user_tag", "ACTIVITY_TYPE_UPDATE_USER_TAG", org, tagUpdate),
+           "updateUserTagResult");
+  auto tags = root.query("list_user_tags", orgBody(org))->getArray("userTags");
+  ASSERT_EQ(tags->size(), 1u);
+  EXPECT_EQ(tags->getObject(0)->getValue<std::string>("tagName"), "operators");
+  EXPECT_EQ(tags->getObject(0)->getValue<std::string>("tagType"), "TAG_TYPE_USER");
+  json::Object tagDelete = json::object();
+  tagDelete->set("userTagIds", json::stringArray({tagId}));
+  auto removed =
+      resultOf(root.submit("delete_user_tags", "ACTIVITY_TYPE_DELETE_USER_TAGS", org, tagDelete),
+               "deleteUserTagsResult");
+  EXPECT_EQ(removed->getArray("userIds")->size(), 2u);  // alice and bob carried it
+
+  // delete_users: not a root-quorum member; a deleted user's key stops working.
+  json::Object delRoot = json::object();
+  delRoot->set("userIds", json::stringArray({gw.root().userId}));
+  EXPECT_NE(failureOf(root.submit("delete_users", "ACTIVITY_TYPE_DELETE_USERS", org, delRoot))
+                .find("root quorum"),
+            std::string::npos);
+  EXPECT_NO_THROW(gw.clientWith(key.stamper).query("whoami", orgBody(org)));
+  json::Object delAlice = json::object();
+  delAlice->set("userIds", json::stringArray({aliceId}));
+  resultOf(root.submit("delete_users", "ACTIVITY_TYPE_DELETE_USERS", org, delAlice),
+           "deleteUsersResult");
+  EXPECT_THROW(gw.clientWith(key.stamper).query("whoami", orgBody(org)), RequestError);
+}
+
+TEST_P(TenancyTest, PasskeysRegisteredThroughTheApi) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  for (auto alg :
+       {SoftwareAuthenticator::Algorithm::kEs256, SoftwareAuthenticator::Algorithm::kRs256}) {
+    auto passkey = std::make_shared<SoftwareAuthenticator>(alg);
+    json::Array list = json::array();
+    list->add(passkey->registration("laptop", base64UrlEncode(crypto::randomBytes(32))));
+    json::Object params = json::object();
+    params->set("userId", gw.root().userId);
+    params->set("authenticators", list);
+    std::string id = resultOf(root.submit("create_authenticators",
+                                          "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2", org, params),
+                              "createAuthenticatorsResult")
+                         ->getArray("authenticatorIds")
+                         ->getElement<std::string>(0);
+    auto client = gw.clientWith(passkey);
+    EXPECT_EQ(client.query("whoami", orgBody(org))->getValue<std::string>("userId"),
+              gw.root().userId);
+    auto q = orgBody(org);
+    q->set("authenticatorId", id);
+    auto a = root.query("get_authenticator", q)->getObject("authenticator");
+    EXPECT_EQ(a->getValue<std::string>("credentialId"), passkey->credentialId());
+    EXPECT_EQ(a->getValue<std::string>("attestationType"), "none");
+    json::Object del = json::object();
+    del->set("userId", gw.root().userId);
+    del->set("authenticatorIds", json::stringArray({id}));
+    resultOf(root.submit("delete_authenticators", "ACTIVITY_TYPE_DELETE_AUTHENTICATORS", org, del),
+             "deleteAuthenticatorsResult");
+    EXPECT_THROW(client.query("whoami", orgBody(org)), RequestError);
+  }
+  auto q = orgBody(org);
+  q->set("userId", gw.root().userId);
+  EXPECT_EQ(root.query("get_authenticators", q)->getArray("authenticators")->size(), 0u);
+
+  // A registration for another challenge, or whose credential id is not the attested one.
+  SoftwareAuthenticator passkey;
+  auto wrongChallenge = passkey.registration("x", "Y2hhbGxlbmdl");
+  wrongChallenge->set("challenge", "b3RoZXI");
+  auto wrongId = passkey.registration("x", "Y2hhbGxlbmdl");
+  wrongId->getObject("attestation")->set("credentialId", base64UrlEncode(crypto::randomBytes(16)));
+  for (auto [bad, expect] : std::vector<std::pair<json::Object, std::string>>{
+           {wrongChallenge, ".challenge"}, {wrongId, ".credentialId"}}) {
+    json::Array list = json::array();
+    list->add(bad);
+    json::Object params = json::object();
+    params->set("userId", gw.root().userId);
+    params->set("authenticators", list);
+    try {
+      root.submit("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2", org, params);
+      FAIL() << expect;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM authenticators"), 0);
+}
+
+TEST_P(TenancyTest, QuorumFeaturesAndName) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  json::Array list = json::array();
+  list->add(userParams("second"));
+  json::Object create = json::object();
+  create->set("users", list);
+  std::string second =
+      resultOf(root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, create),
+               "createUsersResult")
+          ->getArray("userIds")
+          ->getElement<std::string>(0);
+  json::Object quorum = json::object();
+  quorum->set("threshold", 3);
+  quorum->set("userIds", json::stringArray({gw.root().userId, second}));
+  EXPECT_THROW(root.submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
+               RequestError);
+  quorum->set("threshold", 2);
+  resultOf(root.submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
+           "updateRootQuorumResult");
+  auto configs = root.query("get_organization_configs", orgBody(org))->getObject("configs");
+  EXPECT_EQ(configs->getObject("quorum")->getValue<int>("threshold"), 2);
+  EXPECT_EQ(configs->getObject("quorum")->getArray("userIds")->size(), 2u);
+
+  const std::vector<std::string> names = {"FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
+                                          "FEATURE_NAME_WEBAUTHN_ORIGINS",
+                                          "FEATURE_NAME_EMAIL_AUTH",
+                                          "FEATURE_NAME_EMAIL_RECOVERY",
+                                          "FEATURE_NAME_WEBHOOK",
+                                          "FEATURE_NAME_SMS_AUTH",
+                                          "FEATURE_NAME_OTP_EMAIL_AUTH",
+                                          "FEATURE_NAME_AUTH_PROXY",
+                                          "FEATURE_NAME_SOLANA_RENT_PREFUND_ENABLED",
+                                          "FEATURE_NAME_SWAP_CONFIG",
+                                          "FEATURE_NAME_EARN_CONFIG"};
+  for (const auto& name : names) {
+    json::Object f = json::object();
+    f->set("name", name);
+    f->set("value", name == "FEATURE_NAME_WEBHOOK" ? "https://hooks.example/signet" : "true");
+    resultOf(
+        root.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE", org, f),
+        "setOrganizationFeatureResult");
+  }
+  json::Object removal = json::object();
+  removal->set("name", "FEATURE_NAME_SMS_AUTH");
+  auto remaining = resultOf(root.submit("remove_organization_feature",
+                                        "ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE", org, removal),
+                            "removeOrganizationFeatureResult")
+                       ->getArray("features");
+  EXPECT_EQ(remaining->size(), names.size() - 1);
+  EXPECT_NE(failureOf(root.submit("remove_organization_feature",
+                                  "ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE", org, removal))
+                .find("is not set"),
+            std::string::npos);
+  json::Object bogus = json::object();
+  bogus->set("name", "FEATURE_NAME_TELEPORT");
+  bogus->set("value", "1");
+  EXPECT_THROW(
+      root.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE", org, bogus),
+      RequestError);
+  EXPECT_EQ(root.query("get_organization_configs", orgBody(org))
+                ->getObject("configs")
+                ->getArray("features")
+                ->size(),
+            names.size() - 1);
+
+  json::Object rename = json::object();
+  rename->set("organizationName", "Renamed Org");
+  EXPECT_EQ(resultOf(root.submit("update_organization_name",
+                                 "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", org, rename),
+                     "updateOrganizationNameResult")
+                ->getValue<std::string>("organizationName"),
+            "Renamed Org");
+  EXPECT_EQ(root.query("whoami", orgBody(org))->getValue<std::string>("organizationName"),
+            "Renamed Org");
+}
+
+TEST_P(TenancyTest, PluginHooksEventsWalletsAndDeletionGuards) {
+  TestGateway gw(GetParam(), {"recorder"}, SIGNET_TEST_PLUGIN_DIR);
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  json::Object f = json::object();
+  f->set("name", "FEATURE_NAME_WEBHOOK");
+  f->set("value", "https://hooks.example/x");
+  resultOf(
+      root.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE", org, f),
+      "setOrganizationFeatureResult");
+  auto events = root.query("recorder_events", orgBody(org))->getArray("events");
+  ASSERT_EQ(events->size(), 1u);
+  EXPECT_EQ(events->getObject(0)->getValue<std::string>("event"), "organization.feature_set");
+  EXPECT_EQ(events->getObject(0)->getObject("payload")->getValue<std::string>("value"),
+            "https://hooks.example/x");
+
+  Key key = newKey();
+  auto params = subOrgParams("with wallet", {userParams("w", {apiKeyParam(key.publicKey)})});
+  json::Object wallet = json::object();
+  wallet->set("walletName", "main");
+  wallet->set("accounts", json::array());
+  params->set("wallet", wallet);
+  auto result = resultOf(root.submit("create_sub_organization",
+                                     "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", org, params),
+                         "createSubOrganizationResultV8");
+  std::string subId = result->getValue<std::string>("subOrganizationId");
+  EXPECT_TRUE(json::isUuid(result->getObject("wallet")->getValue<std::string>("walletId")));
+
+  auto sub = gw.clientWith(key.stamper);
+  json::Object keep = json::object();
+  EXPECT_NE(failureOf(sub.submit("delete_sub_organization", "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
+                                 subId, keep))
+                .find("never exported"),
+            std::string::npos);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations WHERE id = ?", {subId}), 1);
+  json::Object force = json::object();
+  force->set("deleteWithoutExport", true);
+  resultOf(
+      sub.submit("delete_sub_organization", "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION", subId, force),
+      "deleteSubOrganizationResult");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM recorder_wallets WHERE organization_id = ?", {subId}),
+            0);
+}
+
+TEST_P(TenancyTest, Limits) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  json::Array list = json::array();
+  for (int i = 0; i < 99; ++i) list->add(userParams("user " + std::to_string(i)));
+  json::Object create = json::object();
+  create->set("users", list);
+  resultOf(root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, create),
+           "createUsersResult");
+  json::Array one = json::array();
+  one->add(userParams("one too many"));
+  create->set("users", one);
+  EXPECT_NE(failureOf(root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, create))
+                .find("100 users"),
+            std::string::npos);
+
+  // Ten tags in a sub-organization.
+  Key key = newKey();
+  auto subId =
+      resultOf(
+          root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", org,
+                      subOrgParams("small", {userParams("s", {apiKeyParam(key.publicKey)})})),
+          "createSubOrganizationResultV8")
+          ->getValue<std::string>("subOrganizationId");
+  auto sub = gw.clientWith(key.stamper);
+  for (int i = 0; i <= 10; ++i) {
+    json::Object tag = json::object();
+    tag->set("userTagName", "tag " + std::to_string(i));
+    tag->set("userIds", json::array());
+    auto a = sub.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", subId, tag);
+    if (i < 10)
+      resultOf(a, "createUserTagResult");
+    else
+      EXPECT_NE(failureOf(a).find("limit for a sub-organization is 10"), std::string::npos);
+  }
+
+  // Ten passkeys per user.
+  json::Array passkeys = json::array();
+  for (int i = 0; i <= 10; ++i)
+    passkeys->add(SoftwareAuthenticator().registration("pk " + std::to_string(i), "Y2hhbGxlbmdl"));
+  json::Object params = json::object();
+  params->set("userId", gw.root().userId);
+  params->set("authenticators", passkeys);
+  EXPECT_NE(failureOf(root.submit("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+                                  org, params))
+                .find("10 authenticators"),
+            std::string::npos);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM authenticators"), 0);
+}
+
+}  // namespace
+}  // namespace signet::test

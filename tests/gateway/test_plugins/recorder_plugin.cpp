@@ -1,0 +1,77 @@
+// A test plugin for the hooks the core offers plugins: it records the events it receives,
+// provides wallet creation for create_sub_organization (an id and no keys: the contract of
+// the hook, not a wallet), and refuses to let an organization holding one of its wallets be
+// deleted without deleteWithoutExport, as the signing plugin will for unexported keys.
+#include "signet/plugin.hpp"
+
+namespace {
+using namespace signet;
+
+std::vector<Migration> migrations() {
+  return {{1,
+           "recorder tables",
+           {"CREATE TABLE recorder_events (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "event TEXT NOT NULL, payload TEXT NOT NULL)",
+            "CREATE TABLE recorder_wallets (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "name TEXT NOT NULL)"}}};
+}
+
+void record(ActivityContext& ctx, const std::string& event, const json::Object& payload) {
+  ctx.db().exec(
+      "INSERT INTO recorder_events (id, organization_id, event, payload) VALUES (?, ?, ?, ?)",
+      {ctx.newId(), ctx.organizationId(), event, json::stringify(payload)});
+}
+
+json::Object createWallet(ActivityContext& ctx, const std::string& organizationId,
+                          const json::Object& params) {
+  std::string id = ctx.newId();
+  ctx.db().exec(
+      "INSERT INTO recorder_wallets (id, organization_id, name) VALUES (?, ?, ?)",
+      {id, organizationId, json::requireString(params, "walletName", "parameters.wallet")});
+  json::Object wallet = json::object();
+  wallet->set("walletId", id);
+  wallet->set("addresses", json::array());
+  return wallet;
+}
+
+void beforeDelete(ActivityContext& ctx, const std::string& organizationId, bool withoutExport) {
+  auto wallet = ctx.db().queryOne("SELECT id FROM recorder_wallets WHERE organization_id = ?",
+                                  {organizationId});
+  if (wallet && !withoutExport)
+    throw failedPrecondition("organization " + organizationId + " holds wallet " + wallet->str(0) +
+                             " that was never exported; pass deleteWithoutExport to delete anyway");
+  ctx.db().exec("DELETE FROM recorder_wallets WHERE organization_id = ?", {organizationId});
+}
+
+json::Object listEvents(RequestContext& ctx, const json::Object&) {
+  json::Array events = json::array();
+  for (const auto& row : ctx.db().query("SELECT event, payload FROM recorder_events WHERE "
+                                        "organization_id = ? ORDER BY event",
+                                        {ctx.organizationId()})) {
+    json::Object e = json::object();
+    e->set("event", row.str(0));
+    e->set("payload", json::parseObject(row.str(1), "payload"));
+    events->add(e);
+  }
+  json::Object out = json::object();
+  out->set("events", events);
+  return out;
+}
+
+void registerRecorder(Registry& r) {
+  r.migrations("recorder", migrations());
+  r.subscribe(kEventFeatureSet, record);
+  r.subscribe(kEventFeatureRemoved, record);
+  r.walletCreator(createWallet);
+  r.organizationDeletionHook(beforeDelete);
+  r.query({"recorder_events", listEvents});
+}
+
+const PluginDescriptor* descriptor() {
+  static const PluginDescriptor d{kPluginAbiVersion, "recorder", "0.0.1", "hook test plugin",
+                                  registerRecorder};
+  return &d;
+}
+}  // namespace
+
+SIGNET_PLUGIN(descriptor)
