@@ -52,7 +52,11 @@ json::Object ActivityPipeline::submit(const std::string& path, std::string_view 
   std::string fingerprint = activities::fingerprintOf(body);
   std::optional<ActivityRecord> existing;
   gateway_.database().read([&](Db& db) {
-    caller = resolver_.resolve(db, headers, apiKey, body, env.organizationId, now);
+    auto who = resolver_.resolve(db, headers, apiKey, body, env.organizationId, now);
+    caller = who.caller;
+    // A passkey found in a sub-organization of the named one acts there, and the activity
+    // reports that sub-organization.
+    env.organizationId = who.organizationId;
     existing = activities::findByFingerprint(db, fingerprint);
   });
   // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.

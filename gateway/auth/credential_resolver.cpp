@@ -35,12 +35,25 @@ Caller callerFor(Db& db, const std::string& organizationId, const std::string& u
 }
 
 template <class Record>
-const Record* pick(const std::vector<Record>& candidates, const std::vector<std::string>& orgs) {
-  // Prefer the target organization, then its parent.
+const Record* pick(Db& db, const std::vector<Record>& candidates,
+                   const std::vector<std::string>& orgs, bool downward) {
+  // Prefer the target organization, then its parent, then (when allowed) a child of the target.
   for (const auto& org : orgs)
     for (const auto& c : candidates)
       if (c.organizationId == org) return &c;
+  if (downward)
+    for (const auto& c : candidates) {
+      auto holder = directory::findOrganization(db, c.organizationId);
+      if (holder && holder->parentId == orgs.front()) return &c;
+    }
   return nullptr;
+}
+
+// The organization the request acts in once the credential is known.
+std::string actingOrganization(const OrganizationRecord& target, const std::string& credentialOrg) {
+  bool below =
+      credentialOrg != target.id && (!target.parentId || credentialOrg != *target.parentId);
+  return below ? credentialOrg : target.id;
 }
 
 template <class Record>
@@ -50,17 +63,18 @@ std::string elsewhere(const std::vector<Record>& candidates) {
 }
 }  // namespace
 
-Caller CredentialResolver::resolve(Db& db, const StampHeaders& headers,
-                                   const std::optional<VerifiedApiKeyStamp>& apiKey,
-                                   std::string_view body, const std::string& targetOrganizationId,
-                                   int64_t nowMs) const {
+Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
+                                       const std::optional<VerifiedApiKeyStamp>& apiKey,
+                                       std::string_view body,
+                                       const std::string& targetOrganizationId, int64_t nowMs,
+                                       bool apiKeysDownward) const {
   auto target = directory::findOrganization(db, targetOrganizationId);
   if (!target) throw notFound("organization " + targetOrganizationId + " not found");
   auto orgs = eligibleOrganizations(*target);
 
   if (apiKey) {
     auto keys = directory::apiKeysByPublicKey(db, apiKey->publicKey);
-    const ApiKeyRecord* key = pick(keys, orgs);
+    const ApiKeyRecord* key = pick(db, keys, orgs, apiKeysDownward);
     if (!key)
       throw unauthenticated(std::string(kUnknownKeyMessage) + ": public key " + apiKey->publicKey +
                             " is not registered in " + describe(*target) + elsewhere(keys));
@@ -76,13 +90,13 @@ Caller CredentialResolver::resolve(Db& db, const StampHeaders& headers,
     c.publicKey = apiKey->publicKey;
     c.scheme = stamp::schemeName(apiKey->scheme);
     c.signature = apiKey->signature;
-    return c;
+    return {c, actingOrganization(*target, key->organizationId)};
   }
 
   if (headers.webauthn) {
     WebAuthnStamp stamp = parseWebAuthnStamp(*headers.webauthn);
     auto candidates = directory::authenticatorsByCredentialId(db, stamp.credentialId);
-    const AuthenticatorRecord* authenticator = pick(candidates, orgs);
+    const AuthenticatorRecord* authenticator = pick(db, candidates, orgs, true);
     if (!authenticator)
       throw unauthenticated("no valid user found for authenticator " + stamp.credentialId + " in " +
                             describe(*target) + elsewhere(candidates));
@@ -93,7 +107,7 @@ Caller CredentialResolver::resolve(Db& db, const StampHeaders& headers,
     c.publicKey = authenticator->publicKey;
     c.scheme = "SIGNATURE_SCHEME_TK_WEBAUTHN";
     c.signature = toHex(stamp.signature);
-    return c;
+    return {c, actingOrganization(*target, authenticator->organizationId)};
   }
   throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
 }

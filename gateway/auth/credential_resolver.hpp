@@ -15,15 +15,26 @@ inline constexpr const char* kUnknownKeyMessage =
 inline constexpr const char* kExpiredKeyMessage =
     "Unauthenticated desc = expired api key publicKey";
 
+// Who is asking, and the organization the request acts in: the target, or, when the
+// credential was found below it, the sub-organization that holds it.
+struct Resolution {
+  Caller caller;
+  std::string organizationId;
+};
+
 class CredentialResolver {
  public:
   explicit CredentialResolver(const Config& config) : config_(config) {}
 
   // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
-  // caller for `targetOrganizationId`. Throws Unauthenticated or NotFound.
-  Caller resolve(Db& db, const StampHeaders& headers,
-                 const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
-                 const std::string& targetOrganizationId, int64_t nowMs) const;
+  // caller for `targetOrganizationId`. Passkeys also resolve downward: a request that names
+  // the parent while the passkey lives in one of its sub-organizations acts in that
+  // sub-organization (clients that do not know the sub-organization's id do this); API keys
+  // do so only when `apiKeysDownward` (whoami). Throws Unauthenticated or NotFound.
+  Resolution resolve(Db& db, const StampHeaders& headers,
+                     const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
+                     const std::string& targetOrganizationId, int64_t nowMs,
+                     bool apiKeysDownward = false) const;
 
  private:
   const Config& config_;

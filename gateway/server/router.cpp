@@ -67,9 +67,9 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
   std::string organizationId = json::requireUuid(body, "organizationId", "");
   json::Object result;
   gateway_.database().read([&](Db& db) {
-    Caller caller =
-        resolver_.resolve(db, headers, apiKey, request.body, organizationId, gateway_.nowMs());
-    HandlerContext ctx(gateway_, db, caller, organizationId);
+    auto who = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
+                                 gateway_.nowMs(), /*apiKeysDownward=*/op == "whoami");
+    HandlerContext ctx(gateway_, db, who.caller, who.organizationId);
     result = spec->handler(ctx, body);
   });
   return result;

@@ -148,6 +148,38 @@ TEST_P(TenancyTest, CreateSubOrganizationInEveryVersion) {
   }
 }
 
+TEST_P(TenancyTest, PasskeysAndWhoamiResolveDownwardToTheRealSubOrganization) {
+  TestGateway gw(GetParam());
+  const std::string parent = gw.root().organizationId;
+  Key key = newKey();
+  auto passkey = std::make_shared<SoftwareAuthenticator>();
+  auto user = userParams("end user", {apiKeyParam(key.publicKey)});
+  json::Array authenticators = json::array();
+  authenticators->add(passkey->registration("phone", base64UrlEncode(crypto::randomBytes(32))));
+  user->set("authenticators", authenticators);
+  auto subId = resultOf(gw.rootClient().submit("create_sub_organization",
+                                               "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8", parent,
+                                               subOrgParams("downward", {user})),
+                        "createSubOrganizationResultV8")
+                   ->getValue<std::string>("subOrganizationId");
+  // A passkey login that only knows the parent's id acts in the sub-organization.
+  auto viaPasskey = gw.clientWith(passkey);
+  EXPECT_EQ(viaPasskey.query("whoami", orgBody(parent))->getValue<std::string>("organizationId"),
+            subId);
+  json::Object tag = json::object();
+  tag->set("userTagName", "via passkey");
+  tag->set("userIds", json::array());
+  auto a = viaPasskey.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", parent, tag);
+  EXPECT_EQ(a->getValue<std::string>("organizationId"), subId);
+  resultOf(a, "createUserTagResult");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM user_tags WHERE organization_id = ?", {subId}), 1);
+  // API keys resolve downward for whoami only.
+  auto viaKey = gw.clientWith(key.stamper);
+  EXPECT_EQ(viaKey.query("whoami", orgBody(parent))->getValue<std::string>("organizationId"),
+            subId);
+  EXPECT_THROW(viaKey.query("list_users", orgBody(parent)), RequestError);
+}
+
 TEST_P(TenancyTest, SubOrganizationBadInputIsRefusedAndWritesNothing) {
   TestGateway gw(GetParam());
   auto root = gw.rootClient();

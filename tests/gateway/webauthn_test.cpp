@@ -22,9 +22,10 @@ TEST_P(WebAuthnTest, Es256AndRs256AssertionsAuthenticate) {
     auto client = gw.clientWith(authenticator);
     auto me = client.query("whoami", orgBody(gw.root().organizationId));
     EXPECT_EQ(me->getValue<std::string>("userId"), gw.root().userId);
-    // The counter must advance.
+    // The counter must advance: replaying a counter value is refused.
     authenticator->counter = 5;
     EXPECT_NO_THROW(client.query("whoami", orgBody(gw.root().organizationId)));
+    authenticator->counter = 5;
     try {
       client.query("whoami", orgBody(gw.root().organizationId));
       FAIL() << "a repeated counter was accepted";

@@ -35,6 +35,7 @@ std::pair<std::string, std::string> SoftwareAuthenticator::stamp(std::string_vie
   Bytes authData(rpHash.begin(), rpHash.end());
   authData.push_back(0x05);  // user present, user verified
   for (int shift : {24, 16, 8, 0}) authData.push_back(static_cast<uint8_t>(counter >> shift));
+  ++counter;  // as a real authenticator does after each assertion
   std::string challenge = webauthnChallenge(challengeBodyOverride ? *challengeBodyOverride : body);
   std::string clientData = "{\"type\":\"webauthn.get\",\"challenge\":\"" + challenge +
                            "\",\"origin\":\"https://" + rpId_ + "\",\"crossOrigin\":false}";

@@ -27,7 +27,8 @@ class SoftwareAuthenticator : public Stamper {
   AuthenticatorRecord record(const std::string& organizationId, const std::string& userId) const;
   const std::string& credentialId() const { return credentialId_; }
 
-  // Test knobs: the counter value of the next assertion, and the body the challenge covers.
+  // Test knobs: the counter value of the next assertion (it advances by one after each, as
+  // a real authenticator's does), and the body the challenge covers.
   uint32_t counter = 1;
   std::optional<std::string> challengeBodyOverride;
 
