@@ -35,16 +35,7 @@ json::Object listActivities(RequestContext& ctx, const json::Object& body) {
       throw invalidArgument("invalid field filterByStatus[" + std::to_string(i) + "]: \"" +
                             filter.statuses[i] + "\" is not an ACTIVITY_STATUS_* value");
   filter.types = json::optionalStringArray(body, "filterByType", "");
-  if (auto page = json::optionalObject(body, "paginationOptions", "")) {
-    if (auto limit = json::optionalInt64String(page, "limit", "paginationOptions")) {
-      if (*limit < 1 || *limit > 100)
-        throw invalidArgument("invalid field paginationOptions.limit: " + std::to_string(*limit) +
-                              " is not between 1 and 100");
-      filter.limit = static_cast<size_t>(*limit);
-    }
-    filter.before = json::optionalString(page, "before", "paginationOptions");
-    filter.after = json::optionalString(page, "after", "paginationOptions");
-  }
+  filter.page = parsePagination(body);
   json::Array list = json::array();
   for (const auto& a : activities::list(ctx.db(), ctx.organizationId(), filter))
     list->add(activities::toJson(a, ctx.caller()));

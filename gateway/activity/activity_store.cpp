@@ -82,29 +82,16 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
     sql += " AND type IN (" + placeholders(filter.types.size()) + ")";
     params.insert(params.end(), filter.types.begin(), filter.types.end());
   }
-  auto cursor = [&](const std::string& id) {
-    auto row =
-        db.queryOne("SELECT created_at_ms FROM activities WHERE organization_id = ? AND id = ?",
-                    {organizationId, id});
-    if (!row)
-      throw invalidArgument("invalid field paginationOptions: cursor " + id +
-                            " is not an activity of organization " + organizationId);
-    return row->i64(0);
-  };
-  bool reverse = false;
-  if (filter.after) {
-    sql += " AND (created_at_ms < ? OR (created_at_ms = ? AND id < ?))";
-    int64_t at = cursor(*filter.after);
-    params.insert(params.end(), {at, at, *filter.after});
-  }
-  if (filter.before) {
-    sql += " AND (created_at_ms > ? OR (created_at_ms = ? AND id > ?))";
-    int64_t at = cursor(*filter.before);
-    params.insert(params.end(), {at, at, *filter.before});
-    reverse = !filter.after;  // take the nearest newer ones, then present newest first
-  }
-  sql += reverse ? " ORDER BY created_at_ms ASC, id ASC" : " ORDER BY created_at_ms DESC, id DESC";
-  sql += " LIMIT " + std::to_string(filter.limit);
+  bool reverse =
+      appendPage(sql, params, filter.page, /*newestFirst=*/true, [&](const std::string& id) {
+        auto row =
+            db.queryOne("SELECT created_at_ms FROM activities WHERE organization_id = ? AND id = ?",
+                        {organizationId, id});
+        if (!row)
+          throw invalidArgument("invalid field paginationOptions: cursor " + id +
+                                " is not an activity of organization " + organizationId);
+        return row->i64(0);
+      });
   auto out = fromRows(db.query(sql, params));
   if (reverse) std::reverse(out.begin(), out.end());
   return out;

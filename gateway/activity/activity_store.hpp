@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "signet/plugin.hpp"
+#include "store/pagination.hpp"
 
 namespace signet {
 
@@ -30,9 +31,7 @@ struct ActivityRecord {
 struct ActivityFilter {
   std::vector<std::string> statuses;
   std::vector<std::string> types;
-  size_t limit = 10;
-  std::optional<std::string> before;  // cursor: activity id
-  std::optional<std::string> after;   // cursor: activity id
+  Pagination page;
 };
 
 namespace activities {

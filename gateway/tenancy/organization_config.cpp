@@ -35,14 +35,6 @@ json::Object featuresResult(Db& db, const std::string& organizationId) {
   return r;
 }
 
-int requireInt(const json::Object& o, const std::string& key) {
-  if (!o->has(key) || o->get(key).isEmpty())
-    throw invalidArgument("missing required field parameters." + key);
-  auto v = o->get(key);
-  if (!v.isInteger())
-    throw invalidArgument("invalid field parameters." + key + ": expected an integer");
-  return v.convert<int>();
-}
 }  // namespace
 
 json::Array features(Db& db, const std::string& organizationId) {
@@ -59,7 +51,7 @@ json::Array features(Db& db, const std::string& organizationId) {
 }
 
 json::Object updateRootQuorum(ActivityContext& ctx, const json::Object& params) {
-  int threshold = requireInt(params, "threshold");
+  int threshold = json::requireInt(params, "threshold", "parameters");
   auto userIds = json::requireStringArray(params, "userIds", "parameters");
   if (threshold < 1)
     throw invalidArgument(

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "signet/jwt.hpp"
+#include "store/pagination.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
 #include "tenancy/user_params.hpp"
@@ -10,14 +11,6 @@
 namespace signet::sub_organizations {
 
 namespace {
-int requireInt(const json::Object& o, const std::string& key) {
-  if (!o->has(key) || o->get(key).isEmpty())
-    throw invalidArgument("missing required field parameters." + key);
-  auto v = o->get(key);
-  if (!v.isInteger())
-    throw invalidArgument("invalid field parameters." + key + ": expected an integer");
-  return v.convert<int>();
-}
 
 // The signup client signature: the token's key signed
 // {"signupV2":{...},"tokenId":…,"type":"USAGE_TYPE_SIGNUP"} (raw r‖s over SHA-256).
@@ -58,7 +51,7 @@ json::Object create(ActivityContext& ctx, const json::Object& p, int version) {
   auto rootUsers = json::requireArray(p, "rootUsers", "parameters");
   if (rootUsers->size() == 0)
     throw invalidArgument("invalid field parameters.rootUsers: must not be empty");
-  int threshold = requireInt(p, "rootQuorumThreshold");
+  int threshold = json::requireInt(p, "rootQuorumThreshold", "parameters");
   if (threshold < 1 || static_cast<size_t>(threshold) > rootUsers->size())
     throw invalidArgument(
         "invalid field parameters.rootQuorumThreshold: " + std::to_string(threshold) +
@@ -166,42 +159,17 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
       params.insert(params.end(), values.begin(), values.end());
     }
   }
-  size_t limit = 10;
-  std::optional<std::string> before, after;
-  if (auto page = json::optionalObject(body, "paginationOptions", "")) {
-    if (auto l = json::optionalInt64String(page, "limit", "paginationOptions")) {
-      if (*l < 1 || *l > 100)
-        throw invalidArgument("invalid field paginationOptions.limit: " + std::to_string(*l) +
-                              " is not between 1 and 100");
-      limit = static_cast<size_t>(*l);
-    }
-    before = json::optionalString(page, "before", "paginationOptions");
-    after = json::optionalString(page, "after", "paginationOptions");
-  }
-  // Oldest first; `after` continues with newer ones, `before` gives the ones in front.
-  auto cursor = [&](const std::string& id) {
-    auto row =
-        ctx.db().queryOne("SELECT created_at_ms FROM organizations WHERE id = ? AND parent_id = ?",
-                          {id, ctx.organizationId()});
-    if (!row)
-      throw invalidArgument("invalid field paginationOptions: cursor " + id +
-                            " is not a sub-organization of " + ctx.organizationId());
-    return row->i64(0);
-  };
-  bool reverse = false;
-  if (after) {
-    int64_t at = cursor(*after);
-    sql += " AND (created_at_ms > ? OR (created_at_ms = ? AND id > ?))";
-    params.insert(params.end(), {at, at, *after});
-  }
-  if (before) {
-    int64_t at = cursor(*before);
-    sql += " AND (created_at_ms < ? OR (created_at_ms = ? AND id < ?))";
-    params.insert(params.end(), {at, at, *before});
-    reverse = !after;
-  }
-  sql += reverse ? " ORDER BY created_at_ms DESC, id DESC" : " ORDER BY created_at_ms ASC, id ASC";
-  sql += " LIMIT " + std::to_string(limit);
+  // Oldest first.
+  bool reverse = appendPage(
+      sql, params, parsePagination(body), /*newestFirst=*/false, [&](const std::string& id) {
+        auto row = ctx.db().queryOne(
+            "SELECT created_at_ms FROM organizations WHERE id = ? AND parent_id = ?",
+            {id, ctx.organizationId()});
+        if (!row)
+          throw invalidArgument("invalid field paginationOptions: cursor " + id +
+                                " is not a sub-organization of " + ctx.organizationId());
+        return row->i64(0);
+      });
   std::vector<std::string> ids;
   for (const auto& row : ctx.db().query(sql, params)) ids.push_back(row.str(0));
   if (reverse) std::reverse(ids.begin(), ids.end());

@@ -107,26 +107,27 @@ json::Object updateUserName(ActivityContext& ctx, const json::Object& params) {
   return userIdResult(userId);
 }
 
-json::Object updateUserEmail(ActivityContext& ctx, const json::Object& params) {
+namespace {
+// update_user_email and update_user_phone_number: the same steps for either contact.
+json::Object updateContact(ActivityContext& ctx, const json::Object& params,
+                           const std::string& type, const std::string& field) {
   std::string userId = json::requireString(params, "userId", "parameters");
-  std::string email = json::requireString(params, "userEmail", "parameters");
+  std::string value = json::requireString(params, field, "parameters");
   auto token = json::optionalString(params, "verificationToken", "parameters");
   auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
-  applyContact(ctx, user, "OTP_TYPE_EMAIL", email, token, "userEmail");
+  applyContact(ctx, user, type, value, token, field);
   user.updatedAtMs = ctx.nowMs();
   directory::updateUser(ctx.db(), user);
   return userIdResult(userId);
 }
+}  // namespace
+
+json::Object updateUserEmail(ActivityContext& ctx, const json::Object& params) {
+  return updateContact(ctx, params, "OTP_TYPE_EMAIL", "userEmail");
+}
 
 json::Object updateUserPhoneNumber(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  std::string phone = json::requireString(params, "userPhoneNumber", "parameters");
-  auto token = json::optionalString(params, "verificationToken", "parameters");
-  auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
-  applyContact(ctx, user, "OTP_TYPE_SMS", phone, token, "userPhoneNumber");
-  user.updatedAtMs = ctx.nowMs();
-  directory::updateUser(ctx.db(), user);
-  return userIdResult(userId);
+  return updateContact(ctx, params, "OTP_TYPE_SMS", "userPhoneNumber");
 }
 
 json::Object listUsers(RequestContext& ctx, const json::Object&) {

@@ -136,6 +136,13 @@ Object objectAt(const Array& a, size_t index, const std::string& path) {
   return v.extract<Object>();
 }
 
+int requireInt(const Object& o, const std::string& key, const std::string& path) {
+  auto v = present(o, key);
+  if (!v) throw invalidArgument("missing required field " + fieldName(path, key));
+  if (!v->isInteger() || v->isString()) throw wrongType(fieldName(path, key), "an integer", *v);
+  return v->convert<int>();
+}
+
 std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
                                            const std::string& path) {
   auto v = present(o, key);

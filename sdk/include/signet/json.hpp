@@ -40,6 +40,8 @@ std::vector<std::string> requireStringArray(const Object& o, const std::string& 
 std::vector<std::string> optionalStringArray(const Object& o, const std::string& key,
                                              const std::string& path);
 Object objectAt(const Array& a, size_t index, const std::string& path);
+// int32 values travel as JSON numbers.
+int requireInt(const Object& o, const std::string& key, const std::string& path);
 // int64 values travel as decimal strings; a JSON number is accepted too.
 std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
                                            const std::string& path);

@@ -1,0 +1,48 @@
+#include "store/pagination.hpp"
+
+#include "signet/error.hpp"
+
+namespace signet {
+
+Pagination parsePagination(const json::Object& body) {
+  Pagination p;
+  auto options = json::optionalObject(body, "paginationOptions", "");
+  if (!options) return p;
+  if (auto limit = json::optionalInt64String(options, "limit", "paginationOptions")) {
+    if (*limit < 1 || *limit > 100)
+      throw invalidArgument("invalid field paginationOptions.limit: " + std::to_string(*limit) +
+                            " is not between 1 and 100");
+    p.limit = static_cast<size_t>(*limit);
+  }
+  p.before = json::optionalString(options, "before", "paginationOptions");
+  p.after = json::optionalString(options, "after", "paginationOptions");
+  return p;
+}
+
+bool appendPage(std::string& sql, SqlParams& params, const Pagination& page, bool newestFirst,
+                const std::function<int64_t(const std::string&)>& cursorTime) {
+  // "Later in list order" is older when newest first, newer otherwise.
+  const char* later = newestFirst ? "<" : ">";
+  const char* earlier = newestFirst ? ">" : "<";
+  if (page.after) {
+    int64_t at = cursorTime(*page.after);
+    sql += std::string(" AND (created_at_ms ") + later + " ? OR (created_at_ms = ? AND id " +
+           later + " ?))";
+    params.insert(params.end(), {at, at, *page.after});
+  }
+  bool reverse = false;
+  if (page.before) {
+    int64_t at = cursorTime(*page.before);
+    sql += std::string(" AND (created_at_ms ") + earlier + " ? OR (created_at_ms = ? AND id " +
+           earlier + " ?))";
+    params.insert(params.end(), {at, at, *page.before});
+    reverse = !page.after;  // take the nearest ones in front of the cursor, then flip
+  }
+  bool descending = newestFirst != reverse;
+  sql +=
+      descending ? " ORDER BY created_at_ms DESC, id DESC" : " ORDER BY created_at_ms ASC, id ASC";
+  sql += " LIMIT " + std::to_string(page.limit);
+  return reverse;
+}
+
+}  // namespace signet
