@@ -1,0 +1,276 @@
+#include "policy/evaluator.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <optional>
+#include <vector>
+
+namespace signet::policy {
+
+namespace {
+
+using Scope = std::vector<std::pair<std::string, Value>>;
+
+[[noreturn]] void error(const Node& n, const std::string& message) {
+  throw EvaluationError(n.position, message);
+}
+
+bool isDecimal(const std::string& s) {
+  size_t i = s.size() > 1 && s[0] == '-' ? 1 : 0;
+  return i < s.size() && s.size() - i <= 80 &&
+         std::all_of(s.begin() + static_cast<long>(i), s.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// A number, or a numeric string compared with a number (the documented examples compare
+// chain_id with '1'), else nullopt.
+std::optional<Integer> numeric(const Value& v) {
+  if (v.isNumber()) return v.number;
+  if (v.kind == Value::Kind::kString && isDecimal(v.text)) return Integer(v.text);
+  return std::nullopt;
+}
+
+bool equals(const Node& at, const Value& a, const Value& b) {
+  if ((a.isNumber() || b.isNumber())) {
+    auto x = numeric(a), y = numeric(b);
+    if (x && y) return *x == *y;
+    if (a.isNumber() && b.isNumber()) return false;
+    error(at, std::string("cannot compare ") + kindName(a.kind) + " " + describe(a) + " with " +
+                  kindName(b.kind) + " " + describe(b));
+  }
+  if (a.kind != b.kind)
+    error(at, std::string("cannot compare ") + kindName(a.kind) + " with " + kindName(b.kind));
+  switch (a.kind) {
+    case Value::Kind::kBool: return a.boolean == b.boolean;
+    case Value::Kind::kString: return a.text == b.text;
+    case Value::Kind::kTimestamp: return a.number == b.number;
+    case Value::Kind::kList:
+      if (a.list->size() != b.list->size()) return false;
+      for (size_t i = 0; i < a.list->size(); ++i)
+        if (!equals(at, (*a.list)[i], (*b.list)[i])) return false;
+      return true;
+    default: {
+      if (a.fields->size() != b.fields->size()) return false;
+      for (const auto& [k, v] : *a.fields) {
+        auto it = b.fields->find(k);
+        if (it == b.fields->end() || !equals(at, v, it->second)) return false;
+      }
+      return true;
+    }
+  }
+}
+
+int order(const Node& at, const Value& a, const Value& b) {
+  if (a.kind == Value::Kind::kTimestamp && b.kind == Value::Kind::kTimestamp)
+    return a.number < b.number ? -1 : (a.number > b.number ? 1 : 0);
+  auto x = numeric(a), y = numeric(b);
+  if (!x || !y || (!a.isNumber() && !b.isNumber()))
+    error(at, std::string("operator ") + at.name + " compares numbers or timestamps, not " +
+                  kindName(a.kind) + " and " + kindName(b.kind));
+  return *x < *y ? -1 : (*x > *y ? 1 : 0);
+}
+
+bool asBool(const Node& at, const Value& v, const char* what) {
+  if (v.kind != Value::Kind::kBool)
+    error(at, std::string(what) + " needs a bool, got " + kindName(v.kind) + " " + describe(v));
+  return v.boolean;
+}
+
+size_t asIndex(const Node& at, const Value& v, size_t size, bool allowEnd) {
+  if (!v.isNumber()) error(at, std::string("an index must be an int, got ") + kindName(v.kind));
+  if (v.number < 0 || v.number > Integer(size) || (!allowEnd && v.number == Integer(size)))
+    error(at, "index " + v.number.str() + " is out of range for length " + std::to_string(size));
+  return static_cast<size_t>(v.number);
+}
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Fields& roots) : roots_(roots) {}
+
+  Value eval(const Node& n) {
+    switch (n.kind) {
+      case Node::Kind::kLiteral: return n.value;
+      case Node::Kind::kIdent: {
+        for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+          if (it->first == n.name) return it->second;
+        auto it = roots_.find(n.name);
+        if (it == roots_.end()) error(n, "missing field: " + n.name + " is not available for this activity");
+        return it->second;
+      }
+      case Node::Kind::kList: {
+        List items;
+        for (const auto& c : n.children) items.push_back(eval(*c));
+        return Value::listOf(std::move(items));
+      }
+      case Node::Kind::kStruct: {
+        Fields f;
+        for (size_t i = 0; i < n.children.size(); ++i) f[n.fieldNames[i]] = eval(*n.children[i]);
+        return Value::structOf(std::move(f));
+      }
+      case Node::Kind::kNot: return Value::of(!asBool(n, eval(*n.children[0]), "!"));
+      case Node::Kind::kBinary: return binary(n);
+      case Node::Kind::kMember: return member(n);
+      case Node::Kind::kIndex: return index(n);
+      case Node::Kind::kSlice: return slice(n);
+      case Node::Kind::kMethod: return method(n);
+      case Node::Kind::kCall: return call(n);
+    }
+    error(n, "unknown expression");
+  }
+
+ private:
+  Value binary(const Node& n) {
+    // Both sides are evaluated whatever the first gives: no short-circuit.
+    Value a = eval(*n.children[0]);
+    Value b = eval(*n.children[1]);
+    const std::string& op = n.name;
+    if (op == "&&") return Value::of(asBool(n, a, "&&") & asBool(n, b, "&&"));
+    if (op == "||") return Value::of(asBool(n, a, "||") | asBool(n, b, "||"));
+    if (op == "==") return Value::of(equals(n, a, b));
+    if (op == "!=") return Value::of(!equals(n, a, b));
+    if (op == "in") {
+      if (b.kind != Value::Kind::kList) error(n, std::string("'in' needs a list on its right, got ") + kindName(b.kind));
+      bool found = false;
+      for (const auto& item : *b.list) found = found || equals(n, a, item);
+      return Value::of(found);
+    }
+    int c = order(n, a, b);
+    if (op == "<") return Value::of(c < 0);
+    if (op == ">") return Value::of(c > 0);
+    if (op == "<=") return Value::of(c <= 0);
+    return Value::of(c >= 0);
+  }
+
+  Value member(const Node& n) {
+    Value base = eval(*n.children[0]);
+    // `.count` without parentheses is written in the docs; accept it as .count().
+    if (n.name == "count" && base.kind == Value::Kind::kList) return Value::integer(base.list->size());
+    if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
+      error(n, "cannot read ." + n.name + " of " + std::string(kindName(base.kind)) + " " + describe(base));
+    auto it = base.fields->find(n.name);
+    if (it == base.fields->end()) error(n, "missing field: ." + n.name);
+    return it->second;
+  }
+
+  Value index(const Node& n) {
+    Value base = eval(*n.children[0]);
+    Value key = eval(*n.children[1]);
+    if (base.kind == Value::Kind::kList) return (*base.list)[asIndex(n, key, base.list->size(), false)];
+    if (base.kind == Value::Kind::kString)
+      return Value::string(std::string(1, base.text[asIndex(n, key, base.text.size(), false)]));
+    if (base.kind == Value::Kind::kMap || base.kind == Value::Kind::kStruct) {
+      if (key.kind != Value::Kind::kString)
+        error(n, std::string("a map key must be a string, got ") + kindName(key.kind));
+      auto it = base.fields->find(key.text);
+      if (it == base.fields->end()) error(n, "missing field: ['" + key.text + "']");
+      return it->second;
+    }
+    error(n, std::string("cannot index ") + kindName(base.kind));
+  }
+
+  Value slice(const Node& n) {
+    Value base = eval(*n.children[0]);
+    Value from = eval(*n.children[1]);
+    Value to = eval(*n.children[2]);
+    size_t size = base.kind == Value::Kind::kList ? base.list->size()
+                  : base.kind == Value::Kind::kString ? base.text.size()
+                                                      : (error(n, std::string("cannot slice ") + kindName(base.kind)), 0);
+    size_t a = asIndex(n, from, size, true), b = asIndex(n, to, size, true);
+    if (a > b) error(n, "slice start " + std::to_string(a) + " is after its end " + std::to_string(b));
+    if (base.kind == Value::Kind::kString) return Value::string(base.text.substr(a, b - a));
+    return Value::listOf(List(base.list->begin() + static_cast<long>(a), base.list->begin() + static_cast<long>(b)));
+  }
+
+  Value method(const Node& n) {
+    Value base = eval(*n.children[0]);
+    const std::string& name = n.name;
+    if (name == "count") {
+      if (base.kind == Value::Kind::kList) return Value::integer(base.list->size());
+      error(n, std::string("count() needs a list, got ") + kindName(base.kind));
+    }
+    if (base.kind != Value::Kind::kList)
+      error(n, name + "() needs a list, got " + std::string(kindName(base.kind)) + " " + describe(base));
+    if (name == "contains") {
+      if (n.children.size() != 2) error(n, "contains() takes one argument");
+      Value needle = eval(*n.children[1]);
+      bool found = false;
+      for (const auto& item : *base.list) found = found || equals(n, item, needle);
+      return Value::of(found);
+    }
+    if (name == "all" || name == "any" || name == "filter") {
+      List kept;
+      bool all = true, any = false;
+      for (const auto& item : *base.list) {
+        scope_.emplace_back(n.lambdaVar, item);
+        bool hit = asBool(n, eval(*n.children[1]), (name + "() predicate").c_str());
+        scope_.pop_back();
+        all = all && hit;
+        any = any || hit;
+        if (hit) kept.push_back(item);
+      }
+      if (name == "all") return Value::of(all);
+      if (name == "any") return Value::of(any);
+      return Value::listOf(std::move(kept));
+    }
+    error(n, "unknown list function " + name + "()");
+  }
+
+  Value call(const Node& n) {
+    if (n.name == "Timestamp") {
+      if (n.children.size() != 1) error(n, "Timestamp() takes one RFC 3339 string");
+      Value arg = eval(*n.children[0]);
+      auto ms = arg.kind == Value::Kind::kString ? parseTimestamp(arg.text) : std::nullopt;
+      if (!ms) error(n, "Timestamp() needs an RFC 3339 time at offset zero, like '2026-03-01T00:00:00Z'");
+      return Value::timestamp(*ms);
+    }
+    error(n, "unknown function " + n.name + "()");
+  }
+
+  const Fields& roots_;
+  Scope scope_;
+};
+
+}  // namespace
+
+std::optional<int64_t> parseTimestamp(const std::string& text) {
+  // YYYY-MM-DDTHH:MM:SS[.fff](Z|z|+00:00|-00:00)
+  std::tm tm{};
+  int fraction = 0;
+  size_t consumed = 0;
+  if (text.size() < 20) return std::nullopt;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%*1[Tt]%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+    return std::nullopt;
+  consumed = 19;
+  if (consumed < text.size() && text[consumed] == '.') {
+    size_t j = consumed + 1, digits = 0;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) {
+      if (digits < 3) fraction = fraction * 10 + (text[j] - '0');
+      ++digits;
+      ++j;
+    }
+    if (digits == 0) return std::nullopt;
+    for (; digits < 3; ++digits) fraction *= 10;
+    consumed = j;
+  }
+  std::string zone = text.substr(consumed);
+  if (zone != "Z" && zone != "z" && zone != "+00:00" && zone != "-00:00") return std::nullopt;
+  if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+      tm.tm_min > 59 || tm.tm_sec > 60)
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<int64_t>(timegm(&tm)) * 1000 + fraction;
+}
+
+Value evaluate(const Node& node, const Fields& roots) { return Evaluator(roots).eval(node); }
+
+bool evaluateCondition(const Node& node, const Fields& roots) {
+  Value v = evaluate(node, roots);
+  if (v.kind != Value::Kind::kBool)
+    throw EvaluationError(node.position, std::string("the expression gives ") + kindName(v.kind) +
+                                             " " + describe(v) + ", not a bool");
+  return v.boolean;
+}
+
+}  // namespace signet::policy

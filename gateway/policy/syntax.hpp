@@ -1,0 +1,54 @@
+// The policy language's syntax: a lexer and a recursive-descent parser producing an AST.
+// Precedence, tightest first: postfix (.f, [i], [a..b], .method(...)), then !, then
+// comparisons and `in`, then &&, then ||. Strings use single quotes. A syntax error names the
+// position (0-based byte offset) and what was expected there.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/value.hpp"
+
+namespace signet::policy {
+
+struct Node {
+  enum class Kind {
+    kLiteral,  // value
+    kIdent,    // name
+    kList,     // children
+    kStruct,   // fieldNames + children
+    kNot,      // children[0]
+    kBinary,   // name = operator, children[0..1]
+    kMember,   // children[0] . name
+    kIndex,    // children[0] [ children[1] ]
+    kSlice,    // children[0] [ children[1] .. children[2] ]
+    kMethod,   // children[0] . name ( lambdaVar, children[1] ) or ( children[1..] )
+    kCall,     // name ( children... ): Timestamp
+  };
+  Kind kind = Kind::kLiteral;
+  size_t position = 0;
+  std::string name;
+  Value value;
+  std::string lambdaVar;
+  std::vector<std::string> fieldNames;
+  std::vector<std::shared_ptr<const Node>> children;
+};
+using NodePtr = std::shared_ptr<const Node>;
+
+struct SyntaxError {
+  size_t position;
+  std::string expected;
+  std::string found;
+  std::string message() const;
+};
+
+// Throws SyntaxError.
+NodePtr parse(std::string_view source);
+
+// The root identifiers an expression reads (lambda variables excluded).
+std::set<std::string> freeIdentifiers(const Node& node);
+
+}  // namespace signet::policy
