@@ -1,7 +1,9 @@
 // The core's registrations, through the same Registry a plugin gets. One row per activity
 // type or query; the handlers live in files named after what they do.
 #include "activity/activity_queries.hpp"
+#include "activity/pipeline.hpp"
 #include "gateway.hpp"
+#include "policy/policies.hpp"
 #include "tenancy/api_keys.hpp"
 #include "tenancy/authenticators.hpp"
 #include "tenancy/identity.hpp"
@@ -33,14 +35,22 @@ void registerCoreModule(Registry& r) {
   r.activity({"ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",     "create_authenticators",    "createAuthenticatorsIntentV2",     "createAuthenticatorsResult",       "AUTHENTICATOR","CREATE", false, authenticators::createAuthenticators});
   r.activity({"ACTIVITY_TYPE_DELETE_AUTHENTICATORS",        "delete_authenticators",    "deleteAuthenticatorsIntent",       "deleteAuthenticatorsResult",       "AUTHENTICATOR","DELETE", false, authenticators::deleteAuthenticators});
   r.activity({"ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",           "update_root_quorum",       "updateRootQuorumIntent",           "updateRootQuorumResult",           "ROOT_QUORUM",  "UPDATE", true,  oc::updateRootQuorum});
-  r.activity({"ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",     "set_organization_feature", "setOrganizationFeatureIntent",     "setOrganizationFeatureResult",     "ORGANIZATION", "UPDATE", false, oc::setFeature});
-  r.activity({"ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE",  "remove_organization_feature","removeOrganizationFeatureIntent", "removeOrganizationFeatureResult",  "ORGANIZATION", "UPDATE", false, oc::removeFeature});
-  r.activity({"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",     "update_organization_name", "updateOrganizationNameIntent",     "updateOrganizationNameResult",     "ORGANIZATION", "UPDATE", false, oc::updateOrganizationName});
+  r.activity({"ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",     "set_organization_feature", "setOrganizationFeatureIntent",     "setOrganizationFeatureResult",     "ORGANIZATION", "UPDATE", true,  oc::setFeature});
+  r.activity({"ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE",  "remove_organization_feature","removeOrganizationFeatureIntent", "removeOrganizationFeatureResult",  "ORGANIZATION", "UPDATE", true,  oc::removeFeature});
+  r.activity({"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",     "update_organization_name", "updateOrganizationNameIntent",     "updateOrganizationNameResult",     "ORGANIZATION", "UPDATE", true,  oc::updateOrganizationName});
   r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4",   "create_sub_organization",  "createSubOrganizationIntentV4",    "createSubOrganizationResultV4",    "ORGANIZATION", "CREATE", false, so::createHandler(4)});
   r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5",   "create_sub_organization",  "createSubOrganizationIntentV5",    "createSubOrganizationResultV5",    "ORGANIZATION", "CREATE", false, so::createHandler(5)});
   r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6",   "create_sub_organization",  "createSubOrganizationIntentV6",    "createSubOrganizationResultV6",    "ORGANIZATION", "CREATE", false, so::createHandler(6)});
   r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",   "create_sub_organization",  "createSubOrganizationIntentV7",    "createSubOrganizationResultV7",    "ORGANIZATION", "CREATE", false, so::createHandler(7)});
   r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",   "create_sub_organization",  "createSubOrganizationIntentV8",    "createSubOrganizationResultV8",    "ORGANIZATION", "CREATE", false, so::createHandler(8)});
+  r.activity({"ACTIVITY_TYPE_CREATE_POLICY_V3",              "create_policy",            "createPolicyIntentV3",             "createPolicyResult",               "POLICY",       "CREATE", false, policy::createPolicy});
+  r.activity({"ACTIVITY_TYPE_CREATE_POLICIES",              "create_policies",          "createPoliciesIntent",             "createPoliciesResult",             "POLICY",       "CREATE", false, policy::createPolicies});
+  r.activity({"ACTIVITY_TYPE_UPDATE_POLICY_V2",             "update_policy",            "updatePolicyIntentV2",             "updatePolicyResultV2",             "POLICY",       "UPDATE", false, policy::updatePolicyHandler});
+  r.activity({"ACTIVITY_TYPE_DELETE_POLICY",                "delete_policy",            "deletePolicyIntent",               "deletePolicyResult",               "POLICY",       "DELETE", false, policy::deletePolicyHandler});
+  r.activity({"ACTIVITY_TYPE_DELETE_POLICIES",              "delete_policies",          "deletePoliciesIntent",             "deletePoliciesResult",             "POLICY",       "DELETE", false, policy::deletePolicies});
+  // Votes: the pipeline runs them (they act on another activity and return it).
+  r.activity({"ACTIVITY_TYPE_APPROVE_ACTIVITY",             "approve_activity",         "approveActivityIntent",            "approveActivityResult",            "ACTIVITY",     "APPROVE", false, votesAreRunByThePipeline});
+  r.activity({"ACTIVITY_TYPE_REJECT_ACTIVITY",              "reject_activity",          "rejectActivityIntent",             "rejectActivityResult",             "ACTIVITY",     "REJECT", false, votesAreRunByThePipeline});
   r.activity({"ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",      "delete_sub_organization",  "deleteSubOrganizationIntent",      "deleteSubOrganizationResult",      "ORGANIZATION", "DELETE", false, so::deleteSubOrganization});
 
   r.query({"whoami",                   identity::whoami});
@@ -54,6 +64,9 @@ void registerCoreModule(Registry& r) {
   r.query({"get_organization_configs", oc::getOrganizationConfigs});
   r.query({"list_suborgs",             so::listSubOrganizations});
   r.query({"list_verified_suborgs",    so::listVerifiedSubOrganizations});
+  r.query({"get_policy",               policy::getPolicy});
+  r.query({"list_policies",            policy::listPolicies});
+  r.query({"get_policy_evaluations",   policy::getPolicyEvaluations});
   r.query({"get_activity",             activity_queries::getActivity});
   r.query({"list_activities",          activity_queries::listActivities});
   // clang-format on

@@ -69,6 +69,25 @@ void insert(Db& db, const ActivityRecord& a) {
        a.updatedAtMs});
 }
 
+void update(Db& db, const ActivityRecord& a) {
+  db.exec(
+      "UPDATE activities SET status = ?, result = ?, votes = ?, failure = ?, updated_at_ms = ? "
+      "WHERE id = ?",
+      {a.status, a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
+       json::stringify(a.votes),
+       a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.updatedAtMs, a.id});
+}
+
+void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
+                      const json::Array& evaluations, int64_t nowMs) {
+  db.exec(
+      "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
+      "created_at_ms) "
+      "VALUES (?, ?, ?, ?, ?, ?)",
+      {crypto::uuidV4(), record.id, record.organizationId, voteId,
+       json::stringify(evaluations ? evaluations : json::array()), nowMs});
+}
+
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                  const ActivityFilter& filter) {
   std::string sql =
@@ -121,8 +140,10 @@ json::Object toJson(const ActivityRecord& a, const Caller& viewer) {
     auto v = a.votes->getObject(static_cast<unsigned>(i));
     voted = voted || (v && v->optValue<std::string>("userId", "") == viewer.userId);
   }
-  o->set("canApprove", open && !voted);
-  o->set("canReject", open && !voted);
+  // Any user of the activity's organization who has not voted yet may vote while it waits.
+  bool member = viewer.organizationId == a.organizationId;
+  o->set("canApprove", open && !voted && member);
+  o->set("canReject", open && !voted && member);
   o->set("createdAt", json::timestamp(a.createdAtMs));
   o->set("updatedAt", json::timestamp(a.updatedAtMs));
   if (a.failure) o->set("failure", a.failure);

@@ -13,6 +13,7 @@ namespace signet {
 inline constexpr const char* kStatusCompleted = "ACTIVITY_STATUS_COMPLETED";
 inline constexpr const char* kStatusFailed = "ACTIVITY_STATUS_FAILED";
 inline constexpr const char* kStatusConsensusNeeded = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+inline constexpr const char* kStatusRejected = "ACTIVITY_STATUS_REJECTED";
 
 struct ActivityRecord {
   std::string id;
@@ -41,6 +42,11 @@ std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& finge
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
                                    const std::string& id);
 void insert(Db& db, const ActivityRecord& record);
+// Writes status, result, votes, failure and updated_at of an existing activity.
+void update(Db& db, const ActivityRecord& record);
+// Records one evaluation (a vote's) of the policies for get_policy_evaluations.
+void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
+                      const json::Array& evaluations, int64_t nowMs);
 // Newest first. `after` continues past a cursor (older), `before` returns those in front of it
 // (newer), both still newest first.
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,

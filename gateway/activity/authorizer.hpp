@@ -1,6 +1,6 @@
-// Who may run an activity. The policy engine will implement this interface; until it lands
-// the rule is the placeholder below: root-quorum users are allowed, anyone else is implicitly
-// denied, and the denial is stored as a FAILED activity that says why.
+// Who may run an activity, given its votes so far. The policy engine implements it
+// (gateway/policy/engine.hpp); the decision says allow, deny (with why) or wait for more
+// approvals, and carries the per-policy outcomes that are stored for get_policy_evaluations.
 #pragma once
 
 #include <string>
@@ -13,19 +13,20 @@ struct Decision {
   enum class Kind { kAllow, kDeny, kConsensusNeeded };
   Kind kind = Kind::kDeny;
   std::string reason;
+  json::Array evaluations;  // [{policyId, outcome}]
+};
+
+struct AuthorizationRequest {
+  const ActivitySpec* spec = nullptr;
+  std::string organizationId;
+  json::Object parameters;
+  json::Array votes;  // v1Vote objects; the submitter's approval is the first
 };
 
 class Authorizer {
  public:
   virtual ~Authorizer() = default;
-  virtual Decision decide(Db& db, const ActivitySpec& spec, const Caller& caller,
-                          const std::string& organizationId, const json::Object& parameters) = 0;
-};
-
-class RootQuorumAuthorizer : public Authorizer {
- public:
-  Decision decide(Db& db, const ActivitySpec& spec, const Caller& caller,
-                  const std::string& organizationId, const json::Object& parameters) override;
+  virtual Decision decide(Db& db, const AuthorizationRequest& request) = 0;
 };
 
 }  // namespace signet

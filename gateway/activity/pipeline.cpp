@@ -7,6 +7,56 @@
 
 namespace signet {
 
+namespace {
+json::Object voteJson(Db& db, const Caller& caller, const std::string& activityId,
+                      const std::string& selection, std::string_view body, int64_t nowMs) {
+  json::Object vote = json::object();
+  vote->set("id", crypto::uuidV4());
+  vote->set("userId", caller.userId);
+  vote->set("user", userJson(db, directory::requireUser(db, caller.organizationId, caller.userId)));
+  vote->set("activityId", activityId);
+  vote->set("selection", selection);
+  vote->set("message", std::string(body));
+  vote->set("publicKey", caller.publicKey);
+  vote->set("signature", caller.signature);
+  vote->set("scheme", caller.scheme);
+  vote->set("createdAt", json::timestamp(nowMs));
+  return vote;
+}
+
+bool hasVoted(const ActivityRecord& r, const std::string& userId) {
+  for (size_t i = 0; i < r.votes->size(); ++i)
+    if (r.votes->getObject(static_cast<unsigned>(i))->getValue<std::string>("userId") == userId)
+      return true;
+  return false;
+}
+
+std::string lastVoteId(const ActivityRecord& r) {
+  return r.votes->getObject(static_cast<unsigned>(r.votes->size() - 1))
+      ->getValue<std::string>("id");
+}
+
+// The submitter, as the first vote recorded them, for running the handler after approval.
+Caller submitterOf(Db& db, const ActivityRecord& r) {
+  auto first = r.votes->getObject(0);
+  Caller c;
+  c.userId = first->getValue<std::string>("userId");
+  c.publicKey = first->getValue<std::string>("publicKey");
+  c.scheme = first->getValue<std::string>("scheme");
+  c.signature = first->getValue<std::string>("signature");
+  if (auto row = db.queryOne("SELECT organization_id, name FROM users WHERE id = ?", {c.userId})) {
+    c.organizationId = row->str(0);
+    c.userName = row->str(1);
+  }
+  return c;
+}
+}  // namespace
+
+json::Object votesAreRunByThePipeline(ActivityContext&, const json::Object&) {
+  throw internalError(
+      "approve_activity and reject_activity are run by the pipeline, not a handler");
+}
+
 Envelope parseEnvelope(std::string_view body) {
   auto o = json::parseObject(body, "request body");
   Envelope e;
@@ -59,59 +109,120 @@ json::Object ActivityPipeline::submit(const std::string& path, std::string_view 
     env.organizationId = who.organizationId;
     existing = activities::findByFingerprint(db, fingerprint);
   });
-  // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
-  ActivityRecord record = existing ? *existing : execute(spec, env, caller, fingerprint, body);
+
+  ActivityRecord record;
+  if (spec.type == kApproveActivity || spec.type == kRejectActivity) {
+    record = vote(env, caller, body);
+  } else if (existing) {
+    // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
+    record = *existing;
+  } else {
+    record.id = crypto::uuidV4();
+    record.organizationId = env.organizationId;
+    record.type = spec.type;
+    record.fingerprint = fingerprint;
+    record.intent = json::object();
+    record.intent->set(spec.intentKey, env.parameters);
+    record.result = json::object();
+    record.createdAtMs = record.updatedAtMs = now;
+    record = settle(spec, record, caller, true, [&](Db& db, ActivityRecord& r, bool& done) {
+      // A concurrent identical request may have won the race for this fingerprint.
+      if (auto raced = activities::findByFingerprint(db, fingerprint)) {
+        r = *raced;
+        done = true;
+        return;
+      }
+      r.votes = json::array();
+      r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
+    });
+  }
   json::Object response = json::object();
   response->set("activity", activities::toJson(record, caller));
   return response;
 }
 
-ActivityRecord ActivityPipeline::execute(const ActivitySpec& spec, const Envelope& env,
-                                         const Caller& caller, const std::string& fingerprint,
-                                         std::string_view body) {
-  ActivityRecord record;
-  record.id = crypto::uuidV4();
-  record.organizationId = env.organizationId;
-  record.type = spec.type;
-  record.fingerprint = fingerprint;
-  record.intent = json::object();
-  record.intent->set(spec.intentKey, env.parameters);
-  record.result = json::object();
-  record.createdAtMs = record.updatedAtMs = gateway_.nowMs();
+ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
+                                      std::string_view body) {
+  std::string fingerprint = json::requireString(env.parameters, "fingerprint", "parameters");
+  bool approve = env.type == kApproveActivity;
+  std::optional<ActivityRecord> target;
+  gateway_.database().read(
+      [&](Db& db) { target = activities::findByFingerprint(db, fingerprint); });
+  if (!target || target->organizationId != env.organizationId)
+    throw notFound("No activity found with fingerprint " + fingerprint + " in organization " +
+                   env.organizationId);
+  const ActivitySpec* spec = nullptr;
+  for (const auto& m : gateway_.catalog().modules())
+    if (m->enabled)
+      for (const auto& a : m->activities)
+        if (a.type == target->type) spec = &a;
+  if (!spec)
+    throw failedPrecondition("activity " + target->id + " is a " + target->type +
+                             ", which no enabled module serves any more");
+  Caller submitter;
+  gateway_.database().read([&](Db& db) { submitter = submitterOf(db, *target); });
+  int64_t now = gateway_.nowMs();
 
-  auto& log = Poco::Logger::get("signet.activity");
-  std::optional<Error> failure;
-  auto run = [&](Db& db) {
-    // A concurrent identical request may have won the race for this fingerprint.
-    if (auto raced = activities::findByFingerprint(db, fingerprint)) {
-      record = *raced;
+  return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r, bool& done) {
+    // Re-read inside the transaction: another vote may have landed since.
+    r = *activities::findByFingerprint(db, fingerprint);
+    if (hasVoted(r, caller.userId)) {  // the same vote again: nothing changes
+      done = true;
       return;
     }
-    json::Object voter =
-        userJson(db, directory::requireUser(db, caller.organizationId, caller.userId));
-    json::Object vote = json::object();
-    vote->set("id", crypto::uuidV4());
-    vote->set("userId", caller.userId);
-    vote->set("user", voter);
-    vote->set("activityId", record.id);
-    vote->set("selection", "VOTE_SELECTION_APPROVED");
-    vote->set("message", std::string(body));
-    vote->set("publicKey", caller.publicKey);
-    vote->set("signature", caller.signature);
-    vote->set("scheme", caller.scheme);
-    vote->set("createdAt", json::timestamp(record.createdAtMs));
-    record.votes = json::array();
-    record.votes->add(vote);
+    if (r.status != kStatusConsensusNeeded)
+      throw failedPrecondition("activity " + r.id + " is " + r.status +
+                               "; only activities awaiting "
+                               "consensus take votes");
+    if (now - r.createdAtMs > kApprovalWindowMs)
+      throw failedPrecondition("the 24-hour approval window of activity " + r.id + " has closed");
+    if (caller.organizationId != r.organizationId)
+      throw permissionDenied("user " + caller.userId + " of organization " + caller.organizationId +
+                             " cannot vote on activity " + r.id + " of organization " +
+                             r.organizationId);
+    r.votes->add(voteJson(db, caller, r.id,
+                          approve ? "VOTE_SELECTION_APPROVED" : "VOTE_SELECTION_REJECTED", body,
+                          now));
+    r.updatedAtMs = now;
+    if (!approve) {
+      r.status = kStatusRejected;
+      activities::update(db, r);
+      done = true;
+    }
+  });
+}
 
+ActivityRecord ActivityPipeline::settle(
+    const ActivitySpec& spec, ActivityRecord record, const Caller& submitter, bool isNew,
+    const std::function<void(Db&, ActivityRecord&, bool&)>& prepare) {
+  auto& log = Poco::Logger::get("signet.activity");
+  std::optional<Error> failure;
+  json::Array evaluations;
+  auto persist = [&](Db& db) {
+    if (isNew)
+      activities::insert(db, record);
+    else
+      activities::update(db, record);
+    activities::recordEvaluation(db, record, lastVoteId(record), evaluations, gateway_.nowMs());
+  };
+  auto run = [&](Db& db) {
+    bool done = false;
+    prepare(db, record, done);
+    if (done) return;
+    const std::string& org = record.organizationId;
+    json::Object params = record.intent->getObject(spec.intentKey);
     // A parent organization's credentials reach into a sub-organization only for the
     // activities that say so (logins); everything else is the sub-organization's own.
-    Decision decision =
-        caller.organizationId != env.organizationId && !spec.allowParentOrganization
-            ? Decision{Decision::Kind::kDeny, "user " + caller.userId + " of parent organization " +
-                                                  caller.organizationId + " cannot run " +
-                                                  spec.type + " in sub-organization " +
-                                                  env.organizationId + "; only its own users can"}
-            : authorizer_.decide(db, spec, caller, env.organizationId, env.parameters);
+    Decision decision;
+    if (submitter.organizationId != org && !spec.allowParentOrganization) {
+      decision.kind = Decision::Kind::kDeny;
+      decision.reason = "user " + submitter.userId + " of parent organization " +
+                        submitter.organizationId + " cannot run " + spec.type +
+                        " in sub-organization " + org + "; only its own users can";
+    } else {
+      decision = authorizer_.decide(db, {&spec, org, params, record.votes});
+    }
+    evaluations = decision.evaluations;
     if (decision.kind == Decision::Kind::kDeny) {
       record.status = kStatusFailed;
       record.failure = activities::failureJson(Code::kPermissionDenied, decision.reason);
@@ -119,12 +230,16 @@ ActivityRecord ActivityPipeline::execute(const ActivitySpec& spec, const Envelop
       record.status = kStatusConsensusNeeded;
     } else {
       try {
-        HandlerContext ctx(gateway_, db, caller, env.organizationId, record.id, spec.type);
-        json::Object result = spec.handler(ctx, env.parameters);
+        HandlerContext ctx(gateway_, db, submitter, org, record.id, spec.type);
+        json::Object result = spec.handler(ctx, params);
+        record.result = json::object();
         record.result->set(spec.resultKey, result ? result : json::object());
         record.status = kStatusCompleted;
+        record.updatedAtMs = gateway_.nowMs();
       } catch (const Error& e) {
-        if (e.code() == Code::kInvalidArgument) throw;  // bad input: nothing is stored
+        // Bad input of a new request is refused with nothing stored; once an activity waited
+        // for votes it exists, so any error fails it.
+        if (isNew && e.code() == Code::kInvalidArgument) throw;
         failure = e;
         throw;  // roll back the handler's writes; the failure is stored below
       } catch (const std::exception& e) {
@@ -134,17 +249,16 @@ ActivityRecord ActivityPipeline::execute(const ActivitySpec& spec, const Envelop
         throw;
       }
     }
-    activities::insert(db, record);
+    persist(db);
   };
   try {
     gateway_.database().transaction(run);
   } catch (...) {
     if (!failure) throw;
-    // The handler's writes are rolled back; the failed activity itself is kept for audit.
     record.status = kStatusFailed;
     record.result = json::object();
     record.failure = activities::failureJson(failure->code(), failure->what());
-    gateway_.database().transaction([&](Db& db) { activities::insert(db, record); });
+    gateway_.database().transaction(persist);
   }
   return record;
 }

@@ -1,7 +1,10 @@
 // The submit pipeline: envelope -> type lookup -> liveness -> caller -> idempotency ->
-// authorization -> handler, with the activity row and the handler's writes in one transaction.
+// authorization (the policy engine) -> handler, with the activity row, the handler's writes
+// and the policy evaluation in one transaction. approve_activity and reject_activity vote on
+// an activity waiting for consensus, which is re-evaluated and run once allowed.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +29,11 @@ Envelope parseEnvelope(std::string_view body);
 // Stamps are fresh when at most 1 hour old and at most 5 minutes ahead of the gateway clock.
 inline constexpr int64_t kMaxStampAgeMs = 60 * 60 * 1000;
 inline constexpr int64_t kMaxStampSkewMs = 5 * 60 * 1000;
+// Approvals are taken for 24 hours after the submission (its first vote).
+inline constexpr int64_t kApprovalWindowMs = 24 * 60 * 60 * 1000;
+
+inline constexpr const char* kApproveActivity = "ACTIVITY_TYPE_APPROVE_ACTIVITY";
+inline constexpr const char* kRejectActivity = "ACTIVITY_TYPE_REJECT_ACTIVITY";
 
 class ActivityPipeline {
  public:
@@ -33,18 +41,26 @@ class ActivityPipeline {
       : gateway_(gateway), authorizer_(authorizer), resolver_(gateway.config()) {}
 
   // Returns {"activity": {...}}. Errors before the pipeline throw signet::Error; a denial or
-  // an execution failure returns a FAILED activity.
+  // an execution failure returns a FAILED activity. For approve/reject the activity returned
+  // is the one voted on, after the vote.
   json::Object submit(const std::string& path, std::string_view body, const StampHeaders& headers,
                       const std::optional<VerifiedApiKeyStamp>& apiKey);
 
  private:
   const ActivitySpec& specFor(const std::string& path, const std::string& type) const;
-  ActivityRecord execute(const ActivitySpec& spec, const Envelope& env, const Caller& caller,
-                         const std::string& fingerprint, std::string_view body);
+  ActivityRecord vote(const Envelope& env, const Caller& caller, std::string_view body);
+  // Decides `record` and runs its handler when allowed, in one transaction that first calls
+  // `prepare` (which may set `done` to leave the record as it is).
+  ActivityRecord settle(const ActivitySpec& spec, ActivityRecord record, const Caller& submitter,
+                        bool isNew,
+                        const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare);
 
   Gateway& gateway_;
   Authorizer& authorizer_;
   CredentialResolver resolver_;
 };
+
+// The handler the core registers for approve/reject: the pipeline runs votes itself.
+json::Object votesAreRunByThePipeline(ActivityContext&, const json::Object&);
 
 }  // namespace signet

@@ -36,6 +36,10 @@ void ModuleRegistry::subOrganizationFilter(SubOrganizationFilter filter) {
   module_.subOrganizationFilters.push_back(std::move(filter));
 }
 
+void ModuleRegistry::factProvider(FactProvider provider) {
+  module_.factProviders.push_back(std::move(provider));
+}
+
 void Catalog::add(ModuleInfo module) {
   for (const auto& m : modules_)
     if (m->name == module.name)
@@ -76,6 +80,8 @@ void Catalog::index() {
       services_.walletProvider = m->name;
     }
     for (const auto& hook : m->deletionHooks) services_.deletionHooks.emplace_back(m->name, hook);
+    for (const auto& provider : m->factProviders)
+      services_.factProviders.emplace_back(m->name, provider);
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});
     for (const auto& f : m->subOrganizationFilters) {

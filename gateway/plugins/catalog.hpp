@@ -26,6 +26,7 @@ struct ModuleInfo {
   std::vector<OrganizationDeletionHook> deletionHooks;
   std::vector<std::pair<std::string, EventHandler>> subscriptions;
   std::vector<SubOrganizationFilter> subOrganizationFilters;
+  std::vector<FactProvider> factProviders;
 };
 
 // Collects one module's registrations.
@@ -39,6 +40,7 @@ class ModuleRegistry : public Registry {
   void organizationDeletionHook(OrganizationDeletionHook hook) override;
   void subscribe(const std::string& event, EventHandler handler) override;
   void subOrganizationFilter(SubOrganizationFilter filter) override;
+  void factProvider(FactProvider provider) override;
 
  private:
   ModuleInfo& module_;

@@ -41,9 +41,12 @@ bool equals(const Node& at, const Value& a, const Value& b) {
   if (a.kind != b.kind)
     error(at, std::string("cannot compare ") + kindName(a.kind) + " with " + kindName(b.kind));
   switch (a.kind) {
-    case Value::Kind::kBool: return a.boolean == b.boolean;
-    case Value::Kind::kString: return a.text == b.text;
-    case Value::Kind::kTimestamp: return a.number == b.number;
+    case Value::Kind::kBool:
+      return a.boolean == b.boolean;
+    case Value::Kind::kString:
+      return a.text == b.text;
+    case Value::Kind::kTimestamp:
+      return a.number == b.number;
     case Value::Kind::kList:
       if (a.list->size() != b.list->size()) return false;
       for (size_t i = 0; i < a.list->size(); ++i)
@@ -89,12 +92,14 @@ class Evaluator {
 
   Value eval(const Node& n) {
     switch (n.kind) {
-      case Node::Kind::kLiteral: return n.value;
+      case Node::Kind::kLiteral:
+        return n.value;
       case Node::Kind::kIdent: {
         for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
           if (it->first == n.name) return it->second;
         auto it = roots_.find(n.name);
-        if (it == roots_.end()) error(n, "missing field: " + n.name + " is not available for this activity");
+        if (it == roots_.end())
+          error(n, "missing field: " + n.name + " is not available for this activity");
         return it->second;
       }
       case Node::Kind::kList: {
@@ -107,13 +112,20 @@ class Evaluator {
         for (size_t i = 0; i < n.children.size(); ++i) f[n.fieldNames[i]] = eval(*n.children[i]);
         return Value::structOf(std::move(f));
       }
-      case Node::Kind::kNot: return Value::of(!asBool(n, eval(*n.children[0]), "!"));
-      case Node::Kind::kBinary: return binary(n);
-      case Node::Kind::kMember: return member(n);
-      case Node::Kind::kIndex: return index(n);
-      case Node::Kind::kSlice: return slice(n);
-      case Node::Kind::kMethod: return method(n);
-      case Node::Kind::kCall: return call(n);
+      case Node::Kind::kNot:
+        return Value::of(!asBool(n, eval(*n.children[0]), "!"));
+      case Node::Kind::kBinary:
+        return binary(n);
+      case Node::Kind::kMember:
+        return member(n);
+      case Node::Kind::kIndex:
+        return index(n);
+      case Node::Kind::kSlice:
+        return slice(n);
+      case Node::Kind::kMethod:
+        return method(n);
+      case Node::Kind::kCall:
+        return call(n);
     }
     error(n, "unknown expression");
   }
@@ -129,7 +141,8 @@ class Evaluator {
     if (op == "==") return Value::of(equals(n, a, b));
     if (op == "!=") return Value::of(!equals(n, a, b));
     if (op == "in") {
-      if (b.kind != Value::Kind::kList) error(n, std::string("'in' needs a list on its right, got ") + kindName(b.kind));
+      if (b.kind != Value::Kind::kList)
+        error(n, std::string("'in' needs a list on its right, got ") + kindName(b.kind));
       bool found = false;
       for (const auto& item : *b.list) found = found || equals(n, a, item);
       return Value::of(found);
@@ -144,9 +157,11 @@ class Evaluator {
   Value member(const Node& n) {
     Value base = eval(*n.children[0]);
     // `.count` without parentheses is written in the docs; accept it as .count().
-    if (n.name == "count" && base.kind == Value::Kind::kList) return Value::integer(base.list->size());
+    if (n.name == "count" && base.kind == Value::Kind::kList)
+      return Value::integer(base.list->size());
     if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
-      error(n, "cannot read ." + n.name + " of " + std::string(kindName(base.kind)) + " " + describe(base));
+      error(n, "cannot read ." + n.name + " of " + std::string(kindName(base.kind)) + " " +
+                   describe(base));
     auto it = base.fields->find(n.name);
     if (it == base.fields->end()) error(n, "missing field: ." + n.name);
     return it->second;
@@ -155,7 +170,8 @@ class Evaluator {
   Value index(const Node& n) {
     Value base = eval(*n.children[0]);
     Value key = eval(*n.children[1]);
-    if (base.kind == Value::Kind::kList) return (*base.list)[asIndex(n, key, base.list->size(), false)];
+    if (base.kind == Value::Kind::kList)
+      return (*base.list)[asIndex(n, key, base.list->size(), false)];
     if (base.kind == Value::Kind::kString)
       return Value::string(std::string(1, base.text[asIndex(n, key, base.text.size(), false)]));
     if (base.kind == Value::Kind::kMap || base.kind == Value::Kind::kStruct) {
@@ -173,12 +189,15 @@ class Evaluator {
     Value from = eval(*n.children[1]);
     Value to = eval(*n.children[2]);
     size_t size = base.kind == Value::Kind::kList ? base.list->size()
-                  : base.kind == Value::Kind::kString ? base.text.size()
-                                                      : (error(n, std::string("cannot slice ") + kindName(base.kind)), 0);
+                  : base.kind == Value::Kind::kString
+                      ? base.text.size()
+                      : (error(n, std::string("cannot slice ") + kindName(base.kind)), 0);
     size_t a = asIndex(n, from, size, true), b = asIndex(n, to, size, true);
-    if (a > b) error(n, "slice start " + std::to_string(a) + " is after its end " + std::to_string(b));
+    if (a > b)
+      error(n, "slice start " + std::to_string(a) + " is after its end " + std::to_string(b));
     if (base.kind == Value::Kind::kString) return Value::string(base.text.substr(a, b - a));
-    return Value::listOf(List(base.list->begin() + static_cast<long>(a), base.list->begin() + static_cast<long>(b)));
+    return Value::listOf(
+        List(base.list->begin() + static_cast<long>(a), base.list->begin() + static_cast<long>(b)));
   }
 
   Value method(const Node& n) {
@@ -189,7 +208,8 @@ class Evaluator {
       error(n, std::string("count() needs a list, got ") + kindName(base.kind));
     }
     if (base.kind != Value::Kind::kList)
-      error(n, name + "() needs a list, got " + std::string(kindName(base.kind)) + " " + describe(base));
+      error(n, name + "() needs a list, got " + std::string(kindName(base.kind)) + " " +
+                   describe(base));
     if (name == "contains") {
       if (n.children.size() != 2) error(n, "contains() takes one argument");
       Value needle = eval(*n.children[1]);
@@ -220,7 +240,8 @@ class Evaluator {
       if (n.children.size() != 1) error(n, "Timestamp() takes one RFC 3339 string");
       Value arg = eval(*n.children[0]);
       auto ms = arg.kind == Value::Kind::kString ? parseTimestamp(arg.text) : std::nullopt;
-      if (!ms) error(n, "Timestamp() needs an RFC 3339 time at offset zero, like '2026-03-01T00:00:00Z'");
+      if (!ms)
+        error(n, "Timestamp() needs an RFC 3339 time at offset zero, like '2026-03-01T00:00:00Z'");
       return Value::timestamp(*ms);
     }
     error(n, "unknown function " + n.name + "()");
@@ -238,8 +259,8 @@ std::optional<int64_t> parseTimestamp(const std::string& text) {
   int fraction = 0;
   size_t consumed = 0;
   if (text.size() < 20) return std::nullopt;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%*1[Tt]%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%*1[Tt]%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+                  &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
     return std::nullopt;
   consumed = 19;
   if (consumed < text.size() && text[consumed] == '.') {
@@ -263,7 +284,9 @@ std::optional<int64_t> parseTimestamp(const std::string& text) {
   return static_cast<int64_t>(timegm(&tm)) * 1000 + fraction;
 }
 
-Value evaluate(const Node& node, const Fields& roots) { return Evaluator(roots).eval(node); }
+Value evaluate(const Node& node, const Fields& roots) {
+  return Evaluator(roots).eval(node);
+}
 
 bool evaluateCondition(const Node& node, const Fields& roots) {
   Value v = evaluate(node, roots);

@@ -20,9 +20,12 @@ struct Token {
 
 std::string describeToken(const Token& t) {
   switch (t.kind) {
-    case Token::Kind::kEnd: return "end of expression";
-    case Token::Kind::kString: return "string '" + t.text + "'";
-    default: return "'" + t.text + "'";
+    case Token::Kind::kEnd:
+      return "end of expression";
+    case Token::Kind::kString:
+      return "string '" + t.text + "'";
+    default:
+      return "'" + t.text + "'";
   }
 }
 
@@ -62,7 +65,8 @@ std::vector<Token> lex(std::string_view s) {
         if (s[j] == '\\' && j + 1 < s.size()) ++j;
         text += s[j++];
       }
-      if (j >= s.size()) throw SyntaxError{i, "a closing quote for the string", "end of expression"};
+      if (j >= s.size())
+        throw SyntaxError{i, "a closing quote for the string", "end of expression"};
       t.kind = Token::Kind::kString;
       t.text = std::move(text);
       i = j + 1;
@@ -78,7 +82,9 @@ std::vector<Token> lex(std::string_view s) {
           break;
         }
       }
-      if (!matched) throw SyntaxError{i, "an operator, a name, a number or a string", "'" + std::string(1, c) + "'"};
+      if (!matched)
+        throw SyntaxError{i, "an operator, a name, a number or a string",
+                          "'" + std::string(1, c) + "'"};
     }
     out.push_back(std::move(t));
   }
@@ -190,7 +196,8 @@ class Parser {
           m->name = name;
           m->children.push_back(base);
           if (name == "all" || name == "any" || name == "filter") {
-            if (peek().kind != Token::Kind::kIdent) fail("a variable name as the first argument of " + name);
+            if (peek().kind != Token::Kind::kIdent)
+              fail("a variable name as the first argument of " + name);
             m->lambdaVar = take().text;
             expect(",");
             m->children.push_back(parseOr());
@@ -309,7 +316,8 @@ class Parser {
           return s;
         }
         break;
-      case Token::Kind::kEnd: break;
+      case Token::Kind::kEnd:
+        break;
     }
     fail("a value (a name, number, 'string', list, struct or parenthesis)");
   }
@@ -334,7 +342,8 @@ void collect(const Node& n, std::set<std::string>& bound, std::set<std::string>&
 
 NodePtr parse(std::string_view source) {
   if (source.size() > 64 * 1024)
-    throw SyntaxError{0, "an expression of at most 65536 bytes", std::to_string(source.size()) + " bytes"};
+    throw SyntaxError{0, "an expression of at most 65536 bytes",
+                      std::to_string(source.size()) + " bytes"};
   return Parser(lex(source)).parseAll();
 }
 

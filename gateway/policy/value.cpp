@@ -63,26 +63,39 @@ Value Value::timestamp(int64_t epochMs) {
 
 const char* kindName(Value::Kind kind) {
   switch (kind) {
-    case Value::Kind::kBool: return "bool";
-    case Value::Kind::kInt: return "int";
-    case Value::Kind::kUint: return "uint";
-    case Value::Kind::kString: return "string";
-    case Value::Kind::kList: return "list";
-    case Value::Kind::kStruct: return "struct";
-    case Value::Kind::kMap: return "map";
-    case Value::Kind::kTimestamp: return "timestamp";
+    case Value::Kind::kBool:
+      return "bool";
+    case Value::Kind::kInt:
+      return "int";
+    case Value::Kind::kUint:
+      return "uint";
+    case Value::Kind::kString:
+      return "string";
+    case Value::Kind::kList:
+      return "list";
+    case Value::Kind::kStruct:
+      return "struct";
+    case Value::Kind::kMap:
+      return "map";
+    case Value::Kind::kTimestamp:
+      return "timestamp";
   }
   return "?";
 }
 
 std::string describe(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::kBool: return v.boolean ? "true" : "false";
+    case Value::Kind::kBool:
+      return v.boolean ? "true" : "false";
     case Value::Kind::kInt:
-    case Value::Kind::kUint: return v.number.str();
-    case Value::Kind::kString: return "'" + v.text + "'";
-    case Value::Kind::kTimestamp: return "Timestamp(" + v.number.str() + " ms)";
-    default: return std::string("a ") + kindName(v.kind);
+    case Value::Kind::kUint:
+      return v.number.str();
+    case Value::Kind::kString:
+      return "'" + v.text + "'";
+    case Value::Kind::kTimestamp:
+      return "Timestamp(" + v.number.str() + " ms)";
+    default:
+      return std::string("a ") + kindName(v.kind);
   }
 }
 
@@ -90,7 +103,8 @@ Value fromJson(const Poco::Dynamic::Var& j) {
   if (j.isEmpty()) return Value::string("");
   if (j.type() == typeid(json::Object)) {
     auto o = j.extract<json::Object>();
-    if (o->size() == 1 && o->has("$uint")) return Value::integer(Integer(o->getValue<std::string>("$uint")));
+    if (o->size() == 1 && o->has("$uint"))
+      return Value::integer(Integer(o->getValue<std::string>("$uint")));
     bool map = o->size() == 1 && o->has("$map");
     json::Object source = map ? o->getObject("$map") : o;
     Fields f;
@@ -100,7 +114,8 @@ Value fromJson(const Poco::Dynamic::Var& j) {
   if (j.type() == typeid(json::Array)) {
     auto a = j.extract<json::Array>();
     List items;
-    for (size_t i = 0; i < a->size(); ++i) items.push_back(fromJson(a->get(static_cast<unsigned>(i))));
+    for (size_t i = 0; i < a->size(); ++i)
+      items.push_back(fromJson(a->get(static_cast<unsigned>(i))));
     return Value::listOf(std::move(items));
   }
   if (j.isBoolean()) return Value::of(j.extract<bool>());

@@ -24,13 +24,13 @@ struct Value {
   enum class Kind { kBool, kInt, kUint, kString, kList, kStruct, kMap, kTimestamp };
   Kind kind = Kind::kBool;
   bool boolean = false;
-  Integer number;      // kInt, kUint, kTimestamp (epoch milliseconds)
-  std::string text;    // kString
+  Integer number;    // kInt, kUint, kTimestamp (epoch milliseconds)
+  std::string text;  // kString
   std::shared_ptr<List> list;
   std::shared_ptr<Fields> fields;  // kStruct, kMap
 
   static Value of(bool b);
-  static Value integer(const Integer& i);   // int, or uint beyond the i128 range
+  static Value integer(const Integer& i);  // int, or uint beyond the i128 range
   static Value string(std::string s);
   static Value listOf(List items);
   static Value structOf(Fields f);

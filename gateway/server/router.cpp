@@ -35,7 +35,10 @@ HttpResult errorResult(const Error& error) {
 }
 
 Router::Router(Gateway& gateway)
-    : gateway_(gateway), pipeline_(gateway, authorizer_), resolver_(gateway.config()) {}
+    : gateway_(gateway),
+      authorizer_(gateway),
+      pipeline_(gateway, authorizer_),
+      resolver_(gateway.config()) {}
 
 StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   StampHeaders h;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "activity/pipeline.hpp"
+#include "policy/engine.hpp"
 
 namespace signet {
 
@@ -41,7 +42,7 @@ class Router {
   StampHeaders stampHeaders(const HttpRequestData& request) const;
 
   Gateway& gateway_;
-  RootQuorumAuthorizer authorizer_;
+  policy::PolicyEngine authorizer_;
   ActivityPipeline pipeline_;
   CredentialResolver resolver_;
 };

@@ -76,6 +76,16 @@ std::vector<Migration> coreMigrations() {
         "CREATE INDEX oauth_providers_identity ON oauth_providers (issuer, subject)",
         "CREATE TABLE spent_verification_tokens (id TEXT PRIMARY KEY, spent_at_ms BIGINT NOT "
         "NULL)"}},
+      {7,
+       "policies and their evaluations",
+       {"CREATE TABLE policies (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, name TEXT NOT "
+        "NULL, effect TEXT NOT NULL, condition_expr TEXT NOT NULL, consensus_expr TEXT NOT NULL, "
+        "notes TEXT NOT NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
+        "CREATE UNIQUE INDEX policies_organization_name ON policies (organization_id, name)",
+        "CREATE TABLE policy_evaluations (id TEXT PRIMARY KEY, activity_id TEXT NOT NULL, "
+        "organization_id TEXT NOT NULL, vote_id TEXT NOT NULL, evaluations TEXT NOT NULL, "
+        "created_at_ms BIGINT NOT NULL)",
+        "CREATE INDEX policy_evaluations_activity ON policy_evaluations (activity_id)"}},
   };
 }
 

@@ -170,8 +170,9 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
       "DELETE FROM user_tag_members WHERE tag_id IN (SELECT id FROM user_tags WHERE "
       "organization_id = ?)",
       p);
-  for (const char* table : {"user_tags", "oauth_providers", "api_keys", "authenticators", "users",
-                            "root_quorum_members", "organization_features", "activities"})
+  for (const char* table :
+       {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
+        "root_quorum_members", "organization_features", "activities"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }

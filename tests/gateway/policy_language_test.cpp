@@ -18,18 +18,25 @@ Fields facts() {
                                                             {"amount", Value::integer(5)}})})},
                  {"value", Value::string("0")}};
   return {
-      {"activity", Value::structOf({{"type", Value::string("ACTIVITY_TYPE_DELETE_USERS")},
-                                    {"action", Value::string("DELETE")},
-                                    {"params", Value::structOf({{"user_ids", Value::listOf({Value::string("U1")})}})}})},
+      {"activity",
+       Value::structOf(
+           {{"type", Value::string("ACTIVITY_TYPE_DELETE_USERS")},
+            {"action", Value::string("DELETE")},
+            {"params", Value::structOf({{"user_ids", Value::listOf({Value::string("U1")})}})}})},
       {"approvers", Value::listOf({user("U1", {"SEC", "OPS"}), user("U2", {"OPS"})})},
-      {"eth", Value::structOf({{"tx", Value::structOf({{"data", Value::string("0xa9059cbb0000")},
-                                                       {"chain_id", Value::integer(11155111)},
-                                                       {"value", Value::integer(Integer("100000000000000000000000000000000000000000"))}})},
-                               {"eip_712", Value::structOf({{"message", Value::mapOf(message)}})}})},
+      {"eth", Value::structOf(
+                  {{"tx", Value::structOf(
+                              {{"data", Value::string("0xa9059cbb0000")},
+                               {"chain_id", Value::integer(11155111)},
+                               {"value", Value::integer(Integer(
+                                             "100000000000000000000000000000000000000000"))}})},
+                   {"eip_712", Value::structOf({{"message", Value::mapOf(message)}})}})},
   };
 }
 
-bool eval(const std::string& source) { return evaluateCondition(*parse(source), facts()); }
+bool eval(const std::string& source) {
+  return evaluateCondition(*parse(source), facts());
+}
 
 std::string evalError(const std::string& source) {
   try {
@@ -55,7 +62,7 @@ TEST(PolicyLanguage, ComparisonAndLogic) {
   EXPECT_FALSE(eval("1 == 2 || 3 < 2"));
   EXPECT_TRUE(eval("!false && !(1 == 2)"));
   EXPECT_TRUE(eval("'a' == 'a' && 'a' != 'b'"));
-  EXPECT_TRUE(eval("true || false && false"));   // && binds tighter than ||
+  EXPECT_TRUE(eval("true || false && false"));  // && binds tighter than ||
   EXPECT_FALSE(eval("(true || false) && false"));
   // ! binds tighter than ==: `!1 == 1` negates the int 1 (an error) rather than the comparison.
   EXPECT_NE(evalError("!1 == 1").find("! needs a bool"), std::string::npos);
@@ -63,11 +70,15 @@ TEST(PolicyLanguage, ComparisonAndLogic) {
 
 TEST(PolicyLanguage, NumbersPastSixtyFourBitsAndNumericStrings) {
   EXPECT_TRUE(eval("eth.tx.value > 99999999999999999999999999999999999999999"));
-  EXPECT_TRUE(eval("115792089237316195423570985008687907853269984665640564039457584007913129639935 > 0"));
+  EXPECT_TRUE(
+      eval("115792089237316195423570985008687907853269984665640564039457584007913129639935 > 0"));
   EXPECT_TRUE(eval("eth.tx.chain_id == 11155111 && eth.tx.chain_id == '11155111'"));
-  EXPECT_NE(syntaxError("115792089237316195423570985008687907853269984665640564039457584007913129639936 > 0")
-                .message().find("below 2^256"),
-            std::string::npos);
+  EXPECT_NE(
+      syntaxError(
+          "115792089237316195423570985008687907853269984665640564039457584007913129639936 > 0")
+          .message()
+          .find("below 2^256"),
+      std::string::npos);
   EXPECT_NE(evalError("'abc' < 'abd'").find("compares numbers or timestamps"), std::string::npos);
   EXPECT_NE(evalError("1 == 'one'").find("cannot compare"), std::string::npos);
 }
@@ -78,7 +89,8 @@ TEST(PolicyLanguage, IndexingSlicingAndMaps) {
   EXPECT_TRUE(eval("activity.params.user_ids[0] == 'U1'"));
   EXPECT_TRUE(eval("eth.eip_712.message['permitted'][0]['token'] == '0xa0b8'"));
   EXPECT_TRUE(eval("eth.eip_712.message['value'] == '0'"));
-  EXPECT_NE(evalError("activity.params.user_ids[1] == 'U2'").find("out of range"), std::string::npos);
+  EXPECT_NE(evalError("activity.params.user_ids[1] == 'U2'").find("out of range"),
+            std::string::npos);
   EXPECT_NE(evalError("eth.tx.data[5..3] == ''").find("after its end"), std::string::npos);
   EXPECT_NE(evalError("eth.eip_712.message['nope'] == 1").find("missing field"), std::string::npos);
 }
@@ -100,8 +112,10 @@ TEST(PolicyLanguage, AbsentFieldsAreErrorsAndNothingShortCircuits) {
   // The right side is evaluated even when the left decides: the documented
   // `wallet.id == 'W' || private_key.id == 'K'` always errors.
   EXPECT_NE(evalError("true || wallet.id == 'W'").find("missing field"), std::string::npos);
-  EXPECT_NE(evalError("false && activity.nothing == 1").find("missing field: .nothing"), std::string::npos);
-  EXPECT_NE(evalError("approvers.any(u, u.email == 'x')").find("missing field: .email"), std::string::npos);
+  EXPECT_NE(evalError("false && activity.nothing == 1").find("missing field: .nothing"),
+            std::string::npos);
+  EXPECT_NE(evalError("approvers.any(u, u.email == 'x')").find("missing field: .email"),
+            std::string::npos);
   EXPECT_NE(evalError("1").find("not a bool"), std::string::npos);
   EXPECT_NE(evalError("activity.type.count() == 1").find("needs a list"), std::string::npos);
 }
@@ -133,13 +147,16 @@ TEST(PolicyLanguage, SyntaxErrorsNamePositionAndExpectation) {
   EXPECT_NE(e.message().find("end of the expression"), std::string::npos);
   e = syntaxError("x[1 2]");
   EXPECT_NE(e.message().find("expected ']'"), std::string::npos);
-  EXPECT_NE(syntaxError(std::string(200, '(') + "true" + std::string(200, ')')).message().find("nested"),
+  EXPECT_NE(
+      syntaxError(std::string(200, '(') + "true" + std::string(200, ')')).message().find("nested"),
+      std::string::npos);
+  EXPECT_NE(syntaxError(std::string(300, '!') + "true").message().find("nested"),
             std::string::npos);
-  EXPECT_NE(syntaxError(std::string(300, '!') + "true").message().find("nested"), std::string::npos);
 }
 
 TEST(PolicyLanguage, FreeIdentifiersExcludeLambdaVariables) {
-  auto ids = freeIdentifiers(*parse("approvers.any(user, user.id == 'U1') && credentials.count() > 0"));
+  auto ids =
+      freeIdentifiers(*parse("approvers.any(user, user.id == 'U1') && credentials.count() > 0"));
   EXPECT_EQ(ids, (std::set<std::string>{"approvers", "credentials"}));
 }
 

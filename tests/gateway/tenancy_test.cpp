@@ -550,18 +550,6 @@ TEST_P(TenancyTest, QuorumFeaturesAndName) {
                "createUsersResult")
           ->getArray("userIds")
           ->getElement<std::string>(0);
-  json::Object quorum = json::object();
-  quorum->set("threshold", 3);
-  quorum->set("userIds", json::stringArray({gw.root().userId, second}));
-  EXPECT_THROW(root.submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
-               RequestError);
-  quorum->set("threshold", 2);
-  resultOf(root.submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
-           "updateRootQuorumResult");
-  auto configs = root.query("get_organization_configs", orgBody(org))->getObject("configs");
-  EXPECT_EQ(configs->getObject("quorum")->getValue<int>("threshold"), 2);
-  EXPECT_EQ(configs->getObject("quorum")->getArray("userIds")->size(), 2u);
-
   const std::vector<std::string> names = {"FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
                                           "FEATURE_NAME_WEBAUTHN_ORIGINS",
                                           "FEATURE_NAME_EMAIL_AUTH",
@@ -613,6 +601,27 @@ TEST_P(TenancyTest, QuorumFeaturesAndName) {
             "Renamed Org");
   EXPECT_EQ(root.query("whoami", orgBody(org))->getValue<std::string>("organizationName"),
             "Renamed Org");
+
+  json::Object quorum = json::object();
+  quorum->set("threshold", 3);
+  quorum->set("userIds", json::stringArray({gw.root().userId, second}));
+  EXPECT_THROW(root.submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
+               RequestError);
+  quorum->set("threshold", 2);
+  resultOf(root.submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
+           "updateRootQuorumResult");
+  auto configs = root.query("get_organization_configs", orgBody(org))->getObject("configs");
+  EXPECT_EQ(configs->getObject("quorum")->getValue<int>("threshold"), 2);
+  EXPECT_EQ(configs->getObject("quorum")->getArray("userIds")->size(), 2u);
+
+  // Root-quorum-only types now need both root users: one alone waits for the other.
+  json::Object again = json::object();
+  again->set("name", "FEATURE_NAME_SMS_AUTH");
+  again->set("value", "true");
+  EXPECT_EQ(
+      root.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE", org, again)
+          ->getValue<std::string>("status"),
+      "ACTIVITY_STATUS_CONSENSUS_NEEDED");
 }
 
 TEST_P(TenancyTest, PluginHooksEventsWalletsAndDeletionGuards) {

@@ -89,6 +89,13 @@ struct SubOrganizationFilter {
   std::function<std::pair<std::string, SqlParams>(const std::string& value)> condition;
 };
 
+// Facts a module exposes to policy conditions for an activity, as JSON merged into the
+// condition's keywords: {"wallet": {...}, "eth": {"tx": {...}}}. Objects are structs, arrays
+// lists, numbers ints; {"$uint": "<decimal>"} is a u256 and {"$map": {...}} a map. Return
+// an empty object when the activity is not the module's.
+using FactProvider = std::function<json::Object(RequestContext&, const std::string& activityType,
+                                                const json::Object& parameters)>;
+
 // Events the core publishes (payload fields in parentheses).
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
 inline constexpr const char* kEventFeatureRemoved = "organization.feature_removed";  // (name)
@@ -99,7 +106,8 @@ struct Services {
   std::vector<std::pair<std::string, OrganizationDeletionHook>> deletionHooks;  // (module, hook)
   std::vector<std::pair<std::string, SubOrganizationFilter>> subOrganizationFilters;
   std::vector<std::pair<std::string, std::pair<std::string, EventHandler>>>
-      subscribers;  // (module, (event, handler))
+      subscribers;                                                  // (module, (event, handler))
+  std::vector<std::pair<std::string, FactProvider>> factProviders;  // (module, provider)
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
@@ -139,6 +147,7 @@ class Registry {
   virtual void organizationDeletionHook(OrganizationDeletionHook hook) = 0;
   virtual void subscribe(const std::string& event, EventHandler handler) = 0;
   virtual void subOrganizationFilter(SubOrganizationFilter filter) = 0;
+  virtual void factProvider(FactProvider provider) = 0;
 };
 
 // Plain C layout, read before anything else in the library is trusted.

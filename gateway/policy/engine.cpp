@@ -1,0 +1,235 @@
+#include "policy/engine.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+
+#include "activity/handler_context.hpp"
+#include "policy/evaluator.hpp"
+#include "policy/policy_store.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet::policy {
+
+namespace {
+
+// Parsed expressions by text: evaluating a large policy set must not re-parse it.
+NodePtr parsed(const std::string& expression) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, NodePtr> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(expression);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 20000) cache.clear();  // bounded; expressions are re-parsed on demand
+  return cache[expression] = parse(expression);
+}
+
+std::string snakeCase(const std::string& camel) {
+  std::string out;
+  for (char c : camel) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Value paramsValue(const Poco::Dynamic::Var& v) {
+  if (v.type() == typeid(json::Object)) {
+    Fields f;
+    for (const auto& [k, child] : *v.extract<json::Object>()) f[snakeCase(k)] = paramsValue(child);
+    return Value::structOf(std::move(f));
+  }
+  if (v.type() == typeid(json::Array)) {
+    List items;
+    auto a = v.extract<json::Array>();
+    for (size_t i = 0; i < a->size(); ++i)
+      items.push_back(paramsValue(a->get(static_cast<unsigned>(i))));
+    return Value::listOf(std::move(items));
+  }
+  return fromJson(v);
+}
+
+// ACTIVITY_TYPE_SIGN_TRANSACTION_V2 -> SIGN_TRANSACTION
+std::string kindOf(const std::string& type) {
+  std::string kind = type.rfind("ACTIVITY_TYPE_", 0) == 0 ? type.substr(14) : type;
+  auto v = kind.rfind("_V");
+  if (v != std::string::npos && v + 2 < kind.size() &&
+      std::all_of(kind.begin() + static_cast<long>(v) + 2, kind.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    kind.resize(v);
+  return kind;
+}
+
+std::string policyLabel(const PolicyRecord& p) {
+  return "'" + p.name + "' (" + p.id + ")";
+}
+
+json::Object outcome(const std::string& policyId, const std::string& value) {
+  json::Object o = json::object();
+  o->set("policyId", policyId);
+  o->set("outcome", value);
+  return o;
+}
+
+std::vector<std::string> approverIds(const json::Array& votes) {
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < votes->size(); ++i) {
+    auto v = votes->getObject(static_cast<unsigned>(i));
+    if (v->getValue<std::string>("selection") != "VOTE_SELECTION_APPROVED") continue;
+    std::string id = v->getValue<std::string>("userId");
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : "; ") + i;
+  return out;
+}
+
+}  // namespace
+
+Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& request) {
+  const ActivitySpec& spec = *request.spec;
+  Fields facts;
+  facts["activity"] = Value::structOf({{"type", Value::string(spec.type)},
+                                       {"kind", Value::string(kindOf(spec.type))},
+                                       {"resource", Value::string(spec.resource)},
+                                       {"action", Value::string(spec.action)},
+                                       {"params", paramsValue(request.parameters)}});
+  if (!gateway.catalog().services().factProviders.empty()) {
+    Caller nobody;
+    HandlerContext ctx(gateway, db, nobody, request.organizationId);
+    for (const auto& [module, provider] : gateway.catalog().services().factProviders) {
+      json::Object extra = provider(ctx, spec.type, request.parameters);
+      if (!extra) continue;
+      for (const auto& [k, v] : *extra) facts[k] = fromJson(v);
+    }
+  }
+  return facts;
+}
+
+Fields consensusFacts(Db& db, const json::Array& votes) {
+  List approvers, credentials;
+  for (const auto& userId : approverIds(votes)) {
+    auto row = db.queryOne("SELECT id, name, email FROM users WHERE id = ?", {userId});
+    if (!row) continue;
+    List tags;
+    for (const auto& t : directory::tagIdsOfUser(db, userId)) tags.push_back(Value::string(t));
+    approvers.push_back(Value::structOf({{"id", Value::string(userId)},
+                                         {"alias", Value::string(row->str(1))},
+                                         {"email", Value::string(row->optStr(2).value_or(""))},
+                                         {"tags", Value::listOf(std::move(tags))}}));
+  }
+  for (size_t i = 0; i < votes->size(); ++i) {
+    auto v = votes->getObject(static_cast<unsigned>(i));
+    if (v->getValue<std::string>("selection") != "VOTE_SELECTION_APPROVED") continue;
+    std::string userId = v->getValue<std::string>("userId");
+    std::string publicKey = v->getValue<std::string>("publicKey");
+    Fields c{{"user_id", Value::string(userId)}, {"public_key", Value::string(publicKey)}};
+    if (v->getValue<std::string>("scheme") == "SIGNATURE_SCHEME_TK_WEBAUTHN") {
+      auto a = db.queryOne(
+          "SELECT id, credential_id FROM authenticators WHERE user_id = ? AND public_key = ?",
+          {userId, publicKey});
+      c["id"] = Value::string(a ? a->str(0) : "");
+      c["credential_id"] = Value::string(a ? a->str(1) : "");
+      c["type"] = Value::string("CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR");
+    } else {
+      auto k = db.queryOne(
+          "SELECT id, credential_type FROM api_keys WHERE user_id = ? AND public_key = ?",
+          {userId, publicKey});
+      c["id"] = Value::string(k ? k->str(0) : "");
+      c["type"] = Value::string(k ? k->str(1) : "");
+    }
+    credentials.push_back(Value::structOf(std::move(c)));
+  }
+  return {{"approvers", Value::listOf(std::move(approvers))},
+          {"credentials", Value::listOf(std::move(credentials))}};
+}
+
+PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
+                                const Fields& consensus) {
+  PolicyVerdicts v;
+  v.evaluations = json::array();
+  for (const auto& p : policies) {
+    bool deny = p.effect == "EFFECT_DENY";
+    try {
+      // Every clause of every policy is evaluated; nothing short-circuits.
+      bool applies = p.condition.empty() || evaluateCondition(*parsed(p.condition), condition);
+      bool agreed = p.consensus.empty() || evaluateCondition(*parsed(p.consensus), consensus);
+      if (!applies) continue;  // not applicable: no outcome to record
+      if (deny && agreed) {
+        v.denials.push_back("denied by policy " + policyLabel(p));
+        v.evaluations->add(outcome(p.id, "OUTCOME_DENY_EXPLICIT"));
+      } else if (!deny && agreed) {
+        v.allows.push_back(p.id);
+        v.evaluations->add(outcome(p.id, "OUTCOME_ALLOW"));
+      } else if (!deny) {
+        v.pending.push_back(p.id);
+        v.evaluations->add(outcome(p.id, "OUTCOME_REQUIRES_CONSENSUS"));
+      }
+    } catch (const std::exception& e) {
+      // Fail closed: an erroring DENY denies; an erroring ALLOW allows nothing.
+      std::string why = "policy " + policyLabel(p) + " errored " + e.what();
+      if (deny)
+        v.denials.push_back(why);
+      else
+        v.errors.push_back(why);
+      v.evaluations->add(outcome(p.id, "OUTCOME_ERROR"));
+    }
+  }
+  return v;
+}
+
+Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
+  const ActivitySpec& spec = *request.spec;
+  auto org = directory::requireOrganization(db, request.organizationId);
+  auto quorum = directory::rootQuorumUserIds(db, org.id);
+  auto approvers = approverIds(request.votes);
+  size_t rootApprovals = static_cast<size_t>(
+      std::count_if(approvers.begin(), approvers.end(), [&](const std::string& id) {
+        return std::find(quorum.begin(), quorum.end(), id) != quorum.end();
+      }));
+  Decision d;
+  d.evaluations = json::array();
+  std::string tally = std::to_string(rootApprovals) + " of " +
+                      std::to_string(org.rootQuorumThreshold) + " root quorum approvals";
+  if (rootApprovals >= static_cast<size_t>(org.rootQuorumThreshold)) {
+    d.kind = Decision::Kind::kAllow;
+    d.reason = "root quorum";
+    return d;
+  }
+  if (spec.rootQuorumOnly) {
+    d.kind = rootApprovals > 0 ? Decision::Kind::kConsensusNeeded : Decision::Kind::kDeny;
+    d.reason = rootApprovals > 0 ? tally
+                                 : "only the root quorum of organization " + org.id + " can run " +
+                                       spec.type + "; policies cannot grant it";
+    return d;
+  }
+  PolicyVerdicts v = evaluatePolicies(policiesOf(db, org.id), conditionFacts(gateway_, db, request),
+                                      consensusFacts(db, request.votes));
+  d.evaluations = v.evaluations;
+  if (!v.denials.empty()) {
+    d.kind = Decision::Kind::kDeny;
+    d.reason = join(v.denials);
+  } else if (!v.allows.empty()) {
+    d.kind = Decision::Kind::kAllow;
+    d.reason = "allowed by policy " + v.allows.front();
+  } else if (!v.pending.empty() || rootApprovals > 0) {
+    d.kind = Decision::Kind::kConsensusNeeded;
+    d.reason = !v.pending.empty() ? "policy " + v.pending.front() + " needs more approvals" : tally;
+  } else {
+    d.kind = Decision::Kind::kDeny;
+    std::string submitter = approvers.empty() ? "nobody" : approvers.front();
+    d.reason = "implicit deny: no policy of organization " + org.id + " allows " + spec.type +
+               " for user " + submitter + (v.errors.empty() ? "" : " (" + join(v.errors) + ")");
+  }
+  return d;
+}
+
+}  // namespace signet::policy

@@ -1,0 +1,38 @@
+// The policy engine (reference/policy.md §2): a root quorum's approvals bypass policies;
+// otherwise every policy of the organization is evaluated (no short-circuit, errors fail
+// closed), an explicit DENY wins, then an ALLOW, then pending consensus, else implicit deny.
+// Root-quorum-only activity types ignore policies.
+#pragma once
+
+#include "activity/authorizer.hpp"
+#include "gateway.hpp"
+#include "policy/value.hpp"
+
+namespace signet::policy {
+
+class PolicyEngine : public Authorizer {
+ public:
+  explicit PolicyEngine(Gateway& gateway) : gateway_(gateway) {}
+  Decision decide(Db& db, const AuthorizationRequest& request) override;
+
+ private:
+  Gateway& gateway_;
+};
+
+// The condition keywords the core provides: activity {type, kind, resource, action, params}
+// (params with snake_case keys), merged with every enabled module's facts.
+Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& request);
+// The consensus keywords: approvers (distinct approving users) and credentials (each
+// approving vote's credential).
+Fields consensusFacts(Db& db, const json::Array& votes);
+
+// Evaluates a set of policies over facts (the part the benchmark measures).
+struct PolicyVerdicts {
+  json::Array evaluations;
+  std::vector<std::string> denials, allows, pending, errors;
+};
+struct PolicyRecord;
+PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
+                                const Fields& consensus);
+
+}  // namespace signet::policy

@@ -1,0 +1,171 @@
+#include "policy/policies.hpp"
+
+#include "policy/policy_store.hpp"
+
+namespace signet::policy {
+
+namespace {
+std::string effect(const std::string& value, const std::string& field) {
+  if (value != "EFFECT_ALLOW" && value != "EFFECT_DENY")
+    throw invalidArgument("invalid field " + field + ": \"" + value +
+                          "\" (expected EFFECT_ALLOW or EFFECT_DENY)");
+  return value;
+}
+
+// Time-based policies are an early-access feature of the hosted service with a cron and
+// time-zone grammar this gateway does not implement yet: refuse rather than ignore them.
+void refuseTime(const json::Object& params, const std::string& field) {
+  auto time = json::optionalString(params, "time", field);
+  if (time && !time->empty())
+    throw invalidArgument("invalid field " + field +
+                          ".time: time-based policies are not supported by this gateway");
+}
+
+void requireUniqueName(Db& db, const std::string& org, const std::string& name,
+                       const std::string& exceptId) {
+  if (name.empty()) throw invalidArgument("invalid field parameters.policyName: must not be empty");
+  if (auto other = db.queryOne("SELECT id FROM policies WHERE organization_id = ? AND name = ?",
+                               {org, name}))
+    if (other->str(0) != exceptId)
+      throw Error(Code::kAlreadyExists, "policy label must be unique: \"" + name + "\" is policy " +
+                                            other->str(0) + " of organization " + org);
+}
+
+std::string create(ActivityContext& ctx, const json::Object& p, const std::string& field) {
+  PolicyRecord r;
+  r.id = ctx.newId();
+  r.organizationId = ctx.organizationId();
+  r.name = json::requireString(p, "policyName", field);
+  r.effect = effect(json::requireString(p, "effect", field), field + ".effect");
+  r.condition = json::optionalString(p, "condition", field).value_or("");
+  r.consensus = json::optionalString(p, "consensus", field).value_or("");
+  r.notes = json::optionalString(p, "notes", field).value_or("");
+  refuseTime(p, field);
+  validateExpression(r.condition, "condition", field + ".condition");
+  validateExpression(r.consensus, "consensus", field + ".consensus");
+  requireUniqueName(ctx.db(), r.organizationId, r.name, "");
+  auto count =
+      ctx.db()
+          .queryOne("SELECT COUNT(*) FROM policies WHERE organization_id = ?", {r.organizationId})
+          ->i64(0);
+  if (static_cast<size_t>(count) >= kMaxPoliciesPerOrganization)
+    throw resourceExhausted("organization " + r.organizationId + " already has " +
+                            std::to_string(count) + " policies, the limit");
+  r.createdAtMs = r.updatedAtMs = ctx.nowMs();
+  insertPolicy(ctx.db(), r);
+  return r.id;
+}
+
+PolicyRecord requirePolicy(RequestContext& ctx, const std::string& id) {
+  auto p = findPolicy(ctx.db(), ctx.organizationId(), id);
+  if (!p) throw notFound("policy " + id + " not found in organization " + ctx.organizationId());
+  return *p;
+}
+}  // namespace
+
+json::Object createPolicy(ActivityContext& ctx, const json::Object& params) {
+  json::Object r = json::object();
+  r->set("policyId", create(ctx, params, "parameters"));
+  return r;
+}
+
+json::Object createPolicies(ActivityContext& ctx, const json::Object& params) {
+  auto list = json::requireArray(params, "policies", "parameters");
+  if (list->size() == 0)
+    throw invalidArgument("invalid field parameters.policies: must not be empty");
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < list->size(); ++i)
+    ids.push_back(create(ctx, json::objectAt(list, i, "parameters.policies"),
+                         "parameters.policies[" + std::to_string(i) + "]"));
+  json::Object r = json::object();
+  r->set("policyIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& params) {
+  std::string id = json::requireString(params, "policyId", "parameters");
+  refuseTime(params, "parameters");
+  auto name = json::optionalString(params, "policyName", "parameters");
+  auto eff = json::optionalString(params, "policyEffect", "parameters");
+  auto condition = json::optionalString(params, "policyCondition", "parameters");
+  auto consensus = json::optionalString(params, "policyConsensus", "parameters");
+  auto notes = json::optionalString(params, "policyNotes", "parameters");
+  if (eff) effect(*eff, "parameters.policyEffect");
+  if (condition) validateExpression(*condition, "condition", "parameters.policyCondition");
+  if (consensus) validateExpression(*consensus, "consensus", "parameters.policyConsensus");
+  // Omitted fields stay as they are.
+  PolicyRecord r = requirePolicy(ctx, id);
+  if (name) {
+    requireUniqueName(ctx.db(), r.organizationId, *name, r.id);
+    r.name = *name;
+  }
+  if (eff) r.effect = *eff;
+  if (condition) r.condition = *condition;
+  if (consensus) r.consensus = *consensus;
+  if (notes) r.notes = *notes;
+  r.updatedAtMs = ctx.nowMs();
+  updatePolicy(ctx.db(), r);
+  json::Object out = json::object();
+  out->set("policyId", id);
+  return out;
+}
+
+json::Object deletePolicyHandler(ActivityContext& ctx, const json::Object& params) {
+  std::string id = json::requireString(params, "policyId", "parameters");
+  requirePolicy(ctx, id);
+  deletePolicy(ctx.db(), ctx.organizationId(), id);
+  json::Object r = json::object();
+  r->set("policyId", id);
+  return r;
+}
+
+json::Object deletePolicies(ActivityContext& ctx, const json::Object& params) {
+  auto ids = json::requireStringArray(params, "policyIds", "parameters");
+  if (ids.empty()) throw invalidArgument("invalid field parameters.policyIds: must not be empty");
+  for (const auto& id : ids) {
+    requirePolicy(ctx, id);
+    deletePolicy(ctx.db(), ctx.organizationId(), id);
+  }
+  json::Object r = json::object();
+  r->set("policyIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object getPolicy(RequestContext& ctx, const json::Object& body) {
+  json::Object r = json::object();
+  r->set("policy", policyJson(requirePolicy(ctx, json::requireString(body, "policyId", ""))));
+  return r;
+}
+
+json::Object listPolicies(RequestContext& ctx, const json::Object&) {
+  json::Array list = json::array();
+  for (const auto& p : policiesOf(ctx.db(), ctx.organizationId())) list->add(policyJson(p));
+  json::Object r = json::object();
+  r->set("policies", list);
+  return r;
+}
+
+json::Object getPolicyEvaluations(RequestContext& ctx, const json::Object& body) {
+  std::string activityId = json::requireString(body, "activityId", "");
+  json::Array list = json::array();
+  for (const auto& row :
+       ctx.db().query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations "
+                      "WHERE organization_id = ? AND activity_id = ? ORDER BY "
+                      "created_at_ms, id",
+                      {ctx.organizationId(), activityId})) {
+    json::Object e = json::object();
+    e->set("id", row.str(0));
+    e->set("activityId", activityId);
+    e->set("organizationId", ctx.organizationId());
+    e->set("voteId", row.str(1));
+    e->set("policyEvaluations",
+           json::parseObject("{\"e\":" + row.str(2) + "}", "stored evaluations")->getArray("e"));
+    e->set("createdAt", json::timestamp(row.i64(3)));
+    list->add(e);
+  }
+  json::Object r = json::object();
+  r->set("policyEvaluations", list);
+  return r;
+}
+
+}  // namespace signet::policy

@@ -1,0 +1,93 @@
+#include "policy/policy_store.hpp"
+
+#include "policy/syntax.hpp"
+#include "signet/error.hpp"
+
+namespace signet::policy {
+
+namespace {
+const char* kColumns =
+    "id, organization_id, name, effect, condition_expr, consensus_expr, notes, created_at_ms, "
+    "updated_at_ms";
+PolicyRecord fromRow(const Row& r) {
+  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), r.str(5), r.str(6), r.i64(7), r.i64(8)};
+}
+
+// The keywords each expression may read (reference/policy.md §1.3).
+const std::set<std::string> kConditionKeywords = {
+    "activity", "wallet", "wallets", "private_key", "wallet_account", "eth",
+    "solana",   "tron",   "bitcoin", "tempo",       "secret"};
+const std::set<std::string> kConsensusKeywords = {"approvers", "credentials"};
+}  // namespace
+
+std::vector<PolicyRecord> policiesOf(Db& db, const std::string& organizationId) {
+  std::vector<PolicyRecord> out;
+  for (const auto& r : db.query(std::string("SELECT ") + kColumns +
+                                    " FROM policies WHERE organization_id = ? ORDER BY "
+                                    "created_at_ms, id",
+                                {organizationId}))
+    out.push_back(fromRow(r));
+  return out;
+}
+
+std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId,
+                                       const std::string& id) {
+  auto r = db.queryOne(
+      std::string("SELECT ") + kColumns + " FROM policies WHERE organization_id = ? AND id = ?",
+      {organizationId, id});
+  if (!r) return std::nullopt;
+  return fromRow(*r);
+}
+
+void insertPolicy(Db& db, const PolicyRecord& p) {
+  db.exec(std::string("INSERT INTO policies (") + kColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          {p.id, p.organizationId, p.name, p.effect, p.condition, p.consensus, p.notes,
+           p.createdAtMs, p.updatedAtMs});
+}
+
+void updatePolicy(Db& db, const PolicyRecord& p) {
+  db.exec(
+      "UPDATE policies SET name = ?, effect = ?, condition_expr = ?, consensus_expr = ?, notes = "
+      "?, "
+      "updated_at_ms = ? WHERE organization_id = ? AND id = ?",
+      {p.name, p.effect, p.condition, p.consensus, p.notes, p.updatedAtMs, p.organizationId, p.id});
+}
+
+size_t deletePolicy(Db& db, const std::string& organizationId, const std::string& id) {
+  return db.exec("DELETE FROM policies WHERE organization_id = ? AND id = ?", {organizationId, id});
+}
+
+json::Object policyJson(const PolicyRecord& p) {
+  json::Object o = json::object();
+  o->set("policyId", p.id);
+  o->set("policyName", p.name);
+  o->set("effect", p.effect);
+  o->set("condition", p.condition);
+  o->set("consensus", p.consensus);
+  o->set("notes", p.notes);
+  o->set("createdAt", json::timestamp(p.createdAtMs));
+  o->set("updatedAt", json::timestamp(p.updatedAtMs));
+  return o;
+}
+
+void validateExpression(const std::string& expression, const std::string& kind,
+                        const std::string& field) {
+  if (expression.empty()) return;
+  NodePtr ast;
+  try {
+    ast = parse(expression);
+  } catch (const SyntaxError& e) {
+    throw invalidArgument("invalid field " + field + ": invalid policy " + kind + ": " +
+                          e.message());
+  }
+  const auto& allowed = kind == "consensus" ? kConsensusKeywords : kConditionKeywords;
+  for (const auto& id : freeIdentifiers(*ast))
+    if (!allowed.count(id)) {
+      std::string list;
+      for (const auto& k : allowed) list += (list.empty() ? "" : ", ") + k;
+      throw invalidArgument("invalid field " + field + ": invalid policy " + kind +
+                            ": unknown keyword '" + id + "' (a " + kind + " reads " + list + ")");
+    }
+}
+
+}  // namespace signet::policy

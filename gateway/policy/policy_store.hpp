@@ -1,0 +1,39 @@
+// Policies as stored: name unique per organization, effect, condition and consensus
+// expressions (empty means "always"), notes. Expressions are parsed before they are stored.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "signet/db.hpp"
+#include "signet/json.hpp"
+
+namespace signet::policy {
+
+struct PolicyRecord {
+  std::string id;
+  std::string organizationId;
+  std::string name;
+  std::string effect;  // EFFECT_ALLOW | EFFECT_DENY
+  std::string condition;
+  std::string consensus;
+  std::string notes;
+  int64_t createdAtMs = 0;
+  int64_t updatedAtMs = 0;
+};
+
+std::vector<PolicyRecord> policiesOf(Db& db, const std::string& organizationId);
+std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId,
+                                       const std::string& id);
+void insertPolicy(Db& db, const PolicyRecord& p);
+void updatePolicy(Db& db, const PolicyRecord& p);
+size_t deletePolicy(Db& db, const std::string& organizationId, const std::string& id);
+json::Object policyJson(const PolicyRecord& p);
+
+// Parses a condition or consensus and checks the keywords it reads; InvalidArgument naming
+// `field` with the parser's message ("invalid policy condition: ...").
+void validateExpression(const std::string& expression, const std::string& kind,
+                        const std::string& field);
+
+}  // namespace signet::policy
