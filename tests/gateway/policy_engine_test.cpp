@@ -1,0 +1,532 @@
+// The policy engine through a real gateway: the test cases of reference/policy.md §4 that
+// core activities can express (the others read signing and chain facts, which come with the
+// signing plugin), policy CRUD and its errors, consensus votes and stored evaluations.
+#include "support/software_authenticator.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+class PolicyEngineTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(PolicyEngineTest);
+
+const std::string kCompleted = "ACTIVITY_STATUS_COMPLETED";
+const std::string kFailed = "ACTIVITY_STATUS_FAILED";
+const std::string kConsensus = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+
+std::string status(const json::Object& a) {
+  return a->getValue<std::string>("status");
+}
+
+// An organization with users (each holding a P-256 key) and tags, set up through the API by
+// the root user (who alone is the root quorum).
+class Org {
+ public:
+  explicit Org(TestGateway& gw) : gw_(gw), root_(gw.rootClient()) {}
+
+  std::string tag(const std::string& name) {
+    json::Object p = json::object();
+    p->set("userTagName", name);
+    p->set("userIds", json::array());
+    auto a = root_.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org(), p);
+    EXPECT_EQ(status(a), kCompleted) << json::stringify(a);
+    return a->getObject("result")
+        ->getObject("createUserTagResult")
+        ->getValue<std::string>("userTagId");
+  }
+
+  // Returns the user's id; their client is user(id).
+  std::string user(const std::string& name, const std::vector<std::string>& tags = {}) {
+    auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+    auto pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+    json::Object key = json::object();
+    key->set("apiKeyName", name);
+    key->set("publicKey", pub);
+    key->set("curveType", "API_KEY_CURVE_P256");
+    json::Object u = json::object();
+    u->set("userName", name);
+    json::Array keys = json::array();
+    keys->add(key);
+    u->set("apiKeys", keys);
+    u->set("authenticators", json::array());
+    u->set("oauthProviders", json::array());
+    u->set("userTags", json::stringArray(tags));
+    json::Array users = json::array();
+    users->add(u);
+    json::Object p = json::object();
+    p->set("users", users);
+    auto a = root_.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org(), p);
+    EXPECT_EQ(status(a), kCompleted) << json::stringify(a);
+    std::string id = a->getObject("result")
+                         ->getObject("createUsersResult")
+                         ->getArray("userIds")
+                         ->getElement<std::string>(0);
+    stampers_[id] = std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256);
+    return id;
+  }
+
+  Client as(const std::string& userId) { return gw_.clientWith(stampers_.at(userId)); }
+  Client& root() { return root_; }
+  const std::string& org() const { return gw_.root().organizationId; }
+
+  std::string policy(const std::string& name, const std::string& effect,
+                     const std::string& condition, const std::string& consensus = "") {
+    json::Object p = json::object();
+    p->set("policyName", name);
+    p->set("effect", effect);
+    p->set("condition", condition);
+    if (!consensus.empty()) p->set("consensus", consensus);
+    p->set("notes", "");
+    auto a = root_.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", org(), p);
+    EXPECT_EQ(status(a), kCompleted) << json::stringify(a);
+    return a->getObject("result")
+        ->getObject("createPolicyResult")
+        ->getValue<std::string>("policyId");
+  }
+
+  // An activity of each kind the cases use, submitted by `userId`.
+  json::Object createUsers(const std::string& userId,
+                           const std::string& type = "ACTIVITY_TYPE_CREATE_USERS_V4") {
+    json::Object u = json::object();
+    u->set("userName", "created by " + userId + " " + crypto::uuidV4().substr(0, 8));
+    u->set("apiKeys", json::array());
+    u->set("authenticators", json::array());
+    u->set("oauthProviders", json::array());
+    u->set("userTags", json::array());
+    json::Array users = json::array();
+    users->add(u);
+    json::Object p = json::object();
+    p->set("users", users);
+    return as(userId).submit("create_users", type, org(), p);
+  }
+  json::Object deleteUsers(const std::string& userId, const std::vector<std::string>& ids) {
+    json::Object p = json::object();
+    p->set("userIds", json::stringArray(ids));
+    return as(userId).submit("delete_users", "ACTIVITY_TYPE_DELETE_USERS", org(), p);
+  }
+  json::Object createPolicyAs(const std::string& userId, const std::string& name) {
+    json::Object p = json::object();
+    p->set("policyName", name);
+    p->set("effect", "EFFECT_ALLOW");
+    p->set("condition", "activity.action == 'VERIFY'");
+    p->set("notes", "");
+    return as(userId).submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", org(), p);
+  }
+  json::Object vote(const std::string& userId, const json::Object& activity, bool approve = true) {
+    json::Object p = json::object();
+    p->set("fingerprint", activity->getValue<std::string>("fingerprint"));
+    return approve
+               ? as(userId).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", org(), p)
+               : as(userId).submit("reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", org(), p);
+  }
+
+ private:
+  TestGateway& gw_;
+  Client root_;
+  std::map<std::string, std::shared_ptr<ApiKeyStamper>> stampers_;
+};
+
+// §4.3 (on users rather than wallets, which need the signing plugin): a condition on
+// resource and action, a consensus on one user.
+TEST_P(PolicyEngineTest, Case3ResourceAndAction) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u1 = o.user("U1");
+  o.policy("user creation by U1", "EFFECT_ALLOW",
+           "activity.resource == 'USER' && activity.action == 'CREATE'",
+           "approvers.any(user, user.id == '" + u1 + "')");
+  EXPECT_EQ(status(o.createUsers(u1)), kCompleted);
+  auto victim = o.user("victim");
+  EXPECT_EQ(status(o.deleteUsers(u1, {victim})), kFailed);
+}
+
+// §4.4: a tagged approver is needed; an untagged submitter waits for one.
+TEST_P(PolicyEngineTest, Case4TaggedApprover) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto tag = o.tag("approvers");
+  auto tagged = o.user("tagged", {tag});
+  auto plain = o.user("plain");
+  o.policy("tagged approval", "EFFECT_ALLOW",
+           "activity.resource == 'USER' && activity.action == 'CREATE'",
+           "approvers.any(user, user.tags.contains('" + tag + "'))");
+  auto a = o.createUsers(plain);
+  EXPECT_EQ(status(a), kConsensus);
+  EXPECT_TRUE(a->getValue<bool>("canApprove") == false);  // the submitter has voted
+  EXPECT_EQ(status(o.vote(tagged, a)), kCompleted);
+}
+
+// §4.5: two tagged approvals; an untagged approval changes nothing.
+TEST_P(PolicyEngineTest, Case5TwoTaggedApprovers) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto tag = o.tag("security");
+  auto u1 = o.user("U1", {tag}), u2 = o.user("U2", {tag}), u3 = o.user("U3");
+  o.policy("two security approvals", "EFFECT_ALLOW",
+           "activity.resource == 'POLICY' && activity.action == 'CREATE'",
+           "approvers.filter(user, user.tags.contains('" + tag + "')).count() >= 2");
+  auto a = o.createPolicyAs(u1, "needs two");
+  EXPECT_EQ(status(a), kConsensus);
+  EXPECT_EQ(status(o.vote(u3, a)), kConsensus);
+  auto done = o.vote(u2, a);
+  EXPECT_EQ(status(done), kCompleted);
+  EXPECT_TRUE(done->getObject("result")->getObject("createPolicyResult")->has("policyId"));
+  EXPECT_EQ(done->getArray("votes")->size(), 3u);
+}
+
+// §4.6: a per-tag minimum.
+TEST_P(PolicyEngineTest, Case6PerTagMinimum) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto sec = o.tag("SEC"), ops = o.tag("OPS");
+  auto both = o.user("sec+ops", {sec, ops}), opsOnly = o.user("ops", {ops});
+  o.policy("sec and two ops", "EFFECT_ALLOW", "activity.resource == 'USER'",
+           "approvers.any(user, user.tags.contains('" + sec + "') || user.tags.contains('" + ops +
+               "')) && (approvers.filter(user, user.tags.contains('" + sec +
+               "')).count() >= 1 && approvers.filter(user, user.tags.contains('" + ops +
+               "')).count() >= 2)");
+  auto a = o.createUsers(both);
+  EXPECT_EQ(status(a), kConsensus);
+  EXPECT_EQ(status(o.vote(opsOnly, a)), kCompleted);
+}
+
+// §4.7: a tag-based DENY wins over an ALLOW.
+TEST_P(PolicyEngineTest, Case7TagDenyWins) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto tag = o.tag("restricted");
+  auto restricted = o.user("restricted", {tag}), free = o.user("free");
+  auto victim1 = o.user("v1"), victim2 = o.user("v2");
+  o.policy("allow deletes", "EFFECT_ALLOW", "activity.action == 'DELETE'");
+  std::string deny =
+      o.policy("no deletes by restricted users", "EFFECT_DENY", "activity.action == 'DELETE'",
+               "approvers.any(user, user.tags.contains('" + tag + "'))");
+  auto denied = o.deleteUsers(restricted, {victim1});
+  EXPECT_EQ(status(denied), kFailed);
+  std::string message = denied->getObject("failure")->getValue<std::string>("message");
+  EXPECT_NE(message.find("no deletes by restricted users"), std::string::npos) << message;
+  EXPECT_NE(message.find(deny), std::string::npos) << message;
+  EXPECT_EQ(status(o.deleteUsers(free, {victim2})), kCompleted);
+}
+
+// §4.8: kind is version-agnostic, type is exact.
+TEST_P(PolicyEngineTest, Case8KindVersusType) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u = o.user("U");
+  o.policy("by kind", "EFFECT_ALLOW", "activity.kind == 'CREATE_USERS'");
+  EXPECT_EQ(status(o.createUsers(u, "ACTIVITY_TYPE_CREATE_USERS_V3")), kCompleted);
+  EXPECT_EQ(status(o.createUsers(u, "ACTIVITY_TYPE_CREATE_USERS_V4")), kCompleted);
+  TestGateway gw2(GetParam());
+  Org o2(gw2);
+  auto u2 = o2.user("U");
+  o2.policy("by type", "EFFECT_ALLOW", "activity.type == 'ACTIVITY_TYPE_CREATE_USERS_V4'");
+  EXPECT_EQ(status(o2.createUsers(u2, "ACTIVITY_TYPE_CREATE_USERS_V4")), kCompleted);
+  EXPECT_EQ(status(o2.createUsers(u2, "ACTIVITY_TYPE_CREATE_USERS_V3")), kFailed);
+}
+
+// §4.9: `in` over lists of strings.
+TEST_P(PolicyEngineTest, Case9In) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u = o.user("U");
+  o.policy("user writes", "EFFECT_ALLOW",
+           "activity.resource in ['USER', 'OTP'] && activity.action in ['CREATE','VERIFY']");
+  EXPECT_EQ(status(o.createUsers(u)), kCompleted);
+  EXPECT_EQ(status(o.createPolicyAs(u, "not covered")), kFailed);
+}
+
+// §4.10: only a passkey's approval satisfies the consensus; an API-key submission waits.
+TEST_P(PolicyEngineTest, Case10PasskeyOnly) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u = o.user("U");
+  o.policy(
+      "passkey only", "EFFECT_ALLOW", "activity.type == 'ACTIVITY_TYPE_CREATE_USERS_V4'",
+      "credentials.any(credential, credential.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')");
+  auto a = o.createUsers(u);
+  EXPECT_EQ(status(a), kConsensus);
+  // A second user approves with a passkey.
+  auto approver = o.user("passkey holder");
+  auto passkey = std::make_shared<SoftwareAuthenticator>();
+  gw.write([&](Db& db) { directory::insertAuthenticator(db, passkey->record(o.org(), approver)); });
+  json::Object p = json::object();
+  p->set("fingerprint", a->getValue<std::string>("fingerprint"));
+  auto done = gw.clientWith(passkey).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+                                            o.org(), p);
+  EXPECT_EQ(status(done), kCompleted);
+}
+
+// §4.12: reading a fact the activity does not have is an error, which fails closed.
+TEST_P(PolicyEngineTest, Case12ErrorsFailClosed) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u = o.user("U");
+  std::string id =
+      o.policy("wallet only", "EFFECT_ALLOW", "activity.action == 'CREATE' && wallet.id == 'W1'");
+  auto a = o.createUsers(u);
+  EXPECT_EQ(status(a), kFailed);
+  EXPECT_NE(a->getObject("failure")->getValue<std::string>("message").find("errored"),
+            std::string::npos);
+  json::Object q = orgBody(o.org());
+  q->set("activityId", a->getValue<std::string>("id"));
+  auto evaluations = o.root().query("get_policy_evaluations", q)->getArray("policyEvaluations");
+  ASSERT_EQ(evaluations->size(), 1u);
+  auto outcome = evaluations->getObject(0)->getArray("policyEvaluations")->getObject(0);
+  EXPECT_EQ(outcome->getValue<std::string>("policyId"), id);
+  EXPECT_EQ(outcome->getValue<std::string>("outcome"), "OUTCOME_ERROR");
+}
+
+// §4.14: a user may delete only themselves.
+TEST_P(PolicyEngineTest, Case14SelfDelete) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u1 = o.user("U1"), u2 = o.user("U2");
+  o.policy("self delete", "EFFECT_ALLOW",
+           "activity.type == 'ACTIVITY_TYPE_DELETE_USERS' && activity.params.user_ids.count() == 1 "
+           "&& '" +
+               u1 + "' in activity.params.user_ids",
+           "approvers.any(user, user.id == '" + u1 + "')");
+  EXPECT_EQ(status(o.deleteUsers(u1, {u1, u2})), kFailed);
+  EXPECT_EQ(status(o.deleteUsers(u1, {u1})), kCompleted);
+}
+
+// §4.24: an agent and a human must both approve; the human can also reject.
+TEST_P(PolicyEngineTest, Case24AgentPlusHuman) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto agent = o.user("agent"), human = o.user("human");
+  o.policy("agent and human", "EFFECT_ALLOW",
+           "activity.resource == 'USER' && activity.action == 'CREATE'",
+           "approvers.any(user, user.id == '" + agent + "') && approvers.any(user, user.id == '" +
+               human + "')");
+  auto a = o.createUsers(agent);
+  EXPECT_EQ(status(a), kConsensus);
+  EXPECT_EQ(status(o.vote(human, a)), kCompleted);
+  auto b = o.createUsers(agent);
+  EXPECT_EQ(status(b), kConsensus);
+  auto rejected = o.vote(human, b, false);
+  EXPECT_EQ(status(rejected), "ACTIVITY_STATUS_REJECTED");
+  EXPECT_EQ(rejected->getArray("votes")->getObject(1)->getValue<std::string>("selection"),
+            "VOTE_SELECTION_REJECTED");
+  // A rejected activity takes no more votes (the agent's own approval again is the same
+  // vote, so it changes nothing), and its user was never created.
+  auto third = o.user("third");
+  EXPECT_THROW(o.vote(third, b), RequestError);
+  EXPECT_EQ(status(o.vote(agent, b)), "ACTIVITY_STATUS_REJECTED");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), 5);
+}
+
+// §4.25: any second approval.
+TEST_P(PolicyEngineTest, Case25Count) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u1 = o.user("U1"), u2 = o.user("U2");
+  o.policy("two approvals", "EFFECT_ALLOW", "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'",
+           "approvers.count() >= 2");
+  auto a = o.createPolicyAs(u1, "counted");
+  EXPECT_EQ(status(a), kConsensus);
+  // The same approval twice is one vote, not two.
+  EXPECT_EQ(status(o.vote(u1, a)), kConsensus);
+  EXPECT_EQ(status(o.vote(u2, a)), kCompleted);
+}
+
+// §4.26: the root quorum.
+TEST_P(PolicyEngineTest, Case26RootQuorum) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto r2 = o.user("R2"), u1 = o.user("U1");
+  // An ALLOW for U1 on a root-quorum-only type changes nothing.
+  o.policy("U1 features", "EFFECT_ALLOW",
+           "activity.type == 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE'",
+           "approvers.any(user, user.id == '" + u1 + "')");
+  json::Object feature = json::object();
+  feature->set("name", "FEATURE_NAME_EMAIL_AUTH");
+  feature->set("value", "true");
+  EXPECT_EQ(status(o.as(u1).submit("set_organization_feature",
+                                   "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE", o.org(), feature)),
+            kFailed);
+  // {[R1, R2], 2}: R1 alone waits; R2's approval completes it.
+  json::Object quorum = json::object();
+  quorum->set("threshold", 2);
+  quorum->set("userIds", json::stringArray({gw.root().userId, r2}));
+  EXPECT_EQ(status(o.root().submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
+                                   o.org(), quorum)),
+            kCompleted);
+  auto a = o.root().submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+                           o.org(), feature);
+  EXPECT_EQ(status(a), kConsensus);
+  EXPECT_TRUE(o.as(r2)
+                  .query("get_activity",
+                         [&] {
+                           auto q = orgBody(o.org());
+                           q->set("activityId", a->getValue<std::string>("id"));
+                           return q;
+                         }())
+                  ->getObject("activity")
+                  ->getValue<bool>("canApprove"));
+  EXPECT_EQ(status(o.vote(r2, a)), kCompleted);
+  // 2 of 2 plus an ALLOW for R1: R1 acts alone on what the policy covers. Creating that
+  // policy is itself an activity R1 cannot complete alone any more.
+  json::Object policy = json::object();
+  policy->set("policyName", "R1 alone");
+  policy->set("effect", "EFFECT_ALLOW");
+  policy->set("condition", "activity.resource == 'USER'");
+  policy->set("consensus", "approvers.any(user, user.id == '" + gw.root().userId + "')");
+  policy->set("notes", "");
+  auto create = o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), policy);
+  EXPECT_EQ(status(create), kConsensus) << json::stringify(create);
+  EXPECT_EQ(status(o.vote(r2, create)), kCompleted);
+  // U1 matches the condition but not the consensus: the request waits for R1.
+  EXPECT_EQ(status(o.createUsers(u1)), kConsensus);
+  json::Object u = json::object();
+  u->set("userName", "made by R1 alone");
+  u->set("apiKeys", json::array());
+  u->set("authenticators", json::array());
+  u->set("oauthProviders", json::array());
+  u->set("userTags", json::array());
+  json::Array users = json::array();
+  users->add(u);
+  json::Object params = json::object();
+  params->set("users", users);
+  EXPECT_EQ(
+      status(o.root().submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", o.org(), params)),
+      kCompleted);
+}
+
+TEST_P(PolicyEngineTest, PolicyCrudAndRefusals) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  std::string id =
+      o.policy("first", "EFFECT_ALLOW", "activity.action == 'CREATE'", "approvers.count() >= 1");
+  json::Object bad = json::object();
+  bad->set("policyName", "broken");
+  bad->set("effect", "EFFECT_ALLOW");
+  bad->set("condition", "activity.action == ");
+  bad->set("notes", "");
+  try {
+    o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), bad);
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 400);
+    EXPECT_NE(std::string(e.what()).find("invalid policy condition: syntax error at position 19"),
+              std::string::npos)
+        << e.what();
+  }
+  bad->set("condition", "approvers.count() > 1");  // a consensus keyword in a condition
+  EXPECT_THROW(o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), bad),
+               RequestError);
+  bad->set("condition", "true");
+  bad->set("time", "time.now >= Timestamp('2026-01-01T00:00:00Z')");
+  EXPECT_THROW(o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), bad),
+               RequestError);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM policies"), 1);
+
+  json::Object dup = json::object();
+  dup->set("policyName", "first");
+  dup->set("effect", "EFFECT_DENY");
+  dup->set("notes", "");
+  auto a = o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), dup);
+  EXPECT_EQ(status(a), kFailed);
+  EXPECT_NE(
+      a->getObject("failure")->getValue<std::string>("message").find("policy label must be unique"),
+      std::string::npos);
+
+  json::Object update = json::object();
+  update->set("policyId", id);
+  update->set("policyNotes", "now with notes");
+  EXPECT_EQ(
+      status(o.root().submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", o.org(), update)),
+      kCompleted);
+  auto q = orgBody(o.org());
+  q->set("policyId", id);
+  auto p = o.root().query("get_policy", q)->getObject("policy");
+  EXPECT_EQ(p->getValue<std::string>("notes"), "now with notes");
+  EXPECT_EQ(p->getValue<std::string>("condition"), "activity.action == 'CREATE'");  // kept
+  EXPECT_EQ(p->getValue<std::string>("effect"), "EFFECT_ALLOW");
+
+  json::Object many = json::object();
+  json::Array list = json::array();
+  for (const char* name : {"second", "third"}) {
+    json::Object item = json::object();
+    item->set("policyName", name);
+    item->set("effect", "EFFECT_DENY");
+    item->set("condition", "activity.action == 'EXPORT'");
+    item->set("notes", "");
+    list->add(item);
+  }
+  many->set("policies", list);
+  auto created = o.root().submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", o.org(), many);
+  auto ids = created->getObject("result")->getObject("createPoliciesResult")->getArray("policyIds");
+  ASSERT_EQ(ids->size(), 2u);
+  EXPECT_EQ(o.root().query("list_policies", orgBody(o.org()))->getArray("policies")->size(), 3u);
+  json::Object del = json::object();
+  del->set("policyIds",
+           json::stringArray({ids->getElement<std::string>(0), ids->getElement<std::string>(1)}));
+  EXPECT_EQ(
+      status(o.root().submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", o.org(), del)),
+      kCompleted);
+  json::Object one = json::object();
+  one->set("policyId", id);
+  EXPECT_EQ(status(o.root().submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", o.org(), one)),
+            kCompleted);
+  EXPECT_EQ(o.root().query("list_policies", orgBody(o.org()))->getArray("policies")->size(), 0u);
+}
+
+TEST_P(PolicyEngineTest, VotesAreCheckedAndTheWindowCloses) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u1 = o.user("U1"), u2 = o.user("U2");
+  o.policy("two approvals", "EFFECT_ALLOW", "activity.resource == 'USER'",
+           "approvers.count() >= 2");
+  // Unknown fingerprint: 404 naming it.
+  json::Object p = json::object();
+  p->set("fingerprint", "sha256:" + std::string(64, '0'));
+  try {
+    o.as(u2).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p);
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 404);
+    EXPECT_NE(std::string(e.what()).find("No activity found with fingerprint"), std::string::npos);
+  }
+  // Another tenant's user cannot vote.
+  auto a = o.createUsers(u1);
+  ASSERT_EQ(status(a), kConsensus);
+  auto [other, otherStamper] = gw.createOrganization("other");
+  p->set("fingerprint", a->getValue<std::string>("fingerprint"));
+  EXPECT_THROW(gw.clientWith(otherStamper)
+                   .submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p),
+               RequestError);
+  // After 24 hours the window is closed.
+  int64_t later = systemNowMs() + 25 * 3600 * 1000;
+  gw.gateway().setClock([later] { return later; });
+  json::Object lateBody = json::object();
+  lateBody->set("fingerprint", a->getValue<std::string>("fingerprint"));
+  try {
+    o.as(u2).submitRaw("approve_activity",
+                       activityBody("ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), lateBody, later));
+    FAIL();
+  } catch (const RequestError& e) {
+    EXPECT_NE(std::string(e.what()).find("24-hour approval window"), std::string::npos) << e.what();
+  }
+  gw.gateway().setClock(systemNowMs);
+  // The evaluations of every vote are kept.
+  EXPECT_EQ(status(o.vote(u2, a)), kCompleted);
+  auto q = orgBody(o.org());
+  q->set("activityId", a->getValue<std::string>("id"));
+  auto evaluations = o.root().query("get_policy_evaluations", q)->getArray("policyEvaluations");
+  ASSERT_EQ(evaluations->size(), 2u);
+  EXPECT_EQ(evaluations->getObject(0)
+                ->getArray("policyEvaluations")
+                ->getObject(0)
+                ->getValue<std::string>("outcome"),
+            "OUTCOME_REQUIRES_CONSENSUS");
+  EXPECT_EQ(evaluations->getObject(1)
+                ->getArray("policyEvaluations")
+                ->getObject(0)
+                ->getValue<std::string>("outcome"),
+            "OUTCOME_ALLOW");
+}
+
+}  // namespace
+}  // namespace signet::test
