@@ -26,7 +26,7 @@ bool isDecimal(const std::string& s) {
 // chain_id with '1'), else nullopt.
 std::optional<Integer> numeric(const Value& v) {
   if (v.isNumber()) return v.number;
-  if (v.kind == Value::Kind::kString && isDecimal(v.text)) return Integer(v.text);
+  if (v.kind == Value::Kind::kString && isDecimal(v.text)) return parseDecimal(v.text);
   return std::nullopt;
 }
 

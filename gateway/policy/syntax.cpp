@@ -243,10 +243,12 @@ class Parser {
     switch (t.kind) {
       case Token::Kind::kNumber: {
         auto n = node(Node::Kind::kLiteral, p);
-        Integer value(take().text);
-        if (value >= (Integer(1) << 256))
-          throw SyntaxError{p, "an integer below 2^256", "'" + value.str() + "'"};
-        n->value = Value::integer(value);
+        std::string digits = take().text;
+        auto value = parseDecimal(digits);  // nullopt past 100 digits
+        if (!value || *value >= (Integer(1) << 256))
+          throw SyntaxError{p, "an integer below 2^256",
+                            "'" + digits.substr(0, 90) + (digits.size() > 90 ? "…'" : "'")};
+        n->value = Value::integer(*value);
         return n;
       }
       case Token::Kind::kString: {

@@ -61,6 +61,17 @@ Value Value::timestamp(int64_t epochMs) {
   return v;
 }
 
+std::optional<Integer> parseDecimal(const std::string& text) {
+  size_t i = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (i == text.size() || text.size() - i > 100) return std::nullopt;
+  Integer value = 0;
+  for (size_t j = i; j < text.size(); ++j) {
+    if (!std::isdigit(static_cast<unsigned char>(text[j]))) return std::nullopt;
+    value = value * 10 + (text[j] - '0');
+  }
+  return i ? Integer(-value) : value;
+}
+
 const char* kindName(Value::Kind kind) {
   switch (kind) {
     case Value::Kind::kBool:
@@ -103,8 +114,11 @@ Value fromJson(const Poco::Dynamic::Var& j) {
   if (j.isEmpty()) return Value::string("");
   if (j.type() == typeid(json::Object)) {
     auto o = j.extract<json::Object>();
-    if (o->size() == 1 && o->has("$uint"))
-      return Value::integer(Integer(o->getValue<std::string>("$uint")));
+    if (o->size() == 1 && o->has("$uint")) {
+      auto n = parseDecimal(o->get("$uint").convert<std::string>());
+      if (!n) throw std::invalid_argument("a $uint fact is not a decimal integer");
+      return Value::integer(*n);
+    }
     bool map = o->size() == 1 && o->has("$map");
     json::Object source = map ? o->getObject("$map") : o;
     Fields f;
@@ -120,7 +134,7 @@ Value fromJson(const Poco::Dynamic::Var& j) {
   }
   if (j.isBoolean()) return Value::of(j.extract<bool>());
   if (j.isString()) return Value::string(j.extract<std::string>());
-  if (j.isInteger()) return Value::integer(Integer(j.convert<std::string>()));
+  if (j.isInteger()) return Value::integer(*parseDecimal(j.convert<std::string>()));
   return Value::string(j.convert<std::string>());
 }
 

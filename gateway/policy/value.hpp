@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct Value {
 
   bool isNumber() const { return kind == Kind::kInt || kind == Kind::kUint; }
 };
+
+// A decimal integer from text (an optional '-' and digits). Leading zeros are plain
+// decimal: cpp_int's own string constructor would read "09" as (invalid) octal.
+std::optional<Integer> parseDecimal(const std::string& text);
 
 const char* kindName(Value::Kind kind);
 std::string describe(const Value& v);  // for error messages

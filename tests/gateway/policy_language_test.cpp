@@ -83,6 +83,13 @@ TEST(PolicyLanguage, NumbersPastSixtyFourBitsAndNumericStrings) {
   EXPECT_NE(evalError("1 == 'one'").find("cannot compare"), std::string::npos);
 }
 
+// Found by the fuzz target: a leading zero read as octal, and a literal past 100 digits.
+TEST(PolicyLanguage, FuzzFindingsStayFixed) {
+  EXPECT_TRUE(eval("09 == 9 && 007 == '7' && '08' == 8"));
+  EXPECT_NE(syntaxError(std::string(130, '2') + " > 1").message().find("below 2^256"),
+            std::string::npos);
+}
+
 TEST(PolicyLanguage, IndexingSlicingAndMaps) {
   EXPECT_TRUE(eval("eth.tx.data[0..10] == '0xa9059cbb'"));
   EXPECT_TRUE(eval("eth.tx.data[0] == '0' && eth.tx.data[2..2] == ''"));
