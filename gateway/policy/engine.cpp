@@ -68,11 +68,15 @@ std::string policyLabel(const PolicyRecord& p) {
   return "'" + p.name + "' (" + p.id + ")";
 }
 
-json::Object outcome(const std::string& policyId, const std::string& value) {
-  json::Object o = json::object();
-  o->set("policyId", policyId);
-  o->set("outcome", value);
-  return o;
+json::Array outcomesJson(const std::vector<std::pair<std::string, const char*>>& outcomes) {
+  json::Array list = json::array();
+  for (const auto& [policyId, value] : outcomes) {
+    json::Object o = json::object();
+    o->set("policyId", policyId);
+    o->set("outcome", std::string(value));
+    list->add(o);
+  }
+  return list;
 }
 
 std::vector<std::string> approverIds(const json::Array& votes) {
@@ -155,7 +159,6 @@ Fields consensusFacts(Db& db, const json::Array& votes) {
 PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
                                 const Fields& consensus) {
   PolicyVerdicts v;
-  v.evaluations = json::array();
   for (const auto& p : policies) {
     bool deny = p.effect == "EFFECT_DENY";
     try {
@@ -165,13 +168,13 @@ PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const
       if (!applies) continue;  // not applicable: no outcome to record
       if (deny && agreed) {
         v.denials.push_back("denied by policy " + policyLabel(p));
-        v.evaluations->add(outcome(p.id, "OUTCOME_DENY_EXPLICIT"));
+        v.outcomes.emplace_back(p.id, "OUTCOME_DENY_EXPLICIT");
       } else if (!deny && agreed) {
         v.allows.push_back(p.id);
-        v.evaluations->add(outcome(p.id, "OUTCOME_ALLOW"));
+        v.outcomes.emplace_back(p.id, "OUTCOME_ALLOW");
       } else if (!deny) {
         v.pending.push_back(p.id);
-        v.evaluations->add(outcome(p.id, "OUTCOME_REQUIRES_CONSENSUS"));
+        v.outcomes.emplace_back(p.id, "OUTCOME_REQUIRES_CONSENSUS");
       }
     } catch (const std::exception& e) {
       // Fail closed: an erroring DENY denies; an erroring ALLOW allows nothing.
@@ -180,7 +183,7 @@ PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const
         v.denials.push_back(why);
       else
         v.errors.push_back(why);
-      v.evaluations->add(outcome(p.id, "OUTCOME_ERROR"));
+      v.outcomes.emplace_back(p.id, "OUTCOME_ERROR");
     }
   }
   return v;
@@ -213,7 +216,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   }
   PolicyVerdicts v = evaluatePolicies(policiesOf(db, org.id), conditionFacts(gateway_, db, request),
                                       consensusFacts(db, request.votes));
-  d.evaluations = v.evaluations;
+  d.evaluations = outcomesJson(v.outcomes);
   if (!v.denials.empty()) {
     d.kind = Decision::Kind::kDeny;
     d.reason = join(v.denials);

@@ -28,7 +28,7 @@ Fields consensusFacts(Db& db, const json::Array& votes);
 
 // Evaluates a set of policies over facts (the part the benchmark measures).
 struct PolicyVerdicts {
-  json::Array evaluations;
+  std::vector<std::pair<std::string, const char*>> outcomes;  // (policyId, OUTCOME_*)
   std::vector<std::string> denials, allows, pending, errors;
 };
 struct PolicyRecord;

@@ -9,7 +9,16 @@ namespace signet::policy {
 
 namespace {
 
-using Scope = std::vector<std::pair<std::string, Value>>;
+// Lambda variables point into the list being iterated, which the caller keeps alive.
+using Scope = std::vector<std::pair<const std::string*, const Value*>>;
+
+// An operand is either a reference into existing values (facts, literals, list items) or a
+// value computed here; reading facts never copies them.
+struct Operand {
+  const Value* ref = nullptr;
+  std::optional<Value> owned;  // constructed only for computed values
+  const Value& get() const { return ref ? *ref : *owned; }
+};
 
 [[noreturn]] void error(const Node& n, const std::string& message) {
   throw EvaluationError(n.position, message);
@@ -91,17 +100,67 @@ class Evaluator {
   explicit Evaluator(const Fields& roots) : roots_(roots) {}
 
   Value eval(const Node& n) {
+    Operand o = operand(n);
+    return o.ref ? *o.ref : std::move(*o.owned);
+  }
+
+  Operand operand(const Node& n) {
+    Operand o;
+    if (const Value* r = lookup(n)) {
+      o.ref = r;
+      return o;
+    }
+    o.owned = compute(n);
+    return o;
+  }
+
+ private:
+  // Resolves names, fields, map keys and list items to the value where it lives; nullptr for
+  // expressions that compute a new value. Throws the same errors evaluation does.
+  const Value* lookup(const Node& n) {
     switch (n.kind) {
       case Node::Kind::kLiteral:
-        return n.value;
+        return &n.value;
       case Node::Kind::kIdent: {
         for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
-          if (it->first == n.name) return it->second;
+          if (*it->first == n.name) return it->second;
         auto it = roots_.find(n.name);
         if (it == roots_.end())
           error(n, "missing field: " + n.name + " is not available for this activity");
-        return it->second;
+        return &it->second;
       }
+      case Node::Kind::kMember: {
+        const Value* base = lookup(*n.children[0]);
+        if (!base || (n.name == "count" && base->kind == Value::Kind::kList)) return nullptr;
+        return field(n, *base, n.name, "." + n.name);
+      }
+      case Node::Kind::kIndex: {
+        const Value* base = lookup(*n.children[0]);
+        if (!base || base->kind == Value::Kind::kString) return nullptr;
+        Operand key = operand(*n.children[1]);
+        if (base->kind == Value::Kind::kList)
+          return &(*base->list)[asIndex(n, key.get(), base->list->size(), false)];
+        if (key.get().kind != Value::Kind::kString)
+          error(n, std::string("a map key must be a string, got ") + kindName(key.get().kind));
+        return field(n, *base, key.get().text, "['" + key.get().text + "']");
+      }
+      default:
+        return nullptr;
+    }
+  }
+
+  const Value* field(const Node& n, const Value& base, const std::string& name,
+                     const std::string& shown) {
+    if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
+      error(n, "cannot read " + shown + " of " + std::string(kindName(base.kind)) + " " +
+                   describe(base));
+    auto it = base.fields->find(name);
+    if (it == base.fields->end()) error(n, "missing field: " + shown);
+    return &it->second;
+  }
+
+  Value compute(const Node& n) {
+    switch (n.kind) {
       case Node::Kind::kList: {
         List items;
         for (const auto& c : n.children) items.push_back(eval(*c));
@@ -113,7 +172,7 @@ class Evaluator {
         return Value::structOf(std::move(f));
       }
       case Node::Kind::kNot:
-        return Value::of(!asBool(n, eval(*n.children[0]), "!"));
+        return Value::of(!asBool(n, operand(*n.children[0]).get(), "!"));
       case Node::Kind::kBinary:
         return binary(n);
       case Node::Kind::kMember:
@@ -126,11 +185,12 @@ class Evaluator {
         return method(n);
       case Node::Kind::kCall:
         return call(n);
+      default:
+        break;
     }
     error(n, "unknown expression");
   }
 
- private:
   Value binary(const Node& n) {
     // Both sides are evaluated whatever the first gives: no short-circuit.
     Value a = eval(*n.children[0]);
@@ -155,7 +215,8 @@ class Evaluator {
   }
 
   Value member(const Node& n) {
-    Value base = eval(*n.children[0]);
+    Operand operandBase = operand(*n.children[0]);
+    const Value& base = operandBase.get();
     // `.count` without parentheses is written in the docs; accept it as .count().
     if (n.name == "count" && base.kind == Value::Kind::kList)
       return Value::integer(base.list->size());
@@ -168,8 +229,10 @@ class Evaluator {
   }
 
   Value index(const Node& n) {
-    Value base = eval(*n.children[0]);
-    Value key = eval(*n.children[1]);
+    Operand operandBase = operand(*n.children[0]);
+    Operand operandKey = operand(*n.children[1]);
+    const Value& base = operandBase.get();
+    const Value& key = operandKey.get();
     if (base.kind == Value::Kind::kList)
       return (*base.list)[asIndex(n, key, base.list->size(), false)];
     if (base.kind == Value::Kind::kString)
@@ -185,7 +248,8 @@ class Evaluator {
   }
 
   Value slice(const Node& n) {
-    Value base = eval(*n.children[0]);
+    Operand operandBase = operand(*n.children[0]);
+    const Value& base = operandBase.get();
     Value from = eval(*n.children[1]);
     Value to = eval(*n.children[2]);
     size_t size = base.kind == Value::Kind::kList ? base.list->size()
@@ -201,7 +265,8 @@ class Evaluator {
   }
 
   Value method(const Node& n) {
-    Value base = eval(*n.children[0]);
+    Operand operandBase = operand(*n.children[0]);  // keeps the list alive for the lambda
+    const Value& base = operandBase.get();
     const std::string& name = n.name;
     if (name == "count") {
       if (base.kind == Value::Kind::kList) return Value::integer(base.list->size());
@@ -212,18 +277,19 @@ class Evaluator {
                    describe(base));
     if (name == "contains") {
       if (n.children.size() != 2) error(n, "contains() takes one argument");
-      Value needle = eval(*n.children[1]);
+      Operand needle = operand(*n.children[1]);
       bool found = false;
-      for (const auto& item : *base.list) found = found || equals(n, item, needle);
+      for (const auto& item : *base.list) found = found || equals(n, item, needle.get());
       return Value::of(found);
     }
     if (name == "all" || name == "any" || name == "filter") {
       List kept;
       bool all = true, any = false;
       for (const auto& item : *base.list) {
-        scope_.emplace_back(n.lambdaVar, item);
-        bool hit = asBool(n, eval(*n.children[1]), (name + "() predicate").c_str());
+        scope_.emplace_back(&n.lambdaVar, &item);
+        Operand result = operand(*n.children[1]);
         scope_.pop_back();
+        bool hit = asBool(n, result.get(), "a list function's predicate");
         all = all && hit;
         any = any || hit;
         if (hit) kept.push_back(item);
@@ -238,7 +304,8 @@ class Evaluator {
   Value call(const Node& n) {
     if (n.name == "Timestamp") {
       if (n.children.size() != 1) error(n, "Timestamp() takes one RFC 3339 string");
-      Value arg = eval(*n.children[0]);
+      Operand operandArg = operand(*n.children[0]);
+      const Value& arg = operandArg.get();
       auto ms = arg.kind == Value::Kind::kString ? parseTimestamp(arg.text) : std::nullopt;
       if (!ms)
         error(n, "Timestamp() needs an RFC 3339 time at offset zero, like '2026-03-01T00:00:00Z'");

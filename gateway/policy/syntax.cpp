@@ -1,5 +1,6 @@
 #include "policy/syntax.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace signet::policy {
@@ -300,6 +301,17 @@ class Parser {
             }
           }
           expect("]");
+          // A list of constants is itself a constant: build it once, not per evaluation.
+          bool constant =
+              std::all_of(list->children.begin(), list->children.end(),
+                          [](const NodePtr& c) { return c->kind == Node::Kind::kLiteral; });
+          if (constant) {
+            List items;
+            for (const auto& c : list->children) items.push_back(c->value);
+            auto literal = node(Node::Kind::kLiteral, p);
+            literal->value = Value::listOf(std::move(items));
+            return literal;
+          }
           return list;
         }
         if (t.text == "{") {
