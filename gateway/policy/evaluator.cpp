@@ -132,7 +132,7 @@ class Evaluator {
       case Node::Kind::kMember: {
         const Value* base = lookup(*n.children[0]);
         if (!base || (n.name == "count" && base->kind == Value::Kind::kList)) return nullptr;
-        return field(n, *base, n.name, "." + n.name);
+        return field(n, *base, n.name, false);
       }
       case Node::Kind::kIndex: {
         const Value* base = lookup(*n.children[0]);
@@ -142,20 +142,22 @@ class Evaluator {
           return &(*base->list)[asIndex(n, key.get(), base->list->size(), false)];
         if (key.get().kind != Value::Kind::kString)
           error(n, std::string("a map key must be a string, got ") + kindName(key.get().kind));
-        return field(n, *base, key.get().text, "['" + key.get().text + "']");
+        return field(n, *base, key.get().text, true);
       }
       default:
         return nullptr;
     }
   }
 
-  const Value* field(const Node& n, const Value& base, const std::string& name,
-                     const std::string& shown) {
+  // `asKey`: the field was read as m['name'] rather than .name (only the message differs,
+  // and it is built only on error).
+  const Value* field(const Node& n, const Value& base, const std::string& name, bool asKey) {
+    auto shown = [&] { return asKey ? "['" + name + "']" : "." + name; };
     if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
-      error(n, "cannot read " + shown + " of " + std::string(kindName(base.kind)) + " " +
+      error(n, "cannot read " + shown() + " of " + std::string(kindName(base.kind)) + " " +
                    describe(base));
     auto it = base.fields->find(name);
-    if (it == base.fields->end()) error(n, "missing field: " + shown);
+    if (it == base.fields->end()) error(n, "missing field: " + shown());
     return &it->second;
   }
 
