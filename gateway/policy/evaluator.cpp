@@ -10,6 +10,11 @@ namespace signet::policy {
 namespace {
 
 // Lambda variables point into the list being iterated, which the caller keeps alive.
+// all, any and contains give a bool.
+bool isBoolMethod(const std::string& name) {
+  return name == "all" || name == "any" || name == "contains";
+}
+
 using Scope = std::vector<std::pair<const std::string*, const Value*>>;
 
 // An operand is either a reference into existing values (facts, literals, list items) or a
@@ -40,6 +45,7 @@ std::optional<Integer> numeric(const Value& v) {
 }
 
 bool equals(const Node& at, const Value& a, const Value& b) {
+  if (a.isNumber() && b.isNumber()) return a.number == b.number;  // no copies on the hot path
   if ((a.isNumber() || b.isNumber())) {
     auto x = numeric(a), y = numeric(b);
     if (x && y) return *x == *y;
@@ -75,6 +81,7 @@ bool equals(const Node& at, const Value& a, const Value& b) {
 int order(const Node& at, const Value& a, const Value& b) {
   if (a.kind == Value::Kind::kTimestamp && b.kind == Value::Kind::kTimestamp)
     return a.number < b.number ? -1 : (a.number > b.number ? 1 : 0);
+  if (a.isNumber() && b.isNumber()) return a.number < b.number ? -1 : (a.number > b.number ? 1 : 0);
   auto x = numeric(a), y = numeric(b);
   if (!x || !y || (!a.isNumber() && !b.isNumber()))
     error(at, std::string("operator ") + at.name + " compares numbers or timestamps, not " +
@@ -102,6 +109,24 @@ class Evaluator {
   Value eval(const Node& n) {
     Operand o = operand(n);
     return o.ref ? *o.ref : std::move(*o.owned);
+  }
+
+  // Evaluates to a bool without materializing Values for the logic and comparisons in
+  // between (most of a policy's nodes); the semantics are those of eval + a bool check.
+  bool evalBool(const Node& n, const char* what) {
+    switch (n.kind) {
+      case Node::Kind::kBinary:
+        return binaryBool(n);
+      case Node::Kind::kNot:
+        return !evalBool(*n.children[0], "!");
+      case Node::Kind::kMethod:
+        if (isBoolMethod(n.name)) return methodBool(n);
+        break;
+      default:
+        break;
+    }
+    Operand o = operand(n);
+    return asBool(n, o.get(), what);
   }
 
   Operand operand(const Node& n) {
@@ -193,27 +218,40 @@ class Evaluator {
     error(n, "unknown expression");
   }
 
-  Value binary(const Node& n) {
-    // Both sides are evaluated whatever the first gives: no short-circuit.
-    Value a = eval(*n.children[0]);
-    Value b = eval(*n.children[1]);
+  Value binary(const Node& n) { return Value::of(binaryBool(n)); }
+
+  bool binaryBool(const Node& n) {
+    // Operators are one or two characters: dispatch on them rather than compare strings.
     const std::string& op = n.name;
-    if (op == "&&") return Value::of(asBool(n, a, "&&") & asBool(n, b, "&&"));
-    if (op == "||") return Value::of(asBool(n, a, "||") | asBool(n, b, "||"));
-    if (op == "==") return Value::of(equals(n, a, b));
-    if (op == "!=") return Value::of(!equals(n, a, b));
-    if (op == "in") {
-      if (b.kind != Value::Kind::kList)
-        error(n, std::string("'in' needs a list on its right, got ") + kindName(b.kind));
-      bool found = false;
-      for (const auto& item : *b.list) found = found || equals(n, a, item);
-      return Value::of(found);
+    const char c0 = op[0];
+    const bool two = op.size() == 2;
+    // Both sides are evaluated whatever the first gives: no short-circuit.
+    if (c0 == '&' || c0 == '|') {
+      bool a = evalBool(*n.children[0], op.c_str());
+      bool b = evalBool(*n.children[1], op.c_str());
+      return c0 == '&' ? (a && b) : (a || b);
     }
-    int c = order(n, a, b);
-    if (op == "<") return Value::of(c < 0);
-    if (op == ">") return Value::of(c > 0);
-    if (op == "<=") return Value::of(c <= 0);
-    return Value::of(c >= 0);
+    Operand left = operand(*n.children[0]);
+    Operand right = operand(*n.children[1]);
+    const Value& a = left.get();
+    const Value& b = right.get();
+    switch (c0) {
+      case '=':
+        return equals(n, a, b);
+      case '!':
+        return !equals(n, a, b);
+      case 'i': {
+        if (b.kind != Value::Kind::kList)
+          error(n, std::string("'in' needs a list on its right, got ") + kindName(b.kind));
+        bool found = false;
+        for (const auto& item : *b.list) found = equals(n, a, item) || found;
+        return found;
+      }
+      case '<':
+        return two ? order(n, a, b) <= 0 : order(n, a, b) < 0;
+      default:
+        return two ? order(n, a, b) >= 0 : order(n, a, b) > 0;  // '>'
+    }
   }
 
   Value member(const Node& n) {
@@ -221,7 +259,7 @@ class Evaluator {
     const Value& base = operandBase.get();
     // `.count` without parentheses is written in the docs; accept it as .count().
     if (n.name == "count" && base.kind == Value::Kind::kList)
-      return Value::integer(base.list->size());
+      return Value::integer(static_cast<int64_t>(base.list->size()));
     if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
       error(n, "cannot read ." + n.name + " of " + std::string(kindName(base.kind)) + " " +
                    describe(base));
@@ -266,38 +304,56 @@ class Evaluator {
         List(base.list->begin() + static_cast<long>(a), base.list->begin() + static_cast<long>(b)));
   }
 
-  Value method(const Node& n) {
-    Operand operandBase = operand(*n.children[0]);  // keeps the list alive for the lambda
-    const Value& base = operandBase.get();
-    const std::string& name = n.name;
-    if (name == "count") {
-      if (base.kind == Value::Kind::kList) return Value::integer(base.list->size());
-      error(n, std::string("count() needs a list, got ") + kindName(base.kind));
-    }
+  const Value& listOperand(const Node& n, Operand& holder) {
+    holder = operand(*n.children[0]);  // keeps the list alive while the lambda runs
+    const Value& base = holder.get();
     if (base.kind != Value::Kind::kList)
-      error(n, name + "() needs a list, got " + std::string(kindName(base.kind)) + " " +
+      error(n, n.name + "() needs a list, got " + std::string(kindName(base.kind)) + " " +
                    describe(base));
-    if (name == "contains") {
+    return base;
+  }
+
+  bool methodBool(const Node& n) {
+    Operand holder;
+    const Value& base = listOperand(n, holder);
+    if (n.name[0] == 'c') {  // contains
       if (n.children.size() != 2) error(n, "contains() takes one argument");
       Operand needle = operand(*n.children[1]);
       bool found = false;
-      for (const auto& item : *base.list) found = found || equals(n, item, needle.get());
-      return Value::of(found);
+      for (const auto& item : *base.list) found = equals(n, item, needle.get()) || found;
+      return found;
     }
-    if (name == "all" || name == "any" || name == "filter") {
+    bool all = true, any = false;
+    for (const auto& item : *base.list) {
+      bool hit = predicate(n, item);
+      all = all && hit;
+      any = any || hit;
+    }
+    return n.name[1] == 'l' ? all : any;  // all | any
+  }
+
+  bool predicate(const Node& n, const Value& item) {
+    scope_.emplace_back(&n.lambdaVar, &item);
+    bool hit = evalBool(*n.children[1], "a list function's predicate");
+    scope_.pop_back();
+    return hit;
+  }
+
+  Value method(const Node& n) {
+    const std::string& name = n.name;
+    if (isBoolMethod(name)) return Value::of(methodBool(n));
+    Operand holder;
+    if (name == "count") {
+      holder = operand(*n.children[0]);
+      if (holder.get().kind == Value::Kind::kList)
+        return Value::integer(static_cast<int64_t>(holder.get().list->size()));
+      error(n, std::string("count() needs a list, got ") + kindName(holder.get().kind));
+    }
+    const Value& base = listOperand(n, holder);
+    if (name == "filter") {
       List kept;
-      bool all = true, any = false;
-      for (const auto& item : *base.list) {
-        scope_.emplace_back(&n.lambdaVar, &item);
-        Operand result = operand(*n.children[1]);
-        scope_.pop_back();
-        bool hit = asBool(n, result.get(), "a list function's predicate");
-        all = all && hit;
-        any = any || hit;
-        if (hit) kept.push_back(item);
-      }
-      if (name == "all") return Value::of(all);
-      if (name == "any") return Value::of(any);
+      for (const auto& item : *base.list)
+        if (predicate(n, item)) kept.push_back(item);
       return Value::listOf(std::move(kept));
     }
     error(n, "unknown list function " + name + "()");
@@ -358,6 +414,9 @@ Value evaluate(const Node& node, const Fields& roots) {
 }
 
 bool evaluateCondition(const Node& node, const Fields& roots) {
+  if (node.kind == Node::Kind::kBinary || node.kind == Node::Kind::kNot ||
+      (node.kind == Node::Kind::kMethod && node.name != "filter" && node.name != "count"))
+    return Evaluator(roots).evalBool(node, "the expression");
   Value v = evaluate(node, roots);
   if (v.kind != Value::Kind::kBool)
     throw EvaluationError(node.position, std::string("the expression gives ") + kindName(v.kind) +

@@ -27,6 +27,13 @@ Value Value::integer(const Integer& i) {
   return v;
 }
 
+Value Value::integer(int64_t i) {
+  Value v;
+  v.kind = Kind::kInt;
+  v.number = i;
+  return v;
+}
+
 Value Value::string(std::string s) {
   Value v;
   v.kind = Kind::kString;

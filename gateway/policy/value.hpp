@@ -32,6 +32,7 @@ struct Value {
 
   static Value of(bool b);
   static Value integer(const Integer& i);  // int, or uint beyond the i128 range
+  static Value integer(int64_t i);         // always an int (lengths, counts)
   static Value string(std::string s);
   static Value listOf(List items);
   static Value structOf(Fields f);
