@@ -385,6 +385,32 @@ TEST_P(PolicyEngineTest, Case26RootQuorum) {
   EXPECT_EQ(status(o.createUsers(gw.root().userId)), kCompleted);
 }
 
+// UNK choices (gateway/policy/README.md): an erroring DENY denies; a DENY wins over a root
+// vote below the threshold.
+TEST_P(PolicyEngineTest, ErroringDenyDeniesAndDenyBeatsAPartialRootQuorum) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u = o.user("U"), r2 = o.user("R2");
+  o.policy("allow user writes", "EFFECT_ALLOW", "activity.resource == 'USER'");
+  std::string broken =
+      o.policy("broken deny", "EFFECT_DENY", "activity.action == 'DELETE' && wallet.id == 'W'");
+  auto denied = o.deleteUsers(u, {r2});
+  EXPECT_EQ(status(denied), kFailed);
+  std::string message = denied->getObject("failure")->getValue<std::string>("message");
+  EXPECT_NE(message.find("broken deny"), std::string::npos) << message;
+  EXPECT_NE(message.find("errored"), std::string::npos) << message;
+
+  json::Object quorum = json::object();
+  quorum->set("threshold", 2);
+  quorum->set("userIds", json::stringArray({gw.root().userId, r2}));
+  EXPECT_EQ(status(o.root().submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
+                                   o.org(), quorum)),
+            kCompleted);
+  // R1 alone is one of two root votes; a matching DENY fails it rather than leaving it waiting.
+  auto r1Delete = o.deleteUsers(gw.root().userId, {u});
+  EXPECT_EQ(status(r1Delete), kFailed);
+}
+
 TEST_P(PolicyEngineTest, PolicyCrudAndRefusals) {
   TestGateway gw(GetParam());
   Org o(gw);
