@@ -39,7 +39,7 @@ std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugi
   "masterKeyFile": "master.key",
   "plugins": { "enabled": [)" +
          enabled + R"(] },
-  "limits": { "maxBodyBytes": 1048576, "maxHeaderBytes": 16384, "threads": 16 },
+  "limits": { "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 16 },
   "cors": { "allowOrigin": "*" },
   "webauthn": { "rpIds": [] }
 }
