@@ -151,11 +151,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   if (!target || target->organizationId != env.organizationId)
     throw notFound("No activity found with fingerprint " + fingerprint + " in organization " +
                    env.organizationId);
-  const ActivitySpec* spec = nullptr;
-  for (const auto& m : gateway_.catalog().modules())
-    if (m->enabled)
-      for (const auto& a : m->activities)
-        if (a.type == target->type) spec = &a;
+  const ActivitySpec* spec = gateway_.catalog().activityOfType(target->type);
   if (!spec)
     throw failedPrecondition("activity " + target->id + " is a " + target->type +
                              ", which no enabled module serves any more");

@@ -52,6 +52,7 @@ void Catalog::add(ModuleInfo module) {
 void Catalog::index() {
   submit_.clear();
   queries_.clear();
+  types_.clear();
   services_ = Services{};
   std::map<std::string, const ModuleInfo*> filterOwner;
   std::map<std::string, const ModuleInfo*> typeOwner;
@@ -64,6 +65,7 @@ void Catalog::index() {
         throw failedPrecondition("activity type " + a.type + " is registered by both '" +
                                  it->second->name + "' and '" + m->name + "'");
       submit_[a.path].push_back(&a);
+      types_[a.type] = &a;
     }
     for (const auto& q : m->queries) {
       auto [it, fresh] = queryOwner.emplace(q.path, m.get());
@@ -97,6 +99,11 @@ void Catalog::index() {
 std::vector<const ActivitySpec*> Catalog::activitiesAt(const std::string& path) const {
   auto it = submit_.find(path);
   return it == submit_.end() ? std::vector<const ActivitySpec*>{} : it->second;
+}
+
+const ActivitySpec* Catalog::activityOfType(const std::string& type) const {
+  auto it = types_.find(type);
+  return it == types_.end() ? nullptr : it->second;
 }
 
 const QuerySpec* Catalog::query(const std::string& path) const {

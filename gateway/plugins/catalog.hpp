@@ -55,6 +55,8 @@ class Catalog {
 
   const std::vector<std::unique_ptr<ModuleInfo>>& modules() const { return modules_; }
   std::vector<const ActivitySpec*> activitiesAt(const std::string& path) const;
+  // The enabled spec for an activity type, or nullptr.
+  const ActivitySpec* activityOfType(const std::string& type) const;
   const QuerySpec* query(const std::string& path) const;
   // The error for a path no enabled module serves: it names the disabled plugin that would
   // serve it, if there is one. `kind` is "submit" or "query".
@@ -66,6 +68,7 @@ class Catalog {
   std::vector<std::unique_ptr<ModuleInfo>> modules_;
   std::map<std::string, std::vector<const ActivitySpec*>> submit_;
   std::map<std::string, const QuerySpec*> queries_;
+  std::map<std::string, const ActivitySpec*> types_;
   Services services_;
 };
 

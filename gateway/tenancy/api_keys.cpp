@@ -142,10 +142,8 @@ json::Object getApiKeys(RequestContext& ctx, const json::Object& body) {
       keys->add(apiKeyJson(k));
   } else {
     // Without a userId: every API key of the organization.
-    for (const auto& row : ctx.db().query("SELECT id FROM api_keys WHERE organization_id = ? "
-                                          "ORDER BY created_at_ms, id",
-                                          {ctx.organizationId()}))
-      keys->add(apiKeyJson(*directory::findApiKey(ctx.db(), ctx.organizationId(), row.str(0))));
+    for (const auto& k : directory::apiKeysOfOrganization(ctx.db(), ctx.organizationId()))
+      keys->add(apiKeyJson(k));
   }
   json::Object out = json::object();
   out->set("apiKeys", keys);

@@ -267,6 +267,13 @@ std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationI
                            {organizationId, userId}));
 }
 
+std::vector<ApiKeyRecord> apiKeysOfOrganization(Db& db, const std::string& organizationId) {
+  return keysFrom(
+      db.query(std::string("SELECT ") + kKeyColumns +
+                   " FROM api_keys WHERE organization_id = ? ORDER BY created_at_ms, id",
+               {organizationId}));
+}
+
 std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId,
                                        const std::string& apiKeyId) {
   auto row = db.queryOne(

@@ -108,6 +108,7 @@ void insertApiKey(Db& db, const ApiKeyRecord& key);
 std::vector<ApiKeyRecord> apiKeysByPublicKey(Db& db, const std::string& publicKey);
 std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationId,
                                         const std::string& userId);
+std::vector<ApiKeyRecord> apiKeysOfOrganization(Db& db, const std::string& organizationId);
 std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId,
                                        const std::string& apiKeyId);
 size_t deleteApiKey(Db& db, const std::string& organizationId, const std::string& apiKeyId);
