@@ -172,7 +172,7 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
       p);
   for (const char* table :
        {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
-        "root_quorum_members", "organization_features", "activities"})
+        "root_quorum_members", "organization_features", "activities", "policy_evaluations"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }

@@ -366,6 +366,11 @@ TEST_P(TenancyTest, DeleteSubOrganization) {
   EXPECT_EQ(deleted->getValue<std::string>("subOrganizationUuid"), subId);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations WHERE id = ?", {subId}), 0);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users WHERE organization_id = ?", {subId}), 0);
+  // Its history goes with it (the parent's refused attempt included); what stays is the
+  // deletion's own activity and evaluation, kept for audit.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE organization_id = ?", {subId}), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM policy_evaluations WHERE organization_id = ?", {subId}),
+            1);
   EXPECT_THROW(sub.query("whoami", orgBody(subId)), RequestError);
   // A root organization is not a sub-organization.
   EXPECT_NE(failureOf(gw.rootClient().submit("delete_sub_organization",
