@@ -49,12 +49,16 @@ bool verifyEd25519(const Bytes& publicKey, const uint8_t* msg, size_t size, cons
   return ed25519::verify(publicKey, msg, size, sig);
 }
 
+bool isValidPrivateKey(Curve curve, const SecretBytes& priv) {
+  if (priv.size() != 32) return false;
+  return curve == Curve::kEd25519 ||
+         (curve == Curve::kP256 ? p256::isValidScalar(priv) : k1::isValidScalar(priv));
+}
+
 SecretBytes generatePrivateKey(Curve curve) {
   for (int attempt = 0; attempt < 16; ++attempt) {
     SecretBytes candidate(randomBytes(32));
-    bool valid = curve == Curve::kEd25519 || (curve == Curve::kP256 ? p256::isValidScalar(candidate)
-                                                                    : k1::isValidScalar(candidate));
-    if (valid) return candidate;
+    if (isValidPrivateKey(curve, candidate)) return candidate;
   }
   throw std::runtime_error("could not draw a valid private key");
 }
@@ -90,6 +94,10 @@ RecoverableSignature signSecp256k1Recoverable(const SecretBytes& priv, const Dig
 
 Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size) {
   return ed25519::sign(seed, msg, size);
+}
+
+std::optional<SecretBytes> ecdhP256(const SecretBytes& priv, const Bytes& peerPublic) {
+  return p256::ecdh(priv, peerPublic);
 }
 
 }  // namespace signet::crypto

@@ -1,4 +1,5 @@
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include <cstring>
@@ -13,6 +14,22 @@ Digest sha256(const uint8_t* data, size_t size) {
   unsigned int len = 0;
   if (EVP_Digest(data, size, out.data(), &len, EVP_sha256(), nullptr) != 1)
     throw std::runtime_error("SHA-256 failed");
+  return out;
+}
+
+Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size) {
+  Digest out;
+  unsigned int len = 0;
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), data, size, out.data(), &len))
+    throw std::runtime_error("HMAC-SHA256 failed");
+  return out;
+}
+
+std::array<uint8_t, 64> hmacSha512(const Bytes& key, const uint8_t* data, size_t size) {
+  std::array<uint8_t, 64> out;
+  unsigned int len = 0;
+  if (!HMAC(EVP_sha512(), key.data(), static_cast<int>(key.size()), data, size, out.data(), &len))
+    throw std::runtime_error("HMAC-SHA512 failed");
   return out;
 }
 

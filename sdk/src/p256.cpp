@@ -117,4 +117,18 @@ EcdsaSignature sign(const SecretBytes& priv, const Digest& digest) {
   return out;
 }
 
+std::optional<SecretBytes> ecdh(const SecretBytes& priv, const Bytes& peerPublic) {
+  auto peer = decodePoint(peerPublic);
+  if (!peer || !isValidScalar(priv)) return std::nullopt;
+  Ptr<BIGNUM> d(BN_bin2bn(priv.data(), 32, nullptr));
+  Ptr<EC_POINT> shared(EC_POINT_new(group()));
+  if (!d || !shared ||
+      EC_POINT_mul(group(), shared.get(), nullptr, peer.get(), d.get(), nullptr) != 1)
+    throw std::runtime_error("P-256 ECDH failed");
+  Bytes encoded = encodePoint(shared.get(), POINT_CONVERSION_UNCOMPRESSED);
+  SecretBytes x(Bytes(encoded.begin() + 1, encoded.begin() + 33));
+  wipe(encoded.data(), encoded.size());
+  return x;
+}
+
 }  // namespace signet::crypto::p256

@@ -30,6 +30,10 @@ inline std::string toHex(const Digest& d) {
   return signet::toHex(d.data(), d.size());
 }
 
+// HMAC over SHA-256 / SHA-512 (HKDF for HPKE; BIP-32 and SLIP-10 use SHA-512).
+Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size);
+std::array<uint8_t, 64> hmacSha512(const Bytes& key, const uint8_t* data, size_t size);
+
 void randomBytes(uint8_t* out, size_t size);
 Bytes randomBytes(size_t size);
 std::string uuidV4();
@@ -100,12 +104,18 @@ struct RecoverableSignature {
 };
 // Private keys are 32-byte scalars (Ed25519: the 32-byte seed).
 SecretBytes generatePrivateKey(Curve curve);
+// Whether 32 bytes are a usable private key: a scalar in [1, n) for the ECDSA curves.
+bool isValidPrivateKey(Curve curve, const SecretBytes& priv);
 Bytes publicKeyFromPrivate(Curve curve, const SecretBytes& priv);  // canonical form
 // Low-S ECDSA. secp256k1 uses RFC 6979 nonces (libsecp256k1); P-256 a random k from
 // OpenSSL's CSPRNG (OpenSSL 3.0 has no deterministic ECDSA).
 EcdsaSignature signEcdsa(Curve curve, const SecretBytes& priv, const Digest& digest);
 RecoverableSignature signSecp256k1Recoverable(const SecretBytes& priv, const Digest& digest);
 Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size);
+
+// P-256 Diffie-Hellman: the x coordinate of priv * peer (RFC 9180 DHKEM's DH()). nullopt when
+// `peerPublic` is not a point on the curve.
+std::optional<SecretBytes> ecdhP256(const SecretBytes& priv, const Bytes& peerPublic);
 
 // AES-256-GCM; the output is ciphertext followed by the 16-byte tag.
 Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext, size_t size,

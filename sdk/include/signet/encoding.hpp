@@ -29,6 +29,13 @@ inline std::string base64UrlEncode(std::string_view s) {
 // Decodes base64url or standard base64, with or without '=' padding.
 std::optional<Bytes> base64Decode(std::string_view text);
 
+// Base58 with the Bitcoin alphabet, and Base58Check (payload ‖ first 4 bytes of
+// SHA-256(SHA-256(payload)), no version byte added here). nullopt on a bad character or checksum.
+std::string base58Encode(const Bytes& data);
+std::optional<Bytes> base58Decode(std::string_view text);
+std::string base58CheckEncode(const Bytes& payload);
+std::optional<Bytes> base58CheckDecode(std::string_view text);
+
 inline Bytes toBytes(std::string_view s) {
   return Bytes(s.begin(), s.end());
 }
