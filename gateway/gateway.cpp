@@ -7,6 +7,7 @@
 
 #include "store/core_schema.hpp"
 #include "store/keyring.hpp"
+#include "tenancy/identity_services.hpp"
 
 namespace signet {
 
@@ -23,14 +24,12 @@ ModuleInfo coreModule() {
   core.description = "organizations, users, API keys, activities";
   core.builtin = true;
   core.enabled = true;
-  ModuleRegistry registry(core);
+  ModuleRegistry registry(core, ModuleEnvironment{});
   registerCoreModule(registry);
   core.migrations.insert(core.migrations.begin(), {"core", coreMigrations()});
   return core;
 }
 
-static constexpr const char* kSignerSecretId = "gateway-signer";
-static constexpr const char* kSignerKind = "p256-private-key";
 
 std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey) {
   std::string publicKey;
@@ -58,7 +57,9 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
   catalog_.add(coreModule());
 
   std::set<std::string> enabled(config_.enabledPlugins.begin(), config_.enabledPlugins.end());
-  for (auto& module : host_.discover(config_.pluginDir, enabled)) catalog_.add(std::move(module));
+  ModuleEnvironment environment{config_.pluginSettings, config_.dataDir.string()};
+  for (auto& module : host_.discover(config_.pluginDir, enabled, environment))
+    catalog_.add(std::move(module));
 
   auto& log = Poco::Logger::get("signet.plugins");
   for (const auto& problem : host_.problems()) log.warning(problem.path + ": " + problem.message);
@@ -73,6 +74,7 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
         throw failedPrecondition(why + "cannot be used: " + problem.message);
     throw failedPrecondition(why + "was not found (looked for " + expected + ")");
   }
+  catalog_.provideIdentity(identityServices());
   catalog_.index();
 
   for (const auto& module : catalog_.modules())

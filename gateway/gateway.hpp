@@ -29,6 +29,10 @@ class Gateway {
   int64_t nowMs() const { return clock_(); }
   void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
 
+  // Where the signer's private key lives in the keyring.
+  static constexpr const char* kSignerSecretId = "gateway-signer";
+  static constexpr const char* kSignerKind = "p256-private-key";
+
   // Creates the signer key on first use of a fresh store (signet init does it).
   static std::string ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey);
 

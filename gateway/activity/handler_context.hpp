@@ -27,8 +27,19 @@ class HandlerContext : public ActivityContext {
   std::string newId() override { return crypto::uuidV4(); }
   const std::string& signerPublicKey() const override { return gateway_.signerPublicKey(); }
   const Services& services() const override { return gateway_.catalog().services(); }
+  crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) override {
+    auto key = keyring_.open(Gateway::kSignerSecretId, Gateway::kSignerKind);
+    return crypto::signEcdsa(crypto::Curve::kP256, key, digest);
+  }
   const std::string& activityId() const override { return activityId_; }
   const std::string& activityType() const override { return activityType_; }
+  void onFailure(std::function<void(Db&)> write) override {
+    if (!failureWrites_)
+      throw internalError("onFailure is only available while an activity's handler runs");
+    failureWrites_->push_back(std::move(write));
+  }
+  // Where onFailure collects; set by the pipeline around a handler call.
+  void collectFailureWrites(std::vector<std::function<void(Db&)>>* sink) { failureWrites_ = sink; }
   void publish(const std::string& event, const json::Object& payload) override {
     for (const auto& [module, subscription] : services().subscribers)
       if (subscription.first == event) subscription.second(*this, event, payload);
@@ -42,6 +53,7 @@ class HandlerContext : public ActivityContext {
   std::string organizationId_;
   std::string activityId_;
   std::string activityType_;
+  std::vector<std::function<void(Db&)>>* failureWrites_ = nullptr;
 };
 
 }  // namespace signet

@@ -194,6 +194,7 @@ ActivityRecord ActivityPipeline::settle(
   auto& log = Poco::Logger::get("signet.activity");
   std::optional<Error> failure;
   json::Array evaluations;
+  std::vector<std::function<void(Db&)>> failureWrites;
   auto persist = [&](Db& db) {
     if (isNew)
       activities::insert(db, record);
@@ -215,6 +216,10 @@ ActivityRecord ActivityPipeline::settle(
       decision.reason = "user " + submitter.userId + " of parent organization " +
                         submitter.organizationId + " cannot run " + spec.type +
                         " in sub-organization " + org + "; only its own users can";
+    } else if (submitter.organizationId != org) {
+      // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
+      // parent's own root quorum and policies: it is the parent's credential that acts.
+      decision = authorizer_.decide(db, {&spec, submitter.organizationId, params, record.votes});
     } else {
       decision = authorizer_.decide(db, {&spec, org, params, record.votes});
     }
@@ -227,6 +232,7 @@ ActivityRecord ActivityPipeline::settle(
     } else {
       try {
         HandlerContext ctx(gateway_, db, submitter, org, record.id, spec.type);
+        ctx.collectFailureWrites(&failureWrites);
         json::Object result = spec.handler(ctx, params);
         record.result = json::object();
         record.result->set(spec.resultKey, result ? result : json::object());
@@ -250,6 +256,10 @@ ActivityRecord ActivityPipeline::settle(
   try {
     gateway_.database().transaction(run);
   } catch (...) {
+    if (!failureWrites.empty())
+      gateway_.database().transaction([&](Db& db) {
+        for (const auto& write : failureWrites) write(db);
+      });
     if (!failure) throw;
     record.status = kStatusFailed;
     record.result = json::object();

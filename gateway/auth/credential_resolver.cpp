@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "auth/attested_stamp.hpp"
 #include "auth/webauthn.hpp"
+#include "signet/jwt.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet {
@@ -109,7 +111,56 @@ Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
     c.signature = toHex(stamp.signature);
     return {c, actingOrganization(*target, authenticator->organizationId)};
   }
+  if (headers.attested) return resolveAttested(db, *headers.attested, body, *target, nowMs);
   throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
+}
+
+Resolution CredentialResolver::resolveAttested(Db& db, const std::string& header,
+                                               std::string_view body,
+                                               const OrganizationRecord& target,
+                                               int64_t nowMs) const {
+  AttestedStamp stamp = verifyAttestedStamp(header, body);
+  auto fail = [](const std::string& why) {
+    return unauthenticated("X-Stamp-Attested: " + why, "SIGNATURE_INVALID");
+  };
+  auto claims =
+      jwt::verifyEs256(stamp.token, *fromHex(signerPublicKey_), jwt::Hashing::kSingleSha256);
+  if (!claims) throw fail("the attestation is not a verification token signed by this gateway");
+  const json::Object& c = *claims;
+  std::string tokenId = c->optValue<std::string>("id", "");
+  int64_t expMs = 0;
+  try {
+    expMs = std::stoll(c->get("exp").convert<std::string>());
+  } catch (...) {
+  }
+  if (expMs <= nowMs) throw fail("verification token " + tokenId + " has expired");
+  auto bound = fromHex(c->optValue<std::string>("public_key", ""));
+  auto boundKey = bound ? crypto::normalizePublicKey(crypto::Curve::kP256, *bound) : std::nullopt;
+  if (!boundKey || toHex(*boundKey) != stamp.publicKey)
+    throw fail("verification token " + tokenId + " is not bound to public key " + stamp.publicKey);
+  std::string issuer = c->optValue<std::string>("organization_id", "");
+  auto orgs = eligibleOrganizations(target);
+  if (std::find(orgs.begin(), orgs.end(), issuer) == orgs.end())
+    throw fail("verification token " + tokenId + " was issued by organization " + issuer +
+               ", not by " + describe(target));
+  // The user with the token's contact: in the target, else (a client that knows only the
+  // parent) in one of the target's sub-organizations.
+  std::string type = c->optValue<std::string>("verification_type", "");
+  std::string contact = c->optValue<std::string>("contact", "");
+  auto user = directory::findUserByContact(db, target.id, type, contact);
+  for (const auto& child : directory::subOrganizationIds(db, target.id)) {
+    if (user) break;
+    user = directory::findUserByContact(db, child, type, contact);
+  }
+  if (!user)
+    throw unauthenticated(std::string(kUnknownKeyMessage) + ": no user with contact " + contact +
+                          " (" + type + ") in organization " + target.id +
+                          " or its sub-organizations");
+  Caller caller = callerFor(db, user->organizationId, user->id);
+  caller.publicKey = stamp.publicKey;
+  caller.scheme = kAttestedTokenScheme;
+  caller.attestation = stamp.token;
+  return {caller, actingOrganization(target, user->organizationId)};
 }
 
 }  // namespace signet

@@ -6,6 +6,7 @@
 #include "auth/stamp_check.hpp"
 #include "config/config.hpp"
 #include "signet/plugin.hpp"
+#include "tenancy/directory.hpp"
 
 namespace signet {
 
@@ -24,7 +25,8 @@ struct Resolution {
 
 class CredentialResolver {
  public:
-  explicit CredentialResolver(const Config& config) : config_(config) {}
+  CredentialResolver(const Config& config, std::string signerPublicKey)
+      : config_(config), signerPublicKey_(std::move(signerPublicKey)) {}
 
   // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
   // caller for `targetOrganizationId`. Passkeys also resolve downward: a request that names
@@ -37,7 +39,11 @@ class CredentialResolver {
                      bool apiKeysDownward = false) const;
 
  private:
+  Resolution resolveAttested(Db& db, const std::string& header, std::string_view body,
+                             const OrganizationRecord& target, int64_t nowMs) const;
+
   const Config& config_;
+  std::string signerPublicKey_;  // verification tokens of attested stamps are checked with it
 };
 
 }  // namespace signet

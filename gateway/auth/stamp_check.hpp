@@ -14,6 +14,7 @@ namespace signet {
 struct StampHeaders {
   std::optional<std::string> apiKey;    // X-Stamp
   std::optional<std::string> webauthn;  // X-Stamp-WebAuthn
+  std::optional<std::string> attested;  // X-Stamp-Attested
 };
 
 struct VerifiedApiKeyStamp {

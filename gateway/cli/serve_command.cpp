@@ -26,10 +26,12 @@ int serveCommand(const std::vector<std::string>& argv) {
   HttpServer server(gateway, config.listen);
   server.start();
   auto& log = Poco::Logger::get("signet");
-  for (const auto& m : gateway.catalog().modules())
-    if (m->enabled)
-      log.information("module %s %s: %z activity types, %z queries", m->name, m->version,
-                      m->activities.size(), m->queries.size());
+  for (const auto& m : gateway.catalog().modules()) {
+    if (!m->enabled) continue;
+    log.information("module %s %s: %z activity types, %z queries", m->name, m->version,
+                    m->activities.size(), m->queries.size());
+    for (const auto& notice : m->startupNotices) log.warning("module %s: %s", m->name, notice);
+  }
   std::string host = config.listen.substr(0, config.listen.rfind(':'));
   // Tests and scripts read this line to learn the port when --listen asks for port 0.
   std::cout << "signet listening on http://" << host << ":" << server.port() << std::endl;

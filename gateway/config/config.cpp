@@ -83,6 +83,9 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       if (auto d = json::optionalString(p, "directory", "plugins"))
         c.pluginDir = resolve(dataDir, *d);
       c.enabledPlugins = json::optionalStringArray(p, "enabled", "plugins");
+      if (auto settings = json::optionalObject(p, "settings", "plugins"))
+        for (const auto& name : settings->getNames())
+          c.pluginSettings[name] = json::requireObject(settings, name, "plugins.settings");
     }
     if (auto l = json::optionalObject(root, "limits", "")) {
       auto positive = [&](const char* key, auto& target) {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "signet/json.hpp"
 #include "store/database.hpp"
 
 namespace signet {
@@ -17,6 +19,7 @@ struct Config {
   std::filesystem::path masterKeyFile;
   std::filesystem::path pluginDir;  // default: SIGNET_PLUGIN_DIR, else <binary dir>/plugins
   std::vector<std::string> enabledPlugins;
+  std::map<std::string, json::Object> pluginSettings;  // plugins.settings.<name>
   size_t maxBodyBytes = 1 << 20;
   // Below Poco's own 8192-byte limit on a header value, so that an over-long stamp gets our
   // JSON error naming the header rather than Poco's plain 400.

@@ -2,6 +2,16 @@
 
 namespace signet {
 
+ModuleRegistry::ModuleRegistry(ModuleInfo& module, const ModuleEnvironment& environment)
+    : module_(module), dataDir_(environment.dataDir) {
+  auto it = environment.settings.find(module.name);
+  settings_ = it != environment.settings.end() ? it->second : json::object();
+}
+
+void ModuleRegistry::startupNotice(const std::string& line) {
+  module_.startupNotices.push_back(line);
+}
+
 void ModuleRegistry::activity(ActivitySpec spec) {
   if (spec.type.empty() || spec.path.empty() || spec.intentKey.empty() || spec.resultKey.empty() ||
       !spec.handler)
@@ -53,7 +63,7 @@ void Catalog::index() {
   submit_.clear();
   queries_.clear();
   types_.clear();
-  services_ = Services{};
+  services_ = Services{std::move(services_.identity)};
   std::map<std::string, const ModuleInfo*> filterOwner;
   std::map<std::string, const ModuleInfo*> typeOwner;
   std::map<std::string, const ModuleInfo*> queryOwner;

@@ -27,12 +27,20 @@ struct ModuleInfo {
   std::vector<std::pair<std::string, EventHandler>> subscriptions;
   std::vector<SubOrganizationFilter> subOrganizationFilters;
   std::vector<FactProvider> factProviders;
+  std::vector<std::string> startupNotices;
+};
+
+// What a module is given at registration: its settings (plugins.settings.<name>) and the
+// data directory.
+struct ModuleEnvironment {
+  std::map<std::string, json::Object> settings;
+  std::string dataDir;
 };
 
 // Collects one module's registrations.
 class ModuleRegistry : public Registry {
  public:
-  explicit ModuleRegistry(ModuleInfo& module) : module_(module) {}
+  ModuleRegistry(ModuleInfo& module, const ModuleEnvironment& environment);
   void activity(ActivitySpec spec) override;
   void query(QuerySpec spec) override;
   void migrations(const std::string& module, std::vector<Migration> list) override;
@@ -41,9 +49,14 @@ class ModuleRegistry : public Registry {
   void subscribe(const std::string& event, EventHandler handler) override;
   void subOrganizationFilter(SubOrganizationFilter filter) override;
   void factProvider(FactProvider provider) override;
+  const json::Object& settings() const override { return settings_; }
+  const std::string& dataDir() const override { return dataDir_; }
+  void startupNotice(const std::string& line) override;
 
  private:
   ModuleInfo& module_;
+  json::Object settings_;
+  std::string dataDir_;
 };
 
 class Catalog {
@@ -63,6 +76,8 @@ class Catalog {
   Error unservedPath(const std::string& kind, const std::string& path) const;
   // What the enabled modules offer each other; built by index().
   const Services& services() const { return services_; }
+  // The core's identity services, kept across index().
+  void provideIdentity(IdentityServices identity) { services_.identity = std::move(identity); }
 
  private:
   std::vector<std::unique_ptr<ModuleInfo>> modules_;

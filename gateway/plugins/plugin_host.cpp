@@ -16,7 +16,8 @@ std::string pluginFileName(const std::string& name) {
 }
 
 std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
-                                             const std::set<std::string>& enabled) {
+                                             const std::set<std::string>& enabled,
+                                             const ModuleEnvironment& environment) {
   std::vector<ModuleInfo> found;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return found;
@@ -61,7 +62,7 @@ std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
       module.description = d->description ? d->description : "";
       module.path = path.string();
       module.enabled = enabled.count(module.name) > 0;
-      ModuleRegistry registry(module);
+      ModuleRegistry registry(module, environment);
       d->registerPlugin(registry);
       found.push_back(std::move(module));
       libraries_.push_back(std::move(lib));

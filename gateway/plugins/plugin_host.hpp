@@ -25,7 +25,8 @@ class PluginHost {
   // `enabled`). Libraries that cannot be used are reported in problems(), not thrown; the
   // caller decides whether a problem is fatal (it is when the plugin is enabled).
   std::vector<ModuleInfo> discover(const std::filesystem::path& dir,
-                                   const std::set<std::string>& enabled);
+                                   const std::set<std::string>& enabled,
+                                   const ModuleEnvironment& environment = {});
   const std::vector<PluginProblem>& problems() const { return problems_; }
 
  private:

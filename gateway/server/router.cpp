@@ -3,6 +3,7 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
+#include "auth/attested_stamp.hpp"
 
 namespace signet {
 
@@ -38,7 +39,7 @@ Router::Router(Gateway& gateway)
     : gateway_(gateway),
       authorizer_(gateway),
       pipeline_(gateway, authorizer_),
-      resolver_(gateway.config()) {}
+      resolver_(gateway.config(), gateway.signerPublicKey()) {}
 
 StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   StampHeaders h;
@@ -56,8 +57,13 @@ StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   };
   take("X-Stamp", h.apiKey);
   take("X-Stamp-WebAuthn", h.webauthn);
-  if (!h.apiKey && !h.webauthn)
+  take("X-Stamp-Attested", h.attested);
+  if (!h.apiKey && !h.webauthn && !h.attested)
     throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
+  if (h.attested && !attestedStampAllowedOn(request.path))
+    throw unauthenticated("X-Stamp-Attested authenticates only stamp_login and the get_activity "
+                          "polls after it, not " +
+                          request.path);
   return h;
 }
 

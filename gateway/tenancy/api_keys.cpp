@@ -50,7 +50,7 @@ void applyCaps(Db& db, const std::string& organizationId, const std::string& use
 ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string& userId,
                     const std::string& name, const std::string& publicKeyHex,
                     const std::string& curveName, std::optional<int64_t> expirationSeconds,
-                    int64_t nowMs, const std::string& field) {
+                    int64_t nowMs, const std::string& field, const std::string& credentialType) {
   auto curve = apiKeyCurve(curveName);
   if (!curve)
     throw invalidArgument("invalid field " + field + ".curveType: \"" + curveName +
@@ -74,7 +74,7 @@ ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string
   key.userId = userId;
   key.name = name;
   key.curve = curveName;
-  key.credentialType = apiKeyCredentialType(*curve);
+  key.credentialType = credentialType.empty() ? apiKeyCredentialType(*curve) : credentialType;
   if (expirationSeconds) key.expiresAtMs = nowMs + *expirationSeconds * 1000;
   key.createdAtMs = key.updatedAtMs = nowMs;
   directory::insertApiKey(db, key);

@@ -21,6 +21,7 @@ json::Object getApiKey(RequestContext& ctx, const json::Object& body);
 ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string& userId,
                     const std::string& name, const std::string& publicKeyHex,
                     const std::string& curveName, std::optional<int64_t> expirationSeconds,
-                    int64_t nowMs, const std::string& field);
+                    int64_t nowMs, const std::string& field,
+                    const std::string& credentialType = {});
 
 }  // namespace signet::api_keys

@@ -5,24 +5,26 @@
 #include <optional>
 #include <string>
 
+#include "signet/contacts.hpp"
 #include "signet/plugin.hpp"
 
 namespace signet::contacts {
 
-// Trimmed and checked; InvalidArgument naming `field` otherwise.
-std::string validateEmail(const std::string& email, const std::string& field);
-std::string validatePhoneNumber(const std::string& phone, const std::string& field);
+using signet::validateEmail;
+using signet::validatePhoneNumber;
 
-struct VerifiedContact {
-  std::string tokenId;
-  std::string type;     // OTP_TYPE_EMAIL or OTP_TYPE_SMS
-  std::string contact;  // the address or number the code went to
-  std::optional<std::string> publicKey;
-};
+using signet::VerifiedContact;
 
 // Checks a verification token: signed by this gateway's signer, not expired (exp is in
 // milliseconds), issued for `organizationId` or its parent (a parent's token works in its
-// sub-organizations), and not spent before. Spends it. InvalidArgument naming `field`.
+// sub-organizations), and not spent before. InvalidArgument naming `field`.
+VerifiedContact checkVerificationToken(RequestContext& ctx, const std::string& token,
+                                       const std::string& organizationId,
+                                       const std::optional<std::string>& parentId,
+                                       const std::string& field);
+// Marks a checked token spent (single use).
+void spend(RequestContext& ctx, const VerifiedContact& token, const std::string& field);
+// Both.
 VerifiedContact spendVerificationToken(RequestContext& ctx, const std::string& token,
                                        const std::string& organizationId,
                                        const std::optional<std::string>& parentId,

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "signet/client_signature.hpp"
 #include "signet/jwt.hpp"
 #include "store/pagination.hpp"
 #include "tenancy/contacts.hpp"
@@ -11,36 +12,6 @@
 namespace signet::sub_organizations {
 
 namespace {
-
-// The signup client signature: the token's key signed
-// {"signupV2":{...},"tokenId":…,"type":"USAGE_TYPE_SIGNUP"} (raw r‖s over SHA-256).
-void checkClientSignature(const json::Object& sig, const contacts::VerifiedContact& token) {
-  const std::string f = "parameters.clientSignature";
-  std::string scheme = json::requireString(sig, "scheme", f);
-  std::string publicKey = json::requireString(sig, "publicKey", f);
-  std::string message = json::requireString(sig, "message", f);
-  std::string signature = json::requireString(sig, "signature", f);
-  if (scheme != "CLIENT_SIGNATURE_SCHEME_API_P256")
-    throw invalidArgument("invalid field " + f + ".scheme: \"" + scheme + "\" is not supported");
-  if (!token.publicKey || *token.publicKey != publicKey)
-    throw invalidArgument("invalid field " + f +
-                          ".publicKey: it is not the verification token's key");
-  auto m = json::parseObject(message, f + ".message");
-  if (m->optValue<std::string>("tokenId", "") != token.tokenId ||
-      m->optValue<std::string>("type", "") != "USAGE_TYPE_SIGNUP")
-    throw invalidArgument("invalid field " + f + ".message: it is not a signup use of token " +
-                          token.tokenId);
-  auto raw = fromHex(signature);
-  auto pub = fromHex(publicKey);
-  crypto::EcdsaSignature s;
-  bool ok = raw && raw->size() == 64 && pub;
-  if (ok) {
-    std::memcpy(s.r.data(), raw->data(), 32);
-    std::memcpy(s.s.data(), raw->data() + 32, 32);
-    ok = crypto::verifyEcdsa(crypto::Curve::kP256, *pub, crypto::sha256(message), s);
-  }
-  if (!ok) throw invalidArgument("invalid field " + f + ".signature: does not verify");
-}
 
 json::Object create(ActivityContext& ctx, const json::Object& p, int version) {
   Db& db = ctx.db();
@@ -90,7 +61,7 @@ json::Object create(ActivityContext& ctx, const json::Object& p, int version) {
       auto v = contacts::spendVerificationToken(ctx, *token, org.id, parent.id,
                                                 "parameters.verificationToken");
       if (auto sig = json::optionalObject(p, "clientSignature", "parameters"))
-        checkClientSignature(sig, v);
+        checkClientSignature(sig, v, "USAGE_TYPE_SIGNUP", "parameters.clientSignature");
       bool matched = false;
       for (auto& u : created) {
         if (u.email && contacts::sameContact(v, "OTP_TYPE_EMAIL", *u.email))

@@ -33,6 +33,56 @@ std::string signEs256(const crypto::SecretBytes& privateKey, const json::Object&
   return input + "." + base64UrlEncode(raw);
 }
 
+std::string signEs256(const DigestSigner& sign, const std::string& headerJson,
+                      const std::string& claimsJson, Hashing hashing) {
+  std::string input = base64UrlEncode(headerJson) + "." + base64UrlEncode(claimsJson);
+  auto sig = sign(digestOf(input, hashing));
+  Bytes raw(sig.r.begin(), sig.r.end());
+  raw.insert(raw.end(), sig.s.begin(), sig.s.end());
+  return input + "." + base64UrlEncode(raw);
+}
+
+namespace {
+void appendEscape(std::string& out, uint32_t unit) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kDigits[(unit >> shift) & 0xf];
+}
+// The next code point of UTF-8 text; U+FFFD for a malformed sequence.
+uint32_t nextCodePoint(const std::string& s, size_t& i) {
+  auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
+  uint8_t b = byte(i++);
+  int extra = b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : b >= 0xc0 ? 1 : 0;
+  if (b >= 0x80 && extra == 0) return 0xfffd;
+  uint32_t cp = extra == 3 ? b & 0x07 : extra == 2 ? b & 0x0f : extra == 1 ? b & 0x1f : b;
+  for (int k = 0; k < extra; ++k) {
+    if (i >= s.size() || (byte(i) & 0xc0) != 0x80) return 0xfffd;
+    cp = (cp << 6) | (byte(i++) & 0x3f);
+  }
+  return cp > 0x10ffff ? 0xfffd : cp;
+}
+}  // namespace
+
+std::string atobSafeJsonString(const std::string& utf8) {
+  std::string out = "\"";
+  for (size_t i = 0; i < utf8.size();) {
+    uint32_t cp = nextCodePoint(utf8, i);
+    if (cp == '"' || cp == '\\') {
+      out += '\\';
+      out += static_cast<char>(cp);
+    } else if (cp >= 0x20 && cp < 0x7f && cp != '>' && cp != '?' && cp != '~') {
+      out += static_cast<char>(cp);
+    } else if (cp > 0xffff) {  // a surrogate pair
+      cp -= 0x10000;
+      appendEscape(out, 0xd800 + (cp >> 10));
+      appendEscape(out, 0xdc00 + (cp & 0x3ff));
+    } else {
+      appendEscape(out, cp);
+    }
+  }
+  return out + "\"";
+}
+
 std::optional<json::Object> decodeClaims(const std::string& token) {
   auto parts = split(token);
   if (!parts) return std::nullopt;

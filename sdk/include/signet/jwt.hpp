@@ -3,6 +3,7 @@
 // the raw r‖s signature in base64url. Poco's JWT signs only the standard single-hash form.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,14 @@ enum class Hashing { kSingleSha256, kDoubleSha256 };
 
 std::string signEs256(const crypto::SecretBytes& privateKey, const json::Object& header,
                       const json::Object& claims, Hashing hashing);
+// The same over JSON texts given exactly, signed by `sign` (the gateway signer).
+using DigestSigner = std::function<crypto::EcdsaSignature(const crypto::Digest&)>;
+std::string signEs256(const DigestSigner& sign, const std::string& headerJson,
+                      const std::string& claimsJson, Hashing hashing);
+// A JSON string literal with everything outside printable ASCII, and '>', '?' and '~', escaped
+// as \uXXXX. Claims built from these have a base64url payload without '-' or '_', which the
+// browsers' atob() (what the SDKs parse sessions with) requires (wire.md §6).
+std::string atobSafeJsonString(const std::string& utf8);
 // The claims when the signature verifies under `publicKey` (any SEC1 encoding); nullopt for a
 // malformed token or a bad signature. Expiry is the caller's business (units differ).
 std::optional<json::Object> verifyEs256(const std::string& token, const Bytes& publicKey,

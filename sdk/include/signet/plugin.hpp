@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@
 namespace signet {
 
 // Bump on any change to the types in this header or those it includes.
-inline constexpr int kPluginAbiVersion = 1;
+inline constexpr int kPluginAbiVersion = 2;
 
 // Who made the request, as resolved from its stamp.
 struct Caller {
@@ -30,6 +31,9 @@ struct Caller {
   std::string scheme;          // SIGNATURE_SCHEME_* or WEBAUTHN
   std::string signature;
   bool inRootQuorum = false;  // of the organization the request targets
+  // X-Stamp-Attested only: the verification token the stamp carried (scheme is then
+  // STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN). Empty for every other stamp.
+  std::string attestation;
 };
 
 // Secrets at rest: sealed with AES-256-GCM under the master key, bound to (id, kind).
@@ -61,6 +65,9 @@ class RequestContext {
   virtual const std::string& signerPublicKey() const = 0;
   // What the enabled modules offer each other (see Services).
   virtual const Services& services() const = 0;
+  // Signs a digest with the gateway signer's private key (low-S ECDSA P-256). The key is
+  // opened from the keyring for this call only and never leaves the core.
+  virtual crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) = 0;
 };
 
 class ActivityContext : public RequestContext {
@@ -70,6 +77,10 @@ class ActivityContext : public RequestContext {
   // Delivers an event to every subscriber, synchronously and inside this activity's
   // transaction, so that a subscriber's writes (an outbox row) commit or roll back with it.
   virtual void publish(const std::string& event, const json::Object& payload) = 0;
+  // Writes that must survive this activity's failure (a wrong OTP counts as an attempt even
+  // though the activity fails and its own writes roll back). They run in a transaction of
+  // their own only when the handler throws, in the order registered.
+  virtual void onFailure(std::function<void(Db&)> write) = 0;
 };
 
 // Creates a wallet in an organization from v1WalletParams; returns {walletId, addresses[]}.
@@ -100,7 +111,65 @@ using FactProvider = std::function<json::Object(RequestContext&, const std::stri
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
 inline constexpr const char* kEventFeatureRemoved = "organization.feature_removed";  // (name)
 
+// What the core offers modules that sign users in (sessions, OAuth): users, session keys and
+// verification tokens, without those modules reading the core's tables.
+struct UserRef {
+  std::string organizationId;
+  std::string userId;
+  std::string userName;
+};
+struct VerifiedContact {
+  std::string tokenId;
+  std::string type;     // OTP_TYPE_EMAIL or OTP_TYPE_SMS
+  std::string contact;  // the address or number the code went to
+  std::string organizationId;  // the organization that issued the token
+  std::optional<std::string> publicKey;  // compressed P-256 hex, when the token is key-bound
+  int64_t expiresAtMs = 0;
+};
+struct SessionKey {
+  std::string name;
+  std::string publicKey;       // P-256, any SEC1 encoding, hex
+  std::string credentialType;  // CREDENTIAL_TYPE_LOGIN, _READ_WRITE_SESSION_KEY_P256, ...
+  int64_t expirationSeconds = 900;
+};
+struct IdentityServices {
+  std::function<std::optional<UserRef>(RequestContext&, const std::string& organizationId,
+                                       const std::string& userId)>
+      findUser;
+  // The user of `organizationId` whose email (OTP_TYPE_EMAIL, case-insensitive) or phone number
+  // (OTP_TYPE_SMS) is `contact`.
+  std::function<std::optional<UserRef>(RequestContext&, const std::string& organizationId,
+                                       const std::string& otpType, const std::string& contact)>
+      findUserByContact;
+  std::function<std::string(RequestContext&, const std::string& organizationId)> organizationName;
+  // Registers an expiring P-256 API key for a user. At the user's cap of expiring keys the
+  // expired ones go first, then the oldest. Returns the API key id.
+  std::function<std::string(ActivityContext&, const std::string& organizationId,
+                            const std::string& userId, const SessionKey& key)>
+      issueSessionKey;
+  // Deletes the user's API keys whose credential type is one of `credentialTypes`; returns
+  // how many.
+  std::function<size_t(ActivityContext&, const std::string& organizationId,
+                       const std::string& userId, const std::vector<std::string>& credentialTypes)>
+      revokeSessionKeys;
+  // Checks a verification token (signed by this gateway, unexpired, issued for the
+  // organization or its parent, unspent) and, with `spend`, marks it spent. InvalidArgument
+  // naming `field` otherwise.
+  std::function<VerifiedContact(RequestContext&, const std::string& token,
+                                const std::string& organizationId, const std::string& field,
+                                bool spend)>
+      verificationToken;
+  // Whether the organization may use an OTP or email sign-in method: `feature` is
+  // FEATURE_NAME_OTP_EMAIL_AUTH, FEATURE_NAME_SMS_AUTH or FEATURE_NAME_EMAIL_AUTH. A root
+  // organization needs the feature set; a sub-organization needs its parent's and must not
+  // have switched it off with create_sub_organization's disable* flags.
+  std::function<bool(RequestContext&, const std::string& organizationId,
+                     const std::string& feature)>
+      authFeatureEnabled;
+};
+
 struct Services {
+  IdentityServices identity;  // provided by the core
   WalletCreator createWallet;  // empty when no enabled module provides wallets
   std::string walletProvider;  // the module that provides it
   std::vector<std::pair<std::string, OrganizationDeletionHook>> deletionHooks;  // (module, hook)
@@ -148,6 +217,14 @@ class Registry {
   virtual void subscribe(const std::string& event, EventHandler handler) = 0;
   virtual void subOrganizationFilter(SubOrganizationFilter filter) = 0;
   virtual void factProvider(FactProvider provider) = 0;
+  // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
+  // empty object when absent), and the gateway's data directory. Parse them at registration
+  // and throw signet::Error naming the field: an enabled plugin with bad settings stops
+  // start-up.
+  virtual const json::Object& settings() const = 0;
+  virtual const std::string& dataDir() const = 0;
+  // A line `signet serve` prints at start-up when the plugin is enabled (a development mode).
+  virtual void startupNotice(const std::string& line) = 0;
 };
 
 // Plain C layout, read before anything else in the library is trusted.

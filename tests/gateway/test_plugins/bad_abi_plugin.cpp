@@ -7,7 +7,7 @@ void registerNothing(signet::Registry&) {
   throw std::logic_error("must never be called");
 }
 const signet::PluginDescriptor* descriptor() {
-  static const signet::PluginDescriptor d{signet::kPluginAbiVersion + 41, "badabi", "9.9.9",
+  static const signet::PluginDescriptor d{42, "badabi", "9.9.9",
                                           "built for another ABI", registerNothing};
   return &d;
 }

@@ -1,0 +1,25 @@
+// X-Stamp-Attested (wire.md §2): base64url JSON {publicKeyAttestation, scheme, publicKey,
+// signature}. The session key signs the body (DER hex, P-256, SHA-256) and the attestation,
+// an OTP verification token issued by this gateway, vouches for the key: its public_key claim
+// must be the stamp's key. Clients send it on stamp_login and the get_activity polls after it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace signet {
+
+inline constexpr const char* kAttestedTokenScheme = "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN";
+
+struct AttestedStamp {
+  std::string token;
+  std::string publicKey;  // compressed P-256 hex
+};
+
+// Checks the header's shape, scheme and body signature. Throws Unauthenticated.
+AttestedStamp verifyAttestedStamp(const std::string& header, std::string_view body);
+
+// Whether an attested stamp may authenticate this API path (submit/<op> or query/<op>).
+bool attestedStampAllowedOn(const std::string& path);
+
+}  // namespace signet

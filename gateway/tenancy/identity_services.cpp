@@ -1,0 +1,90 @@
+#include "tenancy/identity_services.hpp"
+
+#include "tenancy/api_keys.hpp"
+#include "tenancy/contacts.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet {
+
+namespace {
+UserRef refOf(const UserRecord& u) {
+  return {u.organizationId, u.id, u.name};
+}
+
+std::optional<UserRef> findUserByContact(RequestContext& ctx, const std::string& organizationId,
+                                         const std::string& otpType, const std::string& contact) {
+  auto u = directory::findUserByContact(ctx.db(), organizationId, otpType, contact);
+  return u ? std::optional<UserRef>(refOf(*u)) : std::nullopt;
+}
+
+std::string issueSessionKey(ActivityContext& ctx, const std::string& organizationId,
+                            const std::string& userId, const SessionKey& key) {
+  auto bytes = fromHex(key.publicKey);
+  auto canonical = bytes ? crypto::normalizePublicKey(crypto::Curve::kP256, *bytes) : std::nullopt;
+  if (!canonical)
+    throw invalidArgument("invalid field parameters.publicKey: \"" + key.publicKey +
+                          "\" is not a P-256 public key");
+  // Logging in again with the same key refreshes its expiry rather than failing.
+  for (const auto& other : directory::apiKeysByPublicKey(ctx.db(), toHex(*canonical)))
+    if (other.organizationId == organizationId && other.userId == userId && other.expiresAtMs)
+      directory::deleteApiKey(ctx.db(), organizationId, other.id);
+  return api_keys::addKey(ctx.db(), organizationId, userId, key.name, key.publicKey,
+                          "API_KEY_CURVE_P256", key.expirationSeconds, ctx.nowMs(),
+                          "parameters", key.credentialType)
+      .id;
+}
+
+size_t revokeSessionKeys(ActivityContext& ctx, const std::string& organizationId,
+                         const std::string& userId, const std::vector<std::string>& types) {
+  size_t removed = 0;
+  for (const auto& k : directory::apiKeysOfUser(ctx.db(), organizationId, userId))
+    if (std::find(types.begin(), types.end(), k.credentialType) != types.end())
+      removed += directory::deleteApiKey(ctx.db(), organizationId, k.id);
+  return removed;
+}
+
+VerifiedContact verificationToken(RequestContext& ctx, const std::string& token,
+                                  const std::string& organizationId, const std::string& field,
+                                  bool spend) {
+  auto org = directory::requireOrganization(ctx.db(), organizationId);
+  auto v = contacts::checkVerificationToken(ctx, token, organizationId, org.parentId, field);
+  if (spend) contacts::spend(ctx, v, field);
+  return v;
+}
+
+bool authFeatureEnabled(RequestContext& ctx, const std::string& organizationId,
+                        const std::string& feature) {
+  auto org = directory::requireOrganization(ctx.db(), organizationId);
+  const std::string root = org.parentId.value_or(org.id);
+  if (!ctx.db().queryOne(
+          "SELECT 1 FROM organization_features WHERE organization_id = ? AND name = ?",
+          {root, feature}))
+    return false;
+  if (!org.parentId) return true;
+  if (feature == "FEATURE_NAME_OTP_EMAIL_AUTH") return !org.flags.disableOtpEmailAuth;
+  if (feature == "FEATURE_NAME_SMS_AUTH") return !org.flags.disableSmsAuth;
+  if (feature == "FEATURE_NAME_EMAIL_AUTH") return !org.flags.disableEmailAuth;
+  if (feature == "FEATURE_NAME_EMAIL_RECOVERY") return !org.flags.disableEmailRecovery;
+  return true;
+}
+}  // namespace
+
+IdentityServices identityServices() {
+  IdentityServices s;
+  s.findUser = [](RequestContext& ctx, const std::string& organizationId,
+                  const std::string& userId) -> std::optional<UserRef> {
+    auto u = directory::findUser(ctx.db(), organizationId, userId);
+    return u ? std::optional<UserRef>(refOf(*u)) : std::nullopt;
+  };
+  s.findUserByContact = findUserByContact;
+  s.organizationName = [](RequestContext& ctx, const std::string& organizationId) {
+    return directory::requireOrganization(ctx.db(), organizationId).name;
+  };
+  s.issueSessionKey = issueSessionKey;
+  s.revokeSessionKeys = revokeSessionKeys;
+  s.verificationToken = verificationToken;
+  s.authFeatureEnabled = authFeatureEnabled;
+  return s;
+}
+
+}  // namespace signet

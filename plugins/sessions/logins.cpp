@@ -1,0 +1,188 @@
+#include "logins.hpp"
+
+#include "profiles.hpp"
+#include "session_jwt.hpp"
+#include "signet/bundles.hpp"
+#include "signet/client_signature.hpp"
+#include "signet/contacts.hpp"
+
+namespace sessions {
+
+using namespace signet;
+
+namespace {
+const IdentityServices& identity(RequestContext& ctx) {
+  return ctx.services().identity;
+}
+
+std::string keyName(const std::string& prefix, int64_t nowMs) {
+  return prefix + " - " + std::to_string(nowMs / 1000);
+}
+
+// Registers `publicKey` as the user's login key and signs the session JWT for it.
+json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json::Object& p) {
+  std::string publicKey = compressedP256(json::requireString(p, "publicKey", "parameters"),
+                                         "parameters.publicKey");
+  int64_t lifetime = lifetimeOf(p);
+  SessionClaims claims;
+  claims.sessionType = "SESSION_TYPE_READ_WRITE";
+  if (auto profileId = json::optionalString(p, "sessionProfileId", "parameters");
+      profileId && !profileId->empty()) {
+    auto profile = requireProfile(ctx, user.organizationId, *profileId);
+    if (profile.expirationSeconds) lifetime = std::min(lifetime, *profile.expirationSeconds);
+    claims.sessionType = profile.name;
+    claims.sessionProfileId = profile.id;
+    claims.scope = profile.scope;
+  }
+  if (json::optionalBool(p, "invalidateExisting", "parameters", false))
+    identity(ctx).revokeSessionKeys(ctx, user.organizationId, user.userId,
+                                    {"CREDENTIAL_TYPE_LOGIN"});
+  identity(ctx).issueSessionKey(
+      ctx, user.organizationId, user.userId,
+      {keyName("Session Key", ctx.nowMs()), publicKey, "CREDENTIAL_TYPE_LOGIN", lifetime});
+  claims.expiresAtSeconds = ctx.nowMs() / 1000 + lifetime;
+  claims.publicKey = publicKey;
+  claims.userId = user.userId;
+  claims.organizationId = user.organizationId;
+  json::Object result = json::object();
+  result->set("session", signSessionJwt(ctx, claims));
+  return result;
+}
+
+UserRef callerUser(ActivityContext& ctx) {
+  const Caller& c = ctx.caller();
+  auto user = identity(ctx).findUser(ctx, ctx.organizationId(), c.userId);
+  if (!user)
+    throw notFound("user " + c.userId + " not found in organization " + ctx.organizationId());
+  return *user;
+}
+}  // namespace
+
+std::string compressedP256(const std::string& hex, const std::string& field) {
+  auto bytes = fromHex(hex);
+  auto canonical = bytes ? crypto::normalizePublicKey(crypto::Curve::kP256, *bytes) : std::nullopt;
+  if (!canonical)
+    throw invalidArgument("invalid field " + field + ": \"" + hex + "\" is not a P-256 public key");
+  return toHex(*canonical);
+}
+
+int64_t lifetimeOf(const json::Object& p) {
+  auto seconds = json::optionalInt64String(p, "expirationSeconds", "parameters");
+  if (!seconds) return kDefaultSessionSeconds;
+  if (*seconds <= 0)
+    throw invalidArgument("invalid field parameters.expirationSeconds: must be positive, got " +
+                          std::to_string(*seconds));
+  return *seconds;
+}
+
+json::Object stampLogin(ActivityContext& ctx, const json::Object& p) {
+  UserRef user = callerUser(ctx);
+  // An attested stamp's verification token is single use: this login spends it (the
+  // get_activity polls that follow may still show it).
+  if (!ctx.caller().attestation.empty())
+    identity(ctx).verificationToken(ctx, ctx.caller().attestation, ctx.organizationId(),
+                                    "X-Stamp-Attested", true);
+  return loginSession(ctx, user, p);
+}
+
+json::Object otpLogin(ActivityContext& ctx, const json::Object& p, int version) {
+  std::string token = json::requireString(p, "verificationToken", "parameters");
+  std::string publicKey = compressedP256(json::requireString(p, "publicKey", "parameters"),
+                                         "parameters.publicKey");
+  VerifiedContact v = identity(ctx).verificationToken(ctx, token, ctx.organizationId(),
+                                                      "parameters.verificationToken", true);
+  auto signature = json::optionalObject(p, "clientSignature", "parameters");
+  if (!signature && (version >= 2 || v.publicKey))
+    throw invalidArgument(
+        "invalid field parameters.clientSignature: required " +
+        std::string(version >= 2 ? "by OTP_LOGIN_V2" : "because the verification token is bound "
+                                                       "to a public key"));
+  if (signature) {
+    auto message = checkClientSignature(signature, v, "USAGE_TYPE_LOGIN",
+                                        "parameters.clientSignature");
+    auto login = message->getObject("login");
+    std::string signedKey = login ? login->optValue<std::string>("publicKey", "") : "";
+    if (signedKey.empty() ||
+        compressedP256(signedKey, "parameters.clientSignature.message.login.publicKey") !=
+            publicKey)
+      throw invalidArgument(
+          "invalid field parameters.clientSignature.message: it authorizes login.publicKey " +
+          signedKey + ", not " + publicKey);
+  }
+  auto user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), v.type, v.contact);
+  if (!user)
+    throw notFound("no user with " + std::string(v.type == "OTP_TYPE_SMS" ? "phone number " : "email ") +
+                   v.contact + " in organization " + ctx.organizationId());
+  return loginSession(ctx, *user, p);
+}
+
+IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user,
+                                       const std::string& targetPublicKey,
+                                       const std::string& credentialType,
+                                       const std::string& apiKeyName, int64_t expirationSeconds,
+                                       bool invalidateExisting) {
+  auto target = fromHex(targetPublicKey);
+  if (!target || !crypto::normalizePublicKey(crypto::Curve::kP256, *target))
+    throw invalidArgument("invalid field parameters.targetPublicKey: \"" + targetPublicKey +
+                          "\" is not a P-256 public key");
+  if (invalidateExisting)
+    identity(ctx).revokeSessionKeys(ctx, user.organizationId, user.userId, {credentialType});
+  auto key = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string publicKey = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, key));
+  IssuedCredential out;
+  out.apiKeyId = identity(ctx).issueSessionKey(
+      ctx, user.organizationId, user.userId,
+      {apiKeyName, publicKey, credentialType, expirationSeconds});
+  out.credentialBundle = bundles::credentialBundle(*target, key);
+  return out;
+}
+
+json::Object createReadWriteSession(ActivityContext& ctx, const json::Object& p, int version) {
+  std::string target = json::requireString(p, "targetPublicKey", "parameters");
+  std::optional<UserRef> user;
+  if (version == 1) {
+    std::string email =
+        validateEmail(json::requireString(p, "email", "parameters"), "parameters.email");
+    user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), "OTP_TYPE_EMAIL", email);
+    if (!user) throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
+  } else if (auto userId = json::optionalString(p, "userId", "parameters");
+             userId && !userId->empty()) {
+    user = identity(ctx).findUser(ctx, ctx.organizationId(), *userId);
+    if (!user) throw notFound("user " + *userId + " not found in organization " + ctx.organizationId());
+  } else {
+    user = callerUser(ctx);
+  }
+  std::string name = json::optionalString(p, "apiKeyName", "parameters")
+                         .value_or(keyName("Read Write Session", ctx.nowMs()));
+  auto issued = issueCredentialBundle(
+      ctx, *user, target, "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256", name, lifetimeOf(p),
+      version >= 2 && json::optionalBool(p, "invalidateExisting", "parameters", false));
+  json::Object result = json::object();
+  result->set("organizationId", user->organizationId);
+  result->set("organizationName", identity(ctx).organizationName(ctx, user->organizationId));
+  result->set("userId", user->userId);
+  result->set("username", user->userName);
+  result->set("apiKeyId", issued.apiKeyId);
+  result->set("credentialBundle", issued.credentialBundle);
+  return result;
+}
+
+json::Object createReadOnlySession(ActivityContext& ctx, const json::Object&) {
+  UserRef user = callerUser(ctx);
+  SessionClaims claims;
+  claims.expiresAtSeconds = ctx.nowMs() / 1000 + kDefaultSessionSeconds;
+  claims.publicKey = ctx.caller().publicKey;
+  claims.sessionType = "SESSION_TYPE_READ_ONLY";
+  claims.userId = user.userId;
+  claims.organizationId = user.organizationId;
+  json::Object result = json::object();
+  result->set("organizationId", user.organizationId);
+  result->set("organizationName", identity(ctx).organizationName(ctx, user.organizationId));
+  result->set("userId", user.userId);
+  result->set("username", user.userName);
+  result->set("session", signSessionJwt(ctx, claims));
+  result->set("sessionExpiry", std::to_string(claims.expiresAtSeconds));
+  return result;
+}
+
+}  // namespace sessions

@@ -1,0 +1,27 @@
+#include "schema.hpp"
+
+namespace sessions {
+
+std::vector<signet::Migration> migrations() {
+  return {{1,
+           "OTP codes and session profiles",
+           {"CREATE TABLE session_otps (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "otp_type TEXT NOT NULL, contact TEXT NOT NULL, purpose TEXT NOT NULL, rate_key TEXT "
+            "NOT NULL, attempts INTEGER NOT NULL, used INTEGER NOT NULL, has_target_key INTEGER "
+            "NOT NULL, secrets_erased INTEGER NOT NULL, expires_at_ms BIGINT NOT NULL, "
+            "created_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX session_otps_rate ON session_otps (organization_id, rate_key, "
+            "created_at_ms)",
+            "CREATE TABLE session_profiles (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "name TEXT NOT NULL, scope TEXT NOT NULL, expiration_seconds BIGINT, notes TEXT, "
+            "created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
+            "CREATE UNIQUE INDEX session_profiles_name ON session_profiles (organization_id, "
+            "name)"}}};
+}
+
+void deleteOrganization(signet::ActivityContext& ctx, const std::string& organizationId, bool) {
+  deleteOrganizationOtps(ctx, organizationId);
+  ctx.db().exec("DELETE FROM session_profiles WHERE organization_id = ?", {organizationId});
+}
+
+}  // namespace sessions
