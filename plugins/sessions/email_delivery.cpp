@@ -19,6 +19,17 @@ namespace sessions {
 using namespace signet;
 
 namespace {
+// 7bit keeps codes and links verbatim in the message; quoted-printable only when it must.
+Poco::Net::MailMessage::ContentTransferEncoding encodingFor(const std::string& text) {
+  size_t line = 0;
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) return Poco::Net::MailMessage::ENCODING_QUOTED_PRINTABLE;
+    line = c == '\n' ? 0 : line + 1;
+    if (line > 900) return Poco::Net::MailMessage::ENCODING_QUOTED_PRINTABLE;
+  }
+  return Poco::Net::MailMessage::ENCODING_7BIT;
+}
+
 void buildMessage(const EmailMessage& m, Poco::Net::MailMessage& mail) {
   using Poco::Net::MailMessage;
   mail.setSender(m.fromName.empty() ? m.fromAddress
@@ -29,13 +40,13 @@ void buildMessage(const EmailMessage& m, Poco::Net::MailMessage& mail) {
   if (!m.replyTo.empty()) mail.set("Reply-To", m.replyTo);
   if (m.html.empty()) {
     mail.setContentType("text/plain; charset=UTF-8");
-    mail.setContent(m.text, MailMessage::ENCODING_QUOTED_PRINTABLE);
+    mail.setContent(m.text, encodingFor(m.text));
     return;
   }
   mail.addPart("", new Poco::Net::StringPartSource(m.text, "text/plain; charset=UTF-8"),
-               MailMessage::CONTENT_INLINE, MailMessage::ENCODING_QUOTED_PRINTABLE);
+               MailMessage::CONTENT_INLINE, encodingFor(m.text));
   mail.addPart("", new Poco::Net::StringPartSource(m.html, "text/html; charset=UTF-8"),
-               MailMessage::CONTENT_INLINE, MailMessage::ENCODING_QUOTED_PRINTABLE);
+               MailMessage::CONTENT_INLINE, encodingFor(m.html));
   mail.setContentType("multipart/alternative");
 }
 

@@ -9,31 +9,6 @@ namespace {
 class TenancyTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(TenancyTest);
 
-constexpr const char* kCompleted = "ACTIVITY_STATUS_COMPLETED";
-
-json::Object resultOf(const json::Object& activity, const std::string& key) {
-  EXPECT_EQ(activity->getValue<std::string>("status"), kCompleted) << json::stringify(activity);
-  auto result = activity->getObject("result");
-  return result && result->has(key) ? result->getObject(key) : json::object();
-}
-
-std::string failureOf(const json::Object& activity) {
-  EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED")
-      << json::stringify(activity);
-  auto f = activity->getObject("failure");
-  return f ? f->getValue<std::string>("message") : "";
-}
-
-struct Key {
-  std::shared_ptr<ApiKeyStamper> stamper;
-  std::string publicKey;
-};
-Key newKey() {
-  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
-  std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
-  return {std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256), pub};
-}
-
 json::Object apiKeyParam(const std::string& publicKey, const std::string& name = "key") {
   json::Object k = json::object();
   k->set("apiKeyName", name);

@@ -55,7 +55,8 @@ ScratchDatabase::~ScratchDatabase() {
 }
 
 TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
-                         std::filesystem::path pluginDir) {
+                         std::filesystem::path pluginDir,
+                         std::map<std::string, json::Object> pluginSettings) {
   dir_ = std::filesystem::temp_directory_path() / ("signet-test-" + crypto::uuidV4());
   std::filesystem::create_directories(dir_);
   database_ = std::make_unique<ScratchDatabase>(backend, dir_);
@@ -67,6 +68,7 @@ TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
   config_.maxBodyBytes = 64 * 1024;
   config_.maxHeaderBytes = 4096;
   if (!pluginDir.empty()) config_.pluginDir = pluginDir;
+  config_.pluginSettings = std::move(pluginSettings);
   MasterKey::create(config_.masterKeyFile);
   start();
 
@@ -156,6 +158,26 @@ std::string activityBody(const std::string& type, const std::string& organizatio
   body->set("organizationId", organizationId);
   body->set("parameters", parameters);
   return json::stringify(body);
+}
+
+json::Object resultOf(const json::Object& activity, const std::string& key) {
+  EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
+      << json::stringify(activity);
+  auto result = activity->getObject("result");
+  return result && result->has(key) ? result->getObject(key) : json::object();
+}
+
+std::string failureOf(const json::Object& activity) {
+  EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED")
+      << json::stringify(activity);
+  auto f = activity->getObject("failure");
+  return f ? f->getValue<std::string>("message") : "";
+}
+
+Key newKey() {
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  return {std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256), pub};
 }
 
 }  // namespace signet::test

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,7 +37,8 @@ class ScratchDatabase {
 class TestGateway {
  public:
   explicit TestGateway(Backend backend, std::vector<std::string> plugins = {"memo"},
-                       std::filesystem::path pluginDir = {});
+                       std::filesystem::path pluginDir = {},
+                       std::map<std::string, json::Object> pluginSettings = {});
   ~TestGateway();
 
   // Stops the server and the gateway and starts both again on the same store.
@@ -81,6 +83,18 @@ json::Object orgBody(const std::string& organizationId);
 // A body of an activity request with the current time.
 std::string activityBody(const std::string& type, const std::string& organizationId,
                          const json::Object& parameters, int64_t timestampMs = 0);
+
+// The result under `key` of a COMPLETED activity (a test failure otherwise).
+json::Object resultOf(const json::Object& activity, const std::string& key);
+// The failure message of a FAILED activity (a test failure otherwise).
+std::string failureOf(const json::Object& activity);
+
+// A fresh P-256 API key and a stamper for it.
+struct Key {
+  std::shared_ptr<ApiKeyStamper> stamper;
+  std::string publicKey;  // compressed hex
+};
+Key newKey();
 
 // Parametrizes a suite over the backends; PostgreSQL cases skip without a server.
 class BackendTest : public ::testing::TestWithParam<Backend> {

@@ -1,0 +1,383 @@
+// OTP through a real gateway with the sessions plugin: codes delivered by a real SMTP server
+// on loopback (STARTTLS and AUTH), by an HTTP SMS provider on loopback, or to the outbox;
+// init_otp -> verify_otp -> otp_login -> whoami with the session key; the V3 encrypted code;
+// tries, rate limits, delivery failures, feature flags; the legacy otp_auth and email_auth.
+#include <cstdlib>
+
+#include "signet/bundles.hpp"
+#include "support/auth_fixtures.hpp"
+#include "support/http_recorder.hpp"
+#include "support/smtp_sink.hpp"
+
+namespace signet::test {
+namespace {
+
+class OtpTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(OtpTest);
+
+const std::string kEmail = "alice@example.com";
+const std::string kPhone = "+14155550123";
+
+json::Object initOtpParams(const std::string& type, const std::string& contact) {
+  json::Object p = json::object();
+  p->set("otpType", type);
+  p->set("contact", contact);
+  p->set("appName", "Demo App");
+  return p;
+}
+
+std::string requestErrorOf(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const RequestError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "the request succeeded";
+  return "";
+}
+
+std::map<std::string, json::Object> sessionsSettings(const std::string& jsonText) {
+  return {{"sessions", json::parseObject(jsonText, "test settings")}};
+}
+
+// init_otp (V2) at the root organization; returns the otpId.
+std::string initOtp(TestGateway& gw, const std::string& type, const std::string& contact,
+                    json::Object extra = json::object()) {
+  auto p = initOtpParams(type, contact);
+  for (const auto& n : extra->getNames()) p->set(n, extra->get(n));
+  return resultOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                         gw.root().organizationId, p),
+                  "initOtpResult")
+      ->getValue<std::string>("otpId");
+}
+
+json::Object verifyParams(const std::string& otpId, const std::string& code,
+                          const std::string& publicKey) {
+  json::Object p = json::object();
+  p->set("otpId", otpId);
+  p->set("otpCode", code);
+  if (!publicKey.empty()) p->set("publicKey", publicKey);
+  return p;
+}
+
+std::string verifyOtp(TestGateway& gw, const std::string& otpId, const std::string& code,
+                      const std::string& publicKey) {
+  return resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                         gw.root().organizationId,
+                                         verifyParams(otpId, code, publicKey)),
+                  "verifyOtpResult")
+      ->getValue<std::string>("verificationToken");
+}
+
+TEST_P(OtpTest, EmailThroughSmtpWithStartTlsThenVerifyLoginAndUseTheSession) {
+  TestGateway* gwp = nullptr;
+  auto dir = std::filesystem::temp_directory_path() / ("signet-smtp-" + crypto::uuidV4());
+  SmtpSink sink(dir, {true, "signet", "s3cret", false});
+  ::setenv("SIGNET_TEST_SMTP_PASSWORD", "s3cret", 1);
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 sessionsSettings(R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
+                                  std::to_string(sink.port()) +
+                                  R"(,"startTls":true,"username":"signet","passwordEnv":"SIGNET_TEST_SMTP_PASSWORD","caFile":")" +
+                                  sink.certificate().string() +
+                                  R"("},"fromAddress":"auth@signet.test","senderName":"Signet Auth"}})"));
+  gwp = &gw;
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  auto sub = createSubOrganization(gw, kEmail, kPhone);
+
+  auto extra = json::parseObject(
+      R"({"otpLength":6,"alphanumeric":false,"replyToEmailAddress":"help@demo.example",
+          "emailCustomization":{"logoUrl":"https://demo.example/logo.png"}})",
+      "test");
+  std::string otpId = initOtp(gw, "OTP_TYPE_EMAIL", kEmail, extra);
+  auto mail = sink.waitForMessages(1);
+  ASSERT_EQ(mail.size(), 1u);
+  EXPECT_NE(mail[0].find("X-Envelope-To: " + kEmail), std::string::npos) << mail[0];
+  EXPECT_NE(mail[0].find("auth@signet.test"), std::string::npos) << mail[0];
+  EXPECT_NE(mail[0].find("Reply-To: help@demo.example"), std::string::npos) << mail[0];
+  EXPECT_NE(mail[0].find("Demo App"), std::string::npos) << mail[0];
+  EXPECT_NE(mail[0].find("https://demo.example/logo.png"), std::string::npos) << mail[0];
+  std::string code = codeIn(mail[0]);
+  ASSERT_EQ(code.size(), 6u) << mail[0];
+  EXPECT_EQ(code.find_first_not_of("0123456789"), std::string::npos) << code;
+
+  auto session = newSessionKey();
+  std::string token = verifyOtp(gw, otpId, code, session.publicKey);
+  auto tokenClaims = gatewayJwtClaims(gw, token, /*doubleHash=*/false);
+  EXPECT_EQ(tokenClaims->getValue<std::string>("contact"), kEmail);
+  EXPECT_EQ(tokenClaims->getValue<std::string>("verification_type"), "OTP_TYPE_EMAIL");
+  EXPECT_EQ(tokenClaims->getValue<std::string>("organization_id"), gw.root().organizationId);
+  EXPECT_EQ(tokenClaims->getValue<std::string>("public_key"), session.publicKey);
+  EXPECT_TRUE(tokenClaims->get("exp").isString());  // milliseconds, as a string
+  EXPECT_GT(std::stoll(tokenClaims->getValue<std::string>("exp")), gw.gateway().nowMs());
+
+  // The parent logs the user in to the sub-organization (the auth-proxy pattern).
+  json::Object login = json::object();
+  login->set("verificationToken", token);
+  login->set("publicKey", session.publicKey);
+  login->set("clientSignature", loginClientSignature(session, token, session.publicKey));
+  auto jwt = resultOf(gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", sub.id,
+                                             login),
+                      "otpLoginResult")
+                 ->getValue<std::string>("session");
+  auto claims = gatewayJwtClaims(gw, jwt, /*doubleHash=*/true);
+  EXPECT_EQ(claims->getValue<std::string>("user_id"), sub.userId);
+  EXPECT_EQ(claims->getValue<std::string>("organization_id"), sub.id);
+  EXPECT_EQ(claims->getValue<std::string>("session_type"), "SESSION_TYPE_READ_WRITE");
+  EXPECT_EQ(claims->getValue<std::string>("public_key"), session.publicKey);
+  EXPECT_NEAR(static_cast<double>(claims->getValue<int64_t>("exp")),
+              static_cast<double>(gw.gateway().nowMs() / 1000 + 900), 5.0);
+
+  auto me = gw.clientWith(session.stamper()).query("whoami", orgBody(sub.id));
+  EXPECT_EQ(me->getValue<std::string>("userId"), sub.userId);
+  EXPECT_EQ(me->getValue<std::string>("organizationId"), sub.id);
+
+  // Single use: the code and the token.
+  EXPECT_NE(requestErrorOf([&] { verifyOtp(gw, otpId, code, session.publicKey); })
+                .find("Invalid OTP code"),
+            std::string::npos);
+  EXPECT_NE(requestErrorOf([&] {
+              gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", sub.id, login);
+            }).find("has already been used"),
+            std::string::npos);
+  (void)gwp;
+  std::filesystem::remove_all(dir);
+}
+
+TEST_P(OtpTest, EncryptedCodeToTheSignedTargetBundle) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  auto r = resultOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3",
+                                           gw.root().organizationId,
+                                           initOtpParams("OTP_TYPE_EMAIL", kEmail)),
+                    "initOtpResultV2");
+  std::string otpId = r->getValue<std::string>("otpId");
+  std::string code = codeIn(newestOutboxMessage(gw));
+  ASSERT_EQ(code.size(), 9u);  // the default: 9 Crockford base32 characters
+  auto data = bundles::openEnvelope(r->getValue<std::string>("otpEncryptionTargetBundle"),
+                                    gw.gateway().signerPublicKey());
+  ASSERT_TRUE(data) << "the target bundle is not signed by the gateway signer";
+  auto target = *fromHex(json::parseObject(*data, "data")->getValue<std::string>("targetPublic"));
+
+  auto session = newSessionKey();
+  auto seal = [&](const Bytes& to) {
+    std::string plain = R"({"otp_code":")" + code + R"(","public_key":")" + session.publicKey + R"("})";
+    return bundles::sealedJson(bundles::seal(to, reinterpret_cast<const uint8_t*>(plain.data()),
+                                             plain.size()));
+  };
+  json::Object p = json::object();
+  p->set("otpId", otpId);
+  // Sealed to some other key: refused, and it is not a try.
+  p->set("encryptedOtpBundle", seal(*fromHex(newSessionKey().publicKey)));
+  EXPECT_NE(requestErrorOf([&] {
+              gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                                     gw.root().organizationId, p);
+            }).find("not encrypted to OTP"),
+            std::string::npos);
+  p->set("encryptedOtpBundle", seal(target));
+  auto token = resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2",
+                                               gw.root().organizationId, p),
+                        "verifyOtpResult")
+                   ->getValue<std::string>("verificationToken");
+  EXPECT_EQ(gatewayJwtClaims(gw, token, false)->getValue<std::string>("public_key"),
+            session.publicKey);
+  // The code and target key are gone from the keyring once spent.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ? OR id = ?",
+                     {"otp-code:" + otpId, "otp-target:" + otpId}),
+            0);
+}
+
+TEST_P(OtpTest, ThreeWrongTriesLockTheCode) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  std::string otpId = initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
+  std::string code = codeIn(newestOutboxMessage(gw));
+  ASSERT_FALSE(code.empty());
+  std::string wrong = code == "000000000" ? "111111111" : "000000000";
+  for (int i = 1; i <= 3; ++i) {
+    std::string err = requestErrorOf([&] { verifyOtp(gw, otpId, wrong, ""); });
+    EXPECT_NE(err.find("Invalid OTP code"), std::string::npos) << err;
+    EXPECT_EQ(gw.count("SELECT attempts FROM session_otps WHERE id = ?", {otpId}), i);
+  }
+  std::string err = requestErrorOf([&] { verifyOtp(gw, otpId, code, ""); });
+  EXPECT_NE(err.find("locked after 3 failed attempts"), std::string::npos) << err;
+}
+
+TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  for (int i = 0; i < 3; ++i) initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
+  auto refused = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                        gw.root().organizationId,
+                                        initOtpParams("OTP_TYPE_EMAIL", "ALICE@example.com"));
+  EXPECT_NE(failureOf(refused).find("Max number of OTPs have been initiated"), std::string::npos);
+  initOtp(gw, "OTP_TYPE_EMAIL", "bob@example.com");  // another user is not limited
+  // After the 3-minute window the request limit lifts, but 3 codes are still live (5 min).
+  int64_t start = gw.gateway().nowMs();
+  gw.gateway().setClock([start] { return start + 4 * 60 * 1000; });
+  EXPECT_NE(failureOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                             gw.root().organizationId,
+                                             initOtpParams("OTP_TYPE_EMAIL", kEmail)))
+                .find("live codes"),
+            std::string::npos);
+  gw.gateway().setClock([start] { return start + 6 * 60 * 1000; });
+  initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
+  // userIdentifier, when given, is what the limits count.
+  auto withId = json::object();
+  withId->set("userIdentifier", "device-1");
+  for (int i = 0; i < 3; ++i) initOtp(gw, "OTP_TYPE_EMAIL", "c" + std::to_string(i) + "@x.io", withId);
+  auto p = initOtpParams("OTP_TYPE_EMAIL", "d@x.io");
+  p->set("userIdentifier", "device-1");
+  EXPECT_NE(failureOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                             gw.root().organizationId, p))
+                .find("Max number of OTPs"),
+            std::string::npos);
+}
+
+TEST_P(OtpTest, DeliveryFailuresFailTheActivityAndLeaveNoCode) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-smtp-" + crypto::uuidV4());
+  SmtpSink sink(dir, {false, "", "", /*rejectRecipients=*/true});
+  HttpRecorder sms;
+  sms.answerWith(500);
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 sessionsSettings(R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
+                                  std::to_string(sink.port()) +
+                                  R"(,"startTls":false}},"sms":{"transport":"http","url":")" +
+                                  sms.url("/send") + R"("}})"));
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  enableFeature(gw, "FEATURE_NAME_SMS_AUTH");
+  auto email = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                      gw.root().organizationId,
+                                      initOtpParams("OTP_TYPE_EMAIL", kEmail));
+  EXPECT_NE(failureOf(email).find("email delivery to " + kEmail), std::string::npos);
+  auto text = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                     gw.root().organizationId,
+                                     initOtpParams("OTP_TYPE_SMS", kPhone));
+  EXPECT_NE(failureOf(text).find("SMS delivery to " + kPhone + " failed: the provider"),
+            std::string::npos);
+  EXPECT_EQ(sms.requests().size(), 1u);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM session_otps"), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE kind = 'otp-code'"), 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_P(OtpTest, SmsThroughTheHttpProvider) {
+  HttpRecorder provider;
+  ::setenv("SIGNET_TEST_SMS_AUTH", "Bearer sms-token", 1);
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 sessionsSettings(R"({"sms":{"transport":"http","url":")" +
+                                  provider.url("/v1/messages") +
+                                  R"(","authorizationEnv":"SIGNET_TEST_SMS_AUTH"}})"));
+  enableFeature(gw, "FEATURE_NAME_SMS_AUTH");
+  auto extra = json::parseObject(R"({"smsCustomization":{"template":"Code: {{.OtpCode}}"}})", "t");
+  std::string otpId = initOtp(gw, "OTP_TYPE_SMS", kPhone, extra);
+  auto requests = provider.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].method, "POST");
+  EXPECT_EQ(requests[0].path, "/v1/messages");
+  EXPECT_EQ(requests[0].authorization, "Bearer sms-token");
+  auto body = json::parseObject(requests[0].body, "sms");
+  EXPECT_EQ(body->getValue<std::string>("to"), kPhone);
+  std::string code = codeIn(body->getValue<std::string>("body"));
+  ASSERT_FALSE(code.empty()) << requests[0].body;
+  auto token = verifyOtp(gw, otpId, code, "");
+  EXPECT_EQ(gatewayJwtClaims(gw, token, false)->getValue<std::string>("verification_type"),
+            "OTP_TYPE_SMS");
+}
+
+TEST_P(OtpTest, OutboxModeSaysSoAndFeatureFlagsAreHonoured) {
+  TestGateway gw(GetParam(), {"sessions"});
+  bool announced = false;
+  for (const auto& m : gw.gateway().catalog().modules())
+    for (const auto& n : m->startupNotices)
+      announced = announced || (m->name == "sessions" && n.find("outbox") != std::string::npos);
+  EXPECT_TRUE(announced);
+
+  auto off = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                    gw.root().organizationId,
+                                    initOtpParams("OTP_TYPE_EMAIL", kEmail));
+  EXPECT_NE(failureOf(off).find("FEATURE_NAME_OTP_EMAIL_AUTH"), std::string::npos);
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  auto flags = json::object();
+  flags->set("disableOtpEmailAuth", true);
+  auto closed = createSubOrganization(gw, kEmail, kPhone, flags);
+  auto open = createSubOrganization(gw, "carol@example.com", "+14155550124");
+  auto inClosed = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", closed.id,
+                                         initOtpParams("OTP_TYPE_EMAIL", kEmail));
+  EXPECT_NE(failureOf(inClosed).find("not enabled for organization " + closed.id),
+            std::string::npos);
+  resultOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", open.id,
+                                  initOtpParams("OTP_TYPE_EMAIL", "carol@example.com")),
+           "initOtpResult");
+  EXPECT_FALSE(codeIn(newestOutboxMessage(gw)).empty());
+  // SMS was never enabled.
+  EXPECT_NE(failureOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", open.id,
+                                             initOtpParams("OTP_TYPE_SMS", "+14155550124")))
+                .find("FEATURE_NAME_SMS_AUTH"),
+            std::string::npos);
+  // Bad input is refused naming the field, and stores nothing.
+  auto bad = initOtpParams("OTP_TYPE_EMAIL", kEmail);
+  bad->set("otpLength", 12);
+  EXPECT_NE(requestErrorOf([&] {
+              gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                     gw.root().organizationId, bad);
+            }).find("parameters.otpLength: must be 6 to 9, got 12"),
+            std::string::npos);
+  bad = initOtpParams("OTP_TYPE_EMAIL", kEmail);
+  bad->set("sendFromEmailAddress", "ceo@bank.example");
+  EXPECT_NE(requestErrorOf([&] {
+              gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                     gw.root().organizationId, bad);
+            }).find("not an allowed sender"),
+            std::string::npos);
+}
+
+TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  enableFeature(gw, "FEATURE_NAME_EMAIL_AUTH");
+  auto sub = createSubOrganization(gw, kEmail, kPhone);
+
+  auto init = initOtpParams("OTP_TYPE_EMAIL", kEmail);
+  std::string otpId = resultOf(gw.rootClient().submit("init_otp_auth",
+                                                      "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", sub.id,
+                                                      init),
+                               "initOtpAuthResultV2")
+                          ->getValue<std::string>("otpId");
+  auto target = newSessionKey();
+  json::Object p = json::object();
+  p->set("otpId", otpId);
+  p->set("otpCode", codeIn(newestOutboxMessage(gw)));
+  p->set("targetPublicKey",
+         toHex(crypto::uncompressPublicKey(crypto::Curve::kP256, *fromHex(target.publicKey))));
+  auto r = resultOf(gw.rootClient().submit("otp_auth", "ACTIVITY_TYPE_OTP_AUTH", sub.id, p),
+                    "otpAuthResult");
+  EXPECT_EQ(r->getValue<std::string>("userId"), sub.userId);
+  auto key = bundles::openCredentialBundle(target.privateKey,
+                                           r->getValue<std::string>("credentialBundle"));
+  ASSERT_TRUE(key);
+  auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
+  EXPECT_EQ(gw.clientWith(stamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
+            sub.userId);
+
+  auto email = json::parseObject(
+      R"({"email":")" + kEmail + R"(","targetPublicKey":")" + target.publicKey +
+          R"(","emailCustomization":{"appName":"Demo App","magicLinkTemplate":"https://demo.example/auth?bundle=%s"}})",
+      "t");
+  auto er = resultOf(gw.rootClient().submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", sub.id,
+                                            email),
+                     "emailAuthResult");
+  EXPECT_EQ(er->getValue<std::string>("userId"), sub.userId);
+  EXPECT_FALSE(er->has("credentialBundle"));  // it travels only by email
+  std::string message = newestOutboxMessage(gw);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(message, m, std::regex(R"(auth\?bundle=([1-9A-HJ-NP-Za-km-z]+))")))
+      << message;
+  auto emailed = bundles::openCredentialBundle(target.privateKey, m[1].str());
+  ASSERT_TRUE(emailed);
+  auto emailStamper = std::make_shared<ApiKeyStamper>(std::move(*emailed), stamp::Scheme::kP256);
+  EXPECT_EQ(gw.clientWith(emailStamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
+            sub.userId);
+}
+
+}  // namespace
+}  // namespace signet::test

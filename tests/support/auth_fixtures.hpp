@@ -1,0 +1,45 @@
+// Shared set-up for the sessions plugin's tests: organizations with users to log in, features,
+// a raw P-256 session key, the code out of a delivered message, and a client signature.
+#pragma once
+
+#include <regex>
+
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+
+// A key whose private half the test keeps (to sign client signatures and attested stamps).
+struct SessionKey {
+  crypto::SecretBytes privateKey;
+  std::string publicKey;  // compressed hex
+  std::shared_ptr<ApiKeyStamper> stamper() const;
+};
+SessionKey newSessionKey();
+
+// Sets a FEATURE_NAME_* on the root organization through the API.
+void enableFeature(TestGateway& gw, const std::string& name, const std::string& value = "");
+
+struct SubOrganization {
+  std::string id;
+  std::string userId;
+  Key userKey;  // the root user's own API key
+};
+// A sub-organization with one root user who has an API key, `email` and `phone`; `flags`
+// are extra create_sub_organization parameters (disableOtpEmailAuth, ...).
+SubOrganization createSubOrganization(TestGateway& gw, const std::string& email,
+                                      const std::string& phone,
+                                      const json::Object& flags = json::object());
+
+// The code in a delivered message ("... code is: XXXXXX" or "Code: XXXXXX").
+std::string codeIn(const std::string& message);
+// The newest message in <dataDir>/outbox with `extension` (bounded wait), or "".
+std::string newestOutboxMessage(const TestGateway& gw, const std::string& extension = ".eml");
+
+// {"publicKey","scheme","message","signature"} for an OTP login with `tokenKey`.
+json::Object loginClientSignature(const SessionKey& tokenKey, const std::string& verificationToken,
+                                  const std::string& sessionPublicKey);
+
+// The claims of a JWT signed by the gateway (single or double SHA-256), or a test failure.
+json::Object gatewayJwtClaims(TestGateway& gw, const std::string& token, bool doubleHash);
+
+}  // namespace signet::test

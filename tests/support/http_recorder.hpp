@@ -1,0 +1,41 @@
+// An HTTP peer on loopback that records what it is sent and answers with a set status: the
+// SMS provider of the delivery tests.
+#pragma once
+
+#include <Poco/Net/HTTPServer.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace signet::test {
+
+struct RecordedRequest {
+  std::string method;
+  std::string path;
+  std::string authorization;
+  std::string contentType;
+  std::string body;
+};
+
+class HttpRecorder {
+ public:
+  HttpRecorder();
+  ~HttpRecorder();
+  std::string url(const std::string& path) const;
+  void answerWith(int status) { status_ = status; }
+  std::vector<RecordedRequest> requests() const;
+
+  // For the request handler.
+  void record(RecordedRequest r);
+  int status() const { return status_; }
+
+ private:
+  std::unique_ptr<Poco::Net::HTTPServer> server_;
+  mutable std::mutex mutex_;
+  std::vector<RecordedRequest> requests_;
+  int status_ = 200;
+};
+
+}  // namespace signet::test
