@@ -23,7 +23,8 @@ namespace {
 Poco::Net::MailMessage::ContentTransferEncoding encodingFor(const std::string& text) {
   size_t line = 0;
   for (char c : text) {
-    if (static_cast<unsigned char>(c) >= 0x80) return Poco::Net::MailMessage::ENCODING_QUOTED_PRINTABLE;
+    if (static_cast<unsigned char>(c) >= 0x80)
+      return Poco::Net::MailMessage::ENCODING_QUOTED_PRINTABLE;
     line = c == '\n' ? 0 : line + 1;
     if (line > 900) return Poco::Net::MailMessage::ENCODING_QUOTED_PRINTABLE;
   }
@@ -32,9 +33,9 @@ Poco::Net::MailMessage::ContentTransferEncoding encodingFor(const std::string& t
 
 void buildMessage(const EmailMessage& m, Poco::Net::MailMessage& mail) {
   using Poco::Net::MailMessage;
-  mail.setSender(m.fromName.empty() ? m.fromAddress
-                                    : MailMessage::encodeWord(m.fromName) + " <" + m.fromAddress +
-                                          ">");
+  mail.setSender(m.fromName.empty()
+                     ? m.fromAddress
+                     : MailMessage::encodeWord(m.fromName) + " <" + m.fromAddress + ">");
   mail.addRecipient(Poco::Net::MailRecipient(Poco::Net::MailRecipient::PRIMARY_RECIPIENT, m.to));
   mail.setSubject(MailMessage::encodeWord(m.subject, "UTF-8"));
   if (!m.replyTo.empty()) mail.set("Reply-To", m.replyTo);
@@ -54,7 +55,8 @@ std::string smtpPassword(const SmtpSettings& s) {
   if (!s.passwordEnv.empty()) {
     const char* v = std::getenv(s.passwordEnv.c_str());
     if (!v)
-      throw Error(Code::kUnavailable, "the SMTP password variable " + s.passwordEnv + " is not set");
+      throw Error(Code::kUnavailable,
+                  "the SMTP password variable " + s.passwordEnv + " is not set");
     return v;
   }
   if (!s.passwordFile.empty()) {

@@ -21,8 +21,8 @@ std::string keyName(const std::string& prefix, int64_t nowMs) {
 
 // Registers `publicKey` as the user's login key and signs the session JWT for it.
 json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json::Object& p) {
-  std::string publicKey = compressedP256(json::requireString(p, "publicKey", "parameters"),
-                                         "parameters.publicKey");
+  std::string publicKey =
+      compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
   int64_t lifetime = lifetimeOf(p);
   SessionClaims claims;
   claims.sessionType = "SESSION_TYPE_READ_WRITE";
@@ -87,19 +87,19 @@ json::Object stampLogin(ActivityContext& ctx, const json::Object& p) {
 
 json::Object otpLogin(ActivityContext& ctx, const json::Object& p, int version) {
   std::string token = json::requireString(p, "verificationToken", "parameters");
-  std::string publicKey = compressedP256(json::requireString(p, "publicKey", "parameters"),
-                                         "parameters.publicKey");
+  std::string publicKey =
+      compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
   VerifiedContact v = identity(ctx).verificationToken(ctx, token, ctx.organizationId(),
                                                       "parameters.verificationToken", true);
   auto signature = json::optionalObject(p, "clientSignature", "parameters");
   if (!signature && (version >= 2 || v.publicKey))
-    throw invalidArgument(
-        "invalid field parameters.clientSignature: required " +
-        std::string(version >= 2 ? "by OTP_LOGIN_V2" : "because the verification token is bound "
-                                                       "to a public key"));
+    throw invalidArgument("invalid field parameters.clientSignature: required " +
+                          std::string(version >= 2 ? "by OTP_LOGIN_V2"
+                                                   : "because the verification token is bound "
+                                                     "to a public key"));
   if (signature) {
-    auto message = checkClientSignature(signature, v, "USAGE_TYPE_LOGIN",
-                                        "parameters.clientSignature");
+    auto message =
+        checkClientSignature(signature, v, "USAGE_TYPE_LOGIN", "parameters.clientSignature");
     auto login = message->getObject("login");
     std::string signedKey = login ? login->optValue<std::string>("publicKey", "") : "";
     if (signedKey.empty() ||
@@ -111,8 +111,9 @@ json::Object otpLogin(ActivityContext& ctx, const json::Object& p, int version) 
   }
   auto user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), v.type, v.contact);
   if (!user)
-    throw notFound("no user with " + std::string(v.type == "OTP_TYPE_SMS" ? "phone number " : "email ") +
-                   v.contact + " in organization " + ctx.organizationId());
+    throw notFound("no user with " +
+                   std::string(v.type == "OTP_TYPE_SMS" ? "phone number " : "email ") + v.contact +
+                   " in organization " + ctx.organizationId());
   return loginSession(ctx, *user, p);
 }
 
@@ -130,9 +131,9 @@ IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user
   auto key = crypto::generatePrivateKey(crypto::Curve::kP256);
   std::string publicKey = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, key));
   IssuedCredential out;
-  out.apiKeyId = identity(ctx).issueSessionKey(
-      ctx, user.organizationId, user.userId,
-      {apiKeyName, publicKey, credentialType, expirationSeconds});
+  out.apiKeyId =
+      identity(ctx).issueSessionKey(ctx, user.organizationId, user.userId,
+                                    {apiKeyName, publicKey, credentialType, expirationSeconds});
   out.credentialBundle = bundles::credentialBundle(*target, key);
   return out;
 }
@@ -144,11 +145,13 @@ json::Object createReadWriteSession(ActivityContext& ctx, const json::Object& p,
     std::string email =
         validateEmail(json::requireString(p, "email", "parameters"), "parameters.email");
     user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), "OTP_TYPE_EMAIL", email);
-    if (!user) throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
+    if (!user)
+      throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
   } else if (auto userId = json::optionalString(p, "userId", "parameters");
              userId && !userId->empty()) {
     user = identity(ctx).findUser(ctx, ctx.organizationId(), *userId);
-    if (!user) throw notFound("user " + *userId + " not found in organization " + ctx.organizationId());
+    if (!user)
+      throw notFound("user " + *userId + " not found in organization " + ctx.organizationId());
   } else {
     user = callerUser(ctx);
   }

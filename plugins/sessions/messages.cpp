@@ -14,12 +14,23 @@ std::string htmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -109,7 +120,8 @@ Customization readCustomization(const json::Object& p, const Settings& settings)
   return c;
 }
 
-std::string renderTemplate(const std::string& text, const std::map<std::string, std::string>& values,
+std::string renderTemplate(const std::string& text,
+                           const std::map<std::string, std::string>& values,
                            const json::Object& templateVariables, bool html) {
   static const std::regex placeholder(
       R"re(\{\{\s*(?:\.([A-Za-z]+)|index\s+\.TemplateVariables\s+"([^"]*)")\s*\}\})re");
@@ -145,23 +157,24 @@ EmailMessage otpEmail(const Settings& settings, const Customization& c, const st
       {"AppName", c.appName},
       {"LogoUrl", c.logoUrl},
       {"ExpiresInMinutes", std::to_string((expiresInSeconds + 59) / 60)},
-      {"LogoImage", c.logoUrl.empty() ? "" : "<img src=\"" + htmlEscape(c.logoUrl) +
-                                                 "\" width=\"340\" height=\"124\" alt=\"\">"}};
+      {"LogoImage", c.logoUrl.empty() ? ""
+                                      : "<img src=\"" + htmlEscape(c.logoUrl) +
+                                            "\" width=\"340\" height=\"124\" alt=\"\">"}};
   return compose(settings, c, to, templateFor(settings, c, kOtpTemplate), values);
 }
 
 SmsMessage otpSms(const Customization& c, const std::string& to, const std::string& code) {
-  std::string tpl = c.smsTemplate.empty() ? "Your {{.AppName}} code is {{.OtpCode}}" : c.smsTemplate;
-  return {to, renderTemplate(tpl, {{"OtpCode", code}, {"AppName", c.appName}},
-                             c.templateVariables, false)};
+  std::string tpl =
+      c.smsTemplate.empty() ? "Your {{.AppName}} code is {{.OtpCode}}" : c.smsTemplate;
+  return {to, renderTemplate(tpl, {{"OtpCode", code}, {"AppName", c.appName}}, c.templateVariables,
+                             false)};
 }
 
 EmailMessage credentialEmail(const Settings& settings, const Customization& c,
                              const std::string& to, const std::string& credentialBundle,
                              int64_t expiresInSeconds) {
   std::string link = c.magicLinkTemplate;
-  if (auto pos = link.find("%s"); pos != std::string::npos)
-    link.replace(pos, 2, credentialBundle);
+  if (auto pos = link.find("%s"); pos != std::string::npos) link.replace(pos, 2, credentialBundle);
   std::map<std::string, std::string> values{
       {"CredentialBundle", credentialBundle},
       {"AppName", c.appName},

@@ -31,7 +31,8 @@ struct Customization {
 Customization readCustomization(const signet::json::Object& params, const Settings& settings);
 
 // Replaces the placeholders; values are HTML-escaped when `html`.
-std::string renderTemplate(const std::string& text, const std::map<std::string, std::string>& values,
+std::string renderTemplate(const std::string& text,
+                           const std::map<std::string, std::string>& values,
                            const signet::json::Object& templateVariables, bool html);
 
 EmailMessage otpEmail(const Settings& settings, const Customization& c, const std::string& to,

@@ -63,7 +63,8 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
   auto [type, contact] = destination(p);
   if (appNameRequired) {
     std::string appName = json::requireString(p, "appName", "parameters");
-    if (appName.empty()) throw invalidArgument("invalid field parameters.appName: must not be empty");
+    if (appName.empty())
+      throw invalidArgument("invalid field parameters.appName: must not be empty");
   }
   OtpRequest r;
   r.otpType = type;
@@ -78,15 +79,15 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
     r.alphanumeric = json::optionalBool(p, "alphanumeric", "parameters", true);
   }
   r.expirationSeconds = boundedSeconds(p, kDefaultOtpSeconds, kMaxOtpSeconds);
-  std::string userIdentifier =
-      json::optionalString(p, "userIdentifier", "parameters").value_or("");
+  std::string userIdentifier = json::optionalString(p, "userIdentifier", "parameters").value_or("");
   r.rateKey = userIdentifier.empty() ? contact : "user:" + userIdentifier;
   if (type == "OTP_TYPE_EMAIL")
     for (auto& c : r.rateKey) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   r.withTargetKey = withTargetKey;
   Customization custom = readCustomization(p, state.settings);
   requireOtpFeature(ctx, type);
-  if (purpose == "auth" && !identity(ctx).findUserByContact(ctx, ctx.organizationId(), type, contact))
+  if (purpose == "auth" &&
+      !identity(ctx).findUserByContact(ctx, ctx.organizationId(), type, contact))
     throw notFound("no user with contact " + contact + " in organization " + ctx.organizationId());
 
   CreatedOtp created = createOtp(ctx, r);
@@ -105,10 +106,9 @@ std::string verificationToken(ActivityContext& ctx, const OtpRecord& otp,
   auto field = [](const char* name, const std::string& value) {
     return std::string("\"") + name + "\":" + jwt::atobSafeJsonString(value);
   };
-  std::string claims = "{" + field("id", ctx.newId()) + "," +
-                       field("verification_type", otp.otpType) + "," +
-                       field("contact", otp.contact) + "," +
-                       field("organization_id", otp.organizationId) + ",";
+  std::string claims =
+      "{" + field("id", ctx.newId()) + "," + field("verification_type", otp.otpType) + "," +
+      field("contact", otp.contact) + "," + field("organization_id", otp.organizationId) + ",";
   if (publicKey) claims += field("public_key", *publicKey) + ",";
   claims += field("exp", std::to_string(ctx.nowMs() + lifetime * 1000)) + "}";
   return jwt::signEs256([&](const crypto::Digest& d) { return ctx.signWithGatewayKey(d); },
@@ -142,7 +142,8 @@ Object verifyOtp(ActivityContext& ctx, const Object& p, int version) {
       publicKey = compressedP256(*key, "parameters.publicKey");
   } else {
     const std::string f = "parameters.encryptedOtpBundle";
-    auto sealed = bundles::parseSealedJson(json::requireString(p, "encryptedOtpBundle", "parameters"));
+    auto sealed =
+        bundles::parseSealedJson(json::requireString(p, "encryptedOtpBundle", "parameters"));
     if (!sealed)
       throw invalidArgument("invalid field " + f +
                             ": expected {\"encappedPublic\":\"04…\",\"ciphertext\":\"…\"}");
@@ -179,9 +180,9 @@ Object otpAuth(ActivityContext& ctx, const Object& p) {
                    ctx.organizationId());
   std::string name = json::optionalString(p, "apiKeyName", "parameters")
                          .value_or("OTP Auth - " + std::to_string(ctx.nowMs() / 1000));
-  auto issued = issueCredentialBundle(ctx, *user, target, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256",
-                                      name, lifetime,
-                                      json::optionalBool(p, "invalidateExisting", "parameters", false));
+  auto issued =
+      issueCredentialBundle(ctx, *user, target, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", name, lifetime,
+                            json::optionalBool(p, "invalidateExisting", "parameters", false));
   json::Object result = json::object();
   result->set("userId", user->userId);
   result->set("apiKeyId", issued.apiKeyId);
@@ -202,9 +203,9 @@ Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state
     throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
   std::string name = json::optionalString(p, "apiKeyName", "parameters")
                          .value_or("Email Auth - " + std::to_string(ctx.nowMs() / 1000));
-  auto issued = issueCredentialBundle(ctx, *user, target, "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256",
-                                      name, lifetime,
-                                      json::optionalBool(p, "invalidateExisting", "parameters", false));
+  auto issued = issueCredentialBundle(
+      ctx, *user, target, "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", name, lifetime,
+      json::optionalBool(p, "invalidateExisting", "parameters", false));
   // The bundle travels only by email: the activity result carries the key's id, not the key.
   state.delivery.sendEmail(
       credentialEmail(state.settings, custom, email, issued.credentialBundle, lifetime));

@@ -16,7 +16,6 @@ Object verifyOtp(ActivityContext& ctx, const Object& params, int version);
 Object initOtpAuth(ActivityContext& ctx, const Object& params, const PluginState& state,
                    int version);
 Object otpAuth(ActivityContext& ctx, const Object& params);
-Object emailAuth(ActivityContext& ctx, const Object& params, const PluginState& state,
-                 int version);
+Object emailAuth(ActivityContext& ctx, const Object& params, const PluginState& state, int version);
 
 }  // namespace sessions

@@ -33,8 +33,7 @@ std::string normalizeCode(const std::string& input) {
 bool constantTimeEquals(const std::string& a, const std::string& b) {
   if (a.size() != b.size()) return false;
   unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
   return diff == 0;
 }
 
@@ -140,11 +139,20 @@ OtpRecord redeemOtp(ActivityContext& ctx, const std::string& otpId, const std::s
 
 crypto::SecretBytes otpTargetKey(ActivityContext& ctx, const std::string& otpId) {
   auto row = ctx.db().queryOne(
-      "SELECT has_target_key FROM session_otps WHERE id = ? AND organization_id = ?",
+      "SELECT has_target_key, used, attempts FROM session_otps WHERE id = ? AND "
+      "organization_id = ?",
       {otpId, ctx.organizationId()});
+  const std::string prefix = std::string(kInvalidOtpMessage) + ": OTP " + otpId;
   if (!row || row->i64(0) == 0)
-    throw invalidArgument(std::string(kInvalidOtpMessage) + ": OTP " + otpId +
-                          " has no encryption target (it was not initiated with INIT_OTP_V3)");
+    throw invalidArgument(prefix +
+                          " has no encryption target (it was not initiated with "
+                          "INIT_OTP_V3 in organization " +
+                          ctx.organizationId() + ")");
+  // Spent or locked codes have had their target key erased.
+  if (row->i64(1) != 0) throw invalidArgument(prefix + " has already been used");
+  if (row->i64(2) >= kMaxAttempts)
+    throw invalidArgument(prefix + " is locked after " + std::to_string(kMaxAttempts) +
+                          " failed attempts; request a new code");
   return ctx.keyring().open(targetSecretId(otpId), kTargetKind);
 }
 

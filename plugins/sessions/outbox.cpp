@@ -17,8 +17,8 @@ std::string writeToOutbox(const std::string& dir, const std::string& extension,
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
                 .count();
-  fs::path file = fs::path(dir) / (std::to_string(ms) + "-" + signet::crypto::uuidV4() + "." +
-                                   extension);
+  fs::path file =
+      fs::path(dir) / (std::to_string(ms) + "-" + signet::crypto::uuidV4() + "." + extension);
   // Written under a temporary name and renamed, so a reader never sees half a message.
   fs::path partial = file;
   partial += ".partial";

@@ -22,24 +22,23 @@ ActivityHandler versioned(json::Object (*h)(ActivityContext&, const json::Object
 ActivityHandler delivering(json::Object (*h)(ActivityContext&, const json::Object&,
                                              const PluginState&, int),
                            int v, std::shared_ptr<const PluginState> state) {
-  return [h, v, state](ActivityContext& ctx, const json::Object& p) {
-    return h(ctx, p, *state, v);
-  };
+  return
+      [h, v, state](ActivityContext& ctx, const json::Object& p) { return h(ctx, p, *state, v); };
 }
 
 void registerSessions(Registry& r) {
   auto state = std::make_shared<const PluginState>(parseSettings(r.settings(), r.dataDir()));
   Poco::Net::initializeSSL();  // SMTP STARTTLS and https SMS providers
   if (state->settings.email.transport == "outbox" || state->settings.sms.transport == "outbox")
-    r.startupNotice("development delivery: " +
-                    std::string(state->settings.email.transport == "outbox" ? "email" : "") +
-                    (state->settings.email.transport == "outbox" &&
-                             state->settings.sms.transport == "outbox"
-                         ? " and "
-                         : "") +
-                    (state->settings.sms.transport == "outbox" ? "SMS" : "") +
-                    " messages are written to " + state->settings.outboxDir +
-                    ", not sent (set plugins.settings.sessions.email.transport / sms.transport)");
+    r.startupNotice(
+        "development delivery: " +
+        std::string(state->settings.email.transport == "outbox" ? "email" : "") +
+        (state->settings.email.transport == "outbox" && state->settings.sms.transport == "outbox"
+             ? " and "
+             : "") +
+        (state->settings.sms.transport == "outbox" ? "SMS" : "") + " messages are written to " +
+        state->settings.outboxDir +
+        ", not sent (set plugins.settings.sessions.email.transport / sms.transport)");
   const bool parent = true;  // allowParentOrganization
   // clang-format off
   //          type                                           path                         intent key                         result key                         resource          action    root quorum only  handler                                     parent may submit

@@ -31,8 +31,7 @@ Profile requireProfile(RequestContext& ctx, const std::string& organizationId,
                                    " FROM session_profiles WHERE organization_id = ? AND id = ?",
                                {organizationId, profileId});
   if (!row)
-    throw notFound("session profile " + profileId + " not found in organization " +
-                   organizationId);
+    throw notFound("session profile " + profileId + " not found in organization " + organizationId);
   return profileFrom(*row);
 }
 

@@ -26,7 +26,8 @@ Profile requireProfile(signet::RequestContext& ctx, const std::string& organizat
 
 signet::json::Object createSessionProfile(signet::ActivityContext& ctx,
                                           const signet::json::Object& params);
-signet::json::Object getSessionProfile(signet::RequestContext& ctx, const signet::json::Object& body);
+signet::json::Object getSessionProfile(signet::RequestContext& ctx,
+                                       const signet::json::Object& body);
 signet::json::Object getSessionProfiles(signet::RequestContext& ctx,
                                         const signet::json::Object& body);
 
