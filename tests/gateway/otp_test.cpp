@@ -331,6 +331,57 @@ TEST_P(OtpTest, OutboxModeSaysSoAndFeatureFlagsAreHonoured) {
             std::string::npos);
 }
 
+TEST_P(OtpTest, TemplatesTemplateVariablesAndAllowedSenders) {
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 sessionsSettings(R"({"email":{"allowedFromAddresses":["team@demo.example"],
+                   "templates":{"welcome":{"subject":"Welcome to {{.AppName}}",
+                     "text":"Hello {{ index .TemplateVariables \"name\" }}! Code: {{.OtpCode}}",
+                     "html":"<p>Hello {{ index .TemplateVariables \"name\" }}</p>"}}}})"));
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  auto extra = json::parseObject(
+      R"({"sendFromEmailAddress":"team@demo.example","sendFromEmailSenderName":"Demo Team",
+          "emailCustomization":{"templateId":"welcome","templateVariables":"{\"name\":\"<Alice>\"}"}})",
+      "t");
+  std::string otpId = initOtp(gw, "OTP_TYPE_EMAIL", kEmail, extra);
+  std::string message = newestOutboxMessage(gw);
+  EXPECT_NE(message.find("Subject: Welcome to Demo App"), std::string::npos) << message;
+  EXPECT_NE(message.find("Hello <Alice>! Code: "), std::string::npos) << message;
+  EXPECT_NE(message.find("<p>Hello &lt;Alice&gt;</p>"), std::string::npos) << message;  // escaped
+  EXPECT_NE(message.find("Demo Team <team@demo.example>"), std::string::npos) << message;
+  verifyOtp(gw, otpId, codeIn(message), "");
+  auto unknown = initOtpParams("OTP_TYPE_EMAIL", "bob@example.com");
+  unknown->set("emailCustomization", json::parseObject(R"({"templateId":"nope"})", "t"));
+  EXPECT_NE(requestErrorOf([&] {
+              gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                     gw.root().organizationId, unknown);
+            }).find("\"nope\" is not a template of this gateway"),
+            std::string::npos);
+}
+
+TEST_P(OtpTest, OtpLoginV1AcceptsAnUnboundTokenWithoutSignatureV2DoesNot) {
+  TestGateway gw(GetParam(), {"sessions"});
+  auto sub = createSubOrganization(gw, kEmail, kPhone);
+  auto session = newSessionKey();
+  json::Object p = json::object();
+  p->set("verificationToken",
+         gw.mintVerificationToken("OTP_TYPE_SMS", kPhone, gw.root().organizationId));
+  p->set("publicKey", session.publicKey);
+  EXPECT_NE(requestErrorOf([&] {
+              gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", sub.id, p);
+            }).find("parameters.clientSignature: required by OTP_LOGIN_V2"),
+            std::string::npos);
+  auto jwt = resultOf(gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN", sub.id, p),
+                      "otpLoginResult")
+                 ->getValue<std::string>("session");
+  EXPECT_EQ(gatewayJwtClaims(gw, jwt, true)->getValue<std::string>("user_id"), sub.userId);
+  // A token for a contact nobody in the organization has logs nobody in.
+  p->set("verificationToken",
+         gw.mintVerificationToken("OTP_TYPE_EMAIL", "mallory@example.com", gw.root().organizationId));
+  EXPECT_NE(failureOf(gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN", sub.id, p))
+                .find("no user with email mallory@example.com"),
+            std::string::npos);
+}
+
 TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
   TestGateway gw(GetParam(), {"sessions"});
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
