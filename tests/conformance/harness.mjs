@@ -2,7 +2,7 @@
 // root organization holding the given API key, serve on a free loopback port.
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import crypto from "node:crypto";
@@ -53,9 +53,16 @@ export function nodeStamper(key) {
   };
 }
 
-export async function startSignet(rootKey) {
+// `pluginSettings` lands in signet.json as plugins.settings (e.g. { sessions: {...} }).
+export async function startSignet(rootKey, pluginSettings = null) {
   const dataDir = mkdtempSync(join(tmpdir(), "signet-conformance-"));
   execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: ["ignore", "ignore", "inherit"] });
+  if (pluginSettings) {
+    const file = join(dataDir, "signet.json");
+    const config = JSON.parse(readFileSync(file, "utf8"));
+    config.plugins.settings = pluginSettings;
+    writeFileSync(file, JSON.stringify(config, null, 2));
+  }
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Conformance",
     "--user-name", "conformance root", "--api-public-key", rootKey.publicKeyHex], { encoding: "utf8" });
   const ids = JSON.parse(out.trim());
@@ -75,6 +82,26 @@ export async function startSignet(rootKey) {
       const code = await exited;
       rmSync(dataDir, { recursive: true, force: true });
       return code;
+    },
+  };
+}
+
+// A real SMTP server on loopback (tests/support/smtp_sink.py, Debian's python3-aiosmtpd):
+// messages land as files in `dir`. Resolves once it listens; stop() ends it.
+export async function startSmtpSink(dir) {
+  const script = new URL("../support/smtp_sink.py", import.meta.url).pathname;
+  const sink = spawn("/usr/bin/python3", [script, "--dir", dir], { stdio: ["pipe", "pipe", "inherit"] });
+  const line = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("smtp_sink.py did not start within 10 s")), 10000);
+    sink.once("exit", (code) => reject(new Error(`smtp_sink.py exited with ${code}`)));
+    createInterface({ input: sink.stdout }).once("line", (l) => { clearTimeout(timer); resolve(l); });
+  });
+  return {
+    port: Number(line.split(" ")[1]),
+    async stop() {
+      const exited = new Promise((resolve) => sink.once("exit", resolve));
+      sink.stdin.end();  // the sink exits when its stdin closes
+      await exited;
     },
   };
 }

@@ -1,4 +1,5 @@
-// The sessions plugin driven by the official SDKs: @turnkey/sdk-server runs the OTP flow
+// The sessions plugin driven by the official SDKs, with codes delivered to a real SMTP server
+// on loopback: @turnkey/sdk-server runs the OTP flow
 // (INIT_OTP_V3 -> VERIFY_OTP_V2 -> OTP_LOGIN_V2) and a read-write session; @turnkey/crypto
 // encrypts the code to Signet's signed target bundle, checks the verification token and the
 // session JWT, and opens the credential bundle. Every @turnkey/crypto check that pins a
@@ -6,7 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Turnkey } from "@turnkey/sdk-server";
 import {
@@ -15,26 +17,30 @@ import {
   verifyOtpVerificationToken,
   verifySessionJwtSignature,
 } from "@turnkey/crypto";
-import { generateKey, startSignet } from "./harness.mjs";
+import { generateKey, startSignet, startSmtpSink } from "./harness.mjs";
 
 const rootKey = generateKey("p256");
-let signet, turnkey, api, parentOrg, signerKey, sub;
+let signet, turnkey, api, parentOrg, signerKey, sub, smtp, mailDir;
 
 const clientFor = (key, organizationId) =>
   turnkey.apiClient({ apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex, defaultOrganizationId: organizationId });
 
-// signet init enables the sessions plugin in development delivery: messages are files.
-function newestOutboxCode(dataDir) {
-  const dir = join(dataDir, "outbox");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".eml")).sort();
-  const text = readFileSync(join(dir, files[files.length - 1]), "utf8");
+// The code in the newest message the SMTP server received.
+function newestMailedCode() {
+  const files = readdirSync(mailDir).filter((f) => f.endsWith(".eml")).sort((a, b) => parseInt(a) - parseInt(b));
+  assert.ok(files.length > 0, "no message was delivered");
+  const text = readFileSync(join(mailDir, files[files.length - 1]), "utf8");
   const m = /code is: ([0-9A-Z]{6,9})/.exec(text);
   assert.ok(m, `no code in ${text}`);
   return m[1];
 }
 
 before(async () => {
-  signet = await startSignet(rootKey);
+  mailDir = mkdtempSync(join(tmpdir(), "signet-mail-"));
+  smtp = await startSmtpSink(mailDir);
+  signet = await startSignet(rootKey, {
+    sessions: { email: { transport: "smtp", smtp: { host: "127.0.0.1", port: smtp.port, startTls: false } } },
+  });
   parentOrg = signet.ids.organizationId;
   signerKey = (await (await fetch(`${signet.baseUrl}/.well-known/signet.json`)).json()).signerPublicKey;
   turnkey = new Turnkey({
@@ -60,13 +66,15 @@ before(async () => {
 
 after(async () => {
   assert.equal(await signet.stop(), 0);
+  await smtp.stop();
+  rmSync(mailDir, { recursive: true, force: true });
 });
 
 test("OTP: encrypted code, verification token and session JWT pass @turnkey/crypto's checks", async () => {
   const init = await api.initOtp({ otpType: "OTP_TYPE_EMAIL", contact: "alice@example.com", appName: "Conformance" });
   assert.equal(init.activity.type, "ACTIVITY_TYPE_INIT_OTP_V3");
   assert.ok(init.otpId);
-  const code = newestOutboxCode(signet.dataDir);
+  const code = newestMailedCode();
 
   const session = generateKey("p256");
   const encryptedOtpBundle = await encryptOtpCodeToBundle(code, init.otpEncryptionTargetBundle, session.publicKeyHex, signerKey);
