@@ -63,7 +63,9 @@ void Catalog::index() {
   submit_.clear();
   queries_.clear();
   types_.clear();
-  services_ = Services{std::move(services_.identity)};
+  IdentityServices identity = std::move(services_.identity);  // the core's, kept
+  services_ = Services{};
+  services_.identity = std::move(identity);
   std::map<std::string, const ModuleInfo*> filterOwner;
   std::map<std::string, const ModuleInfo*> typeOwner;
   std::map<std::string, const ModuleInfo*> queryOwner;
