@@ -96,6 +96,10 @@ Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size) {
   return ed25519::sign(seed, msg, size);
 }
 
+std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b) {
+  return p256::addScalars(a, b);
+}
+
 std::optional<SecretBytes> ecdhP256(const SecretBytes& priv, const Bytes& peerPublic) {
   return p256::ecdh(priv, peerPublic);
 }

@@ -117,6 +117,21 @@ EcdsaSignature sign(const SecretBytes& priv, const Digest& digest) {
   return out;
 }
 
+std::optional<SecretBytes> addScalars(const SecretBytes& a, const SecretBytes& b) {
+  Ptr<BIGNUM> x(BN_bin2bn(a.data(), static_cast<int>(a.size()), nullptr));
+  Ptr<BIGNUM> y(BN_bin2bn(b.data(), static_cast<int>(b.size()), nullptr));
+  Ptr<BIGNUM> sum(BN_new());
+  BN_CTX* ctx = BN_CTX_new();
+  bool ok = x && y && sum && ctx &&
+            BN_mod_add(sum.get(), x.get(), y.get(), EC_GROUP_get0_order(group()), ctx) == 1;
+  BN_CTX_free(ctx);
+  if (!ok) throw std::runtime_error("P-256 scalar addition failed");
+  if (BN_is_zero(sum.get())) return std::nullopt;
+  Bytes out(32);
+  BN_bn2binpad(sum.get(), out.data(), 32);
+  return SecretBytes(std::move(out));
+}
+
 std::optional<SecretBytes> ecdh(const SecretBytes& priv, const Bytes& peerPublic) {
   auto peer = decodePoint(peerPublic);
   if (!peer || !isValidScalar(priv)) return std::nullopt;

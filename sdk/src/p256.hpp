@@ -9,5 +9,6 @@ bool verify(const Bytes& publicKey, const Digest& digest, const EcdsaSignature& 
 bool isValidScalar(const SecretBytes& priv);
 Bytes publicKey(const SecretBytes& priv);
 EcdsaSignature sign(const SecretBytes& priv, const Digest& digest);
+std::optional<SecretBytes> addScalars(const SecretBytes& a, const SecretBytes& b);
 std::optional<SecretBytes> ecdh(const SecretBytes& priv, const Bytes& peerPublic);
 }  // namespace signet::crypto::p256

@@ -117,6 +117,9 @@ Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size);
 // `peerPublic` is not a point on the curve.
 std::optional<SecretBytes> ecdhP256(const SecretBytes& priv, const Bytes& peerPublic);
 
+// (a + b) mod n on P-256 (SLIP-10 child keys); nullopt when the sum is zero.
+std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b);
+
 // AES-256-GCM; the output is ciphertext followed by the 16-byte tag.
 Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext, size_t size,
                  const Bytes& aad);
