@@ -6,11 +6,9 @@
 namespace signet {
 
 namespace {
-constexpr char kAlphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
 int digitValue(char c) {
-  const char* p = std::find(kAlphabet, kAlphabet + 58, c);
-  return p == kAlphabet + 58 ? -1 : static_cast<int>(p - kAlphabet);
+  auto pos = kBase58Bitcoin.find(c);
+  return pos == std::string_view::npos ? -1 : static_cast<int>(pos);
 }
 
 std::array<uint8_t, 4> checksum(const Bytes& payload) {
@@ -20,7 +18,7 @@ std::array<uint8_t, 4> checksum(const Bytes& payload) {
 }
 }  // namespace
 
-std::string base58Encode(const Bytes& data) {
+std::string base58Encode(const Bytes& data, std::string_view alphabet) {
   size_t zeros = 0;
   while (zeros < data.size() && data[zeros] == 0) ++zeros;
   // Base-58 digits, least significant first; schoolbook conversion (inputs are short).
@@ -37,8 +35,8 @@ std::string base58Encode(const Bytes& data) {
       carry /= 58;
     }
   }
-  std::string out(zeros, '1');
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) out += kAlphabet[*it];
+  std::string out(zeros, alphabet[0]);
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) out += alphabet[*it];
   return out;
 }
 
@@ -64,11 +62,11 @@ std::optional<Bytes> base58Decode(std::string_view text) {
   return out;
 }
 
-std::string base58CheckEncode(const Bytes& payload) {
+std::string base58CheckEncode(const Bytes& payload, std::string_view alphabet) {
   Bytes full = payload;
   auto sum = checksum(payload);
   full.insert(full.end(), sum.begin(), sum.end());
-  return base58Encode(full);
+  return base58Encode(full, alphabet);
 }
 
 std::optional<Bytes> base58CheckDecode(std::string_view text) {

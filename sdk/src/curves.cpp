@@ -96,6 +96,10 @@ Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size) {
   return ed25519::sign(seed, msg, size);
 }
 
+std::optional<Bytes> taprootOutputKey(const Bytes& publicKey) {
+  return k1::taprootOutputKey(publicKey);
+}
+
 std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b) {
   return p256::addScalars(a, b);
 }

@@ -17,6 +17,23 @@ Digest sha256(const uint8_t* data, size_t size) {
   return out;
 }
 
+std::array<uint8_t, 20> hash160(const uint8_t* data, size_t size) {
+  auto inner = sha256(data, size);
+  std::array<uint8_t, 20> out;
+  unsigned int len = 0;
+  if (EVP_Digest(inner.data(), inner.size(), out.data(), &len, EVP_ripemd160(), nullptr) != 1)
+    throw std::runtime_error("RIPEMD-160 failed");
+  return out;
+}
+
+Digest sha3_256(const uint8_t* data, size_t size) {
+  Digest out;
+  unsigned int len = 0;
+  if (EVP_Digest(data, size, out.data(), &len, EVP_sha3_256(), nullptr) != 1)
+    throw std::runtime_error("SHA3-256 failed");
+  return out;
+}
+
 Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size) {
   Digest out;
   unsigned int len = 0;

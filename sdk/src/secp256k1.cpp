@@ -1,6 +1,7 @@
 #include "secp256k1.hpp"
 
 #include <secp256k1.h>
+#include <secp256k1_extrakeys.h>
 #include <secp256k1_recovery.h>
 
 #include <cstring>
@@ -90,6 +91,29 @@ RecoverableSignature sign(const SecretBytes& priv, const Digest& digest) {
   std::memcpy(out.sig.r.data(), compact, 32);
   std::memcpy(out.sig.s.data(), compact + 32, 32);
   out.recoveryId = recid;
+  return out;
+}
+
+std::optional<Bytes> taprootOutputKey(const Bytes& publicKey) {
+  auto pk = parse(publicKey);
+  if (!pk) return std::nullopt;
+  secp256k1_xonly_pubkey internal;
+  if (secp256k1_xonly_pubkey_from_pubkey(ctx(), &internal, nullptr, &*pk) != 1) return std::nullopt;
+  uint8_t x[32];
+  secp256k1_xonly_pubkey_serialize(ctx(), x, &internal);
+  // BIP-86: t = tagged_hash("TapTweak", P) with no script tree; Q = P + t*G.
+  static const char kTag[] = "TapTweak";
+  uint8_t tweak[32];
+  if (secp256k1_tagged_sha256(ctx(), tweak, reinterpret_cast<const unsigned char*>(kTag),
+                              sizeof kTag - 1, x, 32) != 1)
+    return std::nullopt;
+  secp256k1_pubkey output;
+  secp256k1_xonly_pubkey outputX;
+  if (secp256k1_xonly_pubkey_tweak_add(ctx(), &output, &internal, tweak) != 1 ||
+      secp256k1_xonly_pubkey_from_pubkey(ctx(), &outputX, nullptr, &output) != 1)
+    return std::nullopt;
+  Bytes out(32);
+  secp256k1_xonly_pubkey_serialize(ctx(), out.data(), &outputX);
   return out;
 }
 

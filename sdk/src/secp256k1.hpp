@@ -9,4 +9,5 @@ bool verify(const Bytes& publicKey, const Digest& digest, const EcdsaSignature& 
 bool isValidScalar(const SecretBytes& priv);
 Bytes publicKey(const SecretBytes& priv);
 RecoverableSignature sign(const SecretBytes& priv, const Digest& digest);
+std::optional<Bytes> taprootOutputKey(const Bytes& publicKey);
 }  // namespace signet::crypto::k1

@@ -34,6 +34,12 @@ inline std::string toHex(const Digest& d) {
 Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size);
 std::array<uint8_t, 64> hmacSha512(const Bytes& key, const uint8_t* data, size_t size);
 
+// Hashes addresses are made of: RIPEMD-160(SHA-256(x)) (Bitcoin's hash160), SHA3-256 (Aptos)
+// and BLAKE2b-256 (Sui; our own, since OpenSSL 3.0 fixes BLAKE2b at 512 bits).
+std::array<uint8_t, 20> hash160(const uint8_t* data, size_t size);
+Digest sha3_256(const uint8_t* data, size_t size);
+Digest blake2b256(const uint8_t* data, size_t size);
+
 void randomBytes(uint8_t* out, size_t size);
 Bytes randomBytes(size_t size);
 std::string uuidV4();
@@ -116,6 +122,10 @@ Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size);
 // P-256 Diffie-Hellman: the x coordinate of priv * peer (RFC 9180 DHKEM's DH()). nullopt when
 // `peerPublic` is not a point on the curve.
 std::optional<SecretBytes> ecdhP256(const SecretBytes& priv, const Bytes& peerPublic);
+
+// BIP-86 key-path-only Taproot output key of a secp256k1 public key: the 32-byte x-only
+// Q = P + tagged_hash("TapTweak", x(P))·G. nullopt for a bad key.
+std::optional<Bytes> taprootOutputKey(const Bytes& publicKey);
 
 // (a + b) mod n on P-256 (SLIP-10 child keys); nullopt when the sum is zero.
 std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b);

@@ -31,9 +31,13 @@ std::optional<Bytes> base64Decode(std::string_view text);
 
 // Base58 with the Bitcoin alphabet, and Base58Check (payload ‖ first 4 bytes of
 // SHA-256(SHA-256(payload)), no version byte added here). nullopt on a bad character or checksum.
-std::string base58Encode(const Bytes& data);
+inline constexpr std::string_view kBase58Bitcoin =
+    "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+inline constexpr std::string_view kBase58Ripple =
+    "rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz";
+std::string base58Encode(const Bytes& data, std::string_view alphabet = kBase58Bitcoin);
 std::optional<Bytes> base58Decode(std::string_view text);
-std::string base58CheckEncode(const Bytes& payload);
+std::string base58CheckEncode(const Bytes& payload, std::string_view alphabet = kBase58Bitcoin);
 std::optional<Bytes> base58CheckDecode(std::string_view text);
 
 inline Bytes toBytes(std::string_view s) {

@@ -120,9 +120,9 @@ struct UserRef {
 };
 struct VerifiedContact {
   std::string tokenId;
-  std::string type;     // OTP_TYPE_EMAIL or OTP_TYPE_SMS
-  std::string contact;  // the address or number the code went to
-  std::string organizationId;  // the organization that issued the token
+  std::string type;                      // OTP_TYPE_EMAIL or OTP_TYPE_SMS
+  std::string contact;                   // the address or number the code went to
+  std::string organizationId;            // the organization that issued the token
   std::optional<std::string> publicKey;  // compressed P-256 hex, when the token is key-bound
   int64_t expiresAtMs = 0;
 };
@@ -169,7 +169,7 @@ struct IdentityServices {
 };
 
 struct Services {
-  IdentityServices identity;  // provided by the core
+  IdentityServices identity;   // provided by the core
   WalletCreator createWallet;  // empty when no enabled module provides wallets
   std::string walletProvider;  // the module that provides it
   std::vector<std::pair<std::string, OrganizationDeletionHook>> deletionHooks;  // (module, hook)

@@ -1,0 +1,25 @@
+// ADDRESS_FORMAT_* encodings (reference signing.md §1.3): from a public key of the format's
+// curve to the address clients expect. A format whose encoding the reference leaves
+// unsettled (P2SH and P2WSH scripts, TON wallet contracts, Spark) is refused with a message
+// saying so, never guessed.
+#pragma once
+
+#include <string>
+
+#include "signet/crypto.hpp"
+
+namespace signing {
+
+// The curve a format's addresses are made from; InvalidArgument for an unknown or
+// unsupported format. COMPRESSED and UNCOMPRESSED take any curve (nullopt).
+std::optional<signet::crypto::Curve> curveOfFormat(const std::string& addressFormat);
+
+// `publicKey`: canonical bytes (33-byte compressed for secp256k1 and P-256, 32 for Ed25519).
+// InvalidArgument naming the format when it cannot be made from that curve.
+std::string addressFor(const std::string& addressFormat, signet::crypto::Curve curve,
+                       const signet::Bytes& publicKey);
+
+// 0x + EIP-55 mixed-case checksum of a 20-byte account address.
+std::string ethereumChecksumAddress(const signet::Bytes& address20);
+
+}  // namespace signing
