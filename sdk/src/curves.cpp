@@ -100,6 +100,14 @@ std::optional<Bytes> taprootOutputKey(const Bytes& publicKey) {
   return k1::taprootOutputKey(publicKey);
 }
 
+Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message) {
+  return k1::signTaprootKeyPath(priv, message);
+}
+
+bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig) {
+  return k1::verifySchnorr(xonly, message, sig);
+}
+
 std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b) {
   return p256::addScalars(a, b);
 }

@@ -3,6 +3,7 @@
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_recovery.h>
+#include <secp256k1_schnorrsig.h>
 
 #include <cstring>
 #include <stdexcept>
@@ -115,6 +116,36 @@ std::optional<Bytes> taprootOutputKey(const Bytes& publicKey) {
   Bytes out(32);
   secp256k1_xonly_pubkey_serialize(ctx(), out.data(), &outputX);
   return out;
+}
+
+Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message) {
+  secp256k1_keypair keypair;
+  if (secp256k1_keypair_create(ctx(), &keypair, priv.data()) != 1)
+    throw std::invalid_argument("not a secp256k1 private key");
+  secp256k1_xonly_pubkey internal;
+  secp256k1_keypair_xonly_pub(ctx(), &internal, nullptr, &keypair);
+  uint8_t x[32], tweak[32];
+  secp256k1_xonly_pubkey_serialize(ctx(), x, &internal);
+  static const char kTag[] = "TapTweak";
+  if (secp256k1_tagged_sha256(ctx(), tweak, reinterpret_cast<const unsigned char*>(kTag),
+                              sizeof kTag - 1, x, 32) != 1 ||
+      secp256k1_keypair_xonly_tweak_add(ctx(), &keypair, tweak) != 1)
+    throw std::runtime_error("Taproot key tweak failed");
+  uint8_t aux[32];
+  randomBytes(aux, sizeof aux);
+  Bytes sig(64);
+  int ok = secp256k1_schnorrsig_sign32(ctx(), sig.data(), message.data(), &keypair, aux);
+  wipe(&keypair, sizeof keypair);
+  if (ok != 1) throw std::runtime_error("Schnorr signing failed");
+  return sig;
+}
+
+bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig) {
+  secp256k1_xonly_pubkey pk;
+  if (xonly.size() != 32 || sig.size() != 64 ||
+      secp256k1_xonly_pubkey_parse(ctx(), &pk, xonly.data()) != 1)
+    return false;
+  return secp256k1_schnorrsig_verify(ctx(), sig.data(), message.data(), 32, &pk) == 1;
 }
 
 }  // namespace signet::crypto::k1

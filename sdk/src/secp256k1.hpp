@@ -10,4 +10,6 @@ bool isValidScalar(const SecretBytes& priv);
 Bytes publicKey(const SecretBytes& priv);
 RecoverableSignature sign(const SecretBytes& priv, const Digest& digest);
 std::optional<Bytes> taprootOutputKey(const Bytes& publicKey);
+Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message);
+bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig);
 }  // namespace signet::crypto::k1

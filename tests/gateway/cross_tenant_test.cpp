@@ -25,7 +25,7 @@ std::string fingerprintOfStore(TestGateway& gw) {
 }
 
 TEST_P(CrossTenantTest, EveryOperationRefusesAnotherTenantsKeyAndChangesNothing) {
-  TestGateway gw(GetParam(), {"memo", "sessions"});
+  TestGateway gw(GetParam(), {"memo", "sessions", "signing"});
   auto [other, otherStamper] = gw.createOrganization("Intruder Org");
   auto intruder = gw.clientWith(otherStamper);
   const std::string target = gw.root().organizationId;
@@ -59,7 +59,7 @@ TEST_P(CrossTenantTest, EveryOperationRefusesAnotherTenantsKeyAndChangesNothing)
 }
 
 TEST_P(CrossTenantTest, SubOrganizationKeysStayInsideAndParentKeysRunNoSubOrganizationActivity) {
-  TestGateway gw(GetParam(), {"memo", "sessions"});
+  TestGateway gw(GetParam(), {"memo", "sessions", "signing"});
   auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
   std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
   std::string subId = crypto::uuidV4(), userId = crypto::uuidV4();

@@ -127,6 +127,11 @@ std::optional<SecretBytes> ecdhP256(const SecretBytes& priv, const Bytes& peerPu
 // Q = P + tagged_hash("TapTweak", x(P))·G. nullopt for a bad key.
 std::optional<Bytes> taprootOutputKey(const Bytes& publicKey);
 
+// BIP-340 Schnorr with the BIP-341 key-path tweak (no script tree): what a Taproot
+// (P2TR) account signs with; it verifies under taprootOutputKey(P).
+Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message);
+bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig);
+
 // (a + b) mod n on P-256 (SLIP-10 child keys); nullopt when the sum is zero.
 std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b);
 

@@ -1,0 +1,109 @@
+#include "key_material.hpp"
+
+#include "signet/hd_keys.hpp"
+
+namespace signing {
+
+using namespace signet;
+using crypto::Curve;
+
+std::string mnemonicSecretId(const std::string& walletId) {
+  return "wallet-mnemonic:" + walletId;
+}
+std::string privateKeySecretId(const std::string& privateKeyId) {
+  return "private-key:" + privateKeyId;
+}
+
+Curve curveFromApi(const std::string& name, const std::string& field) {
+  if (name == "CURVE_SECP256K1") return Curve::kSecp256k1;
+  if (name == "CURVE_ED25519") return Curve::kEd25519;
+  if (name == "CURVE_P256") return Curve::kP256;
+  throw invalidArgument("invalid field " + field + ": \"" + name +
+                        "\" (expected CURVE_SECP256K1, CURVE_ED25519 or CURVE_P256)");
+}
+
+std::string curveToApi(Curve curve) {
+  switch (curve) {
+    case Curve::kSecp256k1:
+      return "CURVE_SECP256K1";
+    case Curve::kEd25519:
+      return "CURVE_ED25519";
+    case Curve::kP256:
+      return "CURVE_P256";
+  }
+  return "";
+}
+
+crypto::SecretBytes walletAccountKey(RequestContext& ctx, const std::string& walletId, Curve curve,
+                                     const std::string& path, const std::string& field) {
+  std::string why;
+  auto segments = hd::parsePath(path, why);
+  if (!segments) throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + why);
+  auto mnemonic = ctx.keyring().open(mnemonicSecretId(walletId), kMnemonicKind);
+  // Stored as "mnemonic" or "mnemonic\npassphrase" (an imported wallet's BIP-39 passphrase).
+  std::string text = toString(mnemonic.bytes());
+  auto newline = text.find('\n');
+  std::string words = text.substr(0, newline);
+  std::string passphrase = newline == std::string::npos ? "" : text.substr(newline + 1);
+  auto seed = hd::seedFromMnemonic(words, passphrase);
+  crypto::wipe(text.data(), text.size());
+  crypto::wipe(words.data(), words.size());
+  crypto::wipe(passphrase.data(), passphrase.size());
+  try {
+    return std::move(hd::derive(curve, seed, *segments).privateKey);
+  } catch (const std::invalid_argument& e) {
+    throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + e.what());
+  }
+}
+
+SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
+  Db& db = ctx.db();
+  const std::string& org = ctx.organizationId();
+  // Ethereum addresses are compared without their checksum case.
+  bool hexAddress = signWith.rfind("0x", 0) == 0;
+  auto same = [&](const std::string& stored) {
+    if (!hexAddress) return stored == signWith;
+    if (stored.size() != signWith.size()) return false;
+    for (size_t i = 0; i < stored.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(stored[i])) !=
+          std::tolower(static_cast<unsigned char>(signWith[i])))
+        return false;
+    return true;
+  };
+  for (const auto& row : db.query(
+           "SELECT wallet_id, curve, path, address_format, address FROM signing_wallet_accounts "
+           "WHERE organization_id = ? AND lower(address) = lower(?)",
+           {org, signWith})) {
+    if (!same(row.str(4))) continue;
+    Curve curve = curveFromApi(row.str(1), "account curve");
+    SigningKey k{curve, row.str(3), walletAccountKey(ctx, row.str(0), curve, row.str(2), "path")};
+    k.taproot = k.addressFormat.size() > 4 &&
+                k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;
+    return k;
+  }
+  std::string keyId;
+  std::string format;
+  for (const auto& row :
+       db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
+                "WHERE organization_id = ? AND lower(address) = lower(?)",
+                {org, signWith}))
+    if (same(row.str(2))) {
+      keyId = row.str(0);
+      format = row.str(1);
+      break;
+    }
+  if (keyId.empty()) keyId = signWith;
+  auto key = db.queryOne(
+      "SELECT curve FROM signing_private_keys WHERE organization_id = ? AND id = ?", {org, keyId});
+  if (!key)
+    throw notFound("signWith \"" + signWith +
+                   "\" is no wallet account address, private key address or private key id in "
+                   "organization " +
+                   org);
+  Curve curve = curveFromApi(key->str(0), "private key curve");
+  SigningKey k{curve, format, ctx.keyring().open(privateKeySecretId(keyId), kPrivateKeyKind)};
+  k.taproot = format.size() > 4 && format.compare(format.size() - 4, 4, "P2TR") == 0;
+  return k;
+}
+
+}  // namespace signing

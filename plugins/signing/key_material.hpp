@@ -1,0 +1,40 @@
+// Where signing keys come from: a wallet account's key derived from its wallet's mnemonic,
+// or a private key, each opened from the keyring for one request and wiped after. Also the
+// curve names of the API.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+inline constexpr const char* kMnemonicKind = "bip39-mnemonic";
+inline constexpr const char* kPrivateKeyKind = "private-key";
+std::string mnemonicSecretId(const std::string& walletId);
+std::string privateKeySecretId(const std::string& privateKeyId);
+
+// CURVE_SECP256K1 / CURVE_ED25519 / CURVE_P256 <-> curve; InvalidArgument naming `field`.
+signet::crypto::Curve curveFromApi(const std::string& name, const std::string& field);
+std::string curveToApi(signet::crypto::Curve curve);
+
+// The account key at `path` of a wallet (the mnemonic is opened, used and wiped here).
+// InvalidArgument naming `field` for a bad path.
+signet::crypto::SecretBytes walletAccountKey(signet::RequestContext& ctx,
+                                             const std::string& walletId,
+                                             signet::crypto::Curve curve, const std::string& path,
+                                             const std::string& field);
+
+// A key that can sign: what signWith resolved to.
+struct SigningKey {
+  signet::crypto::Curve curve;
+  std::string addressFormat;  // of the account or address named; empty for a key id
+  signet::crypto::SecretBytes privateKey;
+  bool taproot = false;  // P2TR accounts sign BIP-341 Schnorr
+};
+// signWith: a wallet account address, a private key address, or a private key id, in the
+// context's organization. NotFound naming it otherwise.
+SigningKey resolveSignWith(signet::RequestContext& ctx, const std::string& signWith);
+
+}  // namespace signing

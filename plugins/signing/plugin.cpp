@@ -1,0 +1,59 @@
+// The signing plugin's registration: one row per activity type or query, plus the hooks the
+// core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
+// filter by address).
+#include "private_keys.hpp"
+#include "raw_signing.hpp"
+#include "schema.hpp"
+#include "wallets.hpp"
+
+namespace {
+
+using namespace signet;
+using namespace signing;
+
+SubOrganizationFilter byAddress() {
+  return {"WALLET_ACCOUNT_ADDRESS", [](const std::string& address) {
+            return std::make_pair(
+                std::string("organizations.id IN (SELECT organization_id FROM "
+                            "signing_wallet_accounts WHERE address = ?) OR organizations.id IN "
+                            "(SELECT organization_id FROM signing_private_key_addresses WHERE "
+                            "address = ?)"),
+                SqlParams{address, address});
+          }};
+}
+
+void registerSigning(Registry& r) {
+  // clang-format off
+  //          type                                    path                      intent key                     result key                     resource       action    root quorum only  handler
+  r.activity({"ACTIVITY_TYPE_CREATE_WALLET",          "create_wallet",          "createWalletIntent",          "createWalletResult",          "WALLET",      "CREATE", false, createWallet});
+  r.activity({"ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS", "create_wallet_accounts", "createWalletAccountsIntent",  "createWalletAccountsResult",  "WALLET",      "CREATE", false, createWalletAccounts});
+  r.activity({"ACTIVITY_TYPE_UPDATE_WALLET",          "update_wallet",          "updateWalletIntent",          "updateWalletResult",          "WALLET",      "UPDATE", false, updateWallet});
+  r.activity({"ACTIVITY_TYPE_DELETE_WALLETS",         "delete_wallets",         "deleteWalletsIntent",         "deleteWalletsResult",         "WALLET",      "DELETE", false, deleteWallets});
+  r.activity({"ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS", "delete_wallet_accounts", "deleteWalletAccountsIntent",  "deleteWalletAccountsResult",  "WALLET",      "DELETE", false, deleteWalletAccounts});
+  r.activity({"ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", "create_private_keys",    "createPrivateKeysIntentV2",   "createPrivateKeysResultV2",   "PRIVATE_KEY", "CREATE", false, createPrivateKeys});
+  r.activity({"ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",    "delete_private_keys",    "deletePrivateKeysIntent",     "deletePrivateKeysResult",     "PRIVATE_KEY", "DELETE", false, deletePrivateKeys});
+  r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",    "sign_raw_payload",       "signRawPayloadIntentV2",      "signRawPayloadResult",        "PRIVATE_KEY", "SIGN",   false, signRawPayload});
+  r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",      "sign_raw_payloads",      "signRawPayloadsIntent",       "signRawPayloadsResult",       "PRIVATE_KEY", "SIGN",   false, signRawPayloads});
+
+  r.query({"get_wallet",           getWallet});
+  r.query({"list_wallets",         listWallets});
+  r.query({"get_wallet_account",   getWalletAccount});
+  r.query({"list_wallet_accounts", listWalletAccounts});
+  r.query({"get_private_key",      getPrivateKey});
+  r.query({"list_private_keys",    listPrivateKeys});
+  // clang-format on
+  r.migrations("signing", migrations());
+  r.walletCreator(createWalletIn);
+  r.organizationDeletionHook(deleteOrganizationKeys);
+  r.subOrganizationFilter(byAddress());
+}
+
+const PluginDescriptor* descriptor() {
+  static const PluginDescriptor d{kPluginAbiVersion, "signing", "0.1.0",
+                                  "wallets, private keys and raw signing", registerSigning};
+  return &d;
+}
+
+}  // namespace
+
+SIGNET_PLUGIN(descriptor)

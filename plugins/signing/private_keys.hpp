@@ -1,0 +1,16 @@
+// Private keys (signing.md §1.5): create_private_keys V2 (one address per requested format),
+// delete_private_keys, get_private_key, list_private_keys.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+signet::json::Object createPrivateKeys(signet::ActivityContext& ctx,
+                                       const signet::json::Object& params);
+signet::json::Object deletePrivateKeys(signet::ActivityContext& ctx,
+                                       const signet::json::Object& params);
+signet::json::Object getPrivateKey(signet::RequestContext& ctx, const signet::json::Object& body);
+signet::json::Object listPrivateKeys(signet::RequestContext& ctx, const signet::json::Object& body);
+
+}  // namespace signing

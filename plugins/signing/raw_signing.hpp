@@ -1,0 +1,17 @@
+// sign_raw_payload (V2) and sign_raw_payloads (signing.md §2): HEX (optional 0x) or UTF-8
+// payloads, hashed with NO_OP, SHA256 or KECCAK256 for ECDSA and Schnorr, NOT_APPLICABLE
+// (PureEdDSA) for Ed25519. secp256k1 ECDSA is low-S with the recovery id in v ("00"/"01");
+// a Taproot (P2TR) account signs BIP-341 Schnorr; r and s are 64 lowercase hex characters.
+// Any other combination fails the activity naming curve, encoding and hash function.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+signet::json::Object signRawPayload(signet::ActivityContext& ctx,
+                                    const signet::json::Object& params);
+signet::json::Object signRawPayloads(signet::ActivityContext& ctx,
+                                     const signet::json::Object& params);
+
+}  // namespace signing

@@ -1,0 +1,33 @@
+#include "schema.hpp"
+
+namespace signing {
+
+std::vector<signet::Migration> migrations() {
+  return {{1,
+           "wallets, wallet accounts, private keys and their addresses",
+           {"CREATE TABLE signing_wallets (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "name TEXT NOT NULL, exported INTEGER NOT NULL, imported INTEGER NOT NULL, "
+            "created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX signing_wallets_organization ON signing_wallets (organization_id)",
+            "CREATE TABLE signing_wallet_accounts (id TEXT PRIMARY KEY, organization_id TEXT NOT "
+            "NULL, wallet_id TEXT NOT NULL, curve TEXT NOT NULL, path_format TEXT NOT NULL, path "
+            "TEXT NOT NULL, address_format TEXT NOT NULL, address TEXT NOT NULL, public_key TEXT "
+            "NOT NULL, name TEXT, exported INTEGER NOT NULL, created_at_ms BIGINT NOT NULL, "
+            "updated_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX signing_accounts_wallet ON signing_wallet_accounts (wallet_id)",
+            "CREATE INDEX signing_accounts_address ON signing_wallet_accounts (organization_id, "
+            "address)",
+            "CREATE TABLE signing_private_keys (id TEXT PRIMARY KEY, organization_id TEXT NOT "
+            "NULL, name TEXT NOT NULL, curve TEXT NOT NULL, public_key TEXT NOT NULL, exported "
+            "INTEGER NOT NULL, imported INTEGER NOT NULL, created_at_ms BIGINT NOT NULL, "
+            "updated_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX signing_private_keys_organization ON signing_private_keys "
+            "(organization_id)",
+            "CREATE TABLE signing_private_key_addresses (private_key_id TEXT NOT NULL, "
+            "organization_id TEXT NOT NULL, address_format TEXT NOT NULL, address TEXT NOT NULL, "
+            "PRIMARY KEY (private_key_id, address_format))",
+            "CREATE INDEX signing_private_key_addresses_address ON signing_private_key_addresses "
+            "(organization_id, address)"}}};
+}
+
+}  // namespace signing

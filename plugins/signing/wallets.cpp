@@ -1,0 +1,321 @@
+#include "wallets.hpp"
+
+#include "addresses.hpp"
+#include "key_material.hpp"
+#include "signet/hd_keys.hpp"
+
+namespace signing {
+
+using namespace signet;
+
+namespace {
+constexpr size_t kMaxAccountsPerRequest = 100;
+constexpr const char* kAccountColumns =
+    "id, organization_id, wallet_id, curve, path_format, path, address_format, address, "
+    "public_key, name, created_at_ms, updated_at_ms";
+
+struct AccountSpec {
+  crypto::Curve curve;
+  std::string curveName, path, addressFormat, name, field;
+};
+
+std::vector<AccountSpec> readAccounts(const Object& p, const std::string& path) {
+  auto list = json::requireArray(p, "accounts", path);
+  if (list->size() > kMaxAccountsPerRequest)
+    throw invalidArgument("invalid field " + path + ".accounts: at most " +
+                          std::to_string(kMaxAccountsPerRequest) + " per request, got " +
+                          std::to_string(list->size()));
+  std::vector<AccountSpec> out;
+  for (size_t i = 0; i < list->size(); ++i) {
+    std::string f = path + ".accounts[" + std::to_string(i) + "]";
+    auto a = json::objectAt(list, i, path + ".accounts");
+    AccountSpec s;
+    s.field = f;
+    s.curveName = json::requireString(a, "curve", f);
+    s.curve = curveFromApi(s.curveName, f + ".curve");
+    std::string pathFormat = json::requireString(a, "pathFormat", f);
+    if (pathFormat != "PATH_FORMAT_BIP32")
+      throw invalidArgument("invalid field " + f + ".pathFormat: \"" + pathFormat +
+                            "\" (expected PATH_FORMAT_BIP32)");
+    s.path = json::requireString(a, "path", f);
+    s.addressFormat = json::requireString(a, "addressFormat", f);
+    s.name = json::optionalString(a, "name", f).value_or("");
+    std::string why;
+    if (!hd::parsePath(s.path, why))
+      throw invalidArgument("invalid field " + f + ".path: \"" + s.path + "\": " + why);
+    try {
+      auto wanted = curveOfFormat(s.addressFormat);
+      if (wanted && *wanted != s.curve)
+        throw invalidArgument("invalid field " + f + ".addressFormat: " + s.addressFormat +
+                              " addresses are made from " + crypto::curveName(*wanted) +
+                              " keys, not " + s.curveName);
+    } catch (const Error& e) {
+      if (std::string(e.what()).rfind("invalid field", 0) == 0) throw;
+      throw invalidArgument("invalid field " + f + ".addressFormat: " + e.what());
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+struct DerivedAccount {
+  std::string address;
+  std::string publicKey;
+};
+DerivedAccount derive(RequestContext& ctx, const std::string& walletId, const AccountSpec& s) {
+  auto key = walletAccountKey(ctx, walletId, s.curve, s.path, s.field + ".path");
+  Bytes pub = crypto::publicKeyFromPrivate(s.curve, key);
+  return {addressFor(s.addressFormat, s.curve, pub), toHex(pub)};
+}
+
+std::vector<std::string> addAccounts(ActivityContext& ctx, const std::string& organizationId,
+                                     const std::string& walletId,
+                                     const std::vector<AccountSpec>& accounts, bool persist) {
+  std::vector<std::string> addresses;
+  for (const auto& s : accounts) {
+    auto d = derive(ctx, walletId, s);
+    addresses.push_back(d.address);
+    if (!persist) continue;
+    if (ctx.db().queryOne("SELECT 1 FROM signing_wallet_accounts WHERE wallet_id = ? AND path = ? "
+                          "AND address_format = ? AND curve = ?",
+                          {walletId, s.path, s.addressFormat, s.curveName}))
+      throw Error(Code::kAlreadyExists, "wallet " + walletId + " already has an account at " +
+                                            s.path + " with " + s.addressFormat);
+    ctx.db().exec(
+        "INSERT INTO signing_wallet_accounts (id, organization_id, wallet_id, curve, "
+        "path_format, path, address_format, address, public_key, name, exported, created_at_ms, "
+        "updated_at_ms) VALUES (?, ?, ?, ?, 'PATH_FORMAT_BIP32', ?, ?, ?, ?, ?, 0, ?, ?)",
+        {ctx.newId(), organizationId, walletId, s.curveName, s.path, s.addressFormat, d.address,
+         d.publicKey, s.name.empty() ? SqlValue(nullptr) : SqlValue(s.name), ctx.nowMs(),
+         ctx.nowMs()});
+  }
+  return addresses;
+}
+
+Object walletJson(const Row& r) {
+  Object o = json::object();
+  o->set("walletId", r.str(0));
+  o->set("walletName", r.str(1));
+  o->set("createdAt", json::timestamp(r.i64(4)));
+  o->set("updatedAt", json::timestamp(r.i64(5)));
+  o->set("exported", r.i64(2) != 0);
+  o->set("imported", r.i64(3) != 0);
+  return o;
+}
+constexpr const char* kWalletColumns = "id, name, exported, imported, created_at_ms, updated_at_ms";
+
+Object accountJson(const Row& r) {
+  Object o = json::object();
+  o->set("walletAccountId", r.str(0));
+  o->set("organizationId", r.str(1));
+  o->set("walletId", r.str(2));
+  o->set("curve", r.str(3));
+  o->set("pathFormat", r.str(4));
+  o->set("path", r.str(5));
+  o->set("addressFormat", r.str(6));
+  o->set("address", r.str(7));
+  o->set("publicKey", r.str(8));
+  if (auto name = r.optStr(9)) o->set("name", *name);
+  o->set("createdAt", json::timestamp(r.i64(10)));
+  o->set("updatedAt", json::timestamp(r.i64(11)));
+  return o;
+}
+
+Row requireWallet(RequestContext& ctx, const std::string& walletId) {
+  auto row = ctx.db().queryOne(std::string("SELECT ") + kWalletColumns +
+                                   " FROM signing_wallets WHERE organization_id = ? AND id = ?",
+                               {ctx.organizationId(), walletId});
+  if (!row)
+    throw notFound("wallet " + walletId + " not found in organization " + ctx.organizationId());
+  return *row;
+}
+
+void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
+  ctx.db().exec("DELETE FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId});
+  ctx.db().exec("DELETE FROM signing_wallets WHERE id = ?", {walletId});
+  ctx.keyring().erase(mnemonicSecretId(walletId));
+}
+}  // namespace
+
+Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
+  const std::string path = "parameters";
+  std::string name = json::requireString(p, "walletName", path);
+  if (name.empty()) throw invalidArgument("invalid field parameters.walletName: must not be empty");
+  auto accounts = readAccounts(p, path);
+  int words = static_cast<int>(json::optionalInt64String(p, "mnemonicLength", path).value_or(12));
+  if (words < 12 || words > 24 || words % 3 != 0)
+    throw invalidArgument(
+        "invalid field parameters.mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
+        std::to_string(words));
+  if (ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND name = ?",
+                        {organizationId, name}))
+    throw Error(Code::kAlreadyExists,
+                "a wallet named \"" + name + "\" already exists in organization " + organizationId);
+  std::string walletId = ctx.newId();
+  std::string mnemonic = hd::generateMnemonic(words);
+  ctx.keyring().seal(mnemonicSecretId(walletId), kMnemonicKind,
+                     crypto::SecretBytes(toBytes(mnemonic)));
+  crypto::wipe(mnemonic.data(), mnemonic.size());
+  ctx.db().exec(
+      "INSERT INTO signing_wallets (id, organization_id, name, exported, imported, "
+      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, 0, 0, ?, ?)",
+      {walletId, organizationId, name, ctx.nowMs(), ctx.nowMs()});
+  auto addresses = addAccounts(ctx, organizationId, walletId, accounts, true);
+  Object result = json::object();
+  result->set("walletId", walletId);
+  result->set("addresses", json::stringArray(addresses));
+  return result;
+}
+
+Object createWallet(ActivityContext& ctx, const Object& p) {
+  return createWalletIn(ctx, ctx.organizationId(), p);
+}
+
+Object createWalletAccounts(ActivityContext& ctx, const Object& p) {
+  std::string walletId = json::requireString(p, "walletId", "parameters");
+  auto accounts = readAccounts(p, "parameters");
+  bool persist = json::optionalBool(p, "persist", "parameters", true);
+  requireWallet(ctx, walletId);
+  Object result = json::object();
+  result->set("addresses", json::stringArray(addAccounts(ctx, ctx.organizationId(), walletId,
+                                                         accounts, persist)));
+  return result;
+}
+
+Object updateWallet(ActivityContext& ctx, const Object& p) {
+  std::string walletId = json::requireString(p, "walletId", "parameters");
+  requireWallet(ctx, walletId);
+  if (auto name = json::optionalString(p, "walletName", "parameters")) {
+    if (name->empty())
+      throw invalidArgument("invalid field parameters.walletName: must not be empty");
+    ctx.db().exec("UPDATE signing_wallets SET name = ?, updated_at_ms = ? WHERE id = ?",
+                  {*name, ctx.nowMs(), walletId});
+  }
+  Object result = json::object();
+  result->set("walletId", walletId);
+  return result;
+}
+
+Object deleteWallets(ActivityContext& ctx, const Object& p) {
+  auto ids = json::requireStringArray(p, "walletIds", "parameters");
+  bool force = json::optionalBool(p, "deleteWithoutExport", "parameters", false);
+  if (ids.empty()) throw invalidArgument("invalid field parameters.walletIds: must not be empty");
+  for (const auto& id : ids) {
+    Row w = requireWallet(ctx, id);
+    if (!force && w.i64(2) == 0)
+      throw failedPrecondition("wallet " + id +
+                               " has not been exported; export it first or set "
+                               "deleteWithoutExport to delete it anyway");
+    eraseWallet(ctx, id);
+  }
+  Object result = json::object();
+  result->set("walletIds", json::stringArray(ids));
+  return result;
+}
+
+Object deleteWalletAccounts(ActivityContext& ctx, const Object& p) {
+  auto ids = json::requireStringArray(p, "walletAccountIds", "parameters");
+  bool force = json::optionalBool(p, "deleteWithoutExport", "parameters", false);
+  if (ids.empty())
+    throw invalidArgument("invalid field parameters.walletAccountIds: must not be empty");
+  for (const auto& id : ids) {
+    auto row = ctx.db().queryOne(
+        "SELECT a.exported, w.exported FROM signing_wallet_accounts a JOIN signing_wallets w ON "
+        "w.id = a.wallet_id WHERE a.organization_id = ? AND a.id = ?",
+        {ctx.organizationId(), id});
+    if (!row)
+      throw notFound("wallet account " + id + " not found in organization " + ctx.organizationId());
+    if (!force && row->i64(0) == 0 && row->i64(1) == 0)
+      throw failedPrecondition("wallet account " + id +
+                               " has not been exported; export it first or set "
+                               "deleteWithoutExport to delete it anyway");
+    ctx.db().exec("DELETE FROM signing_wallet_accounts WHERE id = ?", {id});
+  }
+  Object result = json::object();
+  result->set("walletAccountIds", json::stringArray(ids));
+  return result;
+}
+
+Object getWallet(RequestContext& ctx, const Object& body) {
+  Object out = json::object();
+  out->set("wallet", walletJson(requireWallet(ctx, json::requireString(body, "walletId", ""))));
+  return out;
+}
+
+Object listWallets(RequestContext& ctx, const Object&) {
+  json::Array list = json::array();
+  for (const auto& r : ctx.db().query(std::string("SELECT ") + kWalletColumns +
+                                          " FROM signing_wallets WHERE organization_id = ? ORDER "
+                                          "BY created_at_ms, id",
+                                      {ctx.organizationId()}))
+    list->add(walletJson(r));
+  Object out = json::object();
+  out->set("wallets", list);
+  return out;
+}
+
+Object getWalletAccount(RequestContext& ctx, const Object& body) {
+  std::string walletId = json::requireString(body, "walletId", "");
+  auto address = json::optionalString(body, "address", "");
+  auto path = json::optionalString(body, "path", "");
+  if (!address && !path) throw invalidArgument("invalid request: give address or path");
+  requireWallet(ctx, walletId);
+  auto row =
+      ctx.db().queryOne(std::string("SELECT ") + kAccountColumns +
+                            " FROM signing_wallet_accounts WHERE wallet_id = ? AND " +
+                            (address ? "address = ?" : "path = ?") + " ORDER BY created_at_ms, id",
+                        {walletId, address ? *address : *path});
+  if (!row)
+    throw notFound("no account with " + (address ? "address " + *address : "path " + *path) +
+                   " in wallet " + walletId);
+  Object out = json::object();
+  out->set("account", accountJson(*row));
+  return out;
+}
+
+Object listWalletAccounts(RequestContext& ctx, const Object& body) {
+  auto walletId = json::optionalString(body, "walletId", "");
+  bool details = json::optionalBool(body, "includeWalletDetails", "", false);
+  if (walletId) requireWallet(ctx, *walletId);
+  json::Array list = json::array();
+  for (const auto& r :
+       ctx.db().query(std::string("SELECT ") + kAccountColumns +
+                          " FROM signing_wallet_accounts WHERE organization_id = ?" +
+                          (walletId ? " AND wallet_id = ?" : "") + " ORDER BY created_at_ms, id",
+                      walletId ? SqlParams{ctx.organizationId(), *walletId}
+                               : SqlParams{ctx.organizationId()})) {
+    Object a = accountJson(r);
+    if (details) a->set("walletDetails", walletJson(requireWallet(ctx, r.str(2))));
+    list->add(a);
+  }
+  Object out = json::object();
+  out->set("accounts", list);
+  return out;
+}
+
+void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizationId, bool force) {
+  auto wallets = ctx.db().query(
+      "SELECT id, exported FROM signing_wallets WHERE organization_id = ?", {organizationId});
+  auto keys = ctx.db().query(
+      "SELECT id, exported FROM signing_private_keys WHERE organization_id = ?", {organizationId});
+  if (!force) {
+    for (const auto& w : wallets)
+      if (w.i64(1) == 0)
+        throw failedPrecondition("organization " + organizationId + " holds wallet " + w.str(0) +
+                                 ", which has not been exported; export it or set "
+                                 "deleteWithoutExport");
+    for (const auto& k : keys)
+      if (k.i64(1) == 0)
+        throw failedPrecondition("organization " + organizationId + " holds private key " +
+                                 k.str(0) +
+                                 ", which has not been exported; export it or set "
+                                 "deleteWithoutExport");
+  }
+  for (const auto& w : wallets) eraseWallet(ctx, w.str(0));
+  for (const auto& k : keys) ctx.keyring().erase(privateKeySecretId(k.str(0)));
+  ctx.db().exec("DELETE FROM signing_private_key_addresses WHERE organization_id = ?",
+                {organizationId});
+  ctx.db().exec("DELETE FROM signing_private_keys WHERE organization_id = ?", {organizationId});
+}
+
+}  // namespace signing

@@ -1,0 +1,286 @@
+// The signing plugin through a real gateway: wallets and accounts from BIP-39 mnemonics
+// sealed in the keyring, private keys, raw signing on secp256k1 (ECDSA with recovery id,
+// Taproot Schnorr), Ed25519 and P-256, signWith by address or id, export guards, and the
+// hooks create_sub_organization, list_suborgs and delete_sub_organization use.
+#include "signet/hd_keys.hpp"
+#include "support/auth_fixtures.hpp"
+
+namespace signet::test {
+namespace {
+
+class SigningTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(SigningTest);
+
+json::Object account(const std::string& curve, const std::string& path, const std::string& format) {
+  json::Object a = json::object();
+  a->set("curve", curve);
+  a->set("pathFormat", "PATH_FORMAT_BIP32");
+  a->set("path", path);
+  a->set("addressFormat", format);
+  return a;
+}
+
+json::Object walletParams(const std::string& name, const std::vector<json::Object>& accounts) {
+  json::Object p = json::object();
+  p->set("walletName", name);
+  json::Array list = json::array();
+  for (const auto& a : accounts) list->add(a);
+  p->set("accounts", list);
+  return p;
+}
+
+json::Object signParams(const std::string& signWith, const std::string& payload,
+                        const std::string& encoding, const std::string& hash) {
+  json::Object p = json::object();
+  p->set("signWith", signWith);
+  p->set("payload", payload);
+  p->set("encoding", encoding);
+  p->set("hashFunction", hash);
+  return p;
+}
+
+crypto::EcdsaSignature rs(const json::Object& sig) {
+  crypto::EcdsaSignature s;
+  auto r = *fromHex(sig->getValue<std::string>("r"));
+  auto sv = *fromHex(sig->getValue<std::string>("s"));
+  std::copy(r.begin(), r.end(), s.r.begin());
+  std::copy(sv.begin(), sv.end(), s.s.begin());
+  return s;
+}
+
+std::string publicKeyOf(TestGateway& gw, const std::string& walletId, const std::string& address) {
+  auto body = orgBody(gw.root().organizationId);
+  body->set("walletId", walletId);
+  body->set("address", address);
+  return gw.rootClient()
+      .query("get_wallet_account", body)
+      ->getObject("account")
+      ->getValue<std::string>("publicKey");
+}
+
+TEST_P(SigningTest, WalletAccountsSignWithTheirSchemes) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  auto created = resultOf(
+      gw.rootClient().submit(
+          "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
+          walletParams(
+              "main",
+              {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
+               account("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA"),
+               account("CURVE_SECP256K1", "m/86'/0'/0'/0/0", "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR"),
+               account("CURVE_P256", "m/0'/0", "ADDRESS_FORMAT_COMPRESSED")})),
+      "createWalletResult");
+  std::string walletId = created->getValue<std::string>("walletId");
+  auto addresses = created->getArray("addresses");
+  ASSERT_EQ(addresses->size(), 4u);
+  std::string eth = addresses->getElement<std::string>(0);
+  std::string sol = addresses->getElement<std::string>(1);
+  std::string taproot = addresses->getElement<std::string>(2);
+  std::string p256 = addresses->getElement<std::string>(3);
+  EXPECT_EQ(eth.substr(0, 2), "0x");
+  EXPECT_EQ(taproot.substr(0, 4), "bc1p");
+  // The mnemonic is in the keyring only, sealed.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ? AND kind = 'bip39-mnemonic'",
+                     {"wallet-mnemonic:" + walletId}),
+            1);
+
+  auto digest = crypto::keccak256(std::string_view("hello"));
+  // ECDSA: low-S, verifies under the account key, v is the recovery id; 0x is optional, and
+  // the address matches whatever its case.
+  std::string lowerEth = eth;
+  for (auto& c : lowerEth) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto sig = resultOf(
+      gw.rootClient().submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                             signParams(lowerEth, "0x" + crypto::toHex(digest),
+                                        "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")),
+      "signRawPayloadResult");
+  EXPECT_EQ(sig->getValue<std::string>("r").size(), 64u);
+  EXPECT_EQ(sig->getValue<std::string>("s").size(), 64u);
+  EXPECT_TRUE(sig->getValue<std::string>("v") == "00" || sig->getValue<std::string>("v") == "01");
+  EXPECT_LT(sig->getValue<std::string>("s"),
+            "7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a1");  // low-S
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1,
+                                  *fromHex(publicKeyOf(gw, walletId, eth)), digest, rs(sig)));
+  // KECCAK256 over UTF-8 gives the same digest.
+  auto hashed = resultOf(
+      gw.rootClient().submit(
+          "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+          signParams(eth, "hello", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256")),
+      "signRawPayloadResult");
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1,
+                                  *fromHex(publicKeyOf(gw, walletId, eth)), digest, rs(hashed)));
+
+  // Ed25519: PureEdDSA over the message; batch results come back in input order.
+  json::Object batch = json::object();
+  batch->set("signWith", sol);
+  batch->set("payloads", json::stringArray({"first", "second"}));
+  batch->set("encoding", "PAYLOAD_ENCODING_TEXT_UTF8");
+  batch->set("hashFunction", "HASH_FUNCTION_NOT_APPLICABLE");
+  auto sigs = resultOf(gw.rootClient().submit("sign_raw_payloads",
+                                              "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS", org, batch),
+                       "signRawPayloadsResult")
+                  ->getArray("signatures");
+  ASSERT_EQ(sigs->size(), 2u);
+  Bytes solKey = *fromHex(publicKeyOf(gw, walletId, sol));
+  for (size_t i = 0; i < 2; ++i) {
+    auto s = sigs->getObject(static_cast<unsigned>(i));
+    Bytes raw = *fromHex(s->getValue<std::string>("r") + s->getValue<std::string>("s"));
+    std::string msg = i == 0 ? "first" : "second";
+    EXPECT_TRUE(crypto::verifyEd25519(solKey, reinterpret_cast<const uint8_t*>(msg.data()),
+                                      msg.size(), raw));
+    EXPECT_EQ(s->getValue<std::string>("v"), "00");
+  }
+
+  // Taproot: BIP-341 Schnorr that verifies under the tweaked output key.
+  auto tr = resultOf(
+      gw.rootClient().submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                             signParams(taproot, crypto::toHex(digest),
+                                        "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")),
+      "signRawPayloadResult");
+  auto output = crypto::taprootOutputKey(*fromHex(publicKeyOf(gw, walletId, taproot)));
+  EXPECT_TRUE(crypto::verifySchnorr(
+      *output, digest, *fromHex(tr->getValue<std::string>("r") + tr->getValue<std::string>("s"))));
+
+  // P-256 ECDSA over SHA-256.
+  auto p =
+      resultOf(gw.rootClient().submit(
+                   "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                   signParams(p256, "hello", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_SHA256")),
+               "signRawPayloadResult");
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kP256, *fromHex(p256),
+                                  crypto::sha256(std::string_view("hello")), rs(p)));
+
+  // Unsupported combinations fail naming curve, encoding and hash function.
+  EXPECT_EQ(failureOf(gw.rootClient().submit(
+                "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                signParams(sol, "hello", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"))),
+            "unsupported signing combination: Ed25519 with PAYLOAD_ENCODING_TEXT_UTF8 and "
+            "HASH_FUNCTION_KECCAK256");
+  EXPECT_NE(failureOf(gw.rootClient().submit(
+                          "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                          signParams("0x" + std::string(40, '1'), "00",
+                                     "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")))
+                .find("no wallet account address, private key address or private key id"),
+            std::string::npos);
+
+  // persist: false derives without storing.
+  json::Object more = json::object();
+  more->set("walletId", walletId);
+  json::Array accs = json::array();
+  accs->add(account("CURVE_SECP256K1", "m/44'/60'/0'/0/1", "ADDRESS_FORMAT_ETHEREUM"));
+  more->set("accounts", accs);
+  more->set("persist", false);
+  resultOf(gw.rootClient().submit("create_wallet_accounts", "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+                                  org, more),
+           "createWalletAccountsResult");
+  EXPECT_EQ(
+      gw.count("SELECT COUNT(*) FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId}), 4);
+  // Deleting an unexported wallet needs deleteWithoutExport; then its secret is gone.
+  json::Object del = json::object();
+  del->set("walletIds", json::stringArray({walletId}));
+  EXPECT_NE(
+      failureOf(gw.rootClient().submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS", org, del))
+          .find("has not been exported"),
+      std::string::npos);
+  del->set("deleteWithoutExport", true);
+  resultOf(gw.rootClient().submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS", org, del),
+           "deleteWalletsResult");
+  EXPECT_EQ(
+      gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?", {"wallet-mnemonic:" + walletId}),
+      0);
+}
+
+TEST_P(SigningTest, PrivateKeysSignByIdAndAddress) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  auto params = json::parseObject(
+      R"({"privateKeys":[{"privateKeyName":"hot","curve":"CURVE_SECP256K1","privateKeyTags":[],
+          "addressFormats":["ADDRESS_FORMAT_ETHEREUM","ADDRESS_FORMAT_TRON"]}]})",
+      "t");
+  auto key = resultOf(gw.rootClient().submit("create_private_keys",
+                                             "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", org, params),
+                      "createPrivateKeysResultV2")
+                 ->getArray("privateKeys")
+                 ->getObject(0);
+  std::string id = key->getValue<std::string>("privateKeyId");
+  std::string eth = key->getArray("addresses")->getObject(0)->getValue<std::string>("address");
+  auto body = orgBody(org);
+  body->set("privateKeyId", id);
+  auto got = gw.rootClient().query("get_private_key", body)->getObject("privateKey");
+  Bytes pub = *fromHex(got->getValue<std::string>("publicKey"));
+  EXPECT_EQ(pub.size(), 65u);  // secp256k1 keys are shown uncompressed
+  auto digest = crypto::sha256(std::string_view("payload"));
+  for (const std::string& signWith : {id, eth}) {
+    auto sig = resultOf(
+        gw.rootClient().submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                               signParams(signWith, crypto::toHex(digest),
+                                          "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")),
+        "signRawPayloadResult");
+    EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, pub, digest, rs(sig))) << signWith;
+  }
+  // A mismatched format is bad input: nothing is stored.
+  auto bad = json::parseObject(
+      R"({"privateKeys":[{"privateKeyName":"x","curve":"CURVE_ED25519","privateKeyTags":[],
+          "addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]})",
+      "t");
+  EXPECT_THROW(gw.rootClient().submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+                                      org, bad),
+               RequestError);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_private_keys"), 1);
+  json::Object del = json::object();
+  del->set("privateKeyIds", json::stringArray({id}));
+  del->set("deleteWithoutExport", true);
+  resultOf(
+      gw.rootClient().submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", org, del),
+      "deletePrivateKeysResult");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?", {"private-key:" + id}), 0);
+}
+
+TEST_P(SigningTest, SubOrganizationWalletsListByAddressAndGuardDeletion) {
+  TestGateway gw(GetParam(), {"signing"});
+  auto userKey = newKey();
+  auto p = json::parseObject(
+      R"({"subOrganizationName":"end user","rootQuorumThreshold":1,"rootUsers":[{"userName":"alice","apiKeys":[{"apiKeyName":"k","publicKey":")" +
+          userKey.publicKey +
+          R"(","curveType":"API_KEY_CURVE_P256"}],"authenticators":[],"oauthProviders":[]}],
+          "wallet":{"walletName":"default","accounts":[{"curve":"CURVE_SECP256K1","pathFormat":"PATH_FORMAT_BIP32","path":"m/44'/60'/0'/0/0","addressFormat":"ADDRESS_FORMAT_ETHEREUM"}]}})",
+      "t");
+  auto r = resultOf(
+      gw.rootClient().submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                             gw.root().organizationId, p),
+      "createSubOrganizationResultV7");
+  std::string sub = r->getValue<std::string>("subOrganizationId");
+  std::string address = r->getObject("wallet")->getArray("addresses")->getElement<std::string>(0);
+  auto q = orgBody(gw.root().organizationId);
+  q->set("filterType", "WALLET_ACCOUNT_ADDRESS");
+  q->set("filterValue", address);
+  auto ids = gw.rootClient().query("list_suborgs", q)->getArray("organizationIds");
+  ASSERT_EQ(ids->size(), 1u);
+  EXPECT_EQ(ids->getElement<std::string>(0), sub);
+  // The sub-organization's own user signs with its wallet.
+  auto sig =
+      resultOf(gw.clientWith(userKey.stamper)
+                   .submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", sub,
+                           signParams(address, crypto::toHex(crypto::sha256(std::string_view("x"))),
+                                      "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP")),
+               "signRawPayloadResult");
+  EXPECT_EQ(sig->getValue<std::string>("r").size(), 64u);
+  json::Object del = json::object();
+  del->set("subOrganizationId", sub);
+  EXPECT_NE(failureOf(gw.clientWith(userKey.stamper)
+                          .submit("delete_sub_organization",
+                                  "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION", sub, del))
+                .find("has not been exported"),
+            std::string::npos);
+  del->set("deleteWithoutExport", true);
+  resultOf(
+      gw.clientWith(userKey.stamper)
+          .submit("delete_sub_organization", "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION", sub, del),
+      "deleteSubOrganizationResult");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_wallets"), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE kind = 'bip39-mnemonic'"), 0);
+}
+
+}  // namespace
+}  // namespace signet::test
