@@ -1,5 +1,6 @@
 #include "raw_signing.hpp"
 
+#include "eip712.hpp"
 #include "key_material.hpp"
 
 namespace signing {
@@ -46,6 +47,11 @@ Object signOne(const SigningKey& key, const Bytes& message, const Request& r) {
     put(sig.data(), 0);
     return out;
   }
+  bool structured = r.encoding == "PAYLOAD_ENCODING_EIP712" ||
+                    r.encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION";
+  if (structured && (r.hashFunction != "HASH_FUNCTION_NO_OP" ||
+                     key.curve != crypto::Curve::kSecp256k1 || key.taproot))
+    return fail();
   crypto::Digest digest;
   if (r.hashFunction == "HASH_FUNCTION_NO_OP") {
     if (message.size() != 32)
