@@ -21,9 +21,15 @@ Bytes decodePayload(const std::string& payload, const std::string& encoding,
     return *bytes;
   }
   if (encoding == "PAYLOAD_ENCODING_TEXT_UTF8") return toBytes(payload);
-  if (encoding == "PAYLOAD_ENCODING_EIP712" || encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION")
-    throw Error(Code::kUnimplemented,
-                "payload encoding " + encoding + " is not supported by this gateway yet");
+  // Typed data and authorizations are hashed here, into the 32-byte digest NO_OP signs.
+  if (encoding == "PAYLOAD_ENCODING_EIP712") {
+    auto d = eip712Digest(json::parseObject(payload, field));
+    return Bytes(d.begin(), d.end());
+  }
+  if (encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION") {
+    auto d = eip7702AuthorizationDigest(json::parseObject(payload, field));
+    return Bytes(d.begin(), d.end());
+  }
   throw invalidArgument("invalid field parameters.encoding: \"" + encoding + "\"");
 }
 

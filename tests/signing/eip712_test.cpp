@@ -62,3 +62,13 @@ TEST(Eip7702, AuthorizationDigests) {
           "t"))),
       "0xc51ff1df4639041d07cc334a301aa06293d854e9579d1e877711b67af97513be");
 }
+
+TEST(Eip712, ViemSerializationWithoutDomainType) {
+  // viem's serializeTypedData drops the domain when types has no EIP712Domain.
+  auto typed = json::parseObject(
+      R"({"domain":{},"message":{"from":{"name":"Cow","wallet":"0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"},"to":{"name":"Bob","wallet":"0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"},"contents":"Hello, Bob!","amount":"12345678901234567890"},"primaryType":"Mail","types":{"Person":[{"name":"name","type":"string"},{"name":"wallet","type":"address"}],"Mail":[{"name":"from","type":"Person"},{"name":"to","type":"Person"},{"name":"contents","type":"string"},{"name":"amount","type":"uint256"}]}})",
+      "t");
+  // An empty domain hashes as EIP712Domain() (viem's hashTypedData agrees).
+  EXPECT_EQ(hex(signing::eip712Digest(typed)),
+            "0xaa569266fd714a82a0e2778526cd89c0cb8301e2143375bc90828bfc060cc56c");
+}
