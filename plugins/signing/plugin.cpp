@@ -1,6 +1,7 @@
 // The signing plugin's registration: one row per activity type or query, plus the hooks the
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
+#include "export_import.hpp"
 #include "private_keys.hpp"
 #include "raw_signing.hpp"
 #include "schema.hpp"
@@ -33,6 +34,13 @@ void registerSigning(Registry& r) {
   r.activity({"ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", "create_private_keys",    "createPrivateKeysIntentV2",   "createPrivateKeysResultV2",   "PRIVATE_KEY", "CREATE", false, createPrivateKeys});
   r.activity({"ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",    "delete_private_keys",    "deletePrivateKeysIntent",     "deletePrivateKeysResult",     "PRIVATE_KEY", "DELETE", false, deletePrivateKeys});
   r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",    "sign_raw_payload",       "signRawPayloadIntentV2",      "signRawPayloadResult",        "PRIVATE_KEY", "SIGN",   false, signRawPayload});
+  r.activity({"ACTIVITY_TYPE_EXPORT_WALLET",          "export_wallet",          "exportWalletIntent",          "exportWalletResult",          "WALLET",      "EXPORT", false, exportWallet});
+  r.activity({"ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",  "export_wallet_account",  "exportWalletAccountIntent",   "exportWalletAccountResult",   "WALLET",      "EXPORT", false, exportWalletAccount});
+  r.activity({"ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",     "export_private_key",     "exportPrivateKeyIntent",      "exportPrivateKeyResult",      "PRIVATE_KEY", "EXPORT", false, exportPrivateKey});
+  r.activity({"ACTIVITY_TYPE_INIT_IMPORT_WALLET",     "init_import_wallet",     "initImportWalletIntent",      "initImportWalletResult",      "WALLET",      "IMPORT", false, initImportWallet});
+  r.activity({"ACTIVITY_TYPE_IMPORT_WALLET",          "import_wallet",          "importWalletIntent",          "importWalletResult",          "WALLET",      "IMPORT", false, importWallet});
+  r.activity({"ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY","init_import_private_key","initImportPrivateKeyIntent",  "initImportPrivateKeyResult",  "PRIVATE_KEY", "IMPORT", false, initImportPrivateKey});
+  r.activity({"ACTIVITY_TYPE_IMPORT_PRIVATE_KEY",     "import_private_key",     "importPrivateKeyIntent",      "importPrivateKeyResult",      "PRIVATE_KEY", "IMPORT", false, importPrivateKey});
   r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",      "sign_raw_payloads",      "signRawPayloadsIntent",       "signRawPayloadsResult",       "PRIVATE_KEY", "SIGN",   false, signRawPayloads});
 
   r.query({"get_wallet",           getWallet});

@@ -43,6 +43,35 @@ Object keyJson(RequestContext& ctx, const Row& r) {
 }
 }  // namespace
 
+std::pair<std::string, json::Array> storePrivateKey(ActivityContext& ctx, const std::string& name,
+                                                    const std::string& curveName,
+                                                    const crypto::SecretBytes& priv,
+                                                    const std::vector<std::string>& formats,
+                                                    bool imported) {
+  crypto::Curve curve = curveFromApi(curveName, "curve");
+  std::string id = ctx.newId();
+  Bytes pub = crypto::publicKeyFromPrivate(curve, priv);
+  ctx.keyring().seal(privateKeySecretId(id), kPrivateKeyKind, crypto::SecretBytes(priv.bytes()));
+  ctx.db().exec(
+      "INSERT INTO signing_private_keys (id, organization_id, name, curve, public_key, "
+      "exported, imported, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+      {id, ctx.organizationId(), name, curveName, toHex(pub), imported ? 1 : 0, ctx.nowMs(),
+       ctx.nowMs()});
+  json::Array addresses = json::array();
+  for (const auto& format : formats) {
+    std::string address = addressFor(format, curve, pub);
+    ctx.db().exec(
+        "INSERT INTO signing_private_key_addresses (private_key_id, organization_id, "
+        "address_format, address) VALUES (?, ?, ?, ?)",
+        {id, ctx.organizationId(), format, address});
+    Object a = json::object();
+    a->set("format", format);
+    a->set("address", address);
+    addresses->add(a);
+  }
+  return {id, addresses};
+}
+
 Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
   auto list = json::requireArray(p, "privateKeys", "parameters");
   if (list->size() == 0 || list->size() > kMaxKeysPerRequest)
@@ -82,26 +111,8 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
       throw Error(Code::kAlreadyExists, "a private key named \"" + w.name +
                                             "\" already exists in organization " +
                                             ctx.organizationId());
-    std::string id = ctx.newId();
     auto priv = crypto::generatePrivateKey(w.curve);
-    Bytes pub = crypto::publicKeyFromPrivate(w.curve, priv);
-    ctx.keyring().seal(privateKeySecretId(id), kPrivateKeyKind, priv);
-    ctx.db().exec(
-        "INSERT INTO signing_private_keys (id, organization_id, name, curve, public_key, "
-        "exported, imported, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?)",
-        {id, ctx.organizationId(), w.name, w.curveName, toHex(pub), ctx.nowMs(), ctx.nowMs()});
-    json::Array addresses = json::array();
-    for (const auto& format : w.formats) {
-      std::string address = addressFor(format, w.curve, pub);
-      ctx.db().exec(
-          "INSERT INTO signing_private_key_addresses (private_key_id, organization_id, "
-          "address_format, address) VALUES (?, ?, ?, ?)",
-          {id, ctx.organizationId(), format, address});
-      Object a = json::object();
-      a->set("format", format);
-      a->set("address", address);
-      addresses->add(a);
-    }
+    auto [id, addresses] = storePrivateKey(ctx, w.name, w.curveName, priv, w.formats, false);
     Object k = json::object();
     k->set("privateKeyId", id);
     k->set("addresses", addresses);

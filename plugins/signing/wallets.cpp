@@ -137,34 +137,41 @@ void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
 }
 }  // namespace
 
-Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
+Object storeWallet(ActivityContext& ctx, const std::string& organizationId, const Object& p,
+                   const crypto::SecretBytes& mnemonic, bool imported) {
   const std::string path = "parameters";
   std::string name = json::requireString(p, "walletName", path);
   if (name.empty()) throw invalidArgument("invalid field parameters.walletName: must not be empty");
   auto accounts = readAccounts(p, path);
-  int words = static_cast<int>(json::optionalInt64String(p, "mnemonicLength", path).value_or(12));
-  if (words < 12 || words > 24 || words % 3 != 0)
-    throw invalidArgument(
-        "invalid field parameters.mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
-        std::to_string(words));
   if (ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND name = ?",
                         {organizationId, name}))
     throw Error(Code::kAlreadyExists,
                 "a wallet named \"" + name + "\" already exists in organization " + organizationId);
   std::string walletId = ctx.newId();
-  std::string mnemonic = hd::generateMnemonic(words);
   ctx.keyring().seal(mnemonicSecretId(walletId), kMnemonicKind,
-                     crypto::SecretBytes(toBytes(mnemonic)));
-  crypto::wipe(mnemonic.data(), mnemonic.size());
+                     crypto::SecretBytes(mnemonic.bytes()));
   ctx.db().exec(
       "INSERT INTO signing_wallets (id, organization_id, name, exported, imported, "
-      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, 0, 0, ?, ?)",
-      {walletId, organizationId, name, ctx.nowMs(), ctx.nowMs()});
+      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, 0, ?, ?, ?)",
+      {walletId, organizationId, name, imported ? 1 : 0, ctx.nowMs(), ctx.nowMs()});
   auto addresses = addAccounts(ctx, organizationId, walletId, accounts, true);
   Object result = json::object();
   result->set("walletId", walletId);
   result->set("addresses", json::stringArray(addresses));
   return result;
+}
+
+Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
+  int words =
+      static_cast<int>(json::optionalInt64String(p, "mnemonicLength", "parameters").value_or(12));
+  if (words < 12 || words > 24 || words % 3 != 0)
+    throw invalidArgument(
+        "invalid field parameters.mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
+        std::to_string(words));
+  std::string mnemonic = hd::generateMnemonic(words);
+  crypto::SecretBytes sealed(toBytes(mnemonic));
+  crypto::wipe(mnemonic.data(), mnemonic.size());
+  return storeWallet(ctx, organizationId, p, sealed, false);
 }
 
 Object createWallet(ActivityContext& ctx, const Object& p) {

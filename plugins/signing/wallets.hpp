@@ -23,6 +23,10 @@ Object listWalletAccounts(signet::RequestContext& ctx, const Object& body);
 // WalletCreator: a wallet in `organizationId` from v1WalletParams → {walletId, addresses}.
 Object createWalletIn(signet::ActivityContext& ctx, const std::string& organizationId,
                       const Object& walletParams);
+// A wallet from a given mnemonic ("words" or "words\npassphrase"), for import_wallet.
+Object storeWallet(signet::ActivityContext& ctx, const std::string& organizationId,
+                   const Object& params, const signet::crypto::SecretBytes& mnemonic,
+                   bool imported);
 // Deletion hook: refuses while a wallet or key has not been exported (unless told to delete
 // without export), else removes the organization's wallets, keys and their secrets.
 void deleteOrganizationKeys(signet::ActivityContext& ctx, const std::string& organizationId,

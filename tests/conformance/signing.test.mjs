@@ -66,3 +66,63 @@ test("@turnkey/viem: message, typed data and EIP-7702 authorization recover to t
   assert.ok(authorization.yParity === 0 || authorization.yParity === 1);
   assert.equal(await recoverAuthorizationAddress({ authorization }), address);
 });
+
+test("@turnkey/crypto: exported wallets and keys decrypt to the same addresses, and an encrypted mnemonic imports", async () => {
+  const { decryptExportBundle, encryptWalletToBundle, encryptPrivateKeyToBundle } = await import("@turnkey/crypto");
+  const { mnemonicToAccount, privateKeyToAccount } = await import("viem/accounts");
+  const { uncompressRawPublicKey } = await import("@turnkey/crypto");
+  const signerKey = (await (await fetch(`${signet.baseUrl}/.well-known/signet.json`)).json()).signerPublicKey;
+  const embedded = generateKey("p256");
+  const targetPublicKey = Buffer.from(uncompressRawPublicKey(Buffer.from(embedded.publicKeyHex, "hex"))).toString("hex");
+
+  const wallets = await api.getWallets({ organizationId: org });
+  const walletId = wallets.wallets[0].walletId;
+  const exported = await api.exportWallet({ walletId, targetPublicKey });
+  const mnemonic = await decryptExportBundle({
+    exportBundle: exported.exportBundle, embeddedKey: embedded.privateKeyHex, organizationId: org,
+    dangerouslyOverrideSignerPublicKey: signerKey, returnMnemonic: true,
+  });
+  assert.equal(mnemonicToAccount(mnemonic).address, address);
+  await assert.rejects(decryptExportBundle({ exportBundle: exported.exportBundle, embeddedKey: embedded.privateKeyHex,
+    organizationId: org, returnMnemonic: true }));  // the hosted signer key does not match
+
+  const accountExport = await api.exportWalletAccount({ address, targetPublicKey });
+  const accountKey = await decryptExportBundle({
+    exportBundle: accountExport.exportBundle, embeddedKey: embedded.privateKeyHex, organizationId: org,
+    dangerouslyOverrideSignerPublicKey: signerKey, keyFormat: "HEXADECIMAL",
+  });
+  assert.equal(privateKeyToAccount(`0x${accountKey}`).address, address);
+
+  const created = await api.createPrivateKeys({ privateKeys: [{ privateKeyName: "exported", curve: "CURVE_SECP256K1", privateKeyTags: [], addressFormats: ["ADDRESS_FORMAT_ETHEREUM"] }] });
+  const keyExport = await api.exportPrivateKey({ privateKeyId: created.privateKeys[0].privateKeyId, targetPublicKey });
+  const rawKey = await decryptExportBundle({
+    exportBundle: keyExport.exportBundle, embeddedKey: embedded.privateKeyHex, organizationId: org,
+    dangerouslyOverrideSignerPublicKey: signerKey, keyFormat: "HEXADECIMAL",
+  });
+  assert.equal(privateKeyToAccount(`0x${rawKey}`).address, created.privateKeys[0].addresses[0].address);
+
+  const userId = signet.ids.userId;
+  const toImport = "leaf lady until indicate praise final route toast cake minimum insect unknown";
+  const init = await api.initImportWallet({ userId });
+  const encryptedBundle = await encryptWalletToBundle({
+    mnemonic: toImport, importBundle: init.importBundle, userId, organizationId: org,
+    dangerouslyOverrideSignerPublicKey: signerKey,
+  });
+  const imported = await api.importWallet({
+    userId, walletName: "imported", encryptedBundle,
+    accounts: [{ curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0", addressFormat: "ADDRESS_FORMAT_ETHEREUM" }],
+  });
+  assert.equal(imported.addresses[0], mnemonicToAccount(toImport).address);
+
+  const keyInit = await api.initImportPrivateKey({ userId });
+  const importedKeyHex = "6fd4d81de4820d2f8f7b2df8aa63ebb4b042af5854313e1f3abae6b55eb1cf83";
+  const keyBundle = await encryptPrivateKeyToBundle({
+    privateKey: importedKeyHex, keyFormat: "HEXADECIMAL", importBundle: keyInit.importBundle, userId,
+    organizationId: org, dangerouslyOverrideSignerPublicKey: signerKey,
+  });
+  const importedKey = await api.importPrivateKey({
+    userId, privateKeyName: "imported key", encryptedBundle: keyBundle, curve: "CURVE_SECP256K1",
+    addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
+  });
+  assert.equal(importedKey.addresses[0].address, privateKeyToAccount(`0x${importedKeyHex}`).address);
+});

@@ -1,0 +1,23 @@
+// Export and import (wire.md §5): export_wallet, export_wallet_account, export_private_key
+// seal the mnemonic or key with HPKE to the client's targetPublicKey inside an envelope the
+// gateway signer signs, and mark it exported; init_import_* hands out a signed target key for
+// the user, and import_* opens the client's bundle with it (once) and stores the wallet or
+// key, marked imported.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+using signet::ActivityContext;
+using signet::json::Object;
+
+Object exportWallet(ActivityContext& ctx, const Object& params);
+Object exportWalletAccount(ActivityContext& ctx, const Object& params);
+Object exportPrivateKey(ActivityContext& ctx, const Object& params);
+Object initImportWallet(ActivityContext& ctx, const Object& params);
+Object initImportPrivateKey(ActivityContext& ctx, const Object& params);
+Object importWallet(ActivityContext& ctx, const Object& params);
+Object importPrivateKey(ActivityContext& ctx, const Object& params);
+
+}  // namespace signing
