@@ -2,6 +2,7 @@
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
 #include "export_import.hpp"
+#include "private_key_tags.hpp"
 #include "private_keys.hpp"
 #include "raw_signing.hpp"
 #include "schema.hpp"
@@ -33,6 +34,9 @@ void registerSigning(Registry& r) {
   r.activity({"ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS", "delete_wallet_accounts", "deleteWalletAccountsIntent",  "deleteWalletAccountsResult",  "WALLET",      "DELETE", false, deleteWalletAccounts});
   r.activity({"ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", "create_private_keys",    "createPrivateKeysIntentV2",   "createPrivateKeysResultV2",   "PRIVATE_KEY", "CREATE", false, createPrivateKeys});
   r.activity({"ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",    "delete_private_keys",    "deletePrivateKeysIntent",     "deletePrivateKeysResult",     "PRIVATE_KEY", "DELETE", false, deletePrivateKeys});
+  r.activity({"ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",  "create_private_key_tag", "createPrivateKeyTagIntent",   "createPrivateKeyTagResult",   "PRIVATE_KEY",    "CREATE", false, createPrivateKeyTag});
+  r.activity({"ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",  "update_private_key_tag", "updatePrivateKeyTagIntent",   "updatePrivateKeyTagResult",   "PRIVATE_KEY",    "UPDATE", false, updatePrivateKeyTag});
+  r.activity({"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "delete_private_key_tags","deletePrivateKeyTagsIntent",  "deletePrivateKeyTagsResult",  "PRIVATE_KEY",    "DELETE", false, deletePrivateKeyTags});
   r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",    "sign_raw_payload",       "signRawPayloadIntentV2",      "signRawPayloadResult",        "PRIVATE_KEY", "SIGN",   false, signRawPayload});
   r.activity({"ACTIVITY_TYPE_EXPORT_WALLET",          "export_wallet",          "exportWalletIntent",          "exportWalletResult",          "WALLET",      "EXPORT", false, exportWallet});
   r.activity({"ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",  "export_wallet_account",  "exportWalletAccountIntent",   "exportWalletAccountResult",   "WALLET",      "EXPORT", false, exportWalletAccount});
@@ -49,6 +53,7 @@ void registerSigning(Registry& r) {
   r.query({"list_wallet_accounts", listWalletAccounts});
   r.query({"get_private_key",      getPrivateKey});
   r.query({"list_private_keys",    listPrivateKeys});
+  r.query({"list_private_key_tags", listPrivateKeyTags});
   // clang-format on
   r.migrations("signing", migrations());
   r.walletCreator(createWalletIn);

@@ -2,6 +2,7 @@
 
 #include "addresses.hpp"
 #include "key_material.hpp"
+#include "private_key_tags.hpp"
 
 namespace signing {
 
@@ -34,7 +35,7 @@ Object keyJson(RequestContext& ctx, const Row& r) {
     addresses->add(x);
   }
   o->set("addresses", addresses);
-  o->set("privateKeyTags", json::array());
+  o->set("privateKeyTags", json::stringArray(privateKeyTags().tagsOf(ctx.db(), r.str(0))));
   o->set("createdAt", json::timestamp(r.i64(6)));
   o->set("updatedAt", json::timestamp(r.i64(7)));
   o->set("exported", r.i64(4) != 0);
@@ -82,6 +83,7 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
     std::string name, curveName;
     crypto::Curve curve;
     std::vector<std::string> formats;
+    std::vector<std::string> tags;
   };
   std::vector<Wanted> wanted;
   for (size_t i = 0; i < list->size(); ++i) {
@@ -92,7 +94,7 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
     w.curveName = json::requireString(k, "curve", f);
     w.curve = curveFromApi(w.curveName, f + ".curve");
     w.formats = json::requireStringArray(k, "addressFormats", f);
-    json::requireStringArray(k, "privateKeyTags", f);
+    w.tags = json::requireStringArray(k, "privateKeyTags", f);
     for (const auto& format : w.formats) {
       auto c = curveOfFormat(format);
       if (c && *c != w.curve)
@@ -113,6 +115,9 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
                                             ctx.organizationId());
     auto priv = crypto::generatePrivateKey(w.curve);
     auto [id, addresses] = storePrivateKey(ctx, w.name, w.curveName, priv, w.formats, false);
+    for (const auto& tag : w.tags)
+      privateKeyTags().update(ctx.db(), ctx.organizationId(), tag, std::nullopt, {id}, {},
+                              "parameters.privateKeys.privateKeyTags", ctx.nowMs());
     Object k = json::object();
     k->set("privateKeyId", id);
     k->set("addresses", addresses);
@@ -139,6 +144,7 @@ Object deletePrivateKeys(ActivityContext& ctx, const Object& p) {
                                " has not been exported; export it first or set "
                                "deleteWithoutExport to delete it anyway");
     ctx.db().exec("DELETE FROM signing_private_key_addresses WHERE private_key_id = ?", {id});
+    ctx.db().exec("DELETE FROM signing_private_key_tag_members WHERE private_key_id = ?", {id});
     ctx.db().exec("DELETE FROM signing_private_keys WHERE id = ?", {id});
     ctx.keyring().erase(privateKeySecretId(id));
   }

@@ -27,7 +27,16 @@ std::vector<signet::Migration> migrations() {
             "organization_id TEXT NOT NULL, address_format TEXT NOT NULL, address TEXT NOT NULL, "
             "PRIMARY KEY (private_key_id, address_format))",
             "CREATE INDEX signing_private_key_addresses_address ON signing_private_key_addresses "
-            "(organization_id, address)"}}};
+            "(organization_id, address)"}},
+          {2,
+           "private key tags",
+           {"CREATE TABLE signing_private_key_tags (id TEXT PRIMARY KEY, organization_id TEXT NOT "
+            "NULL, name TEXT NOT NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT "
+            "NULL)",
+            "CREATE UNIQUE INDEX signing_private_key_tags_name ON signing_private_key_tags "
+            "(organization_id, name)",
+            "CREATE TABLE signing_private_key_tag_members (tag_id TEXT NOT NULL, private_key_id "
+            "TEXT NOT NULL, PRIMARY KEY (tag_id, private_key_id))"}}};
 }
 
 }  // namespace signing

@@ -322,6 +322,10 @@ void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizatio
   for (const auto& k : keys) ctx.keyring().erase(privateKeySecretId(k.str(0)));
   ctx.db().exec("DELETE FROM signing_private_key_addresses WHERE organization_id = ?",
                 {organizationId});
+  for (const auto& k : keys)
+    ctx.db().exec("DELETE FROM signing_private_key_tag_members WHERE private_key_id = ?",
+                  {k.str(0)});
+  ctx.db().exec("DELETE FROM signing_private_key_tags WHERE organization_id = ?", {organizationId});
   ctx.db().exec("DELETE FROM signing_private_keys WHERE organization_id = ?", {organizationId});
 }
 

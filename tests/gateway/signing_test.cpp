@@ -2,6 +2,7 @@
 // sealed in the keyring, private keys, raw signing on secp256k1 (ECDSA with recovery id,
 // Taproot Schnorr), Ed25519 and P-256, signWith by address or id, export guards, and the
 // hooks create_sub_organization, list_suborgs and delete_sub_organization use.
+#include "signet/bundles.hpp"
 #include "signet/hd_keys.hpp"
 #include "support/auth_fixtures.hpp"
 
@@ -280,6 +281,98 @@ TEST_P(SigningTest, SubOrganizationWalletsListByAddressAndGuardDeletion) {
       "deleteSubOrganizationResult");
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_wallets"), 0);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE kind = 'bip39-mnemonic'"), 0);
+}
+
+}  // namespace
+}  // namespace signet::test
+
+namespace signet::test {
+namespace {
+
+TEST_P(SigningTest, PrivateKeyTagsExportMarksAndImportRefusals) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  auto tag =
+      resultOf(gw.rootClient().submit(
+                   "create_private_key_tag", "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", org,
+                   json::parseObject(R"({"privateKeyTagName":"hot","privateKeyIds":[]})", "t")),
+               "createPrivateKeyTagResult")
+          ->getValue<std::string>("privateKeyTagId");
+  auto params = json::parseObject(
+      R"({"privateKeys":[{"privateKeyName":"k","curve":"CURVE_ED25519","privateKeyTags":[")" + tag +
+          R"("],"addressFormats":["ADDRESS_FORMAT_SOLANA"]}]})",
+      "t");
+  std::string id =
+      resultOf(gw.rootClient().submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+                                      org, params),
+               "createPrivateKeysResultV2")
+          ->getArray("privateKeys")
+          ->getObject(0)
+          ->getValue<std::string>("privateKeyId");
+  auto body = orgBody(org);
+  body->set("privateKeyId", id);
+  EXPECT_EQ(gw.rootClient()
+                .query("get_private_key", body)
+                ->getObject("privateKey")
+                ->getArray("privateKeyTags")
+                ->getElement<std::string>(0),
+            tag);
+  auto tags =
+      gw.rootClient().query("list_private_key_tags", orgBody(org))->getArray("privateKeyTags");
+  ASSERT_EQ(tags->size(), 1u);
+  EXPECT_EQ(tags->getObject(0)->getValue<std::string>("tagType"), "TAG_TYPE_PRIVATE_KEY");
+
+  // Exporting marks the key exported: it may then be deleted without deleteWithoutExport.
+  auto target = newSessionKey();
+  json::Object ex = json::object();
+  ex->set("privateKeyId", id);
+  ex->set("targetPublicKey", target.publicKey);
+  resultOf(
+      gw.rootClient().submit("export_private_key", "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", org, ex),
+      "exportPrivateKeyResult");
+  json::Object del = json::object();
+  del->set("privateKeyIds", json::stringArray({id}));
+  resultOf(
+      gw.rootClient().submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", org, del),
+      "deletePrivateKeysResult");
+  json::Object dt = json::object();
+  dt->set("privateKeyTagIds", json::stringArray({tag}));
+  auto removed = resultOf(gw.rootClient().submit("delete_private_key_tags",
+                                                 "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", org, dt),
+                          "deletePrivateKeyTagsResult");
+  EXPECT_EQ(removed->getArray("privateKeyIds")->size(), 0u);  // the key went with its deletion
+
+  // Import without init, then with a bundle that is not a mnemonic.
+  json::Object im = json::object();
+  im->set("userId", gw.root().userId);
+  im->set("walletName", "imported");
+  im->set("accounts", json::array());
+  im->set("encryptedBundle", R"({"encappedPublic":"04ab","ciphertext":"00"})");
+  EXPECT_NE(
+      failureOf(gw.rootClient().submit("import_wallet", "ACTIVITY_TYPE_IMPORT_WALLET", org, im))
+          .find("run init_import_wallet first"),
+      std::string::npos);
+  json::Object init = json::object();
+  init->set("userId", gw.root().userId);
+  auto bundle = resultOf(gw.rootClient().submit("init_import_wallet",
+                                                "ACTIVITY_TYPE_INIT_IMPORT_WALLET", org, init),
+                         "initImportWalletResult")
+                    ->getValue<std::string>("importBundle");
+  auto data = bundles::openEnvelope(bundle, gw.gateway().signerPublicKey());
+  ASSERT_TRUE(data);
+  auto targetPublic =
+      *fromHex(json::parseObject(*data, "d")->getValue<std::string>("targetPublic"));
+  std::string notWords = "correct horse battery staple";
+  im->set("encryptedBundle",
+          bundles::sealedJson(bundles::seal(
+              targetPublic, reinterpret_cast<const uint8_t*>(notWords.data()), notWords.size())));
+  try {
+    gw.rootClient().submit("import_wallet", "ACTIVITY_TYPE_IMPORT_WALLET", org, im);
+    ADD_FAILURE() << "a bad mnemonic was imported";
+  } catch (const RequestError& e) {
+    EXPECT_NE(std::string(e.what()).find("invalid mnemonic"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_wallets"), 0);
 }
 
 }  // namespace
