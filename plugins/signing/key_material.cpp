@@ -14,6 +14,10 @@ std::string privateKeySecretId(const std::string& privateKeyId) {
   return "private-key:" + privateKeyId;
 }
 
+std::string accountKeySecretId(const std::string& walletAccountId) {
+  return "wallet-account-key:" + walletAccountId;
+}
+
 Curve curveFromApi(const std::string& name, const std::string& field) {
   if (name == "CURVE_SECP256K1") return Curve::kSecp256k1;
   if (name == "CURVE_ED25519") return Curve::kEd25519;
@@ -70,13 +74,14 @@ SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
         return false;
     return true;
   };
-  for (const auto& row : db.query(
-           "SELECT wallet_id, curve, path, address_format, address FROM signing_wallet_accounts "
-           "WHERE organization_id = ? AND lower(address) = lower(?)",
-           {org, signWith})) {
-    if (!same(row.str(4))) continue;
+  for (const auto& row :
+       db.query("SELECT id, curve, address_format, address FROM signing_wallet_accounts "
+                "WHERE organization_id = ? AND lower(address) = lower(?)",
+                {org, signWith})) {
+    if (!same(row.str(3))) continue;
     Curve curve = curveFromApi(row.str(1), "account curve");
-    SigningKey k{curve, row.str(3), walletAccountKey(ctx, row.str(0), curve, row.str(2), "path")};
+    SigningKey k{curve, row.str(2),
+                 ctx.keyring().open(accountKeySecretId(row.str(0)), kPrivateKeyKind)};
     k.taproot = k.addressFormat.size() > 4 &&
                 k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;
     return k;

@@ -14,6 +14,9 @@ inline constexpr const char* kMnemonicKind = "bip39-mnemonic";
 inline constexpr const char* kPrivateKeyKind = "private-key";
 std::string mnemonicSecretId(const std::string& walletId);
 std::string privateKeySecretId(const std::string& privateKeyId);
+// A stored wallet account's derived key, sealed at creation so that signing opens one secret
+// instead of re-running PBKDF2 and the derivation on every request.
+std::string accountKeySecretId(const std::string& walletAccountId);
 
 // CURVE_SECP256K1 / CURVE_ED25519 / CURVE_P256 <-> curve; InvalidArgument naming `field`.
 signet::crypto::Curve curveFromApi(const std::string& name, const std::string& field);

@@ -58,36 +58,29 @@ std::vector<AccountSpec> readAccounts(const Object& p, const std::string& path) 
   return out;
 }
 
-struct DerivedAccount {
-  std::string address;
-  std::string publicKey;
-};
-DerivedAccount derive(RequestContext& ctx, const std::string& walletId, const AccountSpec& s) {
-  auto key = walletAccountKey(ctx, walletId, s.curve, s.path, s.field + ".path");
-  Bytes pub = crypto::publicKeyFromPrivate(s.curve, key);
-  return {addressFor(s.addressFormat, s.curve, pub), toHex(pub)};
-}
-
 std::vector<std::string> addAccounts(ActivityContext& ctx, const std::string& organizationId,
                                      const std::string& walletId,
                                      const std::vector<AccountSpec>& accounts, bool persist) {
   std::vector<std::string> addresses;
   for (const auto& s : accounts) {
-    auto d = derive(ctx, walletId, s);
-    addresses.push_back(d.address);
+    auto key = walletAccountKey(ctx, walletId, s.curve, s.path, s.field + ".path");
+    Bytes pub = crypto::publicKeyFromPrivate(s.curve, key);
+    std::string address = addressFor(s.addressFormat, s.curve, pub);
+    addresses.push_back(address);
     if (!persist) continue;
     if (ctx.db().queryOne("SELECT 1 FROM signing_wallet_accounts WHERE wallet_id = ? AND path = ? "
                           "AND address_format = ? AND curve = ?",
                           {walletId, s.path, s.addressFormat, s.curveName}))
       throw Error(Code::kAlreadyExists, "wallet " + walletId + " already has an account at " +
                                             s.path + " with " + s.addressFormat);
+    std::string id = ctx.newId();
+    ctx.keyring().seal(accountKeySecretId(id), kPrivateKeyKind, key);
     ctx.db().exec(
         "INSERT INTO signing_wallet_accounts (id, organization_id, wallet_id, curve, "
         "path_format, path, address_format, address, public_key, name, exported, created_at_ms, "
         "updated_at_ms) VALUES (?, ?, ?, ?, 'PATH_FORMAT_BIP32', ?, ?, ?, ?, ?, 0, ?, ?)",
-        {ctx.newId(), organizationId, walletId, s.curveName, s.path, s.addressFormat, d.address,
-         d.publicKey, s.name.empty() ? SqlValue(nullptr) : SqlValue(s.name), ctx.nowMs(),
-         ctx.nowMs()});
+        {id, organizationId, walletId, s.curveName, s.path, s.addressFormat, address, toHex(pub),
+         s.name.empty() ? SqlValue(nullptr) : SqlValue(s.name), ctx.nowMs(), ctx.nowMs()});
   }
   return addresses;
 }
@@ -131,6 +124,9 @@ Row requireWallet(RequestContext& ctx, const std::string& walletId) {
 }
 
 void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
+  for (const auto& a :
+       ctx.db().query("SELECT id FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId}))
+    ctx.keyring().erase(accountKeySecretId(a.str(0)));
   ctx.db().exec("DELETE FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId});
   ctx.db().exec("DELETE FROM signing_wallets WHERE id = ?", {walletId});
   ctx.keyring().erase(mnemonicSecretId(walletId));
@@ -237,6 +233,7 @@ Object deleteWalletAccounts(ActivityContext& ctx, const Object& p) {
                                " has not been exported; export it first or set "
                                "deleteWithoutExport to delete it anyway");
     ctx.db().exec("DELETE FROM signing_wallet_accounts WHERE id = ?", {id});
+    ctx.keyring().erase(accountKeySecretId(id));
   }
   Object result = json::object();
   result->set("walletAccountIds", json::stringArray(ids));
