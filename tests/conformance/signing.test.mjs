@@ -126,3 +126,38 @@ test("@turnkey/crypto: exported wallets and keys decrypt to the same addresses, 
   });
   assert.equal(importedKey.addresses[0].address, privateKeyToAccount(`0x${importedKeyHex}`).address);
 });
+
+test("@turnkey/ethers signs a message and typed data that ethers verifies", async () => {
+  const { TurnkeySigner } = await import("@turnkey/ethers");
+  const { verifyMessage, verifyTypedData } = await import("ethers");
+  const signer = new TurnkeySigner({ client: api, organizationId: org, signWith: address });
+  assert.equal(await signer.getAddress(), address);
+  const message = "hello from ethers";
+  assert.equal(verifyMessage(message, await signer.signMessage(message)), address);
+  const domain = { name: "Ether Mail", version: "1", chainId: 1, verifyingContract: "0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC" };
+  const types = { Person: [{ name: "name", type: "string" }, { name: "wallet", type: "address" }],
+                  Mail: [{ name: "from", type: "Person" }, { name: "to", type: "Person" }, { name: "contents", type: "string" }] };
+  const value = { from: { name: "Cow", wallet: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826" },
+                  to: { name: "Bob", wallet: "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB" }, contents: "Hello, Bob!" };
+  assert.equal(verifyTypedData(domain, types, value, await signer.signTypedData(domain, types, value)), address);
+});
+
+test("@turnkey/solana signs a message whose Ed25519 signature verifies", async () => {
+  const { TurnkeySigner } = await import("@turnkey/solana");
+  const { PublicKey } = await import("@solana/web3.js");
+  const crypto = await import("node:crypto");
+  const wallet = await api.createWallet({
+    walletName: "solana",
+    accounts: [{ curve: "CURVE_ED25519", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/501'/0'/0'", addressFormat: "ADDRESS_FORMAT_SOLANA" }],
+  });
+  const solAddress = wallet.addresses[0];
+  const signer = new TurnkeySigner({ organizationId: org, client: api });
+  const message = new TextEncoder().encode("hello from solana");
+  const signature = await signer.signMessage(message, solAddress);
+  assert.equal(signature.length, 64);
+  // Verify with node's Ed25519 over the raw 32-byte key the address encodes.
+  const raw = new PublicKey(solAddress).toBytes();
+  const spki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from(raw)]);
+  const key = crypto.createPublicKey({ key: spki, format: "der", type: "spki" });
+  assert.equal(crypto.verify(null, Buffer.from(message), key, Buffer.from(signature)), true);
+});
