@@ -60,10 +60,10 @@ crypto::SecretBytes walletAccountKey(RequestContext& ctx, const std::string& wal
   }
 }
 
-SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
+std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::string& signWith) {
   Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
-  // Ethereum addresses are compared without their checksum case.
+  // Ethereum addresses are compared without their checksum case; others exactly.
   bool hexAddress = signWith.rfind("0x", 0) == 0;
   auto same = [&](const std::string& stored) {
     if (!hexAddress) return stored == signWith;
@@ -75,19 +75,14 @@ SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
     return true;
   };
   for (const auto& row :
-       db.query("SELECT id, curve, address_format, address FROM signing_wallet_accounts "
+       db.query("SELECT id, wallet_id, curve, address_format, address FROM signing_wallet_accounts "
                 "WHERE organization_id = ? AND lower(address) = lower(?)",
-                {org, signWith})) {
-    if (!same(row.str(3))) continue;
-    Curve curve = curveFromApi(row.str(1), "account curve");
-    SigningKey k{curve, row.str(2),
-                 ctx.keyring().open(accountKeySecretId(row.str(0)), kPrivateKeyKind)};
-    k.taproot = k.addressFormat.size() > 4 &&
-                k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;
-    return k;
-  }
-  std::string keyId;
-  std::string format;
+                {org, signWith}))
+    if (same(row.str(4)))
+      return SignWithTarget{
+          true,      row.str(0), row.str(1), row.str(4), curveFromApi(row.str(2), "account curve"),
+          row.str(3)};
+  std::string keyId = signWith, format, address;
   for (const auto& row :
        db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
                 "WHERE organization_id = ? AND lower(address) = lower(?)",
@@ -95,19 +90,28 @@ SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
     if (same(row.str(2))) {
       keyId = row.str(0);
       format = row.str(1);
+      address = row.str(2);
       break;
     }
-  if (keyId.empty()) keyId = signWith;
   auto key = db.queryOne(
       "SELECT curve FROM signing_private_keys WHERE organization_id = ? AND id = ?", {org, keyId});
-  if (!key)
+  if (!key) return std::nullopt;
+  return SignWithTarget{false, keyId, "", address, curveFromApi(key->str(0), "curve"), format};
+}
+
+SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
+  auto target = locateSignWith(ctx, signWith);
+  if (!target)
     throw notFound("signWith \"" + signWith +
                    "\" is no wallet account address, private key address or private key id in "
                    "organization " +
-                   org);
-  Curve curve = curveFromApi(key->str(0), "private key curve");
-  SigningKey k{curve, format, ctx.keyring().open(privateKeySecretId(keyId), kPrivateKeyKind)};
-  k.taproot = format.size() > 4 && format.compare(format.size() - 4, 4, "P2TR") == 0;
+                   ctx.organizationId());
+  SigningKey k{target->curve, target->addressFormat,
+               ctx.keyring().open(target->walletAccount ? accountKeySecretId(target->id)
+                                                        : privateKeySecretId(target->id),
+                                  kPrivateKeyKind)};
+  k.taproot = k.addressFormat.size() > 4 &&
+              k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;
   return k;
 }
 

@@ -36,6 +36,18 @@ struct SigningKey {
   signet::crypto::SecretBytes privateKey;
   bool taproot = false;  // P2TR accounts sign BIP-341 Schnorr
 };
+// What signWith names, without opening any secret (policy facts use it).
+struct SignWithTarget {
+  bool walletAccount = false;
+  std::string id;        // wallet account id or private key id
+  std::string walletId;  // for a wallet account
+  std::string address;   // the address named, if an address was
+  signet::crypto::Curve curve;
+  std::string addressFormat;
+};
+std::optional<SignWithTarget> locateSignWith(signet::RequestContext& ctx,
+                                             const std::string& signWith);
+
 // signWith: a wallet account address, a private key address, or a private key id, in the
 // context's organization. NotFound naming it otherwise.
 SigningKey resolveSignWith(signet::RequestContext& ctx, const std::string& signWith);

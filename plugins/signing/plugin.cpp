@@ -2,6 +2,7 @@
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
 #include "export_import.hpp"
+#include "facts.hpp"
 #include "private_key_tags.hpp"
 #include "private_keys.hpp"
 #include "raw_signing.hpp"
@@ -59,6 +60,7 @@ void registerSigning(Registry& r) {
   r.walletCreator(createWalletIn);
   r.organizationDeletionHook(deleteOrganizationKeys);
   r.subOrganizationFilter(byAddress());
+  r.factProvider(signingFacts);
 }
 
 const PluginDescriptor* descriptor() {

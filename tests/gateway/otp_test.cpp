@@ -62,10 +62,10 @@ json::Object verifyParams(const std::string& otpId, const std::string& code,
 
 std::string verifyOtp(TestGateway& gw, const std::string& otpId, const std::string& code,
                       const std::string& publicKey) {
-  return resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
-                                         gw.root().organizationId,
-                                         verifyParams(otpId, code, publicKey)),
-                  "verifyOtpResult")
+  return resultOf(
+             gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                    gw.root().organizationId, verifyParams(otpId, code, publicKey)),
+             "verifyOtpResult")
       ->getValue<std::string>("verificationToken");
 }
 
@@ -74,12 +74,14 @@ TEST_P(OtpTest, EmailThroughSmtpWithStartTlsThenVerifyLoginAndUseTheSession) {
   auto dir = std::filesystem::temp_directory_path() / ("signet-smtp-" + crypto::uuidV4());
   SmtpSink sink(dir, {true, "signet", "s3cret", false});
   ::setenv("SIGNET_TEST_SMTP_PASSWORD", "s3cret", 1);
-  TestGateway gw(GetParam(), {"sessions"}, {},
-                 sessionsSettings(R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
-                                  std::to_string(sink.port()) +
-                                  R"(,"startTls":true,"username":"signet","passwordEnv":"SIGNET_TEST_SMTP_PASSWORD","caFile":")" +
-                                  sink.certificate().string() +
-                                  R"("},"fromAddress":"auth@signet.test","senderName":"Signet Auth"}})"));
+  TestGateway gw(
+      GetParam(), {"sessions"}, {},
+      sessionsSettings(
+          R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
+          std::to_string(sink.port()) +
+          R"(,"startTls":true,"username":"signet","passwordEnv":"SIGNET_TEST_SMTP_PASSWORD","caFile":")" +
+          sink.certificate().string() +
+          R"("},"fromAddress":"auth@signet.test","senderName":"Signet Auth"}})"));
   gwp = &gw;
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
   auto sub = createSubOrganization(gw, kEmail, kPhone);
@@ -115,10 +117,10 @@ TEST_P(OtpTest, EmailThroughSmtpWithStartTlsThenVerifyLoginAndUseTheSession) {
   login->set("verificationToken", token);
   login->set("publicKey", session.publicKey);
   login->set("clientSignature", loginClientSignature(session, token, session.publicKey));
-  auto jwt = resultOf(gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", sub.id,
-                                             login),
-                      "otpLoginResult")
-                 ->getValue<std::string>("session");
+  auto jwt =
+      resultOf(gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", sub.id, login),
+               "otpLoginResult")
+          ->getValue<std::string>("session");
   auto claims = gatewayJwtClaims(gw, jwt, /*doubleHash=*/true);
   EXPECT_EQ(claims->getValue<std::string>("user_id"), sub.userId);
   EXPECT_EQ(claims->getValue<std::string>("organization_id"), sub.id);
@@ -132,8 +134,9 @@ TEST_P(OtpTest, EmailThroughSmtpWithStartTlsThenVerifyLoginAndUseTheSession) {
   EXPECT_EQ(me->getValue<std::string>("organizationId"), sub.id);
 
   // Single use: the code and the token.
-  EXPECT_NE(requestErrorOf([&] { verifyOtp(gw, otpId, code, session.publicKey); })
-                .find("Invalid OTP code"),
+  EXPECT_NE(requestErrorOf([&] {
+              verifyOtp(gw, otpId, code, session.publicKey);
+            }).find("Invalid OTP code"),
             std::string::npos);
   EXPECT_NE(requestErrorOf([&] {
               gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", sub.id, login);
@@ -146,10 +149,10 @@ TEST_P(OtpTest, EmailThroughSmtpWithStartTlsThenVerifyLoginAndUseTheSession) {
 TEST_P(OtpTest, EncryptedCodeToTheSignedTargetBundle) {
   TestGateway gw(GetParam(), {"sessions"});
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
-  auto r = resultOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3",
-                                           gw.root().organizationId,
-                                           initOtpParams("OTP_TYPE_EMAIL", kEmail)),
-                    "initOtpResultV2");
+  auto r = resultOf(
+      gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", gw.root().organizationId,
+                             initOtpParams("OTP_TYPE_EMAIL", kEmail)),
+      "initOtpResultV2");
   std::string otpId = r->getValue<std::string>("otpId");
   std::string code = codeIn(newestOutboxMessage(gw));
   ASSERT_EQ(code.size(), 9u);  // the default: 9 Crockford base32 characters
@@ -160,9 +163,10 @@ TEST_P(OtpTest, EncryptedCodeToTheSignedTargetBundle) {
 
   auto session = newSessionKey();
   auto seal = [&](const Bytes& to) {
-    std::string plain = R"({"otp_code":")" + code + R"(","public_key":")" + session.publicKey + R"("})";
-    return bundles::sealedJson(bundles::seal(to, reinterpret_cast<const uint8_t*>(plain.data()),
-                                             plain.size()));
+    std::string plain =
+        R"({"otp_code":")" + code + R"(","public_key":")" + session.publicKey + R"("})";
+    return bundles::sealedJson(
+        bundles::seal(to, reinterpret_cast<const uint8_t*>(plain.data()), plain.size()));
   };
   json::Object p = json::object();
   p->set("otpId", otpId);
@@ -206,9 +210,9 @@ TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
   TestGateway gw(GetParam(), {"sessions"});
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
   for (int i = 0; i < 3; ++i) initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
-  auto refused = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
-                                        gw.root().organizationId,
-                                        initOtpParams("OTP_TYPE_EMAIL", "ALICE@example.com"));
+  auto refused =
+      gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
+                             initOtpParams("OTP_TYPE_EMAIL", "ALICE@example.com"));
   EXPECT_NE(failureOf(refused).find("Max number of OTPs have been initiated"), std::string::npos);
   initOtp(gw, "OTP_TYPE_EMAIL", "bob@example.com");  // another user is not limited
   // After the 3-minute window the request limit lifts, but 3 codes are still live (5 min).
@@ -224,7 +228,8 @@ TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
   // userIdentifier, when given, is what the limits count.
   auto withId = json::object();
   withId->set("userIdentifier", "device-1");
-  for (int i = 0; i < 3; ++i) initOtp(gw, "OTP_TYPE_EMAIL", "c" + std::to_string(i) + "@x.io", withId);
+  for (int i = 0; i < 3; ++i)
+    initOtp(gw, "OTP_TYPE_EMAIL", "c" + std::to_string(i) + "@x.io", withId);
   auto p = initOtpParams("OTP_TYPE_EMAIL", "d@x.io");
   p->set("userIdentifier", "device-1");
   EXPECT_NE(failureOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
@@ -238,20 +243,21 @@ TEST_P(OtpTest, DeliveryFailuresFailTheActivityAndLeaveNoCode) {
   SmtpSink sink(dir, {false, "", "", /*rejectRecipients=*/true});
   HttpRecorder sms;
   sms.answerWith(500);
-  TestGateway gw(GetParam(), {"sessions"}, {},
-                 sessionsSettings(R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
-                                  std::to_string(sink.port()) +
-                                  R"(,"startTls":false}},"sms":{"transport":"http","url":")" +
-                                  sms.url("/send") + R"("}})"));
+  TestGateway gw(
+      GetParam(), {"sessions"}, {},
+      sessionsSettings(R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
+                       std::to_string(sink.port()) +
+                       R"(,"startTls":false}},"sms":{"transport":"http","url":")" +
+                       sms.url("/send") + R"("}})"));
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
   enableFeature(gw, "FEATURE_NAME_SMS_AUTH");
-  auto email = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
-                                      gw.root().organizationId,
-                                      initOtpParams("OTP_TYPE_EMAIL", kEmail));
+  auto email =
+      gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
+                             initOtpParams("OTP_TYPE_EMAIL", kEmail));
   EXPECT_NE(failureOf(email).find("email delivery to " + kEmail), std::string::npos);
-  auto text = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
-                                     gw.root().organizationId,
-                                     initOtpParams("OTP_TYPE_SMS", kPhone));
+  auto text =
+      gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
+                             initOtpParams("OTP_TYPE_SMS", kPhone));
   EXPECT_NE(failureOf(text).find("SMS delivery to " + kPhone + " failed: the provider"),
             std::string::npos);
   EXPECT_EQ(sms.requests().size(), 1u);
@@ -263,10 +269,10 @@ TEST_P(OtpTest, DeliveryFailuresFailTheActivityAndLeaveNoCode) {
 TEST_P(OtpTest, SmsThroughTheHttpProvider) {
   HttpRecorder provider;
   ::setenv("SIGNET_TEST_SMS_AUTH", "Bearer sms-token", 1);
-  TestGateway gw(GetParam(), {"sessions"}, {},
-                 sessionsSettings(R"({"sms":{"transport":"http","url":")" +
-                                  provider.url("/v1/messages") +
-                                  R"(","authorizationEnv":"SIGNET_TEST_SMS_AUTH"}})"));
+  TestGateway gw(
+      GetParam(), {"sessions"}, {},
+      sessionsSettings(R"({"sms":{"transport":"http","url":")" + provider.url("/v1/messages") +
+                       R"(","authorizationEnv":"SIGNET_TEST_SMS_AUTH"}})"));
   enableFeature(gw, "FEATURE_NAME_SMS_AUTH");
   auto extra = json::parseObject(R"({"smsCustomization":{"template":"Code: {{.OtpCode}}"}})", "t");
   std::string otpId = initOtp(gw, "OTP_TYPE_SMS", kPhone, extra);
@@ -292,9 +298,9 @@ TEST_P(OtpTest, OutboxModeSaysSoAndFeatureFlagsAreHonoured) {
       announced = announced || (m->name == "sessions" && n.find("outbox") != std::string::npos);
   EXPECT_TRUE(announced);
 
-  auto off = gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
-                                    gw.root().organizationId,
-                                    initOtpParams("OTP_TYPE_EMAIL", kEmail));
+  auto off =
+      gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
+                             initOtpParams("OTP_TYPE_EMAIL", kEmail));
   EXPECT_NE(failureOf(off).find("FEATURE_NAME_OTP_EMAIL_AUTH"), std::string::npos);
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
   auto flags = json::object();
@@ -375,8 +381,8 @@ TEST_P(OtpTest, OtpLoginV1AcceptsAnUnboundTokenWithoutSignatureV2DoesNot) {
                  ->getValue<std::string>("session");
   EXPECT_EQ(gatewayJwtClaims(gw, jwt, true)->getValue<std::string>("user_id"), sub.userId);
   // A token for a contact nobody in the organization has logs nobody in.
-  p->set("verificationToken",
-         gw.mintVerificationToken("OTP_TYPE_EMAIL", "mallory@example.com", gw.root().organizationId));
+  p->set("verificationToken", gw.mintVerificationToken("OTP_TYPE_EMAIL", "mallory@example.com",
+                                                       gw.root().organizationId));
   EXPECT_NE(failureOf(gw.rootClient().submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN", sub.id, p))
                 .find("no user with email mallory@example.com"),
             std::string::npos);
@@ -389,9 +395,8 @@ TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
   auto sub = createSubOrganization(gw, kEmail, kPhone);
 
   auto init = initOtpParams("OTP_TYPE_EMAIL", kEmail);
-  std::string otpId = resultOf(gw.rootClient().submit("init_otp_auth",
-                                                      "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", sub.id,
-                                                      init),
+  std::string otpId = resultOf(gw.rootClient().submit(
+                                   "init_otp_auth", "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", sub.id, init),
                                "initOtpAuthResultV2")
                           ->getValue<std::string>("otpId");
   auto target = newSessionKey();
@@ -407,16 +412,17 @@ TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
                                            r->getValue<std::string>("credentialBundle"));
   ASSERT_TRUE(key);
   auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
-  EXPECT_EQ(gw.clientWith(stamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
-            sub.userId);
+  EXPECT_EQ(
+      gw.clientWith(stamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
+      sub.userId);
 
   auto email = json::parseObject(
       R"({"email":")" + kEmail + R"(","targetPublicKey":")" + target.publicKey +
           R"(","emailCustomization":{"appName":"Demo App","magicLinkTemplate":"https://demo.example/auth?bundle=%s"}})",
       "t");
-  auto er = resultOf(gw.rootClient().submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", sub.id,
-                                            email),
-                     "emailAuthResult");
+  auto er =
+      resultOf(gw.rootClient().submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", sub.id, email),
+               "emailAuthResult");
   EXPECT_EQ(er->getValue<std::string>("userId"), sub.userId);
   EXPECT_FALSE(er->has("credentialBundle"));  // it travels only by email
   std::string message = newestOutboxMessage(gw);
@@ -426,8 +432,9 @@ TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
   auto emailed = bundles::openCredentialBundle(target.privateKey, m[1].str());
   ASSERT_TRUE(emailed);
   auto emailStamper = std::make_shared<ApiKeyStamper>(std::move(*emailed), stamp::Scheme::kP256);
-  EXPECT_EQ(gw.clientWith(emailStamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
-            sub.userId);
+  EXPECT_EQ(
+      gw.clientWith(emailStamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
+      sub.userId);
 }
 
 }  // namespace

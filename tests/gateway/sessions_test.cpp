@@ -35,12 +35,14 @@ TEST_P(SessionsTest, StampLoginProfilesLifetimesAndExpiry) {
   Client alice = gw.clientWith(sub.userKey.stamper);
 
   auto s1 = newSessionKey();
-  auto claims = gatewayJwtClaims(gw, stampLogin(gw, alice, sub.id, loginParams(s1.publicKey)), true);
+  auto claims =
+      gatewayJwtClaims(gw, stampLogin(gw, alice, sub.id, loginParams(s1.publicKey)), true);
   EXPECT_EQ(claims->getValue<std::string>("session_type"), "SESSION_TYPE_READ_WRITE");
   EXPECT_EQ(claims->getValue<std::string>("user_id"), sub.userId);
   EXPECT_EQ(claims->getValue<int64_t>("exp"), gw.gateway().nowMs() / 1000 + 900);
-  EXPECT_EQ(gw.clientWith(s1.stamper()).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
-            sub.userId);
+  EXPECT_EQ(
+      gw.clientWith(s1.stamper()).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
+      sub.userId);
 
   // A profile caps the lifetime: min(intent, profile). Its name, id and scope are claims;
   // characters atob() would choke on are escaped, not dropped.
@@ -70,10 +72,11 @@ TEST_P(SessionsTest, StampLoginProfilesLifetimesAndExpiry) {
                                                R"(","sessionProfileId":")" + profileId + R"("})",
                                            "t"));
   EXPECT_EQ(got->getObject("sessionProfile")->getValue<std::string>("expirationSeconds"), "60");
-  EXPECT_EQ(alice.query("get_session_profiles", orgBody(sub.id))->getArray("sessionProfiles")->size(),
-            1u);
-  EXPECT_NE(failureOf(alice.submit("create_session_profile",
-                                   "ACTIVITY_TYPE_CREATE_SESSION_PROFILE", sub.id, profileParams))
+  EXPECT_EQ(
+      alice.query("get_session_profiles", orgBody(sub.id))->getArray("sessionProfiles")->size(),
+      1u);
+  EXPECT_NE(failureOf(alice.submit("create_session_profile", "ACTIVITY_TYPE_CREATE_SESSION_PROFILE",
+                                   sub.id, profileParams))
                 .find("already exists"),
             std::string::npos);
   // After 61 s the profile's session key is expired, with the message clients match.
@@ -129,18 +132,16 @@ TEST_P(SessionsTest, ReadWriteSessionsAreCredentialBundlesAndReadOnlySessionsAre
   ASSERT_TRUE(key);
   auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
   gw.clientWith(stamper).query("whoami", orgBody(sub.id));
-  auto stored = alice.query("get_api_key", json::parseObject(R"({"organizationId":")" + sub.id +
-                                                                 R"(","apiKeyId":")" +
-                                                                 r->getValue<std::string>("apiKeyId") +
-                                                                 R"("})",
-                                                             "t"));
+  auto stored = alice.query(
+      "get_api_key", json::parseObject(R"({"organizationId":")" + sub.id + R"(","apiKeyId":")" +
+                                           r->getValue<std::string>("apiKeyId") + R"("})",
+                                       "t"));
   EXPECT_EQ(stored->getObject("apiKey")->getObject("credential")->getValue<std::string>("type"),
             "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256");
 
   // V1 names the user by email; the parent may ask for it.
-  auto v1 = json::parseObject(R"({"email":"alice@example.com","targetPublicKey":")" +
-                                  target.publicKey + R"("})",
-                              "t");
+  auto v1 = json::parseObject(
+      R"({"email":"alice@example.com","targetPublicKey":")" + target.publicKey + R"("})", "t");
   resultOf(gw.rootClient().submit("create_read_write_session",
                                   "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION", sub.id, v1),
            "createReadWriteSessionResult");
@@ -211,8 +212,9 @@ TEST_P(SessionsTest, AttestedStampLogsInOnceAndOnlyPollsAfterwards) {
   json::Object poll = json::object();
   poll->set("organizationId", sub.id);
   poll->set("activityId", activity->getValue<std::string>("id"));
-  EXPECT_EQ(attested.query("get_activity", poll)->getObject("activity")->getValue<std::string>("status"),
-            "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_EQ(
+      attested.query("get_activity", poll)->getObject("activity")->getValue<std::string>("status"),
+      "ACTIVITY_STATUS_COMPLETED");
   // The token was spent: a second login with it fails; other paths refuse the stamp.
   EXPECT_THROW(attested.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", sub.id,
                                loginParams(newSessionKey().publicKey)),

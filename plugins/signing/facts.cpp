@@ -1,0 +1,177 @@
+#include "facts.hpp"
+
+#include "key_material.hpp"
+#include "private_key_tags.hpp"
+
+namespace signing {
+
+using namespace signet;
+using json::Object;
+
+namespace {
+Object walletFact(RequestContext& ctx, const std::string& walletId) {
+  auto row = ctx.db().queryOne(
+      "SELECT name, exported, imported FROM signing_wallets WHERE organization_id = ? AND id = ?",
+      {ctx.organizationId(), walletId});
+  if (!row) return nullptr;
+  Object w = json::object();
+  w->set("id", walletId);
+  w->set("label", row->str(0));
+  w->set("exported", row->i64(1) != 0);
+  w->set("imported", row->i64(2) != 0);
+  return w;
+}
+
+Object privateKeyFact(RequestContext& ctx, const std::string& keyId) {
+  auto row = ctx.db().queryOne(
+      "SELECT name, exported, imported FROM signing_private_keys WHERE organization_id = ? AND "
+      "id = ?",
+      {ctx.organizationId(), keyId});
+  if (!row) return nullptr;
+  Object k = json::object();
+  k->set("id", keyId);
+  k->set("label", row->str(0));
+  k->set("exported", row->i64(1) != 0);
+  k->set("imported", row->i64(2) != 0);
+  k->set("tags", json::stringArray(privateKeyTags().tagsOf(ctx.db(), keyId)));
+  return k;
+}
+
+Object accountFact(const std::string& address) {
+  Object a = json::object();
+  a->set("address", address);
+  return a;
+}
+
+Object uint(const std::string& decimal) {
+  Object u = json::object();
+  u->set("$uint", decimal);
+  return u;
+}
+
+// A JSON number or decimal/hex string as {"$uint": decimal}; anything else as it is.
+Poco::Dynamic::Var integerValue(const Poco::Dynamic::Var& v) {
+  if (v.isInteger() && v.convert<int64_t>() >= 0) return uint(v.convert<std::string>());
+  if (v.isString()) {
+    std::string s = v.convert<std::string>();
+    if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        }))
+      return uint(s);
+  }
+  return v;
+}
+
+// The typed-data message as maps (so m['k'] reads it), integers typed by `types`.
+Poco::Dynamic::Var typedValue(const Object& types, const std::string& type,
+                              const Poco::Dynamic::Var& v) {
+  if (type.size() > 2 && type.back() == ']') {
+    std::string inner = type.substr(0, type.rfind('['));
+    json::Array out = json::array();
+    try {
+      auto list = v.extract<Poco::JSON::Array::Ptr>();
+      for (size_t i = 0; i < list->size(); ++i)
+        out->add(typedValue(types, inner, list->get(static_cast<unsigned>(i))));
+    } catch (...) {
+      return v;
+    }
+    return out;
+  }
+  if (types->has(type)) {
+    Object fields = json::object();
+    try {
+      auto o = v.extract<Poco::JSON::Object::Ptr>();
+      auto defs = types->getArray(type);
+      for (size_t i = 0; i < defs->size(); ++i) {
+        auto def = defs->getObject(static_cast<unsigned>(i));
+        std::string name = def->optValue<std::string>("name", "");
+        if (o->has(name))
+          fields->set(name,
+                      typedValue(types, def->optValue<std::string>("type", ""), o->get(name)));
+      }
+    } catch (...) {
+      return v;
+    }
+    Object map = json::object();
+    map->set("$map", fields);
+    return map;
+  }
+  if (type.rfind("uint", 0) == 0) return integerValue(v);
+  return v;
+}
+
+Object eip712Fact(const std::string& payload) {
+  auto typed = json::parseObject(payload, "parameters.payload");
+  auto types = typed->getObject("types");
+  auto domain = typed->getObject("domain");
+  Object d = json::object();
+  if (domain) {
+    if (domain->has("name")) d->set("name", domain->get("name"));
+    if (domain->has("version")) d->set("version", domain->get("version"));
+    if (domain->has("chainId")) d->set("chain_id", integerValue(domain->get("chainId")));
+    if (domain->has("verifyingContract"))
+      d->set("verifying_contract", domain->get("verifyingContract"));
+  }
+  Object fact = json::object();
+  fact->set("primary_type", typed->optValue<std::string>("primaryType", ""));
+  fact->set("domain", d);
+  std::string primary = typed->optValue<std::string>("primaryType", "");
+  if (types && typed->has("message"))
+    fact->set("message", typedValue(types, primary, typed->get("message")));
+  return fact;
+}
+
+Object eip7702Fact(const std::string& payload) {
+  auto a = json::parseObject(payload, "parameters.payload");
+  Object fact = json::object();
+  fact->set("address", a->optValue<std::string>("address", ""));
+  if (a->has("chainId")) fact->set("chain_id", integerValue(a->get("chainId")));
+  if (a->has("nonce")) fact->set("nonce", integerValue(a->get("nonce")));
+  return fact;
+}
+}  // namespace
+
+Object signingFacts(RequestContext& ctx, const std::string& type, const Object& p) {
+  Object facts = json::object();
+  auto setIf = [&](const char* name, const Object& value) {
+    if (value) facts->set(name, value);
+  };
+  try {
+    if (type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" || type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS") {
+      auto target = locateSignWith(ctx, p->optValue<std::string>("signWith", ""));
+      if (target && target->walletAccount) {
+        setIf("wallet", walletFact(ctx, target->walletId));
+        setIf("wallet_account", accountFact(target->address));
+      } else if (target) {
+        setIf("private_key", privateKeyFact(ctx, target->id));
+      }
+      std::string encoding = p->optValue<std::string>("encoding", "");
+      Object eth = json::object();
+      if (encoding == "PAYLOAD_ENCODING_EIP712")
+        eth->set("eip_712", eip712Fact(p->optValue<std::string>("payload", "")));
+      if (encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION")
+        eth->set("eip_7702_authorization", eip7702Fact(p->optValue<std::string>("payload", "")));
+      if (eth->size() > 0) facts->set("eth", eth);
+    } else if (type == "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT") {
+      auto target = locateSignWith(ctx, p->optValue<std::string>("address", ""));
+      if (target && target->walletAccount) {
+        setIf("wallet", walletFact(ctx, target->walletId));
+        setIf("wallet_account", accountFact(target->address));
+      }
+    } else if (p->has("walletId")) {
+      setIf("wallet", walletFact(ctx, p->optValue<std::string>("walletId", "")));
+    } else if (p->has("privateKeyId")) {
+      setIf("private_key", privateKeyFact(ctx, p->optValue<std::string>("privateKeyId", "")));
+    } else if (p->has("walletIds")) {
+      json::Array wallets = json::array();
+      for (const auto& id : json::optionalStringArray(p, "walletIds", "parameters"))
+        if (auto w = walletFact(ctx, id)) wallets->add(w);
+      facts->set("wallets", wallets);
+    }
+  } catch (const Error&) {
+    // Malformed parameters are the handler's to refuse; facts stay absent.
+  }
+  return facts;
+}
+
+}  // namespace signing
