@@ -30,7 +30,6 @@ ModuleInfo coreModule() {
   return core;
 }
 
-
 std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey) {
   std::string publicKey;
   db.transaction([&](Db& tx) {
@@ -81,6 +80,26 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
     if (module->enabled)
       for (const auto& [stream, list] : module->migrations) database_->migrate(stream, list);
   signerPublicKey_ = ensureSignerKey(*database_, masterKey_);
+
+  auto uncompressed = [](const crypto::SecretBytes& k) {
+    return crypto::uncompressPublicKey(crypto::Curve::kP256,
+                                       crypto::publicKeyFromPrivate(crypto::Curve::kP256, k));
+  };
+  auto encryptionKey = crypto::generatePrivateKey(crypto::Curve::kP256);
+  appProofSigningKey_ = crypto::generatePrivateKey(crypto::Curve::kP256);
+  appProofPublicKey_ =
+      toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
+}
+
+json::Object Gateway::appProof(const std::string& proofPayload) const {
+  auto sig =
+      crypto::signEcdsa(crypto::Curve::kP256, appProofSigningKey_, crypto::sha256(proofPayload));
+  json::Object p = json::object();
+  p->set("scheme", "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256");
+  p->set("publicKey", appProofPublicKey_);
+  p->set("proofPayload", proofPayload);
+  p->set("signature", toHex(sig.r.data(), 32) + toHex(sig.s.data(), 32));
+  return p;
 }
 
 }  // namespace signet

@@ -26,6 +26,13 @@ class Gateway {
   // The gateway signer's P-256 public key, uncompressed hex (what SDK overrides take).
   const std::string& signerPublicKey() const { return signerPublicKey_; }
 
+  // App proofs (wire.md §7): {scheme, publicKey, proofPayload, signature} for a payload,
+  // signed by this process's ephemeral P-256 key. publicKey is 130 bytes of hex: an
+  // encryption key ‖ the signing key, both uncompressed. The keys live in memory only and die
+  // with the process; a boot proof binding them to an enclave is not available here.
+  json::Object appProof(const std::string& proofPayload) const;
+  const std::string& appProofPublicKey() const { return appProofPublicKey_; }
+
   int64_t nowMs() const { return clock_(); }
   void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
 
@@ -43,6 +50,8 @@ class Gateway {
   PluginHost host_;
   Catalog catalog_;
   std::string signerPublicKey_;
+  crypto::SecretBytes appProofSigningKey_;
+  std::string appProofPublicKey_;
   std::function<int64_t()> clock_;
 };
 

@@ -7,7 +7,7 @@ namespace signet::activities {
 namespace {
 const char* kColumns =
     "id, organization_id, type, status, fingerprint, intent, result, votes, failure, "
-    "created_at_ms, updated_at_ms";
+    "created_at_ms, updated_at_ms, generate_app_proofs, app_proofs";
 
 ActivityRecord fromRow(const Row& r) {
   ActivityRecord a;
@@ -22,6 +22,10 @@ ActivityRecord fromRow(const Row& r) {
   a.failure = r.isNull(8) ? nullptr : json::parseObject(r.str(8), "stored failure");
   a.createdAtMs = r.i64(9);
   a.updatedAtMs = r.i64(10);
+  a.generateAppProofs = r.i64(11) != 0;
+  if (!r.isNull(12))
+    a.appProofs =
+        json::parseObject("{\"p\":" + r.str(12) + "}", "stored app proofs")->getArray("p");
   return a;
 }
 
@@ -62,20 +66,22 @@ std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
 void insert(Db& db, const ActivityRecord& a) {
   db.exec(
       std::string("INSERT INTO activities (") + kColumns +
-          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
        a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), json::stringify(a.votes),
        a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
-       a.updatedAtMs});
+       a.updatedAtMs, a.generateAppProofs ? 1 : 0,
+       a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)});
 }
 
 void update(Db& db, const ActivityRecord& a) {
   db.exec(
-      "UPDATE activities SET status = ?, result = ?, votes = ?, failure = ?, updated_at_ms = ? "
-      "WHERE id = ?",
+      "UPDATE activities SET status = ?, result = ?, votes = ?, failure = ?, updated_at_ms = ?, "
+      "app_proofs = ? WHERE id = ?",
       {a.status, a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
        json::stringify(a.votes),
-       a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.updatedAtMs, a.id});
+       a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.updatedAtMs,
+       a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr), a.id});
 }
 
 void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
@@ -147,6 +153,7 @@ json::Object toJson(const ActivityRecord& a, const Caller& viewer) {
   o->set("createdAt", json::timestamp(a.createdAtMs));
   o->set("updatedAt", json::timestamp(a.updatedAtMs));
   if (a.failure) o->set("failure", a.failure);
+  if (a.appProofs && a.appProofs->size() > 0) o->set("appProofs", a.appProofs);
   return o;
 }
 

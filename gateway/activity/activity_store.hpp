@@ -25,6 +25,8 @@ struct ActivityRecord {
   json::Object result;      // {<resultKey>: {...}} or {} when there is none
   json::Array votes;
   json::Object failure;  // {code, message, details} or null
+  bool generateAppProofs = false;
+  json::Array appProofs;  // v1AppProof[], or null
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
 };

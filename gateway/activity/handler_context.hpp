@@ -40,6 +40,12 @@ class HandlerContext : public ActivityContext {
   }
   // Where onFailure collects; set by the pipeline around a handler call.
   void collectFailureWrites(std::vector<std::function<void(Db&)>>* sink) { failureWrites_ = sink; }
+  bool appProofsRequested() const override { return appProofs_ != nullptr; }
+  void addAppProof(const std::string& proofPayload) override {
+    if (appProofs_) appProofs_->add(gateway_.appProof(proofPayload));
+  }
+  // Where app proofs go when the request asked for them; set by the pipeline.
+  void collectAppProofs(json::Array sink) { appProofs_ = std::move(sink); }
   void publish(const std::string& event, const json::Object& payload) override {
     for (const auto& [module, subscription] : services().subscribers)
       if (subscription.first == event) subscription.second(*this, event, payload);
@@ -54,6 +60,7 @@ class HandlerContext : public ActivityContext {
   std::string activityId_;
   std::string activityType_;
   std::vector<std::function<void(Db&)>>* failureWrites_ = nullptr;
+  json::Array appProofs_;
 };
 
 }  // namespace signet

@@ -123,6 +123,10 @@ json::Object ActivityPipeline::submit(const std::string& path, std::string_view 
     record.fingerprint = fingerprint;
     record.intent = json::object();
     record.intent->set(spec.intentKey, env.parameters);
+    // Some SDKs put generateAppProofs among the parameters rather than beside them.
+    record.generateAppProofs =
+        env.generateAppProofs ||
+        json::optionalBool(env.parameters, "generateAppProofs", "parameters", false);
     record.result = json::object();
     record.createdAtMs = record.updatedAtMs = now;
     record = settle(spec, record, caller, true, [&](Db& db, ActivityRecord& r, bool& done) {
@@ -233,10 +237,13 @@ ActivityRecord ActivityPipeline::settle(
       try {
         HandlerContext ctx(gateway_, db, submitter, org, record.id, spec.type);
         ctx.collectFailureWrites(&failureWrites);
+        json::Array proofs = json::array();
+        if (record.generateAppProofs) ctx.collectAppProofs(proofs);
         json::Object result = spec.handler(ctx, params);
         record.result = json::object();
         record.result->set(spec.resultKey, result ? result : json::object());
         record.status = kStatusCompleted;
+        if (proofs->size() > 0) record.appProofs = proofs;
         record.updatedAtMs = gateway_.nowMs();
       } catch (const Error& e) {
         // Bad input of a new request is refused with nothing stored; once an activity waited

@@ -38,7 +38,9 @@ inline constexpr const char* kRejectActivity = "ACTIVITY_TYPE_REJECT_ACTIVITY";
 class ActivityPipeline {
  public:
   ActivityPipeline(Gateway& gateway, Authorizer& authorizer)
-      : gateway_(gateway), authorizer_(authorizer), resolver_(gateway.config(), gateway.signerPublicKey()) {}
+      : gateway_(gateway),
+        authorizer_(authorizer),
+        resolver_(gateway.config(), gateway.signerPublicKey()) {}
 
   // Returns {"activity": {...}}. Errors before the pipeline throw signet::Error; a denial or
   // an execution failure returns a FAILED activity. For approve/reject the activity returned

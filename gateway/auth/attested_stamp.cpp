@@ -20,11 +20,13 @@ AttestedStamp verifyAttestedStamp(const std::string& header, std::string_view bo
   }
   std::string scheme = o->optValue<std::string>("scheme", "");
   if (scheme == "STAMP_ATTESTED_SCHEME_P256_OIDC")
-    throw fail("scheme STAMP_ATTESTED_SCHEME_P256_OIDC (OIDC tokens) is not supported by this "
-               "gateway yet; use " +
-               std::string(kAttestedTokenScheme));
+    throw fail(
+        "scheme STAMP_ATTESTED_SCHEME_P256_OIDC (OIDC tokens) is not supported by this "
+        "gateway yet; use " +
+        std::string(kAttestedTokenScheme));
   if (scheme != kAttestedTokenScheme)
-    throw fail("scheme \"" + scheme + "\" is not supported (expected " + kAttestedTokenScheme + ")");
+    throw fail("scheme \"" + scheme + "\" is not supported (expected " + kAttestedTokenScheme +
+               ")");
   AttestedStamp s;
   s.token = o->optValue<std::string>("publicKeyAttestation", "");
   if (s.token.empty()) throw fail("publicKeyAttestation is missing");

@@ -61,9 +61,10 @@ StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   if (!h.apiKey && !h.webauthn && !h.attested)
     throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
   if (h.attested && !attestedStampAllowedOn(request.path))
-    throw unauthenticated("X-Stamp-Attested authenticates only stamp_login and the get_activity "
-                          "polls after it, not " +
-                          request.path);
+    throw unauthenticated(
+        "X-Stamp-Attested authenticates only stamp_login and the get_activity "
+        "polls after it, not " +
+        request.path);
   return h;
 }
 

@@ -86,6 +86,9 @@ std::vector<Migration> coreMigrations() {
         "organization_id TEXT NOT NULL, vote_id TEXT NOT NULL, evaluations TEXT NOT NULL, "
         "created_at_ms BIGINT NOT NULL)",
         "CREATE INDEX policy_evaluations_activity ON policy_evaluations (activity_id)"}},
+      {8,
+       "whether an activity asked for app proofs (kept for activities run after consensus)",
+       {"ALTER TABLE activities ADD COLUMN generate_app_proofs INTEGER NOT NULL DEFAULT 0"}},
   };
 }
 

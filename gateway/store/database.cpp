@@ -193,7 +193,15 @@ void Database::migrate(const std::string& module, const std::vector<Migration>& 
       if (db.queryOne("SELECT 1 FROM signet_migrations WHERE module = ? AND version = ?",
                       {module, int64_t{m.version}}))
         return;
-      for (const auto& sql : m.statements) db.exec(sql);
+      for (const auto& sql : m.statements) {
+        try {
+          db.exec(sql);
+        } catch (const std::exception& e) {
+          // Poco's messages ("Invalid SQL statement") do not say which one.
+          throw internalError("migration " + std::to_string(m.version) + " of module '" + module +
+                              "' (" + m.description + ") failed: " + e.what() + " in: " + sql);
+        }
+      }
       auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::system_clock::now().time_since_epoch())
                      .count();

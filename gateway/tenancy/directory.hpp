@@ -100,8 +100,7 @@ UserRecord requireUser(Db& db, const std::string& organizationId, const std::str
 // The user whose email (OTP_TYPE_EMAIL, case-insensitive) or phone number (OTP_TYPE_SMS) is
 // `contact`; a verified contact wins over an unverified one.
 std::optional<UserRecord> findUserByContact(Db& db, const std::string& organizationId,
-                                            const std::string& otpType,
-                                            const std::string& contact);
+                                            const std::string& otpType, const std::string& contact);
 void insertUser(Db& db, const UserRecord& user);
 void updateUser(Db& db, const UserRecord& user);
 std::vector<UserRecord> listUsers(Db& db, const std::string& organizationId);

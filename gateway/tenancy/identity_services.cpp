@@ -29,8 +29,8 @@ std::string issueSessionKey(ActivityContext& ctx, const std::string& organizatio
     if (other.organizationId == organizationId && other.userId == userId && other.expiresAtMs)
       directory::deleteApiKey(ctx.db(), organizationId, other.id);
   return api_keys::addKey(ctx.db(), organizationId, userId, key.name, key.publicKey,
-                          "API_KEY_CURVE_P256", key.expirationSeconds, ctx.nowMs(),
-                          "parameters", key.credentialType)
+                          "API_KEY_CURVE_P256", key.expirationSeconds, ctx.nowMs(), "parameters",
+                          key.credentialType)
       .id;
 }
 

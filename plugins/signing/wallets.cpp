@@ -58,6 +58,18 @@ std::vector<AccountSpec> readAccounts(const Object& p, const std::string& path) 
   return out;
 }
 
+// An address-derivation app proof's payload (wire.md §7), in the field order of the hosted
+// service's proofs.
+std::string derivationProof(ActivityContext& ctx, const std::string& organizationId,
+                            const std::string& walletId, const std::string& path,
+                            const std::string& address) {
+  return R"({"type":"APP_PROOF_TYPE_ADDRESS_DERIVATION","timestampMs":)" +
+         json::stringify(std::to_string(ctx.nowMs())) +
+         R"(,"addressDerivationProof":{"organizationId":)" + json::stringify(organizationId) +
+         R"(,"walletId":)" + json::stringify(walletId) + R"(,"derivationPath":)" +
+         json::stringify(path) + R"(,"address":)" + json::stringify(address) + "}}";
+}
+
 std::vector<std::string> addAccounts(ActivityContext& ctx, const std::string& organizationId,
                                      const std::string& walletId,
                                      const std::vector<AccountSpec>& accounts, bool persist) {
@@ -67,6 +79,8 @@ std::vector<std::string> addAccounts(ActivityContext& ctx, const std::string& or
     Bytes pub = crypto::publicKeyFromPrivate(s.curve, key);
     std::string address = addressFor(s.addressFormat, s.curve, pub);
     addresses.push_back(address);
+    if (ctx.appProofsRequested())
+      ctx.addAppProof(derivationProof(ctx, organizationId, walletId, s.path, address));
     if (!persist) continue;
     if (ctx.db().queryOne("SELECT 1 FROM signing_wallet_accounts WHERE wallet_id = ? AND path = ? "
                           "AND address_format = ? AND curve = ?",

@@ -161,3 +161,19 @@ test("@turnkey/solana signs a message whose Ed25519 signature verifies", async (
   const key = crypto.createPublicKey({ key: spki, format: "der", type: "spki" });
   assert.equal(crypto.verify(null, Buffer.from(message), key, Buffer.from(signature)), true);
 });
+
+test("app proofs of derived addresses pass @turnkey/crypto's signature check", async () => {
+  const { verifyAppProofSignature } = await import("@turnkey/crypto");
+  const created = await api.createWallet({
+    walletName: "proved",
+    accounts: [{ curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0", addressFormat: "ADDRESS_FORMAT_ETHEREUM" }],
+    generateAppProofs: true,
+  });
+  const proofs = created.activity.appProofs;
+  assert.equal(proofs.length, 1);
+  verifyAppProofSignature(proofs[0]);  // throws when the signature does not verify
+  const payload = JSON.parse(proofs[0].proofPayload);
+  assert.equal(payload.type, "APP_PROOF_TYPE_ADDRESS_DERIVATION");
+  assert.equal(payload.addressDerivationProof.address, created.addresses[0]);
+  assert.throws(() => verifyAppProofSignature({ ...proofs[0], proofPayload: proofs[0].proofPayload.replace("m/44", "m/45") }));
+});

@@ -377,3 +377,50 @@ TEST_P(SigningTest, PrivateKeyTagsExportMarksAndImportRefusals) {
 
 }  // namespace
 }  // namespace signet::test
+
+namespace signet::test {
+namespace {
+
+TEST_P(SigningTest, AppProofsForDerivedAddresses) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  auto params = walletParams(
+      "proved", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
+                 account("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA")});
+  json::Object body = json::object();
+  body->set("type", "ACTIVITY_TYPE_CREATE_WALLET");
+  body->set("timestampMs", std::to_string(systemNowMs()));
+  body->set("organizationId", org);
+  body->set("parameters", params);
+  body->set("generateAppProofs", true);
+  auto activity = gw.rootClient().submitRaw("create_wallet", json::stringify(body));
+  auto result = resultOf(activity, "createWalletResult");
+  auto proofs = activity->getArray("appProofs");
+  ASSERT_TRUE(proofs);
+  ASSERT_EQ(proofs->size(), 2u);
+  for (unsigned i = 0; i < 2; ++i) {
+    auto proof = proofs->getObject(i);
+    EXPECT_EQ(proof->getValue<std::string>("scheme"), "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256");
+    Bytes key = *fromHex(proof->getValue<std::string>("publicKey"));
+    ASSERT_EQ(key.size(), 130u);
+    std::string payload = proof->getValue<std::string>("proofPayload");
+    auto claims = json::parseObject(payload, "proof")->getObject("addressDerivationProof");
+    EXPECT_EQ(claims->getValue<std::string>("address"),
+              result->getArray("addresses")->getElement<std::string>(i));
+    EXPECT_EQ(claims->getValue<std::string>("walletId"), result->getValue<std::string>("walletId"));
+    EXPECT_EQ(claims->getValue<std::string>("organizationId"), org);
+    Bytes sig = *fromHex(proof->getValue<std::string>("signature"));
+    crypto::EcdsaSignature s;
+    std::copy(sig.begin(), sig.begin() + 32, s.r.begin());
+    std::copy(sig.begin() + 32, sig.end(), s.s.begin());
+    EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kP256, Bytes(key.begin() + 65, key.end()),
+                                    crypto::sha256(payload), s));
+  }
+  // Without the flag there are none.
+  auto plain = gw.rootClient().submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
+                                      walletParams("unproved", {}));
+  EXPECT_FALSE(plain->has("appProofs"));
+}
+
+}  // namespace
+}  // namespace signet::test

@@ -81,6 +81,11 @@ class ActivityContext : public RequestContext {
   // though the activity fails and its own writes roll back). They run in a transaction of
   // their own only when the handler throws, in the order registered.
   virtual void onFailure(std::function<void(Db&)> write) = 0;
+  // App proofs (wire.md §7): whether the request asked for them (generateAppProofs), and
+  // adding one: the core signs `proofPayload` (a JSON string) with the gateway's ephemeral
+  // key and attaches {scheme, publicKey, proofPayload, signature} to activity.appProofs.
+  virtual bool appProofsRequested() const = 0;
+  virtual void addAppProof(const std::string& proofPayload) = 0;
 };
 
 // Creates a wallet in an organization from v1WalletParams; returns {walletId, addresses[]}.
