@@ -424,3 +424,43 @@ TEST_P(SigningTest, AppProofsForDerivedAddresses) {
 
 }  // namespace
 }  // namespace signet::test
+
+namespace signet::test {
+namespace {
+
+TEST_P(SigningTest, ImportedMnemonicWithPassphraseDerivesWithIt) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  json::Object init = json::object();
+  init->set("userId", gw.root().userId);
+  auto bundle = resultOf(gw.rootClient().submit("init_import_wallet",
+                                                "ACTIVITY_TYPE_INIT_IMPORT_WALLET", org, init),
+                         "initImportWalletResult")
+                    ->getValue<std::string>("importBundle");
+  auto data = bundles::openEnvelope(bundle, gw.gateway().signerPublicKey());
+  ASSERT_TRUE(data);
+  auto target = *fromHex(json::parseObject(*data, "d")->getValue<std::string>("targetPublic"));
+  // "mnemonic\npassphrase", as export returns it (swagger ExportWalletResult).
+  std::string plain =
+      "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
+      "about\nTREZOR";
+  auto im =
+      walletParams("with passphrase",
+                   {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM")});
+  im->set("userId", gw.root().userId);
+  im->set("encryptedBundle",
+          bundles::sealedJson(
+              bundles::seal(target, reinterpret_cast<const uint8_t*>(plain.data()), plain.size())));
+  auto r = resultOf(gw.rootClient().submit("import_wallet", "ACTIVITY_TYPE_IMPORT_WALLET", org, im),
+                    "importWalletResult");
+  // @scure/bip32 with the same seed (BIP-39 passphrase "TREZOR") gives this account.
+  EXPECT_EQ(r->getArray("addresses")->getElement<std::string>(0),
+            "0x9c32F71D4DB8Fb9e1A58B0a80dF79935e7256FA6");
+  auto body = orgBody(org);
+  body->set("walletId", r->getValue<std::string>("walletId"));
+  EXPECT_TRUE(
+      gw.rootClient().query("get_wallet", body)->getObject("wallet")->getValue<bool>("imported"));
+}
+
+}  // namespace
+}  // namespace signet::test

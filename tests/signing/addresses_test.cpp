@@ -1,7 +1,7 @@
 // Address encodings against published vectors: EIP-55's own examples; BIP-44, BIP-84 and
 // BIP-86 for Bitcoin; SEP-0005 for Stellar; and the "abandon … about" mnemonic's addresses
 // as cosmjs (Cosmos), Phantom (Solana) and TronWeb publish them. Dogecoin, XRP, Sui and
-// Aptos, which have no vector for this mnemonic in those sources, are checked against
+// Aptos, which have no published vector in those sources, are checked against
 // @scure/base and @noble/hashes computing the same chain rules (tests/signing/README.md).
 #include <gtest/gtest.h>
 
@@ -119,4 +119,18 @@ TEST(Addresses, UnsettledAndMismatchedFormatsAreRefusedSayingWhy) {
             "unknown address format \"ADDRESS_FORMAT_NOPE\"");
   EXPECT_EQ(signing::addressFor("ADDRESS_FORMAT_COMPRESSED", Curve::kEd25519, ed), toHex(ed));
   EXPECT_EQ(signing::addressFor("ADDRESS_FORMAT_UNCOMPRESSED", Curve::kSecp256k1, k1).size(), 130u);
+}
+
+TEST(Addresses, ChainPublishedVectors) {
+  // XRPL documentation: the genesis account's public key and address.
+  EXPECT_EQ(signing::addressFor(
+                "ADDRESS_FORMAT_XRP", Curve::kSecp256k1,
+                *fromHex("0330E7FC9D56BB25D6893BA3F317AE5BCF33B3291BD63DB32654A313222F7FD020")),
+            "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh");
+  // Sui's TypeScript SDK test mnemonic at m/44'/784'/0'/0'/0'.
+  EXPECT_EQ(
+      address("SUI", Curve::kEd25519, "m/44'/784'/0'/0'/0'",
+              "film crazy soon outside stand loop subway crumble thrive popular green nuclear "
+              "struggle pistol arm wife phrase warfare march wheat nephew ask sunny firm"),
+      "0xa2d14fad60c56049ecf75246a481934691214ce413e6a8ae2fe6834c173a6133");
 }
