@@ -1,8 +1,9 @@
 // Address encodings against published vectors: EIP-55's own examples; BIP-44, BIP-84 and
 // BIP-86 for Bitcoin; SEP-0005 for Stellar; and the "abandon … about" mnemonic's addresses
-// as cosmjs (Cosmos), Phantom (Solana) and TronWeb publish them. Dogecoin, XRP, Sui and
-// Aptos, which have no published vector in those sources, are checked against
-// @scure/base and @noble/hashes computing the same chain rules (tests/signing/README.md).
+// as cosmjs (Cosmos), Phantom (Solana) and TronWeb publish them; XRPL's genesis account and
+// Sui's SDK test mnemonic. Dogecoin and Aptos, which have no published vector in those
+// sources, are checked against @scure/base and @noble/hashes computing the same chain rules
+// (tests/signing/README.md).
 #include <gtest/gtest.h>
 
 #include "addresses.hpp"
