@@ -9,12 +9,18 @@
 
 namespace signet::crypto {
 
-Digest sha256(const uint8_t* data, size_t size) {
+namespace {
+Digest digestWith(const EVP_MD* md, const char* name, const uint8_t* data, size_t size) {
   Digest out;
   unsigned int len = 0;
-  if (EVP_Digest(data, size, out.data(), &len, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 failed");
+  if (EVP_Digest(data, size, out.data(), &len, md, nullptr) != 1)
+    throw std::runtime_error(std::string(name) + " failed");
   return out;
+}
+}  // namespace
+
+Digest sha256(const uint8_t* data, size_t size) {
+  return digestWith(EVP_sha256(), "SHA-256", data, size);
 }
 
 std::array<uint8_t, 20> hash160(const uint8_t* data, size_t size) {
@@ -27,11 +33,7 @@ std::array<uint8_t, 20> hash160(const uint8_t* data, size_t size) {
 }
 
 Digest sha3_256(const uint8_t* data, size_t size) {
-  Digest out;
-  unsigned int len = 0;
-  if (EVP_Digest(data, size, out.data(), &len, EVP_sha3_256(), nullptr) != 1)
-    throw std::runtime_error("SHA3-256 failed");
-  return out;
+  return digestWith(EVP_sha3_256(), "SHA3-256", data, size);
 }
 
 Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size) {

@@ -1,6 +1,7 @@
 // reference/policy.md §4 cases that read the signing plugin's facts, through a real gateway:
 // 11 (export one account), 12 (wallet.id errors when signing with a private key), 13 (DENY
 // NO_OP unless EIP-712) and 18 (EIP-712 domain and message, with m['k'] access on lists).
+#include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 
 namespace signet::test {
@@ -10,16 +11,6 @@ class SigningPolicyTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(SigningPolicyTest);
 
 const std::string kToken = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
-
-json::Object sign(const std::string& signWith, const std::string& payload,
-                  const std::string& encoding, const std::string& hash) {
-  json::Object p = json::object();
-  p->set("signWith", signWith);
-  p->set("payload", payload);
-  p->set("encoding", encoding);
-  p->set("hashFunction", hash);
-  return p;
-}
 
 std::string permit(const std::string& token, int amount) {
   return R"({"types":{"EIP712Domain":[{"name":"name","type":"string"},{"name":"chainId","type":"uint256"},{"name":"verifyingContract","type":"address"}],
@@ -68,9 +59,11 @@ TEST_P(SigningPolicyTest, WalletPrivateKeyAndTypedDataFactsDecide) {
   o.policy("sign with W", "EFFECT_ALLOW",
            "activity.action == 'SIGN' && wallet.id == '" + walletId +
                "' && activity.params.encoding == 'PAYLOAD_ENCODING_TEXT_UTF8'");
-  EXPECT_EQ(status(submit(sign(a0, "hi", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"))),
-            kCompleted);
-  auto withKey = submit(sign(keyId, "hi", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"));
+  EXPECT_EQ(
+      status(submit(signParams(a0, "hi", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"))),
+      kCompleted);
+  auto withKey =
+      submit(signParams(keyId, "hi", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"));
   EXPECT_EQ(status(withKey), kFailed);
   EXPECT_NE(failureOf(withKey).find("missing field"), std::string::npos) << failureOf(withKey);
 
@@ -82,14 +75,14 @@ TEST_P(SigningPolicyTest, WalletPrivateKeyAndTypedDataFactsDecide) {
                kToken +
                "') && eth.eip_712.message['permitted'].any(p, p['amount'] < 100000000) && "
                "eth.eip_712.message['permitted'].count() <= 2");
-  EXPECT_EQ(
-      status(submit(sign(a1, permit(kToken, 5), "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NO_OP"))),
-      kCompleted);
-  EXPECT_EQ(status(submit(sign(a1, permit("0x0000000000000000000000000000000000000bad", 5),
-                               "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NO_OP"))),
+  EXPECT_EQ(status(submit(signParams(a1, permit(kToken, 5), "PAYLOAD_ENCODING_EIP712",
+                                     "HASH_FUNCTION_NO_OP"))),
+            kCompleted);
+  EXPECT_EQ(status(submit(signParams(a1, permit("0x0000000000000000000000000000000000000bad", 5),
+                                     "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NO_OP"))),
             kFailed);
-  EXPECT_EQ(status(submit(sign(a1, permit(kToken, 200000000), "PAYLOAD_ENCODING_EIP712",
-                               "HASH_FUNCTION_NO_OP"))),
+  EXPECT_EQ(status(submit(signParams(a1, permit(kToken, 200000000), "PAYLOAD_ENCODING_EIP712",
+                                     "HASH_FUNCTION_NO_OP"))),
             kFailed);
 
   // 13: an explicit DENY of raw NO_OP digests wins over an ALLOW; EIP-712 is exempt.
@@ -100,11 +93,12 @@ TEST_P(SigningPolicyTest, WalletPrivateKeyAndTypedDataFactsDecide) {
       "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && activity.params.hash_function "
       "== 'HASH_FUNCTION_NO_OP' && activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'");
   auto digest = crypto::toHex(crypto::sha256(std::string_view("x")));
-  auto blind = submit(sign(a1, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP"));
+  auto blind =
+      submit(signParams(a1, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP"));
   EXPECT_EQ(status(blind), kFailed);
   EXPECT_NE(failureOf(blind).find("no blind digests"), std::string::npos);
-  EXPECT_EQ(status(submit(sign(a1, permit("0x0000000000000000000000000000000000000bad", 5),
-                               "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NO_OP"))),
+  EXPECT_EQ(status(submit(signParams(a1, permit("0x0000000000000000000000000000000000000bad", 5),
+                                     "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_NO_OP"))),
             kCompleted);
 
   // That DENY reads activity.params.hash_function, which other activities do not have: with

@@ -5,6 +5,7 @@
 #include "signet/bundles.hpp"
 #include "signet/hd_keys.hpp"
 #include "support/auth_fixtures.hpp"
+#include "support/signing_fixtures.hpp"
 
 namespace signet::test {
 namespace {
@@ -12,32 +13,20 @@ namespace {
 class SigningTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(SigningTest);
 
-json::Object account(const std::string& curve, const std::string& path, const std::string& format) {
-  json::Object a = json::object();
-  a->set("curve", curve);
-  a->set("pathFormat", "PATH_FORMAT_BIP32");
-  a->set("path", path);
-  a->set("addressFormat", format);
-  return a;
-}
-
-json::Object walletParams(const std::string& name, const std::vector<json::Object>& accounts) {
-  json::Object p = json::object();
-  p->set("walletName", name);
-  json::Array list = json::array();
-  for (const auto& a : accounts) list->add(a);
-  p->set("accounts", list);
-  return p;
-}
-
-json::Object signParams(const std::string& signWith, const std::string& payload,
-                        const std::string& encoding, const std::string& hash) {
-  json::Object p = json::object();
-  p->set("signWith", signWith);
-  p->set("payload", payload);
-  p->set("encoding", encoding);
-  p->set("hashFunction", hash);
-  return p;
+// init_import_wallet for the root user; the target key from its signed bundle (empty and a
+// test failure when the bundle is not signed by this gateway).
+Bytes importTarget(TestGateway& gw) {
+  json::Object init = json::object();
+  init->set("userId", gw.root().userId);
+  auto bundle =
+      resultOf(gw.rootClient().submit("init_import_wallet", "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
+                                      gw.root().organizationId, init),
+               "initImportWalletResult")
+          ->getValue<std::string>("importBundle");
+  auto data = bundles::openEnvelope(bundle, gw.gateway().signerPublicKey());
+  EXPECT_TRUE(data) << bundle;
+  if (!data) return {};
+  return *fromHex(json::parseObject(*data, "d")->getValue<std::string>("targetPublic"));
 }
 
 crypto::EcdsaSignature rs(const json::Object& sig) {
@@ -283,12 +272,6 @@ TEST_P(SigningTest, SubOrganizationWalletsListByAddressAndGuardDeletion) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE kind = 'bip39-mnemonic'"), 0);
 }
 
-}  // namespace
-}  // namespace signet::test
-
-namespace signet::test {
-namespace {
-
 TEST_P(SigningTest, PrivateKeyTagsExportMarksAndImportRefusals) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;
@@ -352,16 +335,8 @@ TEST_P(SigningTest, PrivateKeyTagsExportMarksAndImportRefusals) {
       failureOf(gw.rootClient().submit("import_wallet", "ACTIVITY_TYPE_IMPORT_WALLET", org, im))
           .find("run init_import_wallet first"),
       std::string::npos);
-  json::Object init = json::object();
-  init->set("userId", gw.root().userId);
-  auto bundle = resultOf(gw.rootClient().submit("init_import_wallet",
-                                                "ACTIVITY_TYPE_INIT_IMPORT_WALLET", org, init),
-                         "initImportWalletResult")
-                    ->getValue<std::string>("importBundle");
-  auto data = bundles::openEnvelope(bundle, gw.gateway().signerPublicKey());
-  ASSERT_TRUE(data);
-  auto targetPublic =
-      *fromHex(json::parseObject(*data, "d")->getValue<std::string>("targetPublic"));
+  auto targetPublic = importTarget(gw);
+  ASSERT_FALSE(targetPublic.empty());
   std::string notWords = "correct horse battery staple";
   im->set("encryptedBundle",
           bundles::sealedJson(bundles::seal(
@@ -374,12 +349,6 @@ TEST_P(SigningTest, PrivateKeyTagsExportMarksAndImportRefusals) {
   }
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_wallets"), 0);
 }
-
-}  // namespace
-}  // namespace signet::test
-
-namespace signet::test {
-namespace {
 
 TEST_P(SigningTest, AppProofsForDerivedAddresses) {
   TestGateway gw(GetParam(), {"signing"});
@@ -422,24 +391,11 @@ TEST_P(SigningTest, AppProofsForDerivedAddresses) {
   EXPECT_FALSE(plain->has("appProofs"));
 }
 
-}  // namespace
-}  // namespace signet::test
-
-namespace signet::test {
-namespace {
-
 TEST_P(SigningTest, ImportedMnemonicWithPassphraseDerivesWithIt) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;
-  json::Object init = json::object();
-  init->set("userId", gw.root().userId);
-  auto bundle = resultOf(gw.rootClient().submit("init_import_wallet",
-                                                "ACTIVITY_TYPE_INIT_IMPORT_WALLET", org, init),
-                         "initImportWalletResult")
-                    ->getValue<std::string>("importBundle");
-  auto data = bundles::openEnvelope(bundle, gw.gateway().signerPublicKey());
-  ASSERT_TRUE(data);
-  auto target = *fromHex(json::parseObject(*data, "d")->getValue<std::string>("targetPublic"));
+  auto target = importTarget(gw);
+  ASSERT_FALSE(target.empty());
   // "mnemonic\npassphrase", as export returns it (swagger ExportWalletResult).
   std::string plain =
       "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
