@@ -1,9 +1,9 @@
 // Address encodings against published vectors: EIP-55's own examples; BIP-44, BIP-84 and
 // BIP-86 for Bitcoin; SEP-0005 for Stellar; and the "abandon … about" mnemonic's addresses
 // as cosmjs (Cosmos), Phantom (Solana) and TronWeb publish them; XRPL's genesis account and
-// Sui's SDK test mnemonic. Dogecoin and Aptos, which have no published vector in those
-// sources, are checked against @scure/base and @noble/hashes computing the same chain rules
-// (tests/signing/README.md).
+// Sui's SDK test mnemonic; Dogecoin and Aptos vectors of other wallets' tests. The "abandon"
+// addresses of Dogecoin, XRP, Sui and Aptos are also checked against @scure/base and
+// @noble/hashes computing the same chain rules (tests/signing/README.md).
 #include <gtest/gtest.h>
 
 #include "addresses.hpp"
@@ -134,4 +134,20 @@ TEST(Addresses, ChainPublishedVectors) {
               "film crazy soon outside stand loop subway crumble thrive popular green nuclear "
               "struggle pistol arm wife phrase warfare march wheat nephew ask sunny firm"),
       "0xa2d14fad60c56049ecf75246a481934691214ce413e6a8ae2fe6834c173a6133");
+}
+
+TEST(Addresses, DogecoinAndAptosVectorsOfOtherImplementations) {
+  // Cryptopunk's Dogecoin test: this mnemonic at m/44'/1'/0'/0/0 on testnet.
+  EXPECT_EQ(address("DOGE_TESTNET", Curve::kSecp256k1, "m/44'/1'/0'/0/0",
+                    "hamster citizen citizen response rival want climb comfort bulk exist skill "
+                    "receive shrimp meat lumber"),
+            "nhA8G4Ds2nam712vnLiXitLAyLhLHhL9M6");
+  // A mainnet address and its hash160 (0x1e version byte).
+  EXPECT_EQ(base58CheckEncode(*fromHex("1e830a7420e63d76244ff7cbd1c248e94c14463259")),
+            "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L");
+  // Trust Wallet Core's Aptos address test.
+  EXPECT_EQ(signing::addressFor(
+                "ADDRESS_FORMAT_APTOS", Curve::kEd25519,
+                *fromHex("62e7a6a486553b56a53e89dfae3f780693e537e5b0a7ed33290780e581ca8369")),
+            "0x1869b853768f0ba935d67f837a66b172dd39a60ca2315f8d4e0e669bbd35cf25");
 }
