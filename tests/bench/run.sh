@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the benchmarks, printing their figures. Assumes scripts/build.sh has run
-# (scripts/test.sh runs this after the tests). Usage: tests/bench/run.sh [POLICY_ROUNDS] [SIGN_REQUESTS_PER_THREAD]
+# Builds and runs the benchmarks, printing their figures. Assumes scripts/build.sh has run;
+# benchmarks are not part of scripts/test.sh. Usage: tests/bench/run.sh [POLICY_ROUNDS] [SIGN_REQUESTS_PER_THREAD]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --build build --target policy_bench signing_bench >/dev/null
