@@ -344,6 +344,15 @@ class Evaluator {
     if (isBoolMethod(name)) return Value::of(methodBool(n));
     Operand holder;
     if (name == "count") {
+      // list.filter(v, p).count(): count the hits without building the filtered list. The
+      // predicate still runs on every item, so errors are the same as materializing it.
+      const Node& base = *n.children[0];
+      if (base.kind == Node::Kind::kMethod && base.name == "filter") {
+        Operand source;
+        int64_t hits = 0;
+        for (const auto& item : *listOperand(base, source).list) hits += predicate(base, item);
+        return Value::integer(hits);
+      }
       holder = operand(*n.children[0]);
       if (holder.get().kind == Value::Kind::kList)
         return Value::integer(static_cast<int64_t>(holder.get().list->size()));

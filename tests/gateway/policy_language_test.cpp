@@ -106,6 +106,13 @@ TEST(PolicyLanguage, ListFunctions) {
   EXPECT_TRUE(eval("approvers.any(user, user.id == 'U1')"));
   EXPECT_FALSE(eval("approvers.all(u, u.tags.contains('SEC'))"));
   EXPECT_TRUE(eval("approvers.filter(user, user.tags.contains('OPS')).count() >= 2"));
+  // filter().count() counts without building the list, but reads every item all the same.
+  EXPECT_TRUE(eval("approvers.filter(user, user.id == 'U1').count() == 1"));
+  EXPECT_TRUE(eval(
+      "approvers.filter(user, user.tags.contains('OPS')).filter(u, u.id == 'U2').count() == 1"));
+  EXPECT_NE(
+      evalError("approvers.filter(u, u.email == 'x').count() == 0").find("missing field: .email"),
+      std::string::npos);
   EXPECT_TRUE(eval("approvers.count == 2 && approvers.count() == 2"));
   EXPECT_TRUE(eval("'U1' in activity.params.user_ids && !('U9' in activity.params.user_ids)"));
   EXPECT_TRUE(eval("eth.eip_712.message['permitted'].all(p, p['amount'] < 100000000)"));
