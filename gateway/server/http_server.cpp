@@ -25,11 +25,7 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     data.method = req.getMethod();
     data.path = req.getURI();
     if (auto q = data.path.find('?'); q != std::string::npos) data.path.resize(q);
-    for (const auto& [name, value] : req) {
-      std::string lower = name;
-      for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      data.headers[lower] = value;
-    }
+    for (const auto& [name, value] : req) data.headers[asciiLower(name)] = value;
     readBody(req, data);
     HttpResult result = router_.handle(data);
     if (data.bodyTooLarge) resp.setKeepAlive(false);

@@ -44,9 +44,7 @@ Router::Router(Gateway& gateway)
 StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   StampHeaders h;
   auto take = [&](const char* name, std::optional<std::string>& slot) {
-    std::string key = name;
-    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    auto it = request.headers.find(key);
+    auto it = request.headers.find(asciiLower(name));
     if (it == request.headers.end()) return;
     if (it->second.size() > gateway_.config().maxHeaderBytes)
       throw invalidArgument(std::string("the ") + name + " header is " +

@@ -6,13 +6,6 @@
 
 namespace signet::contacts {
 
-namespace {
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-}  // namespace
-
 VerifiedContact checkVerificationToken(RequestContext& ctx, const std::string& token,
                                        const std::string& organizationId,
                                        const std::optional<std::string>& parentId,
@@ -68,7 +61,7 @@ VerifiedContact spendVerificationToken(RequestContext& ctx, const std::string& t
 
 bool sameContact(const VerifiedContact& v, const std::string& type, const std::string& value) {
   if (v.type != type) return false;
-  return type == "OTP_TYPE_EMAIL" ? lower(v.contact) == lower(value) : v.contact == value;
+  return type == "OTP_TYPE_EMAIL" ? asciiLower(v.contact) == asciiLower(value) : v.contact == value;
 }
 
 }  // namespace signet::contacts

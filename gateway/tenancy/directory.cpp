@@ -195,14 +195,10 @@ UserRecord requireUser(Db& db, const std::string& organizationId, const std::str
 std::optional<UserRecord> findUserByContact(Db& db, const std::string& organizationId,
                                             const std::string& otpType,
                                             const std::string& contact) {
-  auto lower = [](std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
   bool email = otpType == "OTP_TYPE_EMAIL";
   std::optional<UserRecord> found;
   for (auto& u : listUsers(db, organizationId)) {
-    bool match = email ? (u.email && lower(*u.email) == lower(contact))
+    bool match = email ? (u.email && asciiLower(*u.email) == asciiLower(contact))
                        : (u.phoneNumber && *u.phoneNumber == contact);
     if (!match) continue;
     bool verified = email ? u.emailVerified : u.phoneNumberVerified;

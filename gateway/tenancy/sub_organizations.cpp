@@ -195,8 +195,7 @@ std::vector<SubOrganizationFilter> coreFilters() {
        }},
       {"PUBLIC_KEY",
        [](const std::string& v) {
-         std::string key = v;
-         for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+         std::string key = asciiLower(v);
          return std::make_pair(
              std::string("id IN (SELECT organization_id FROM api_keys WHERE public_key = ?) OR id "
                          "IN (SELECT organization_id FROM authenticators WHERE public_key = ?)"),

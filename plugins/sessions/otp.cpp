@@ -81,8 +81,7 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
   r.expirationSeconds = boundedSeconds(p, kDefaultOtpSeconds, kMaxOtpSeconds);
   std::string userIdentifier = json::optionalString(p, "userIdentifier", "parameters").value_or("");
   r.rateKey = userIdentifier.empty() ? contact : "user:" + userIdentifier;
-  if (type == "OTP_TYPE_EMAIL")
-    for (auto& c : r.rateKey) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (type == "OTP_TYPE_EMAIL") r.rateKey = asciiLower(r.rateKey);
   r.withTargetKey = withTargetKey;
   Customization custom = readCustomization(p, state.settings);
   requireOtpFeature(ctx, type);
@@ -111,8 +110,8 @@ std::string verificationToken(ActivityContext& ctx, const OtpRecord& otp,
       field("contact", otp.contact) + "," + field("organization_id", otp.organizationId) + ",";
   if (publicKey) claims += field("public_key", *publicKey) + ",";
   claims += field("exp", std::to_string(ctx.nowMs() + lifetime * 1000)) + "}";
-  return jwt::signEs256([&](const crypto::Digest& d) { return ctx.signWithGatewayKey(d); },
-                        R"({"typ":"JWT","alg":"ES256"})", claims, jwt::Hashing::kSingleSha256);
+  return jwt::signEs256(ctx.gatewaySigner(), R"({"typ":"JWT","alg":"ES256"})", claims,
+                        jwt::Hashing::kSingleSha256);
 }
 
 }  // namespace
@@ -124,9 +123,7 @@ Object initOtp(ActivityContext& ctx, const Object& p, const PluginState& state, 
   if (version >= 3) {
     std::string data = "{\"targetPublic\":" + json::stringify(done.targetPublicKey) + "}";
     result->set("otpEncryptionTargetBundle",
-                bundles::signedEnvelope(
-                    data, [&](const crypto::Digest& d) { return ctx.signWithGatewayKey(d); },
-                    ctx.signerPublicKey()));
+                bundles::signedEnvelope(data, ctx.gatewaySigner(), ctx.signerPublicKey()));
   }
   return result;
 }

@@ -18,8 +18,8 @@ std::string signSessionJwt(RequestContext& ctx, const SessionClaims& c) {
   if (c.sessionProfileId) claims += field("session_profile_id", *c.sessionProfileId);
   if (c.scope) claims += field("scope", *c.scope);
   claims += "}";
-  return jwt::signEs256([&](const crypto::Digest& d) { return ctx.signWithGatewayKey(d); },
-                        R"({"alg":"ES256","typ":"JWT"})", claims, jwt::Hashing::kDoubleSha256);
+  return jwt::signEs256(ctx.gatewaySigner(), R"({"alg":"ES256","typ":"JWT"})", claims,
+                        jwt::Hashing::kDoubleSha256);
 }
 
 }  // namespace sessions

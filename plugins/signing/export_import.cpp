@@ -17,10 +17,6 @@ std::string importTargetId(const std::string& kind, const std::string& userId) {
   return "import-target:" + kind + ":" + userId;
 }
 
-bundles::DigestSigner signer(RequestContext& ctx) {
-  return [&ctx](const crypto::Digest& d) { return ctx.signWithGatewayKey(d); };
-}
-
 Bytes targetKey(const Object& p) {
   std::string hex = json::requireString(p, "targetPublicKey", "parameters");
   auto bytes = fromHex(hex);
@@ -35,7 +31,7 @@ std::string exportBundle(RequestContext& ctx, const Bytes& target,
                          const crypto::SecretBytes& secret) {
   auto sealed = bundles::seal(target, secret.data(), secret.size());
   return bundles::signedEnvelope(
-      bundles::sealedJson(sealed, {{"organizationId", ctx.organizationId()}}), signer(ctx),
+      bundles::sealedJson(sealed, {{"organizationId", ctx.organizationId()}}), ctx.gatewaySigner(),
       ctx.signerPublicKey());
 }
 
@@ -57,7 +53,8 @@ Object initImport(ActivityContext& ctx, const Object& p, const std::string& kind
                      ",\"organizationId\":" + json::stringify(ctx.organizationId()) +
                      ",\"userId\":" + json::stringify(userId) + "}";
   Object result = json::object();
-  result->set("importBundle", bundles::signedEnvelope(data, signer(ctx), ctx.signerPublicKey()));
+  result->set("importBundle",
+              bundles::signedEnvelope(data, ctx.gatewaySigner(), ctx.signerPublicKey()));
   return result;
 }
 

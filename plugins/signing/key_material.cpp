@@ -66,13 +66,7 @@ std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::str
   // Ethereum addresses are compared without their checksum case; others exactly.
   bool hexAddress = signWith.rfind("0x", 0) == 0;
   auto same = [&](const std::string& stored) {
-    if (!hexAddress) return stored == signWith;
-    if (stored.size() != signWith.size()) return false;
-    for (size_t i = 0; i < stored.size(); ++i)
-      if (std::tolower(static_cast<unsigned char>(stored[i])) !=
-          std::tolower(static_cast<unsigned char>(signWith[i])))
-        return false;
-    return true;
+    return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
   for (const auto& row :
        db.query("SELECT id, wallet_id, curve, address_format, address FROM signing_wallet_accounts "

@@ -62,7 +62,7 @@ std::optional<hpke::Sealed> parseSealedJson(const std::string& text) {
   }
 }
 
-std::string signedEnvelope(const std::string& dataJson, const DigestSigner& sign,
+std::string signedEnvelope(const std::string& dataJson, const crypto::DigestSigner& sign,
                            const std::string& signerPublicHex) {
   auto signature = sign(crypto::sha256(dataJson));
   // Field order as the reference servers emit it; clients parse JSON, so it is cosmetic.

@@ -4,6 +4,12 @@
 
 namespace signet {
 
+std::string asciiLower(std::string text) {
+  for (auto& c : text)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return text;
+}
+
 std::string toHex(const uint8_t* data, size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(size * 2, '\0');

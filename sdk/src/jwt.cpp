@@ -33,7 +33,7 @@ std::string signEs256(const crypto::SecretBytes& privateKey, const json::Object&
   return input + "." + base64UrlEncode(raw);
 }
 
-std::string signEs256(const DigestSigner& sign, const std::string& headerJson,
+std::string signEs256(const crypto::DigestSigner& sign, const std::string& headerJson,
                       const std::string& claimsJson, Hashing hashing) {
   std::string input = base64UrlEncode(headerJson) + "." + base64UrlEncode(claimsJson);
   auto sig = sign(digestOf(input, hashing));

@@ -31,8 +31,7 @@ std::optional<hpke::Sealed> parseSealedJson(const std::string& text);
 
 // {"version":"v1.0.0","data":"<hex of dataJson>","dataSignature":"<DER hex>",
 //  "enclaveQuorumPublic":"<signer key>"}: `sign` signs SHA-256 of the data bytes.
-using DigestSigner = std::function<crypto::EcdsaSignature(const crypto::Digest&)>;
-std::string signedEnvelope(const std::string& dataJson, const DigestSigner& sign,
+std::string signedEnvelope(const std::string& dataJson, const crypto::DigestSigner& sign,
                            const std::string& signerPublicHex);
 // The data JSON of an envelope when its signature verifies under `signerPublicHex`.
 std::optional<std::string> openEnvelope(const std::string& envelope,

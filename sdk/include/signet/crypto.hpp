@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -116,6 +117,8 @@ Bytes publicKeyFromPrivate(Curve curve, const SecretBytes& priv);  // canonical 
 // Low-S ECDSA. secp256k1 uses RFC 6979 nonces (libsecp256k1); P-256 a random k from
 // OpenSSL's CSPRNG (OpenSSL 3.0 has no deterministic ECDSA).
 EcdsaSignature signEcdsa(Curve curve, const SecretBytes& priv, const Digest& digest);
+// Something that signs a digest with a key the caller never sees (the gateway signer).
+using DigestSigner = std::function<EcdsaSignature(const Digest&)>;
 RecoverableSignature signSecp256k1Recoverable(const SecretBytes& priv, const Digest& digest);
 Bytes signEd25519(const SecretBytes& seed, const uint8_t* msg, size_t size);
 

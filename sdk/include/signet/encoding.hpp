@@ -40,6 +40,9 @@ std::optional<Bytes> base58Decode(std::string_view text);
 std::string base58CheckEncode(const Bytes& payload, std::string_view alphabet = kBase58Bitcoin);
 std::optional<Bytes> base58CheckDecode(std::string_view text);
 
+// ASCII letters lowered, every other byte kept (header names, emails, hex).
+std::string asciiLower(std::string text);
+
 inline Bytes toBytes(std::string_view s) {
   return Bytes(s.begin(), s.end());
 }

@@ -17,8 +17,7 @@ enum class Hashing { kSingleSha256, kDoubleSha256 };
 std::string signEs256(const crypto::SecretBytes& privateKey, const json::Object& header,
                       const json::Object& claims, Hashing hashing);
 // The same over JSON texts given exactly, signed by `sign` (the gateway signer).
-using DigestSigner = std::function<crypto::EcdsaSignature(const crypto::Digest&)>;
-std::string signEs256(const DigestSigner& sign, const std::string& headerJson,
+std::string signEs256(const crypto::DigestSigner& sign, const std::string& headerJson,
                       const std::string& claimsJson, Hashing hashing);
 // A JSON string literal with everything outside printable ASCII, and '>', '?' and '~', escaped
 // as \uXXXX. Claims built from these have a base64url payload without '-' or '_', which the

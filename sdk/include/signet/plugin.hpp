@@ -68,6 +68,10 @@ class RequestContext {
   // Signs a digest with the gateway signer's private key (low-S ECDSA P-256). The key is
   // opened from the keyring for this call only and never leaves the core.
   virtual crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) = 0;
+  // The same as a DigestSigner, for jwt::signEs256 and bundles::signedEnvelope.
+  crypto::DigestSigner gatewaySigner() {
+    return [this](const crypto::Digest& d) { return signWithGatewayKey(d); };
+  }
 };
 
 class ActivityContext : public RequestContext {
