@@ -19,13 +19,9 @@ std::optional<UserRef> findUserByContact(RequestContext& ctx, const std::string&
 
 std::string issueSessionKey(ActivityContext& ctx, const std::string& organizationId,
                             const std::string& userId, const SessionKey& key) {
-  auto bytes = fromHex(key.publicKey);
-  auto canonical = bytes ? crypto::normalizePublicKey(crypto::Curve::kP256, *bytes) : std::nullopt;
-  if (!canonical)
-    throw invalidArgument("invalid field parameters.publicKey: \"" + key.publicKey +
-                          "\" is not a P-256 public key");
+  Bytes canonical = json::p256PublicKey(key.publicKey, "parameters.publicKey");
   // Logging in again with the same key refreshes its expiry rather than failing.
-  for (const auto& other : directory::apiKeysByPublicKey(ctx.db(), toHex(*canonical)))
+  for (const auto& other : directory::apiKeysByPublicKey(ctx.db(), toHex(canonical)))
     if (other.organizationId == organizationId && other.userId == userId && other.expiresAtMs)
       directory::deleteApiKey(ctx.db(), organizationId, other.id);
   return api_keys::addKey(ctx.db(), organizationId, userId, key.name, key.publicKey,

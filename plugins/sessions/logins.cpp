@@ -15,10 +15,6 @@ const IdentityServices& identity(RequestContext& ctx) {
   return ctx.services().identity;
 }
 
-std::string keyName(const std::string& prefix, int64_t nowMs) {
-  return prefix + " - " + std::to_string(nowMs / 1000);
-}
-
 // Registers `publicKey` as the user's login key and signs the session JWT for it.
 json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json::Object& p) {
   std::string publicKey =
@@ -59,11 +55,15 @@ UserRef callerUser(ActivityContext& ctx) {
 }  // namespace
 
 std::string compressedP256(const std::string& hex, const std::string& field) {
-  auto bytes = fromHex(hex);
-  auto canonical = bytes ? crypto::normalizePublicKey(crypto::Curve::kP256, *bytes) : std::nullopt;
-  if (!canonical)
-    throw invalidArgument("invalid field " + field + ": \"" + hex + "\" is not a P-256 public key");
-  return toHex(*canonical);
+  return toHex(json::p256PublicKey(hex, field));
+}
+
+std::string keyName(const std::string& prefix, int64_t nowMs) {
+  return prefix + " - " + std::to_string(nowMs / 1000);
+}
+
+std::string apiKeyNameOf(ActivityContext& ctx, const json::Object& p, const std::string& prefix) {
+  return json::optionalString(p, "apiKeyName", "parameters").value_or(keyName(prefix, ctx.nowMs()));
 }
 
 int64_t lifetimeOf(const json::Object& p) {
@@ -122,10 +122,7 @@ IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user
                                        const std::string& credentialType,
                                        const std::string& apiKeyName, int64_t expirationSeconds,
                                        bool invalidateExisting) {
-  auto target = fromHex(targetPublicKey);
-  if (!target || !crypto::normalizePublicKey(crypto::Curve::kP256, *target))
-    throw invalidArgument("invalid field parameters.targetPublicKey: \"" + targetPublicKey +
-                          "\" is not a P-256 public key");
+  Bytes target = json::p256PublicKey(targetPublicKey, "parameters.targetPublicKey");
   if (invalidateExisting)
     identity(ctx).revokeSessionKeys(ctx, user.organizationId, user.userId, {credentialType});
   auto key = crypto::generatePrivateKey(crypto::Curve::kP256);
@@ -134,7 +131,7 @@ IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user
   out.apiKeyId =
       identity(ctx).issueSessionKey(ctx, user.organizationId, user.userId,
                                     {apiKeyName, publicKey, credentialType, expirationSeconds});
-  out.credentialBundle = bundles::credentialBundle(*target, key);
+  out.credentialBundle = bundles::credentialBundle(target, key);
   return out;
 }
 
@@ -155,8 +152,7 @@ json::Object createReadWriteSession(ActivityContext& ctx, const json::Object& p,
   } else {
     user = callerUser(ctx);
   }
-  std::string name = json::optionalString(p, "apiKeyName", "parameters")
-                         .value_or(keyName("Read Write Session", ctx.nowMs()));
+  std::string name = apiKeyNameOf(ctx, p, "Read Write Session");
   auto issued = issueCredentialBundle(
       ctx, *user, target, "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256", name, lifetimeOf(p),
       version >= 2 && json::optionalBool(p, "invalidateExisting", "parameters", false));

@@ -33,6 +33,12 @@ IssuedCredential issueCredentialBundle(signet::ActivityContext& ctx, const signe
 // A P-256 public key in hex (any SEC1 form) as compressed hex; InvalidArgument naming `field`.
 std::string compressedP256(const std::string& hex, const std::string& field);
 
+// "<prefix> - <epoch seconds>": the name of a key the gateway makes for a user.
+std::string keyName(const std::string& prefix, int64_t nowMs);
+// The intent's apiKeyName, else keyName(prefix, now).
+std::string apiKeyNameOf(signet::ActivityContext& ctx, const signet::json::Object& params,
+                         const std::string& prefix);
+
 // expirationSeconds of an intent: positive, default kDefaultSessionSeconds.
 int64_t lifetimeOf(const signet::json::Object& params);
 

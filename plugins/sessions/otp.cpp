@@ -175,8 +175,7 @@ Object otpAuth(ActivityContext& ctx, const Object& p) {
   if (!user)
     throw notFound("no user with contact " + otp.contact + " in organization " +
                    ctx.organizationId());
-  std::string name = json::optionalString(p, "apiKeyName", "parameters")
-                         .value_or("OTP Auth - " + std::to_string(ctx.nowMs() / 1000));
+  std::string name = apiKeyNameOf(ctx, p, "OTP Auth");
   auto issued =
       issueCredentialBundle(ctx, *user, target, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", name, lifetime,
                             json::optionalBool(p, "invalidateExisting", "parameters", false));
@@ -198,8 +197,7 @@ Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state
   auto user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), "OTP_TYPE_EMAIL", email);
   if (!user)
     throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
-  std::string name = json::optionalString(p, "apiKeyName", "parameters")
-                         .value_or("Email Auth - " + std::to_string(ctx.nowMs() / 1000));
+  std::string name = apiKeyNameOf(ctx, p, "Email Auth");
   auto issued = issueCredentialBundle(
       ctx, *user, target, "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", name, lifetime,
       json::optionalBool(p, "invalidateExisting", "parameters", false));

@@ -124,6 +124,19 @@ std::optional<Curve> curveOfFormat(const std::string& f) {
   throw invalidArgument("unknown address format \"" + f + "\"");
 }
 
+void requireFormatForCurve(const std::string& format, Curve curve, const std::string& curveName,
+                           const std::string& field) {
+  std::optional<Curve> wanted;
+  try {
+    wanted = curveOfFormat(format);
+  } catch (const Error& e) {
+    throw invalidArgument("invalid field " + field + ": " + e.what());
+  }
+  if (wanted && *wanted != curve)
+    throw invalidArgument("invalid field " + field + ": " + format + " addresses are made from " +
+                          crypto::curveName(*wanted) + " keys, not " + curveName);
+}
+
 std::string addressFor(const std::string& f, Curve curve, const Bytes& publicKey) {
   auto wanted = curveOfFormat(f);
   if (wanted && *wanted != curve)

@@ -14,6 +14,12 @@ namespace signing {
 // unsupported format. COMPRESSED and UNCOMPRESSED take any curve (nullopt).
 std::optional<signet::crypto::Curve> curveOfFormat(const std::string& addressFormat);
 
+// Checks, before anything is derived or stored, that keys of `curve` (API name `curveName`)
+// can have addresses of `addressFormat`. InvalidArgument naming `field` otherwise, including
+// for an unknown or unsettled format.
+void requireFormatForCurve(const std::string& addressFormat, signet::crypto::Curve curve,
+                           const std::string& curveName, const std::string& field);
+
 // `publicKey`: canonical bytes (33-byte compressed for secp256k1 and P-256, 32 for Ed25519).
 // InvalidArgument naming the format when it cannot be made from that curve.
 std::string addressFor(const std::string& addressFormat, signet::crypto::Curve curve,

@@ -1,5 +1,6 @@
 #include "export_import.hpp"
 
+#include "addresses.hpp"
 #include "key_material.hpp"
 #include "private_keys.hpp"
 #include "signet/bundles.hpp"
@@ -18,12 +19,8 @@ std::string importTargetId(const std::string& kind, const std::string& userId) {
 }
 
 Bytes targetKey(const Object& p) {
-  std::string hex = json::requireString(p, "targetPublicKey", "parameters");
-  auto bytes = fromHex(hex);
-  if (!bytes || !crypto::normalizePublicKey(crypto::Curve::kP256, *bytes))
-    throw invalidArgument("invalid field parameters.targetPublicKey: \"" + hex +
-                          "\" is not a P-256 public key");
-  return *bytes;
+  return json::p256PublicKey(json::requireString(p, "targetPublicKey", "parameters"),
+                             "parameters.targetPublicKey");
 }
 
 // The envelope of an export: {encappedPublic, ciphertext, organizationId} signed.
@@ -109,8 +106,8 @@ Object exportWalletAccount(ActivityContext& ctx, const Object& p) {
   if (!row)
     throw notFound("no wallet account with address " + address + " in organization " +
                    ctx.organizationId());
-  SigningKey key = resolveSignWith(ctx, address);
-  std::string bundle = exportBundle(ctx, target, key.privateKey);
+  auto key = ctx.keyring().open(accountKeySecretId(row->str(0)), kPrivateKeyKind);
+  std::string bundle = exportBundle(ctx, target, key);
   ctx.db().exec("UPDATE signing_wallet_accounts SET exported = 1, updated_at_ms = ? WHERE id = ?",
                 {ctx.nowMs(), row->str(0)});
   Object result = json::object();
@@ -163,6 +160,8 @@ Object importPrivateKey(ActivityContext& ctx, const Object& p) {
   std::string curveName = json::requireString(p, "curve", "parameters");
   crypto::Curve curve = curveFromApi(curveName, "parameters.curve");
   auto formats = json::requireStringArray(p, "addressFormats", "parameters");
+  for (const auto& format : formats)
+    requireFormatForCurve(format, curve, curveName, "parameters.addressFormats");
   auto plain = openImport(ctx, p, "private_key");
   // A Solana key arrives as the 64-byte secret ‖ public key; the first 32 bytes are the key.
   crypto::SecretBytes key(

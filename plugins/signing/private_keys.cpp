@@ -95,13 +95,8 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
     w.curve = curveFromApi(w.curveName, f + ".curve");
     w.formats = json::requireStringArray(k, "addressFormats", f);
     w.tags = json::requireStringArray(k, "privateKeyTags", f);
-    for (const auto& format : w.formats) {
-      auto c = curveOfFormat(format);
-      if (c && *c != w.curve)
-        throw invalidArgument("invalid field " + f + ".addressFormats: " + format +
-                              " addresses are made from " + crypto::curveName(*c) + " keys, not " +
-                              w.curveName);
-    }
+    for (const auto& format : w.formats)
+      requireFormatForCurve(format, w.curve, w.curveName, f + ".addressFormats");
     if (w.name.empty()) throw invalidArgument("invalid field " + f + ".privateKeyName: empty");
     wanted.push_back(std::move(w));
   }

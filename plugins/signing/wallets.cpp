@@ -1,5 +1,7 @@
 #include "wallets.hpp"
 
+#include <map>
+
 #include "addresses.hpp"
 #include "key_material.hpp"
 #include "signet/hd_keys.hpp"
@@ -43,16 +45,7 @@ std::vector<AccountSpec> readAccounts(const Object& p, const std::string& path) 
     std::string why;
     if (!hd::parsePath(s.path, why))
       throw invalidArgument("invalid field " + f + ".path: \"" + s.path + "\": " + why);
-    try {
-      auto wanted = curveOfFormat(s.addressFormat);
-      if (wanted && *wanted != s.curve)
-        throw invalidArgument("invalid field " + f + ".addressFormat: " + s.addressFormat +
-                              " addresses are made from " + crypto::curveName(*wanted) +
-                              " keys, not " + s.curveName);
-    } catch (const Error& e) {
-      if (std::string(e.what()).rfind("invalid field", 0) == 0) throw;
-      throw invalidArgument("invalid field " + f + ".addressFormat: " + e.what());
-    }
+    requireFormatForCurve(s.addressFormat, s.curve, s.curveName, f + ".addressFormat");
     out.push_back(std::move(s));
   }
   return out;
@@ -296,6 +289,7 @@ Object listWalletAccounts(RequestContext& ctx, const Object& body) {
   bool details = json::optionalBool(body, "includeWalletDetails", "", false);
   if (walletId) requireWallet(ctx, *walletId);
   json::Array list = json::array();
+  std::map<std::string, Object> wallets;  // one query per wallet, not per account
   for (const auto& r :
        ctx.db().query(std::string("SELECT ") + kAccountColumns +
                           " FROM signing_wallet_accounts WHERE organization_id = ?" +
@@ -303,7 +297,11 @@ Object listWalletAccounts(RequestContext& ctx, const Object& body) {
                       walletId ? SqlParams{ctx.organizationId(), *walletId}
                                : SqlParams{ctx.organizationId()})) {
     Object a = accountJson(r);
-    if (details) a->set("walletDetails", walletJson(requireWallet(ctx, r.str(2))));
+    if (details) {
+      auto [it, fresh] = wallets.try_emplace(r.str(2));
+      if (fresh) it->second = walletJson(requireWallet(ctx, r.str(2)));
+      a->set("walletDetails", it->second);
+    }
     list->add(a);
   }
   Object out = json::object();
