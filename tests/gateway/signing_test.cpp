@@ -420,3 +420,100 @@ TEST_P(SigningTest, ImportedMnemonicWithPassphraseDerivesWithIt) {
 
 }  // namespace
 }  // namespace signet::test
+
+namespace signet::test {
+namespace {
+
+TEST_P(SigningTest, ListingRenamingAndRemovingAccountsAndTags) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  auto created = resultOf(
+      root.submit(
+          "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
+          walletParams(
+              "w", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
+                    account("CURVE_SECP256K1", "m/44'/60'/0'/0/1", "ADDRESS_FORMAT_ETHEREUM")})),
+      "createWalletResult");
+  std::string walletId = created->getValue<std::string>("walletId");
+
+  json::Object rename = json::object();
+  rename->set("walletId", walletId);
+  rename->set("walletName", "renamed");
+  resultOf(root.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET", org, rename),
+           "updateWalletResult");
+  auto wallets = root.query("list_wallets", orgBody(org))->getArray("wallets");
+  ASSERT_EQ(wallets->size(), 1u);
+  EXPECT_EQ(wallets->getObject(0)->getValue<std::string>("walletName"), "renamed");
+  rename->set("walletName", "");
+  EXPECT_THROW(root.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET", org, rename),
+               RequestError);
+
+  auto body = orgBody(org);
+  body->set("walletId", walletId);
+  body->set("includeWalletDetails", true);
+  auto accounts = root.query("list_wallet_accounts", body)->getArray("accounts");
+  ASSERT_EQ(accounts->size(), 2u);
+  for (unsigned i = 0; i < 2; ++i)
+    EXPECT_EQ(
+        accounts->getObject(i)->getObject("walletDetails")->getValue<std::string>("walletName"),
+        "renamed");
+
+  // An unexported account needs deleteWithoutExport; then only the other remains.
+  json::Object del = json::object();
+  del->set("walletAccountIds",
+           json::stringArray({accounts->getObject(0)->getValue<std::string>("walletAccountId")}));
+  EXPECT_NE(failureOf(root.submit("delete_wallet_accounts", "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
+                                  org, del))
+                .find("has not been exported"),
+            std::string::npos);
+  del->set("deleteWithoutExport", true);
+  resultOf(root.submit("delete_wallet_accounts", "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS", org, del),
+           "deleteWalletAccountsResult");
+  EXPECT_EQ(root.query("list_wallet_accounts", body)->getArray("accounts")->size(), 1u);
+
+  // Private keys listed; a tag renamed and filled through update_private_key_tag.
+  auto keys = json::parseObject(
+      R"({"privateKeys":[{"privateKeyName":"a","curve":"CURVE_P256","privateKeyTags":[],"addressFormats":["ADDRESS_FORMAT_COMPRESSED"]}]})",
+      "t");
+  std::string keyId = resultOf(root.submit("create_private_keys",
+                                           "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", org, keys),
+                               "createPrivateKeysResultV2")
+                          ->getArray("privateKeys")
+                          ->getObject(0)
+                          ->getValue<std::string>("privateKeyId");
+  auto listed = root.query("list_private_keys", orgBody(org))->getArray("privateKeys");
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ(listed->getObject(0)->getValue<std::string>("curve"), "CURVE_P256");
+  std::string tag =
+      resultOf(
+          root.submit("create_private_key_tag", "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", org,
+                      json::parseObject(R"({"privateKeyTagName":"t","privateKeyIds":[]})", "t")),
+          "createPrivateKeyTagResult")
+          ->getValue<std::string>("privateKeyTagId");
+  json::Object update = json::object();
+  update->set("privateKeyTagId", tag);
+  update->set("newPrivateKeyTagName", "cold");
+  update->set("addPrivateKeyIds", json::stringArray({keyId}));
+  update->set("removePrivateKeyIds", json::array());
+  resultOf(
+      root.submit("update_private_key_tag", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", org, update),
+      "updatePrivateKeyTagResult");
+  auto tags = root.query("list_private_key_tags", orgBody(org))->getArray("privateKeyTags");
+  EXPECT_EQ(tags->getObject(0)->getValue<std::string>("tagName"), "cold");
+  EXPECT_EQ(root.query("list_private_keys", orgBody(org))
+                ->getArray("privateKeys")
+                ->getObject(0)
+                ->getArray("privateKeyTags")
+                ->getElement<std::string>(0),
+            tag);
+  // Adding a key that does not exist fails, naming it.
+  update->set("addPrivateKeyIds", json::stringArray({"00000000-0000-4000-8000-000000000000"}));
+  EXPECT_NE(failureOf(root.submit("update_private_key_tag", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",
+                                  org, update))
+                .find("private key 00000000-0000-4000-8000-000000000000 not found"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace signet::test
