@@ -1,5 +1,6 @@
 #include "tenancy/identity_services.hpp"
 
+#include "signet/key_params.hpp"
 #include "tenancy/api_keys.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
@@ -19,7 +20,7 @@ std::optional<UserRef> findUserByContact(RequestContext& ctx, const std::string&
 
 std::string issueSessionKey(ActivityContext& ctx, const std::string& organizationId,
                             const std::string& userId, const SessionKey& key) {
-  Bytes canonical = json::p256PublicKey(key.publicKey, "parameters.publicKey");
+  Bytes canonical = p256PublicKeyParam(key.publicKey, "parameters.publicKey");
   // Logging in again with the same key refreshes its expiry rather than failing.
   for (const auto& other : directory::apiKeysByPublicKey(ctx.db(), toHex(canonical)))
     if (other.organizationId == organizationId && other.userId == userId && other.expiresAtMs)

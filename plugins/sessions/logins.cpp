@@ -5,6 +5,7 @@
 #include "signet/bundles.hpp"
 #include "signet/client_signature.hpp"
 #include "signet/contacts.hpp"
+#include "signet/key_params.hpp"
 
 namespace sessions {
 
@@ -55,7 +56,7 @@ UserRef callerUser(ActivityContext& ctx) {
 }  // namespace
 
 std::string compressedP256(const std::string& hex, const std::string& field) {
-  return toHex(json::p256PublicKey(hex, field));
+  return toHex(p256PublicKeyParam(hex, field));
 }
 
 std::string keyName(const std::string& prefix, int64_t nowMs) {
@@ -122,7 +123,7 @@ IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user
                                        const std::string& credentialType,
                                        const std::string& apiKeyName, int64_t expirationSeconds,
                                        bool invalidateExisting) {
-  Bytes target = json::p256PublicKey(targetPublicKey, "parameters.targetPublicKey");
+  Bytes target = p256PublicKeyParam(targetPublicKey, "parameters.targetPublicKey");
   if (invalidateExisting)
     identity(ctx).revokeSessionKeys(ctx, user.organizationId, user.userId, {credentialType});
   auto key = crypto::generatePrivateKey(crypto::Curve::kP256);

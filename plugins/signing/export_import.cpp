@@ -5,6 +5,7 @@
 #include "private_keys.hpp"
 #include "signet/bundles.hpp"
 #include "signet/hd_keys.hpp"
+#include "signet/key_params.hpp"
 #include "wallets.hpp"
 
 namespace signing {
@@ -19,8 +20,8 @@ std::string importTargetId(const std::string& kind, const std::string& userId) {
 }
 
 Bytes targetKey(const Object& p) {
-  return json::p256PublicKey(json::requireString(p, "targetPublicKey", "parameters"),
-                             "parameters.targetPublicKey");
+  return p256PublicKeyParam(json::requireString(p, "targetPublicKey", "parameters"),
+                            "parameters.targetPublicKey");
 }
 
 // The envelope of an export: {encappedPublic, ciphertext, organizationId} signed.

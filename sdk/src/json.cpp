@@ -1,7 +1,5 @@
 #include "signet/json.hpp"
 
-#include "signet/crypto.hpp"
-
 #include <Poco/JSON/JSONException.h>
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
@@ -191,14 +189,6 @@ Array stringArray(const std::vector<std::string>& values) {
   Array a = array();
   for (const auto& v : values) a->add(v);
   return a;
-}
-
-Bytes p256PublicKey(const std::string& hex, const std::string& field) {
-  auto bytes = fromHex(hex);
-  auto canonical = bytes ? crypto::normalizePublicKey(crypto::Curve::kP256, *bytes) : std::nullopt;
-  if (!canonical)
-    throw invalidArgument("invalid field " + field + ": \"" + hex + "\" is not a P-256 public key");
-  return *canonical;
 }
 
 }  // namespace signet::json

@@ -5,8 +5,6 @@
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 
-#include "signet/encoding.hpp"
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,9 +48,6 @@ std::optional<int64_t> optionalInt64String(const Object& o, const std::string& k
 // A UUID string (the form every Signet identifier takes).
 std::string requireUuid(const Object& o, const std::string& key, const std::string& path);
 bool isUuid(std::string_view s);
-// A P-256 public key given as hex (any SEC1 form), as its 33-byte compressed form;
-// InvalidArgument naming `field` and the value otherwise.
-Bytes p256PublicKey(const std::string& hex, const std::string& field);
 
 // {"seconds":"…","nanos":"…"} from epoch milliseconds.
 Object timestamp(int64_t epochMs);
