@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "activity/handler_context.hpp"
@@ -13,7 +15,8 @@ namespace signet::policy {
 
 namespace {
 
-// Parsed expressions by text: evaluating a large policy set must not re-parse it.
+// Parsed expressions by text: evaluating a large policy set must not re-parse it, and
+// policies with the same clause share one tree (ClauseResults evaluates it once).
 NodePtr parsed(const std::string& expression) {
   static std::mutex mutex;
   static std::unordered_map<std::string, NodePtr> cache;
@@ -156,15 +159,80 @@ Fields consensusFacts(Db& db, const json::Array& votes) {
           {"credentials", Value::listOf(std::move(credentials))}};
 }
 
+// Policies of a set often repeat a whole clause (the same consensus on many policies):
+// such a clause is evaluated once per activity, its value or its error reused. Pieces that
+// several distinct clauses share are remembered by the Memo (shape.hpp).
+class ClauseResults {
+ public:
+  ClauseResults(const Fields& facts, std::vector<const Node*> clauses) : facts_(facts) {
+    std::sort(clauses.begin(), clauses.end());
+    for (size_t i = 1; i < clauses.size(); ++i)
+      if (clauses[i] && clauses[i] == clauses[i - 1]) repeated_.emplace(clauses[i], Result{});
+  }
+
+  bool evaluate(const Node& clause) {
+    auto it = repeated_.find(&clause);
+    if (it == repeated_.end()) return evaluateCondition(clause, facts_, &memo_);
+    Result& r = it->second;
+    if (!r.done) {
+      r.done = true;
+      try {
+        r.value = evaluateCondition(clause, facts_, &memo_);
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+    }
+    if (r.error) throw std::runtime_error(*r.error);
+    return r.value;
+  }
+
+ private:
+  struct Result {
+    bool done = false, value = false;
+    std::optional<std::string> error;
+  };
+  const Fields& facts_;
+  Memo memo_;
+  std::unordered_map<const Node*, Result> repeated_;
+};
+
 PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
                                 const Fields& consensus) {
   PolicyVerdicts v;
-  for (const auto& p : policies) {
+  // Parsed once and cached by text; an unparsable stored clause (never accepted on write)
+  // stays null here and errors below.
+  auto clausesOf = [&](std::string PolicyRecord::*field) {
+    std::vector<NodePtr> out;
+    for (const auto& p : policies) {
+      const std::string& text = p.*field;
+      try {
+        out.push_back(text.empty() ? nullptr : parsed(text));
+      } catch (...) {
+        out.push_back(nullptr);
+      }
+    }
+    return out;
+  };
+  auto conditions = clausesOf(&PolicyRecord::condition);
+  auto consensuses = clausesOf(&PolicyRecord::consensus);
+  auto raw = [](const std::vector<NodePtr>& nodes) {
+    std::vector<const Node*> out;
+    for (const auto& n : nodes) out.push_back(n.get());
+    return out;
+  };
+  ClauseResults conditionResults(condition, raw(conditions));
+  ClauseResults consensusResults(consensus, raw(consensuses));
+  auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause) {
+    if (text.empty()) return true;                              // an absent clause always holds
+    return results.evaluate(clause ? *clause : *parsed(text));  // re-parse to raise the error
+  };
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const PolicyRecord& p = policies[i];
     bool deny = p.effect == "EFFECT_DENY";
     try {
       // Every clause of every policy is evaluated; nothing short-circuits.
-      bool applies = p.condition.empty() || evaluateCondition(*parsed(p.condition), condition);
-      bool agreed = p.consensus.empty() || evaluateCondition(*parsed(p.consensus), consensus);
+      bool applies = holds(conditionResults, p.condition, conditions[i]);
+      bool agreed = holds(consensusResults, p.consensus, consensuses[i]);
       if (!applies) continue;  // not applicable: no outcome to record
       if (deny && agreed) {
         v.denials.push_back("denied by policy " + policyLabel(p));

@@ -1,6 +1,11 @@
 #include "policy/evaluator.hpp"
 
+#include <boost/container/small_vector.hpp>
+
+#include "policy/shape.hpp"
+
 #include <algorithm>
+#include <cstring>
 #include <ctime>
 #include <optional>
 #include <vector>
@@ -11,19 +16,40 @@ namespace {
 
 // Lambda variables point into the list being iterated, which the caller keeps alive.
 // all, any and contains give a bool.
-bool isBoolMethod(const std::string& name) {
-  return name == "all" || name == "any" || name == "contains";
+bool isBoolMethod(const Node& n) {
+  return n.function == Node::Function::kAll || n.function == Node::Function::kAny ||
+         n.function == Node::Function::kContains;
 }
 
-using Scope = std::vector<std::pair<const std::string*, const Value*>>;
+// The items lambda variables stand for, outermost first (Node::slot indexes it). Inline
+// storage: a heap allocation per evaluation cost more than the lambdas themselves.
+using Scope = boost::container::small_vector<const Value*, 8>;
 
 // An operand is either a reference into existing values (facts, literals, list items) or a
 // value computed here; reading facts never copies them.
+// (Constructors rather than member initializers: GCC zero-fills the whole object, Value
+// storage included, for `Operand o;` with initializers, which dominated evaluation time.)
 struct Operand {
-  const Value* ref = nullptr;
+  Operand() : ref(nullptr) {}
+  explicit Operand(const Value* r) : ref(r) {}
+  explicit Operand(Value&& v) : ref(nullptr), owned(std::move(v)) {}
+  const Value* ref;
   std::optional<Value> owned;  // constructed only for computed values
   const Value& get() const { return ref ? *ref : *owned; }
 };
+
+// A field by name. Facts are small structs (a handful of keys): a scan that compares lengths
+// before bytes beats the tree walk, whose every step is a memcmp. Larger maps use the tree.
+const Value* findField(const Fields& fields, const std::string& name) {
+  if (fields.size() <= 12) {
+    for (const auto& [key, value] : fields)
+      if (key.size() == name.size() && std::memcmp(key.data(), name.data(), name.size()) == 0)
+        return &value;
+    return nullptr;
+  }
+  auto it = fields.find(name);
+  return it == fields.end() ? nullptr : &it->second;
+}
 
 [[noreturn]] void error(const Node& n, const std::string& message) {
   throw EvaluationError(n.position, message);
@@ -104,7 +130,7 @@ size_t asIndex(const Node& at, const Value& v, size_t size, bool allowEnd) {
 
 class Evaluator {
  public:
-  explicit Evaluator(const Fields& roots) : roots_(roots) {}
+  Evaluator(const Fields& roots, Memo* memo) : roots_(roots), memo_(memo) {}
 
   Value eval(const Node& n) {
     Operand o = operand(n);
@@ -114,13 +140,38 @@ class Evaluator {
   // Evaluates to a bool without materializing Values for the logic and comparisons in
   // between (most of a policy's nodes); the semantics are those of eval + a bool check.
   bool evalBool(const Node& n, const char* what) {
+    if (memo_ && n.memoizable && isSharedShape(n.shape)) {
+      if (const Value* known = remembered(n)) return asBool(n, *known, what);
+      bool b = evalBoolFresh(n, what);
+      memo_->values.emplace(n.shape, Value::of(b));
+      return b;
+    }
+    return evalBoolFresh(n, what);
+  }
+
+  Operand operand(const Node& n) {
+    if (const Value* r = lookup(n)) return Operand(r);
+    if (memo_ && n.memoizable && isSharedShape(n.shape)) {
+      if (const Value* known = remembered(n)) return Operand(known);
+      return Operand(&memo_->values.emplace(n.shape, compute(n)).first->second);
+    }
+    return Operand(compute(n));
+  }
+
+ private:
+  const Value* remembered(const Node& n) const {
+    auto it = memo_->values.find(n.shape);
+    return it == memo_->values.end() ? nullptr : &it->second;
+  }
+
+  bool evalBoolFresh(const Node& n, const char* what) {
     switch (n.kind) {
       case Node::Kind::kBinary:
         return binaryBool(n);
       case Node::Kind::kNot:
         return !evalBool(*n.children[0], "!");
       case Node::Kind::kMethod:
-        if (isBoolMethod(n.name)) return methodBool(n);
+        if (isBoolMethod(n)) return methodBool(n);
         break;
       default:
         break;
@@ -129,17 +180,6 @@ class Evaluator {
     return asBool(n, o.get(), what);
   }
 
-  Operand operand(const Node& n) {
-    Operand o;
-    if (const Value* r = lookup(n)) {
-      o.ref = r;
-      return o;
-    }
-    o.owned = compute(n);
-    return o;
-  }
-
- private:
   // Resolves names, fields, map keys and list items to the value where it lives; nullptr for
   // expressions that compute a new value. Throws the same errors evaluation does.
   const Value* lookup(const Node& n) {
@@ -147,16 +187,15 @@ class Evaluator {
       case Node::Kind::kLiteral:
         return &n.value;
       case Node::Kind::kIdent: {
-        for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
-          if (*it->first == n.name) return it->second;
-        auto it = roots_.find(n.name);
-        if (it == roots_.end())
-          error(n, "missing field: " + n.name + " is not available for this activity");
-        return &it->second;
+        if (n.slot >= 0) return scope_[static_cast<size_t>(n.slot)];
+        const Value* root = findField(roots_, n.name);
+        if (!root) error(n, "missing field: " + n.name + " is not available for this activity");
+        return root;
       }
       case Node::Kind::kMember: {
         const Value* base = lookup(*n.children[0]);
-        if (!base || (n.name == "count" && base->kind == Value::Kind::kList)) return nullptr;
+        if (!base || (n.function == Node::Function::kCount && base->kind == Value::Kind::kList))
+          return nullptr;
         return field(n, *base, n.name, false);
       }
       case Node::Kind::kIndex: {
@@ -181,9 +220,9 @@ class Evaluator {
     if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
       error(n, "cannot read " + shown() + " of " + std::string(kindName(base.kind)) + " " +
                    describe(base));
-    auto it = base.fields->find(name);
-    if (it == base.fields->end()) error(n, "missing field: " + shown());
-    return &it->second;
+    const Value* found = findField(*base.fields, name);
+    if (!found) error(n, "missing field: " + shown());
+    return found;
   }
 
   Value compute(const Node& n) {
@@ -258,14 +297,14 @@ class Evaluator {
     Operand operandBase = operand(*n.children[0]);
     const Value& base = operandBase.get();
     // `.count` without parentheses is written in the docs; accept it as .count().
-    if (n.name == "count" && base.kind == Value::Kind::kList)
+    if (n.function == Node::Function::kCount && base.kind == Value::Kind::kList)
       return Value::integer(static_cast<int64_t>(base.list->size()));
     if (base.kind != Value::Kind::kStruct && base.kind != Value::Kind::kMap)
       error(n, "cannot read ." + n.name + " of " + std::string(kindName(base.kind)) + " " +
                    describe(base));
-    auto it = base.fields->find(n.name);
-    if (it == base.fields->end()) error(n, "missing field: ." + n.name);
-    return it->second;
+    const Value* found = findField(*base.fields, n.name);
+    if (!found) error(n, "missing field: ." + n.name);
+    return *found;
   }
 
   Value index(const Node& n) {
@@ -280,9 +319,9 @@ class Evaluator {
     if (base.kind == Value::Kind::kMap || base.kind == Value::Kind::kStruct) {
       if (key.kind != Value::Kind::kString)
         error(n, std::string("a map key must be a string, got ") + kindName(key.kind));
-      auto it = base.fields->find(key.text);
-      if (it == base.fields->end()) error(n, "missing field: ['" + key.text + "']");
-      return it->second;
+      const Value* found = findField(*base.fields, key.text);
+      if (!found) error(n, "missing field: ['" + key.text + "']");
+      return *found;
     }
     error(n, std::string("cannot index ") + kindName(base.kind));
   }
@@ -316,7 +355,7 @@ class Evaluator {
   bool methodBool(const Node& n) {
     Operand holder;
     const Value& base = listOperand(n, holder);
-    if (n.name[0] == 'c') {  // contains
+    if (n.function == Node::Function::kContains) {
       if (n.children.size() != 2) error(n, "contains() takes one argument");
       Operand needle = operand(*n.children[1]);
       bool found = false;
@@ -329,11 +368,11 @@ class Evaluator {
       all = all && hit;
       any = any || hit;
     }
-    return n.name[1] == 'l' ? all : any;  // all | any
+    return n.function == Node::Function::kAll ? all : any;
   }
 
   bool predicate(const Node& n, const Value& item) {
-    scope_.emplace_back(&n.lambdaVar, &item);
+    scope_.push_back(&item);
     bool hit = evalBool(*n.children[1], "a list function's predicate");
     scope_.pop_back();
     return hit;
@@ -341,13 +380,13 @@ class Evaluator {
 
   Value method(const Node& n) {
     const std::string& name = n.name;
-    if (isBoolMethod(name)) return Value::of(methodBool(n));
+    if (isBoolMethod(n)) return Value::of(methodBool(n));
     Operand holder;
-    if (name == "count") {
+    if (n.function == Node::Function::kCount) {
       // list.filter(v, p).count(): count the hits without building the filtered list. The
       // predicate still runs on every item, so errors are the same as materializing it.
       const Node& base = *n.children[0];
-      if (base.kind == Node::Kind::kMethod && base.name == "filter") {
+      if (base.kind == Node::Kind::kMethod && base.function == Node::Function::kFilter) {
         Operand source;
         int64_t hits = 0;
         for (const auto& item : *listOperand(base, source).list) hits += predicate(base, item);
@@ -359,7 +398,7 @@ class Evaluator {
       error(n, std::string("count() needs a list, got ") + kindName(holder.get().kind));
     }
     const Value& base = listOperand(n, holder);
-    if (name == "filter") {
+    if (n.function == Node::Function::kFilter) {
       List kept;
       for (const auto& item : *base.list)
         if (predicate(n, item)) kept.push_back(item);
@@ -382,6 +421,7 @@ class Evaluator {
   }
 
   const Fields& roots_;
+  Memo* memo_;  // may be null; values there stay put (unordered_map nodes do not move)
   Scope scope_;
 };
 
@@ -418,15 +458,15 @@ std::optional<int64_t> parseTimestamp(const std::string& text) {
   return static_cast<int64_t>(timegm(&tm)) * 1000 + fraction;
 }
 
-Value evaluate(const Node& node, const Fields& roots) {
-  return Evaluator(roots).eval(node);
+Value evaluate(const Node& node, const Fields& roots, Memo* memo) {
+  return Evaluator(roots, memo).eval(node);
 }
 
-bool evaluateCondition(const Node& node, const Fields& roots) {
+bool evaluateCondition(const Node& node, const Fields& roots, Memo* memo) {
   if (node.kind == Node::Kind::kBinary || node.kind == Node::Kind::kNot ||
-      (node.kind == Node::Kind::kMethod && node.name != "filter" && node.name != "count"))
-    return Evaluator(roots).evalBool(node, "the expression");
-  Value v = evaluate(node, roots);
+      (node.kind == Node::Kind::kMethod && isBoolMethod(node)))
+    return Evaluator(roots, memo).evalBool(node, "the expression");
+  Value v = evaluate(node, roots, memo);
   if (v.kind != Value::Kind::kBool)
     throw EvaluationError(node.position, std::string("the expression gives ") + kindName(v.kind) +
                                              " " + describe(v) + ", not a bool");

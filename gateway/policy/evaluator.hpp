@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "policy/syntax.hpp"
 
@@ -21,9 +22,17 @@ class EvaluationError : public std::runtime_error {
   size_t position_;
 };
 
-Value evaluate(const Node& node, const Fields& roots);
+// The values of memoizable subexpressions (shape.hpp) already computed over one set of facts.
+// Pass the same Memo to every expression evaluated over the same facts (one policy set, one
+// activity) and a fresh one for other facts. Errors are not remembered: an erroring piece is
+// evaluated again where it appears, so each policy's error names its own position.
+struct Memo {
+  std::unordered_map<uint32_t, Value> values;
+};
+
+Value evaluate(const Node& node, const Fields& roots, Memo* memo = nullptr);
 // Evaluates and requires a bool.
-bool evaluateCondition(const Node& node, const Fields& roots);
+bool evaluateCondition(const Node& node, const Fields& roots, Memo* memo = nullptr);
 
 // Timestamp('2026-03-01T00:00:00Z'): RFC 3339 at zero offset only, to epoch milliseconds.
 std::optional<int64_t> parseTimestamp(const std::string& text);

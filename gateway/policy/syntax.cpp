@@ -1,5 +1,7 @@
 #include "policy/syntax.hpp"
 
+#include "policy/shape.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -93,6 +95,17 @@ std::vector<Token> lex(std::string_view s) {
   end.position = s.size();
   out.push_back(end);
   return out;
+}
+
+Node::Function functionNamed(const std::string& name) {
+  static const std::pair<const char*, Node::Function> kFunctions[] = {
+      {"all", Node::Function::kAll},           {"any", Node::Function::kAny},
+      {"contains", Node::Function::kContains}, {"filter", Node::Function::kFilter},
+      {"count", Node::Function::kCount},
+  };
+  for (const auto& [text, function] : kFunctions)
+    if (name == text) return function;
+  return Node::Function::kNone;  // an unknown function: an evaluation error names it
 }
 
 class Parser {
@@ -195,6 +208,7 @@ class Parser {
           take();
           auto m = node(Node::Kind::kMethod, p);
           m->name = name;
+          m->function = functionNamed(name);
           m->children.push_back(base);
           if (name == "all" || name == "any" || name == "filter") {
             if (peek().kind != Token::Kind::kIdent)
@@ -214,6 +228,7 @@ class Parser {
         } else {
           auto m = node(Node::Kind::kMember, p);
           m->name = name;
+          if (name == "count") m->function = Node::Function::kCount;  // `.count` on a list
           m->children.push_back(base);
           base = m;
         }
@@ -358,7 +373,9 @@ NodePtr parse(std::string_view source) {
   if (source.size() > 64 * 1024)
     throw SyntaxError{0, "an expression of at most 65536 bytes",
                       std::to_string(source.size()) + " bytes"};
-  return Parser(lex(source)).parseAll();
+  NodePtr root = Parser(lex(source)).parseAll();
+  assignShapes(const_cast<Node&>(*root));  // not shared yet
+  return root;
 }
 
 std::set<std::string> freeIdentifiers(const Node& node) {

@@ -28,13 +28,24 @@ struct Node {
     kMethod,   // children[0] . name ( lambdaVar, children[1] ) or ( children[1..] )
     kCall,     // name ( children... ): Timestamp
   };
+  // The list function a kMethod calls, or kCount for a kMember `.count`; set by the parser
+  // so that evaluation dispatches without comparing names.
+  enum class Function : uint8_t { kNone, kAll, kAny, kContains, kFilter, kCount };
   Kind kind = Kind::kLiteral;
+  Function function = Function::kNone;
   size_t position = 0;
   std::string name;
   Value value;
   std::string lambdaVar;
   std::vector<std::string> fieldNames;
   std::vector<std::shared_ptr<const Node>> children;
+  // Set by assignShapes (shape.hpp) when parsing ends: equal shapes are equal text, and a
+  // memoizable node computes the same value wherever it appears in one evaluation.
+  uint32_t shape = 0;
+  bool memoizable = false;
+  // For a kIdent naming a lambda variable: its binding's index in the evaluator's scope
+  // stack (0 = the outermost enclosing lambda); -1 for a root keyword.
+  int slot = -1;
 };
 using NodePtr = std::shared_ptr<const Node>;
 

@@ -1,6 +1,7 @@
 // Fuzz target: any bytes as a policy expression. Parsing may refuse them (SyntaxError) and
 // evaluation may fail (EvaluationError, or signet::Error from a fact conversion); anything
-// else, or a crash, hang or sanitizer report, is a bug.
+// else, or a crash, hang or sanitizer report, is a bug. Evaluating through a Memo (as a
+// policy set does) must give exactly what evaluating alone gives, value or error.
 #include <cstdint>
 #include <string>
 
@@ -32,6 +33,18 @@ static const Fields& facts() {
   return f;
 }
 
+// The value, or the error with its position, as text.
+static std::string outcome(const Node& ast, Memo* memo) {
+  try {
+    Value v = evaluate(ast, facts(), memo);
+    return std::string(kindName(v.kind)) + " " + describe(v);
+  } catch (const EvaluationError& e) {
+    return std::string("error ") + e.what();
+  } catch (const signet::Error& e) {
+    return std::string("error ") + e.what();
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string source(reinterpret_cast<const char*>(data), size);
   NodePtr ast;
@@ -40,11 +53,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const SyntaxError&) {
     return 0;
   }
-  try {
-    (void)evaluate(*ast, facts());
-    (void)freeIdentifiers(*ast);
-  } catch (const EvaluationError&) {
-  } catch (const signet::Error&) {
-  }
+  (void)freeIdentifiers(*ast);
+  NodePtr again = parse(source);  // a second expression with the same pieces: all shared now
+  std::string alone = outcome(*ast, nullptr);
+  Memo memo;
+  if (outcome(*ast, &memo) != alone || outcome(*again, &memo) != alone) __builtin_trap();
   return 0;
 }

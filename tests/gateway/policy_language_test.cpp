@@ -3,7 +3,9 @@
 // expected token; evaluation errors for absent fields, with no short-circuit).
 #include <gtest/gtest.h>
 
+#include "policy/engine.hpp"
 #include "policy/evaluator.hpp"
+#include "policy/policy_store.hpp"
 
 namespace signet::policy {
 namespace {
@@ -119,6 +121,95 @@ TEST(PolicyLanguage, ListFunctions) {
   EXPECT_TRUE(eval("[].all(x, x == 1) && ![].any(x, x == 1)"));  // vacuous truth
   EXPECT_TRUE(eval("activity.action in ['CREATE', 'DELETE']"));
   EXPECT_TRUE(eval("{ id: 'abc' }.id == 'abc'"));
+}
+
+// Lambda variables resolve to their innermost binding, also where names shadow each other
+// or a root keyword.
+TEST(PolicyLanguage, LambdaVariablesBindInnermost) {
+  EXPECT_TRUE(eval("approvers.any(x, x.tags.any(x, x == 'SEC'))"));
+  EXPECT_TRUE(eval("approvers.any(a, approvers.any(b, b.id != a.id))"));
+  EXPECT_FALSE(eval("approvers.all(a, approvers.all(b, b.id == a.id))"));
+  EXPECT_TRUE(eval("approvers.any(activity, activity.id == 'U2') && activity.action == 'DELETE'"));
+}
+
+// One Memo across several expressions over the same facts (as for a policy set) gives the
+// same values as evaluating each alone: a shared piece is computed once, a piece that reads
+// a lambda variable never is, and errors keep their own expression's position.
+TEST(PolicyLanguage, MemoAcrossExpressionsKeepsEachResult) {
+  const Fields f = facts();
+  const std::vector<std::string> sources = {
+      "approvers.filter(u, u.tags.contains('OPS')).count() >= 2 && activity.action == 'DELETE'",
+      "approvers.filter(u, u.tags.contains('OPS')).count() >= 2 && activity.action == 'CREATE'",
+      "approvers.any(u, u.id == 'U1') && approvers.any(u, u.tags.contains('SEC'))",
+      "approvers.all(u, u.id == 'U1') || approvers.any(u, u.tags.contains('SEC'))",
+      "approvers.any(u, approvers.count() >= 2 && u.id == 'U2')",
+      "activity.params.user_ids.any(u, u == 'U1')",
+      "approvers.any(u, u.id == 'U1')",
+  };
+  std::vector<NodePtr> parsedSources;
+  for (const auto& s : sources) parsedSources.push_back(parse(s));
+  Memo memo;
+  for (int pass = 0; pass < 2; ++pass)  // the second pass reads the memo
+    for (size_t i = 0; i < sources.size(); ++i)
+      EXPECT_EQ(evaluateCondition(*parsedSources[i], f, &memo), eval(sources[i])) << sources[i];
+  EXPECT_FALSE(memo.values.empty());
+
+  // The same erroring piece at different positions: each error names its own position.
+  auto first = parse("wallet.id == 'W' || approvers.count() == 2");
+  auto second = parse("approvers.count() == 2 && (wallet.id == 'W')");
+  auto errorOf = [&](const Node& n) {
+    try {
+      evaluateCondition(n, f, &memo);
+    } catch (const EvaluationError& e) {
+      return e.position();
+    }
+    return size_t{999};
+  };
+  EXPECT_EQ(errorOf(*first), 0u);
+  EXPECT_EQ(errorOf(*second), 27u);
+  EXPECT_EQ(errorOf(*first), 0u);
+}
+
+// A policy set where clauses repeat word for word: each policy still gets its own outcome,
+// an erroring clause errors for every policy that has it, and a DENY among them still wins.
+TEST(PolicyLanguage, RepeatedClausesEachGiveTheirPolicysOutcome) {
+  auto policy = [](const std::string& id, const std::string& effect, const std::string& condition,
+                   const std::string& consensus) {
+    PolicyRecord p;
+    p.id = p.name = id;
+    p.effect = effect;
+    p.condition = condition;
+    p.consensus = consensus;
+    return p;
+  };
+  const std::string deleting = "activity.action == 'DELETE'";
+  const std::string twoOps = "approvers.filter(u, u.tags.contains('OPS')).count() >= 2";
+  const std::string broken = "wallet.id == 'W1'";
+  std::vector<PolicyRecord> set = {
+      policy("a", "EFFECT_ALLOW", deleting, twoOps),
+      policy("b", "EFFECT_ALLOW", broken, ""),
+      policy("c", "EFFECT_ALLOW", deleting, "approvers.count() >= 3"),
+      policy("d", "EFFECT_DENY", broken, twoOps),
+      policy("e", "EFFECT_ALLOW", "activity.action == 'CREATE'", twoOps),
+      policy("f", "EFFECT_ALLOW", deleting, twoOps),
+  };
+  Fields f = facts();
+  Fields consensus{{"approvers", f.at("approvers")}};
+  PolicyVerdicts v = evaluatePolicies(set, f, consensus);
+  std::vector<std::pair<std::string, std::string>> outcomes;
+  for (const auto& [id, outcome] : v.outcomes) outcomes.emplace_back(id, outcome);
+  EXPECT_EQ(outcomes, (std::vector<std::pair<std::string, std::string>>{
+                          {"a", "OUTCOME_ALLOW"},
+                          {"b", "OUTCOME_ERROR"},
+                          {"c", "OUTCOME_REQUIRES_CONSENSUS"},
+                          {"d", "OUTCOME_ERROR"},
+                          {"f", "OUTCOME_ALLOW"},
+                      }));
+  EXPECT_EQ(v.allows, (std::vector<std::string>{"a", "f"}));
+  ASSERT_EQ(v.denials.size(), 1u);  // the erroring DENY fails closed
+  EXPECT_NE(v.denials[0].find("missing field: wallet"), std::string::npos) << v.denials[0];
+  ASSERT_EQ(v.errors.size(), 1u);
+  EXPECT_NE(v.errors[0].find("policy 'b'"), std::string::npos) << v.errors[0];
 }
 
 TEST(PolicyLanguage, AbsentFieldsAreErrorsAndNothingShortCircuits) {
