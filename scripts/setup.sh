@@ -10,6 +10,7 @@ packages=(
   clang-14 libclang-rt-14-dev   # libFuzzer for the policy fuzz target
   postgresql            # the PostgreSQL store tests start their own server from this
   python3-aiosmtpd openssl  # the OTP tests deliver mail to a real SMTP server on loopback
+  tzdata                # IANA zone files: time-based policies (CronSpan) read them at run time
 )
 # The conformance suite runs the official JavaScript SDKs; a machine without Node gets
 # Debian's.

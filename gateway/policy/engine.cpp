@@ -196,8 +196,12 @@ class ClauseResults {
   std::unordered_map<const Node*, Result> repeated_;
 };
 
+Fields timeFacts(int64_t nowMs) {
+  return {{"time", Value::structOf({{"now", Value::timestamp(nowMs)}})}};
+}
+
 PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
-                                const Fields& consensus) {
+                                const Fields& consensus, const Fields& time) {
   PolicyVerdicts v;
   // Parsed once and cached by text; an unparsable stored clause (never accepted on write)
   // stays null here and errors below.
@@ -215,6 +219,7 @@ PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const
   };
   auto conditions = clausesOf(&PolicyRecord::condition);
   auto consensuses = clausesOf(&PolicyRecord::consensus);
+  auto times = clausesOf(&PolicyRecord::time);
   auto raw = [](const std::vector<NodePtr>& nodes) {
     std::vector<const Node*> out;
     for (const auto& n : nodes) out.push_back(n.get());
@@ -222,6 +227,7 @@ PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const
   };
   ClauseResults conditionResults(condition, raw(conditions));
   ClauseResults consensusResults(consensus, raw(consensuses));
+  ClauseResults timeResults(time, raw(times));
   auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause) {
     if (text.empty()) return true;                              // an absent clause always holds
     return results.evaluate(clause ? *clause : *parsed(text));  // re-parse to raise the error
@@ -233,6 +239,11 @@ PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const
       // Every clause of every policy is evaluated; nothing short-circuits.
       bool applies = holds(conditionResults, p.condition, conditions[i]);
       bool agreed = holds(consensusResults, p.consensus, consensuses[i]);
+      bool active = holds(timeResults, p.time, times[i]);
+      if (!active) {  // outside its time: neither allows nor denies
+        v.outcomes.emplace_back(p.id, "OUTCOME_TIME_INACTIVE");
+        continue;
+      }
       if (!applies) continue;  // not applicable: no outcome to record
       if (deny && agreed) {
         v.denials.push_back("denied by policy " + policyLabel(p));
@@ -282,8 +293,10 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
                                        spec.type + "; policies cannot grant it";
     return d;
   }
-  PolicyVerdicts v = evaluatePolicies(policiesOf(db, org.id), conditionFacts(gateway_, db, request),
-                                      consensusFacts(db, request.votes));
+  // One trusted time.now per evaluation: the gateway's clock.
+  PolicyVerdicts v =
+      evaluatePolicies(policiesOf(db, org.id), conditionFacts(gateway_, db, request),
+                       consensusFacts(db, request.votes), timeFacts(gateway_.nowMs()));
   d.evaluations = outcomesJson(v.outcomes);
   if (!v.denials.empty()) {
     d.kind = Decision::Kind::kDeny;

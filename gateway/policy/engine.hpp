@@ -25,6 +25,8 @@ Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& requ
 // The consensus keywords: approvers (distinct approving users) and credentials (each
 // approving vote's credential).
 Fields consensusFacts(Db& db, const json::Array& votes);
+// The time keyword: time.now, a timestamp.
+Fields timeFacts(int64_t nowMs);
 
 // Evaluates a set of policies over facts (the part the benchmark measures).
 struct PolicyVerdicts {
@@ -33,6 +35,6 @@ struct PolicyVerdicts {
 };
 struct PolicyRecord;
 PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
-                                const Fields& consensus);
+                                const Fields& consensus, const Fields& time);
 
 }  // namespace signet::policy

@@ -2,6 +2,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "policy/cron_span.hpp"
 #include "policy/shape.hpp"
 
 #include <algorithm>
@@ -416,6 +417,30 @@ class Evaluator {
       if (!ms)
         error(n, "Timestamp() needs an RFC 3339 time at offset zero, like '2026-03-01T00:00:00Z'");
       return Value::timestamp(*ms);
+    }
+    if (n.name == "CronSpan") {
+      if (n.children.size() != 3)
+        error(n, "CronSpan() takes a cron expression, a duration and a time zone");
+      std::string args[3];
+      for (size_t i = 0; i < 3; ++i) {
+        Operand arg = operand(*n.children[i]);
+        if (arg.get().kind != Value::Kind::kString)
+          error(n, std::string("CronSpan() takes strings, got ") + kindName(arg.get().kind));
+        args[i] = arg.get().text;
+      }
+      std::optional<CronSpan> span;
+      try {
+        span.emplace(args[0], args[1], args[2]);
+      } catch (const std::invalid_argument& e) {
+        error(n, std::string("CronSpan(): ") + e.what());
+      }
+      // The instant it is tested at: the one time.now of this activity.
+      const Value* time = findField(roots_, "time");
+      const Value* now =
+          time && time->kind == Value::Kind::kStruct ? findField(*time->fields, "now") : nullptr;
+      if (!now || now->kind != Value::Kind::kTimestamp)
+        error(n, "CronSpan() reads time.now, which only a policy's time expression has");
+      return Value::of(span->contains(static_cast<int64_t>(now->number)));
     }
     error(n, "unknown function " + n.name + "()");
   }

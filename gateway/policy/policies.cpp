@@ -12,15 +12,6 @@ std::string effect(const std::string& value, const std::string& field) {
   return value;
 }
 
-// Time-based policies are an early-access feature of the hosted service with a cron and
-// time-zone grammar this gateway does not implement yet: refuse rather than ignore them.
-void refuseTime(const json::Object& params, const std::string& field) {
-  auto time = json::optionalString(params, "time", field);
-  if (time && !time->empty())
-    throw invalidArgument("invalid field " + field +
-                          ".time: time-based policies are not supported by this gateway");
-}
-
 void requireUniqueName(Db& db, const std::string& org, const std::string& name,
                        const std::string& exceptId) {
   if (name.empty()) throw invalidArgument("invalid field parameters.policyName: must not be empty");
@@ -39,10 +30,11 @@ std::string create(ActivityContext& ctx, const json::Object& p, const std::strin
   r.effect = effect(json::requireString(p, "effect", field), field + ".effect");
   r.condition = json::optionalString(p, "condition", field).value_or("");
   r.consensus = json::optionalString(p, "consensus", field).value_or("");
+  r.time = json::optionalString(p, "time", field).value_or("");
   r.notes = json::optionalString(p, "notes", field).value_or("");
-  refuseTime(p, field);
   validateExpression(r.condition, "condition", field + ".condition");
   validateExpression(r.consensus, "consensus", field + ".consensus");
+  validateExpression(r.time, "time", field + ".time");
   requireUniqueName(ctx.db(), r.organizationId, r.name, "");
   auto count =
       ctx.db()
@@ -84,15 +76,16 @@ json::Object createPolicies(ActivityContext& ctx, const json::Object& params) {
 
 json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& params) {
   std::string id = json::requireString(params, "policyId", "parameters");
-  refuseTime(params, "parameters");
   auto name = json::optionalString(params, "policyName", "parameters");
   auto eff = json::optionalString(params, "policyEffect", "parameters");
   auto condition = json::optionalString(params, "policyCondition", "parameters");
   auto consensus = json::optionalString(params, "policyConsensus", "parameters");
   auto notes = json::optionalString(params, "policyNotes", "parameters");
+  auto time = json::optionalString(params, "time", "parameters");
   if (eff) effect(*eff, "parameters.policyEffect");
   if (condition) validateExpression(*condition, "condition", "parameters.policyCondition");
   if (consensus) validateExpression(*consensus, "consensus", "parameters.policyConsensus");
+  if (time) validateExpression(*time, "time", "parameters.time");
   // Omitted fields stay as they are.
   PolicyRecord r = requirePolicy(ctx, id);
   if (name) {
@@ -103,6 +96,7 @@ json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& param
   if (condition) r.condition = *condition;
   if (consensus) r.consensus = *consensus;
   if (notes) r.notes = *notes;
+  if (time) r.time = *time;
   r.updatedAtMs = ctx.nowMs();
   updatePolicy(ctx.db(), r);
   json::Object out = json::object();

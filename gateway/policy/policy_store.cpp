@@ -1,5 +1,7 @@
 #include "policy/policy_store.hpp"
 
+#include "policy/cron_span.hpp"
+#include "policy/evaluator.hpp"
 #include "policy/syntax.hpp"
 #include "signet/error.hpp"
 
@@ -7,10 +9,11 @@ namespace signet::policy {
 
 namespace {
 const char* kColumns =
-    "id, organization_id, name, effect, condition_expr, consensus_expr, notes, created_at_ms, "
-    "updated_at_ms";
+    "id, organization_id, name, effect, condition_expr, consensus_expr, time_expr, notes, "
+    "created_at_ms, updated_at_ms";
 PolicyRecord fromRow(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), r.str(5), r.str(6), r.i64(7), r.i64(8)};
+  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4),
+          r.str(5), r.str(6), r.str(7), r.i64(8), r.i64(9)};
 }
 
 // The keywords each expression may read (reference/policy.md §1.3).
@@ -18,6 +21,37 @@ const std::set<std::string> kConditionKeywords = {
     "activity", "wallet", "wallets", "private_key", "wallet_account", "eth",
     "solana",   "tron",   "bitcoin", "tempo",       "secret"};
 const std::set<std::string> kConsensusKeywords = {"approvers", "credentials"};
+const std::set<std::string> kTimeKeywords = {"time"};
+
+// Calls with literal arguments are checked now, so that a bad cron or zone is refused when
+// the policy is written rather than erroring on every activity.
+void checkCalls(const Node& n, const std::string& kind, const std::string& field) {
+  for (const auto& c : n.children) checkCalls(*c, kind, field);
+  if (n.kind != Node::Kind::kCall) return;
+  auto fail = [&](const std::string& why) {
+    throw invalidArgument("invalid field " + field + ": invalid policy " + kind + ": at position " +
+                          std::to_string(n.position) + ": " + why);
+  };
+  std::vector<const std::string*> literals;
+  for (const auto& a : n.children)
+    if (a->kind == Node::Kind::kLiteral && a->value.kind == Value::Kind::kString)
+      literals.push_back(&a->value.text);
+  if (n.name == "Timestamp") {
+    if (n.children.size() != 1) fail("Timestamp() takes one RFC 3339 time");
+    if (literals.size() == 1 && !parseTimestamp(*literals[0]))
+      fail("Timestamp('" + *literals[0] + "') is not an RFC 3339 time at offset zero");
+  } else if (n.name == "CronSpan") {
+    if (kind != "time") fail("CronSpan() belongs in a policy's time expression");
+    if (n.children.size() != 3) fail("CronSpan() takes a cron expression, a duration and a zone");
+    if (literals.size() == 3) try {
+        CronSpan(*literals[0], *literals[1], *literals[2]);
+      } catch (const std::invalid_argument& e) {
+        fail(std::string("CronSpan(): ") + e.what());
+      }
+  } else {
+    fail("unknown function " + n.name + "() (functions are Timestamp and CronSpan)");
+  }
+}
 }  // namespace
 
 std::vector<PolicyRecord> policiesOf(Db& db, const std::string& organizationId) {
@@ -40,17 +74,18 @@ std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId
 }
 
 void insertPolicy(Db& db, const PolicyRecord& p) {
-  db.exec(std::string("INSERT INTO policies (") + kColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          {p.id, p.organizationId, p.name, p.effect, p.condition, p.consensus, p.notes,
-           p.createdAtMs, p.updatedAtMs});
+  db.exec(
+      std::string("INSERT INTO policies (") + kColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {p.id, p.organizationId, p.name, p.effect, p.condition, p.consensus, p.time, p.notes,
+       p.createdAtMs, p.updatedAtMs});
 }
 
 void updatePolicy(Db& db, const PolicyRecord& p) {
   db.exec(
-      "UPDATE policies SET name = ?, effect = ?, condition_expr = ?, consensus_expr = ?, notes = "
-      "?, "
-      "updated_at_ms = ? WHERE organization_id = ? AND id = ?",
-      {p.name, p.effect, p.condition, p.consensus, p.notes, p.updatedAtMs, p.organizationId, p.id});
+      "UPDATE policies SET name = ?, effect = ?, condition_expr = ?, consensus_expr = ?, "
+      "time_expr = ?, notes = ?, updated_at_ms = ? WHERE organization_id = ? AND id = ?",
+      {p.name, p.effect, p.condition, p.consensus, p.time, p.notes, p.updatedAtMs, p.organizationId,
+       p.id});
 }
 
 size_t deletePolicy(Db& db, const std::string& organizationId, const std::string& id) {
@@ -64,6 +99,7 @@ json::Object policyJson(const PolicyRecord& p) {
   o->set("effect", p.effect);
   o->set("condition", p.condition);
   o->set("consensus", p.consensus);
+  if (!p.time.empty()) o->set("time", p.time);
   o->set("notes", p.notes);
   o->set("createdAt", json::timestamp(p.createdAtMs));
   o->set("updatedAt", json::timestamp(p.updatedAtMs));
@@ -80,7 +116,9 @@ void validateExpression(const std::string& expression, const std::string& kind,
     throw invalidArgument("invalid field " + field + ": invalid policy " + kind + ": " +
                           e.message());
   }
-  const auto& allowed = kind == "consensus" ? kConsensusKeywords : kConditionKeywords;
+  const auto& allowed = kind == "consensus" ? kConsensusKeywords
+                        : kind == "time"    ? kTimeKeywords
+                                            : kConditionKeywords;
   for (const auto& id : freeIdentifiers(*ast))
     if (!allowed.count(id)) {
       std::string list;
@@ -88,6 +126,7 @@ void validateExpression(const std::string& expression, const std::string& kind,
       throw invalidArgument("invalid field " + field + ": invalid policy " + kind +
                             ": unknown keyword '" + id + "' (a " + kind + " reads " + list + ")");
     }
+  checkCalls(*ast, kind, field);
 }
 
 }  // namespace signet::policy

@@ -18,6 +18,7 @@ struct PolicyRecord {
   std::string effect;  // EFFECT_ALLOW | EFFECT_DENY
   std::string condition;
   std::string consensus;
+  std::string time;  // when the policy is active (empty: always)
   std::string notes;
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
@@ -31,8 +32,9 @@ void updatePolicy(Db& db, const PolicyRecord& p);
 size_t deletePolicy(Db& db, const std::string& organizationId, const std::string& id);
 json::Object policyJson(const PolicyRecord& p);
 
-// Parses a condition or consensus and checks the keywords it reads; InvalidArgument naming
-// `field` with the parser's message ("invalid policy condition: ...").
+// Parses a condition, consensus or time expression and checks the keywords it reads and the
+// literal arguments of Timestamp() and CronSpan(); InvalidArgument naming `field` with the
+// parser's message ("invalid policy condition: ...").
 void validateExpression(const std::string& expression, const std::string& kind,
                         const std::string& field);
 

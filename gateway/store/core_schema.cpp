@@ -89,6 +89,9 @@ std::vector<Migration> coreMigrations() {
       {8,
        "whether an activity asked for app proofs (kept for activities run after consensus)",
        {"ALTER TABLE activities ADD COLUMN generate_app_proofs INTEGER NOT NULL DEFAULT 0"}},
+      {9,
+       "a policy's time expression (empty: always active)",
+       {"ALTER TABLE policies ADD COLUMN time_expr TEXT NOT NULL DEFAULT ''"}},
   };
 }
 

@@ -102,9 +102,10 @@ json::Object Client::submitRaw(const std::string& op, const std::string& body) c
 json::Object Client::submit(const std::string& op, const std::string& type,
                             const std::string& organizationId,
                             const json::Object& parameters) const {
-  auto nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-                   .count();
+  int64_t nowMs = clock_ ? clock_()
+                         : std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
   json::Object body = json::object();
   body->set("type", type);
   body->set("timestampMs", std::to_string(nowMs));

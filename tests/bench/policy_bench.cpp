@@ -85,10 +85,11 @@ int main(int argc, char** argv) {
                          {"tags", Value::listOf({Value::string("tag-" + std::to_string(u))})}}));
   policy::Fields consensus{{"approvers", Value::listOf(approvers)},
                            {"credentials", Value::listOf({})}};
+  policy::Fields time = policy::timeFacts(1763780000000);
   size_t outcomes = 0;
   auto timeSet = [&](const std::vector<policy::PolicyRecord>& policies) {
     return medianMicros(rounds, 40, [&] {
-      outcomes = policy::evaluatePolicies(policies, condition, consensus).outcomes.size();
+      outcomes = policy::evaluatePolicies(policies, condition, consensus, time).outcomes.size();
     });
   };
   double shared = timeSet(policySet(false));

@@ -10,6 +10,7 @@ trap 'rm -rf "$out"' EXIT
 clang++-14 -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Igateway -Isdk/include \
   gateway/policy/shape.cpp gateway/policy/syntax.cpp gateway/policy/evaluator.cpp gateway/policy/value.cpp \
+  gateway/policy/cron_span.cpp gateway/policy/time_zone.cpp \
   sdk/src/json.cpp sdk/src/error.cpp tests/fuzz/policy_fuzz.cpp \
   -lPocoJSON -lPocoFoundation -o "$out/policy_fuzz"
 mkdir -p "$out/corpus" && cp tests/fuzz/policy_corpus/* "$out/corpus/"

@@ -1,6 +1,7 @@
 // The policy engine through a real gateway: the test cases of reference/policy.md §4 that
 // core activities can express (the others read signing and chain facts, which come with the
 // signing plugin), policy CRUD and its errors, consensus votes and stored evaluations.
+#include "policy/evaluator.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -162,6 +163,98 @@ TEST_P(PolicyEngineTest, Case12ErrorsFailClosed) {
   EXPECT_EQ(outcome->getValue<std::string>("outcome"), "OUTCOME_ERROR");
 }
 
+// §4.27: time-based policies. A policy outside its time is TIME_INACTIVE: it neither allows
+// nor denies. time.now is the gateway's clock, one instant per evaluation.
+TEST_P(PolicyEngineTest, Case27TimeBasedPolicies) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto u = o.user("U");
+  auto timed = [&](const std::string& name, const std::string& effect, const std::string& condition,
+                   const std::string& time) {
+    json::Object p = json::object();
+    p->set("policyName", name);
+    p->set("effect", effect);
+    p->set("condition", condition);
+    p->set("notes", "");
+    p->set("time", time);
+    return resultOf(o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), p),
+                    "createPolicyResult")
+        ->getValue<std::string>("policyId");
+  };
+  auto outcomesOf = [&](const json::Object& activity) {
+    json::Object q = orgBody(o.org());
+    q->set("activityId", activity->getValue<std::string>("id"));
+    std::map<std::string, std::string> out;
+    auto evaluations = o.root().query("get_policy_evaluations", q)->getArray("policyEvaluations");
+    for (size_t i = 0; i < evaluations->size(); ++i) {
+      auto list = evaluations->getObject(i)->getArray("policyEvaluations");
+      for (size_t j = 0; j < list->size(); ++j)
+        out[list->getObject(j)->getValue<std::string>("policyId")] =
+            list->getObject(j)->getValue<std::string>("outcome");
+    }
+    return out;
+  };
+  auto at = [](const std::string& utc) { return *policy::parseTimestamp(utc); };
+
+  // A window in March 2026, start-inclusive and end-exclusive.
+  std::string march =
+      timed("march", "EFFECT_ALLOW", "activity.type == 'ACTIVITY_TYPE_CREATE_USERS_V4'",
+            "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < "
+            "Timestamp('2026-04-01T00:00:00Z')");
+  gw.setTime(at("2026-03-31T23:59:00Z"));
+  auto inside = o.createUsers(u);
+  EXPECT_EQ(status(inside), kCompleted);
+  EXPECT_EQ(outcomesOf(inside)[march], "OUTCOME_ALLOW");
+  gw.setTime(at("2026-04-01T00:00:00Z"));
+  auto after = o.createUsers(u);
+  EXPECT_EQ(status(after), kFailed);  // inactive: nothing allows it
+  EXPECT_EQ(outcomesOf(after)[march], "OUTCOME_TIME_INACTIVE");
+
+  // Business hours in New York: Wednesday 10:00 is inside, Saturday 10:00 is not.
+  std::string hours =
+      timed("business hours", "EFFECT_ALLOW", "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'",
+            "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
+  gw.setTime(at("2026-03-04T15:00:00Z"));
+  EXPECT_EQ(status(o.createPolicyAs(u, "wednesday")), kCompleted);
+  gw.setTime(at("2026-03-07T15:00:00Z"));
+  auto saturday = o.createPolicyAs(u, "saturday");
+  EXPECT_EQ(status(saturday), kFailed);
+  EXPECT_EQ(outcomesOf(saturday)[hours], "OUTCOME_TIME_INACTIVE");
+
+  // A time-gated DENY denies only inside its window.
+  o.policy("U may delete", "EFFECT_ALLOW", "activity.type == 'ACTIVITY_TYPE_DELETE_USERS'",
+           "approvers.any(user, user.id == '" + u + "')");
+  std::string freeze = timed("weekend freeze", "EFFECT_DENY", "activity.action == 'DELETE'",
+                             "CronSpan('0 0 * * 6', '2d', 'UTC')");
+  gw.setTime(at("2026-03-07T15:00:00Z"));  // Saturday
+  auto frozen = o.deleteUsers(u, {o.user("victim 1")});
+  EXPECT_EQ(status(frozen), kFailed);
+  EXPECT_NE(failureOf(frozen).find("weekend freeze"), std::string::npos) << failureOf(frozen);
+  gw.setTime(at("2026-03-09T00:00:00Z"));  // Monday: the window has ended
+  auto monday = o.deleteUsers(u, {o.user("victim 2")});
+  EXPECT_EQ(status(monday), kCompleted);
+  EXPECT_EQ(outcomesOf(monday)[freeze], "OUTCOME_TIME_INACTIVE");
+
+  // The time expression is part of the policy: read back, changed, kept when omitted.
+  json::Object q = orgBody(o.org());
+  q->set("policyId", hours);
+  EXPECT_EQ(o.root().query("get_policy", q)->getObject("policy")->getValue<std::string>("time"),
+            "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
+  json::Object update = json::object();
+  update->set("policyId", hours);
+  update->set("policyNotes", "weekdays");
+  EXPECT_EQ(
+      status(o.root().submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", o.org(), update)),
+      kCompleted);
+  EXPECT_EQ(o.root().query("get_policy", q)->getObject("policy")->getValue<std::string>("time"),
+            "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
+  update->set("time", "");  // always active from now on
+  EXPECT_EQ(
+      status(o.root().submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", o.org(), update)),
+      kCompleted);
+  EXPECT_EQ(status(o.createPolicyAs(u, "saturday again")), kCompleted);
+}
+
 // §4.14: a user may delete only themselves.
 TEST_P(PolicyEngineTest, Case14SelfDelete) {
   TestGateway gw(GetParam());
@@ -316,8 +409,32 @@ TEST_P(PolicyEngineTest, PolicyCrudAndRefusals) {
   bad->set("condition", "approvers.count() > 1");  // a consensus keyword in a condition
   EXPECT_THROW(o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), bad),
                RequestError);
+  // Time expressions: checked when written, down to the cron, duration and zone.
   bad->set("condition", "true");
-  bad->set("time", "time.now >= Timestamp('2026-01-01T00:00:00Z')");
+  for (const auto& [time, message] : std::vector<std::pair<std::string, std::string>>{
+           {"CronSpan('*/5 * * * *', '1h', 'UTC')",
+            "invalid field parameters.time: invalid policy time: at position 0: CronSpan(): cron "
+            "minute field '*/5'"},
+           {"CronSpan('0 9 * *', '1h', 'UTC')", "must have exactly 5 fields"},
+           {"CronSpan('0 9 * * 7', '1h', 'UTC')", "'7' is outside 0-6"},
+           {"CronSpan('0 9 * * 1', '8d', 'UTC')", "duration '8d' is longer than 7 days"},
+           {"CronSpan('0 9 * * 1', '8h', 'Mars/Olympus')", "time zone 'Mars/Olympus'"},
+           {"CronSpan('0 9 * * 1', '8h', '../../etc/passwd')", "is not an IANA time zone name"},
+           {"time.now >= Timestamp('2026-01-01T00:00:00+01:00')", "at offset zero"},
+           {"activity.type == 'X'", "unknown keyword 'activity' (a time reads time)"},
+           {"Now() > 1", "unknown function Now()"},
+       }) {
+    bad->set("time", time);
+    try {
+      o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), bad);
+      ADD_FAILURE() << time << " was accepted";
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+  bad->set("time", "");
+  bad->set("condition", "CronSpan('0 9 * * 1-5', '8h', 'UTC')");
   EXPECT_THROW(o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(), bad),
                RequestError);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM policies"), 1);

@@ -195,7 +195,7 @@ TEST(PolicyLanguage, RepeatedClausesEachGiveTheirPolicysOutcome) {
   };
   Fields f = facts();
   Fields consensus{{"approvers", f.at("approvers")}};
-  PolicyVerdicts v = evaluatePolicies(set, f, consensus);
+  PolicyVerdicts v = evaluatePolicies(set, f, consensus, timeFacts(0));
   std::vector<std::pair<std::string, std::string>> outcomes;
   for (const auto& [id, outcome] : v.outcomes) outcomes.emplace_back(id, outcome);
   EXPECT_EQ(outcomes, (std::vector<std::pair<std::string, std::string>>{

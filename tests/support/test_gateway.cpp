@@ -3,6 +3,7 @@
 #include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/Session.h>
 
+#include <atomic>
 #include <fstream>
 
 #include "signet/jwt.hpp"
@@ -81,7 +82,28 @@ TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
   });
 }
 
+namespace {
+// The time activityBody stamps by default: the system's, or the one a test set.
+std::atomic<int64_t> fixedClientTimeMs{0};
+
+int64_t clientTimeMs() {
+  return fixedClientTimeMs ? fixedClientTimeMs.load() : systemNowMs();
+}
+}  // namespace
+
+Client TestGateway::clientWith(std::shared_ptr<Stamper> stamper) const {
+  Client client(baseUrl(), std::move(stamper));
+  client.setClock(clientTimeMs);
+  return client;
+}
+
+void TestGateway::setTime(int64_t epochMs) {
+  gateway_->setClock([epochMs] { return epochMs; });
+  fixedClientTimeMs = epochMs;
+}
+
 TestGateway::~TestGateway() {
+  fixedClientTimeMs = 0;
   server_.reset();
   gateway_.reset();
   database_.reset();
@@ -151,7 +173,7 @@ json::Object orgBody(const std::string& organizationId) {
 
 std::string activityBody(const std::string& type, const std::string& organizationId,
                          const json::Object& parameters, int64_t timestampMs) {
-  if (timestampMs == 0) timestampMs = systemNowMs();
+  if (timestampMs == 0) timestampMs = clientTimeMs();
   json::Object body = json::object();
   body->set("type", type);
   body->set("timestampMs", std::to_string(timestampMs));

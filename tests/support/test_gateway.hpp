@@ -46,11 +46,14 @@ class TestGateway {
   std::string baseUrl() const;
   Gateway& gateway() { return *gateway_; }
   const std::filesystem::path& dataDir() const { return dir_; }
+  // Moves the gateway's clock and the time test clients stamp into requests to `epochMs`
+  // (a fixed instant) until the gateway is destroyed; time-based policies are tested so.
+  void setTime(int64_t epochMs);
 
   // The root organization created at start, and a client stamped with its root key.
   const BootstrapResult& root() const { return root_; }
-  Client rootClient() const { return Client(baseUrl(), rootStamper_); }
-  Client clientWith(std::shared_ptr<Stamper> stamper) const { return Client(baseUrl(), stamper); }
+  Client rootClient() const { return clientWith(rootStamper_); }
+  Client clientWith(std::shared_ptr<Stamper> stamper) const;
   const std::shared_ptr<ApiKeyStamper>& rootStamper() const { return rootStamper_; }
 
   // Runs fn in one transaction of the gateway's store (test setup and inspection).

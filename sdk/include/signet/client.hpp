@@ -3,6 +3,7 @@
 // tests use it; it speaks plain HTTP/1.1 to the base URL.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -67,6 +68,9 @@ class Client {
                       const std::string& organizationId, const json::Object& parameters) const;
   json::Object submitRaw(const std::string& op, const std::string& body) const;
 
+  // Where submit's timestampMs comes from (epoch milliseconds); the system clock unless set.
+  void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
+
  private:
   json::Object send(const std::string& path, const std::string& body) const;
 
@@ -74,6 +78,7 @@ class Client {
   uint16_t port_ = 80;
   std::string prefix_;
   std::shared_ptr<Stamper> stamper_;
+  std::function<int64_t()> clock_;
 };
 
 }  // namespace signet
