@@ -164,10 +164,12 @@ Fields consensusFacts(Db& db, const json::Array& votes) {
 // several distinct clauses share are remembered by the Memo (shape.hpp).
 class ClauseResults {
  public:
-  ClauseResults(const Fields& facts, std::vector<const Node*> clauses) : facts_(facts) {
-    std::sort(clauses.begin(), clauses.end());
-    for (size_t i = 1; i < clauses.size(); ++i)
-      if (clauses[i] && clauses[i] == clauses[i - 1]) repeated_.emplace(clauses[i], Result{});
+  ClauseResults(const Fields& facts, const std::vector<NodePtr>& clauses) : facts_(facts) {
+    std::vector<const Node*> sorted;
+    for (const auto& c : clauses) sorted.push_back(c.get());
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 1; i < sorted.size(); ++i)
+      if (sorted[i] && sorted[i] == sorted[i - 1]) repeated_.emplace(sorted[i], Result{});
   }
 
   bool evaluate(const Node& clause) {
@@ -196,10 +198,6 @@ class ClauseResults {
   std::unordered_map<const Node*, Result> repeated_;
 };
 
-Fields timeFacts(int64_t nowMs) {
-  return {{"time", Value::structOf({{"now", Value::timestamp(nowMs)}})}};
-}
-
 PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
                                 const Fields& consensus, const Fields& time) {
   PolicyVerdicts v;
@@ -220,14 +218,9 @@ PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const
   auto conditions = clausesOf(&PolicyRecord::condition);
   auto consensuses = clausesOf(&PolicyRecord::consensus);
   auto times = clausesOf(&PolicyRecord::time);
-  auto raw = [](const std::vector<NodePtr>& nodes) {
-    std::vector<const Node*> out;
-    for (const auto& n : nodes) out.push_back(n.get());
-    return out;
-  };
-  ClauseResults conditionResults(condition, raw(conditions));
-  ClauseResults consensusResults(consensus, raw(consensuses));
-  ClauseResults timeResults(time, raw(times));
+  ClauseResults conditionResults(condition, conditions);
+  ClauseResults consensusResults(consensus, consensuses);
+  ClauseResults timeResults(time, times);
   auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause) {
     if (text.empty()) return true;                              // an absent clause always holds
     return results.evaluate(clause ? *clause : *parsed(text));  // re-parse to raise the error

@@ -25,8 +25,6 @@ Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& requ
 // The consensus keywords: approvers (distinct approving users) and credentials (each
 // approving vote's credential).
 Fields consensusFacts(Db& db, const json::Array& votes);
-// The time keyword: time.now, a timestamp.
-Fields timeFacts(int64_t nowMs);
 
 // Evaluates a set of policies over facts (the part the benchmark measures).
 struct PolicyVerdicts {

@@ -1,15 +1,14 @@
 #include "policy/evaluator.hpp"
 
-#include <boost/container/small_vector.hpp>
-
-#include "policy/cron_span.hpp"
-#include "policy/shape.hpp"
-
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cstring>
 #include <ctime>
 #include <optional>
 #include <vector>
+
+#include "policy/cron_span.hpp"
+#include "policy/shape.hpp"
 
 namespace signet::policy {
 
@@ -141,7 +140,7 @@ class Evaluator {
   // Evaluates to a bool without materializing Values for the logic and comparisons in
   // between (most of a policy's nodes); the semantics are those of eval + a bool check.
   bool evalBool(const Node& n, const char* what) {
-    if (memo_ && n.memoizable && isSharedShape(n.shape)) {
+    if (remembers(n)) {
       if (const Value* known = remembered(n)) return asBool(n, *known, what);
       bool b = evalBoolFresh(n, what);
       memo_->values.emplace(n.shape, Value::of(b));
@@ -152,7 +151,7 @@ class Evaluator {
 
   Operand operand(const Node& n) {
     if (const Value* r = lookup(n)) return Operand(r);
-    if (memo_ && n.memoizable && isSharedShape(n.shape)) {
+    if (remembers(n)) {
       if (const Value* known = remembered(n)) return Operand(known);
       return Operand(&memo_->values.emplace(n.shape, compute(n)).first->second);
     }
@@ -160,6 +159,10 @@ class Evaluator {
   }
 
  private:
+  // Whether this node's value goes through the memo: a closed piece that other expressions
+  // share (shape.hpp).
+  bool remembers(const Node& n) const { return memo_ && n.memoizable && isSharedShape(n.shape); }
+
   const Value* remembered(const Node& n) const {
     auto it = memo_->values.find(n.shape);
     return it == memo_->values.end() ? nullptr : &it->second;
@@ -442,7 +445,7 @@ class Evaluator {
         error(n, "CronSpan() reads time.now, which only a policy's time expression has");
       return Value::of(span->contains(static_cast<int64_t>(now->number)));
     }
-    error(n, "unknown function " + n.name + "()");
+    error(n, "unknown function " + n.name + "() (functions are Timestamp and CronSpan)");
   }
 
   const Fields& roots_;
@@ -481,6 +484,10 @@ std::optional<int64_t> parseTimestamp(const std::string& text) {
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
   return static_cast<int64_t>(timegm(&tm)) * 1000 + fraction;
+}
+
+Fields timeFacts(int64_t nowMs) {
+  return {{"time", Value::structOf({{"now", Value::timestamp(nowMs)}})}};
 }
 
 Value evaluate(const Node& node, const Fields& roots, Memo* memo) {

@@ -34,6 +34,9 @@ Value evaluate(const Node& node, const Fields& roots, Memo* memo = nullptr);
 // Evaluates and requires a bool.
 bool evaluateCondition(const Node& node, const Fields& roots, Memo* memo = nullptr);
 
+// The time keyword, which only a policy's time expression reads: time.now, a timestamp.
+Fields timeFacts(int64_t nowMs);
+
 // Timestamp('2026-03-01T00:00:00Z'): RFC 3339 at zero offset only, to epoch milliseconds.
 std::optional<int64_t> parseTimestamp(const std::string& text);
 

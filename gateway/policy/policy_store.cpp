@@ -1,6 +1,5 @@
 #include "policy/policy_store.hpp"
 
-#include "policy/cron_span.hpp"
 #include "policy/evaluator.hpp"
 #include "policy/syntax.hpp"
 #include "signet/error.hpp"
@@ -23,33 +22,24 @@ const std::set<std::string> kConditionKeywords = {
 const std::set<std::string> kConsensusKeywords = {"approvers", "credentials"};
 const std::set<std::string> kTimeKeywords = {"time"};
 
-// Calls with literal arguments are checked now, so that a bad cron or zone is refused when
-// the policy is written rather than erroring on every activity.
+// Calls are checked now, so that a bad cron or zone is refused when the policy is written
+// rather than erroring on every activity. The evaluator itself judges each call once: an
+// error at the call's own position (arity, argument types, a bad cron, zone or timestamp)
+// fails on every activity and is refused; one inside an argument depends on the activity's
+// facts (absent here) and is left for run time.
 void checkCalls(const Node& n, const std::string& kind, const std::string& field) {
   for (const auto& c : n.children) checkCalls(*c, kind, field);
   if (n.kind != Node::Kind::kCall) return;
   auto fail = [&](const std::string& why) {
-    throw invalidArgument("invalid field " + field + ": invalid policy " + kind + ": at position " +
-                          std::to_string(n.position) + ": " + why);
+    throw invalidArgument("invalid field " + field + ": invalid policy " + kind + ": " + why);
   };
-  std::vector<const std::string*> literals;
-  for (const auto& a : n.children)
-    if (a->kind == Node::Kind::kLiteral && a->value.kind == Value::Kind::kString)
-      literals.push_back(&a->value.text);
-  if (n.name == "Timestamp") {
-    if (n.children.size() != 1) fail("Timestamp() takes one RFC 3339 time");
-    if (literals.size() == 1 && !parseTimestamp(*literals[0]))
-      fail("Timestamp('" + *literals[0] + "') is not an RFC 3339 time at offset zero");
-  } else if (n.name == "CronSpan") {
-    if (kind != "time") fail("CronSpan() belongs in a policy's time expression");
-    if (n.children.size() != 3) fail("CronSpan() takes a cron expression, a duration and a zone");
-    if (literals.size() == 3) try {
-        CronSpan(*literals[0], *literals[1], *literals[2]);
-      } catch (const std::invalid_argument& e) {
-        fail(std::string("CronSpan(): ") + e.what());
-      }
-  } else {
-    fail("unknown function " + n.name + "() (functions are Timestamp and CronSpan)");
+  if (n.name == "CronSpan" && kind != "time")
+    fail("at position " + std::to_string(n.position) +
+         ": CronSpan() belongs in a policy's time expression");
+  try {
+    evaluate(n, timeFacts(0));
+  } catch (const EvaluationError& e) {
+    if (e.position() == n.position) fail(e.what());
   }
 }
 }  // namespace

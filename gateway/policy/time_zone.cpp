@@ -139,7 +139,6 @@ std::shared_ptr<const TimeZone> TimeZone::load(const std::string& name) {
   std::string path = std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + name;
   std::ifstream in(path, std::ios::binary);
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) bad(name, "is not a known time zone");
   if (data.size() < 44 || data.compare(0, 4, "TZif") != 0)
     bad(name, "is not a known time zone (no zone file at " + path + ")");
   if (data.size() > 1 << 20) bad(name, "has a zone file too large to be one");

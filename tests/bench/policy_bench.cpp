@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "policy/engine.hpp"
+#include "policy/evaluator.hpp"
 #include "policy/policy_store.hpp"
 #include "signet/stamp.hpp"
 

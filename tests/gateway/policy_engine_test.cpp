@@ -423,6 +423,8 @@ TEST_P(PolicyEngineTest, PolicyCrudAndRefusals) {
            {"time.now >= Timestamp('2026-01-01T00:00:00+01:00')", "at offset zero"},
            {"activity.type == 'X'", "unknown keyword 'activity' (a time reads time)"},
            {"Now() > 1", "unknown function Now()"},
+           {"time.now > Timestamp(time.now, 'x')", "Timestamp() takes one RFC 3339 string"},
+           {"CronSpan(1, '1h', 'UTC')", "CronSpan() takes strings, got int"},
        }) {
     bad->set("time", time);
     try {
