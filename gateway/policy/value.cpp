@@ -121,9 +121,10 @@ Value fromJson(const Poco::Dynamic::Var& j) {
   if (j.isEmpty()) return Value::string("");
   if (j.type() == typeid(json::Object)) {
     auto o = j.extract<json::Object>();
-    if (o->size() == 1 && o->has("$uint")) {
-      auto n = parseDecimal(o->get("$uint").convert<std::string>());
-      if (!n) throw std::invalid_argument("a $uint fact is not a decimal integer");
+    const char* marker = o->has("$uint") ? "$uint" : "$int";
+    if (o->size() == 1 && o->has(marker)) {
+      auto n = parseDecimal(o->get(marker).convert<std::string>());
+      if (!n) throw std::invalid_argument("a $uint or $int fact is not a decimal integer");
       return Value::integer(*n);
     }
     bool map = o->size() == 1 && o->has("$map");

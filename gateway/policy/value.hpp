@@ -50,8 +50,8 @@ const char* kindName(Value::Kind kind);
 std::string describe(const Value& v);  // for error messages
 
 // Facts arrive as JSON: objects become structs, arrays lists, numbers ints. Two
-// conventions reach what JSON cannot say: {"$uint": "<decimal>"} is a u256 and
-// {"$map": {...}} is a map (accessed as m['k']).
+// conventions reach what JSON cannot say: {"$uint": "<decimal>"} is a u256 ({"$int": ...} a
+// signed one) and {"$map": {...}} is a map (accessed as m['k']).
 Value fromJson(const Poco::Dynamic::Var& json);
 
 }  // namespace signet::policy

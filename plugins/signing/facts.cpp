@@ -2,6 +2,7 @@
 
 #include "key_material.hpp"
 #include "private_key_tags.hpp"
+#include "sign_transaction.hpp"
 
 namespace signing {
 
@@ -137,7 +138,8 @@ Object signingFacts(RequestContext& ctx, const std::string& type, const Object& 
     if (value) facts->set(name, value);
   };
   try {
-    if (type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" || type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS") {
+    if (type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" || type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS" ||
+        type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2") {
       auto target = locateSignWith(ctx, p->optValue<std::string>("signWith", ""));
       if (target && target->walletAccount) {
         setIf("wallet", walletFact(ctx, target->walletId));
@@ -145,6 +147,8 @@ Object signingFacts(RequestContext& ctx, const std::string& type, const Object& 
       } else if (target) {
         setIf("private_key", privateKeyFact(ctx, target->id));
       }
+      if (target && type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
+        for (const auto& [k, v] : *transactionFacts(ctx, *target, p)) facts->set(k, v);
       std::string encoding = p->optValue<std::string>("encoding", "");
       Object eth = json::object();
       if (encoding == "PAYLOAD_ENCODING_EIP712")

@@ -1,12 +1,14 @@
 // The signing plugin's registration: one row per activity type or query, plus the hooks the
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
+#include "contract_interfaces.hpp"
 #include "export_import.hpp"
 #include "facts.hpp"
 #include "private_key_tags.hpp"
 #include "private_keys.hpp"
 #include "raw_signing.hpp"
 #include "schema.hpp"
+#include "sign_transaction.hpp"
 #include "wallets.hpp"
 
 namespace {
@@ -47,6 +49,9 @@ void registerSigning(Registry& r) {
   r.activity({"ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY","init_import_private_key","initImportPrivateKeyIntent",  "initImportPrivateKeyResult",  "PRIVATE_KEY", "IMPORT", false, initImportPrivateKey});
   r.activity({"ACTIVITY_TYPE_IMPORT_PRIVATE_KEY",     "import_private_key",     "importPrivateKeyIntent",      "importPrivateKeyResult",      "PRIVATE_KEY", "IMPORT", false, importPrivateKey});
   r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",      "sign_raw_payloads",      "signRawPayloadsIntent",       "signRawPayloadsResult",       "PRIVATE_KEY", "SIGN",   false, signRawPayloads});
+  r.activity({"ACTIVITY_TYPE_SIGN_TRANSACTION_V2",    "sign_transaction",       "signTransactionIntentV2",     "signTransactionResult",       "PRIVATE_KEY", "SIGN",   false, signTransaction});
+  r.activity({"ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", "create_smart_contract_interface", "createSmartContractInterfaceIntent", "createSmartContractInterfaceResult", "SMART_CONTRACT_INTERFACE", "CREATE", false, createSmartContractInterface});
+  r.activity({"ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE", "delete_smart_contract_interface", "deleteSmartContractInterfaceIntent", "deleteSmartContractInterfaceResult", "SMART_CONTRACT_INTERFACE", "DELETE", false, deleteSmartContractInterface});
 
   r.query({"get_wallet",           getWallet});
   r.query({"list_wallets",         listWallets});
@@ -55,6 +60,8 @@ void registerSigning(Registry& r) {
   r.query({"get_private_key",      getPrivateKey});
   r.query({"list_private_keys",    listPrivateKeys});
   r.query({"list_private_key_tags", listPrivateKeyTags});
+  r.query({"get_smart_contract_interface",   getSmartContractInterface});
+  r.query({"list_smart_contract_interfaces", listSmartContractInterfaces});
   // clang-format on
   r.migrations("signing", migrations());
   r.walletCreator(createWalletIn);
@@ -64,8 +71,9 @@ void registerSigning(Registry& r) {
 }
 
 const PluginDescriptor* descriptor() {
-  static const PluginDescriptor d{kPluginAbiVersion, "signing", "0.1.0",
-                                  "wallets, private keys and raw signing", registerSigning};
+  static const PluginDescriptor d{
+      kPluginAbiVersion, "signing", "0.1.0",
+      "wallets, private keys, raw and transaction signing, contract interfaces", registerSigning};
   return &d;
 }
 

@@ -36,7 +36,15 @@ std::vector<signet::Migration> migrations() {
             "CREATE UNIQUE INDEX signing_private_key_tags_name ON signing_private_key_tags "
             "(organization_id, name)",
             "CREATE TABLE signing_private_key_tag_members (tag_id TEXT NOT NULL, private_key_id "
-            "TEXT NOT NULL, PRIMARY KEY (tag_id, private_key_id))"}}};
+            "TEXT NOT NULL, PRIMARY KEY (tag_id, private_key_id))"}},
+          {3,
+           "smart contract interfaces (ABIs and IDLs) by contract address",
+           {"CREATE TABLE signing_contract_interfaces (id TEXT PRIMARY KEY, organization_id TEXT "
+            "NOT NULL, address TEXT NOT NULL, address_key TEXT NOT NULL, type TEXT NOT NULL, "
+            "interface_json TEXT NOT NULL, label TEXT NOT NULL, notes TEXT NOT NULL, "
+            "created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
+            "CREATE UNIQUE INDEX signing_contract_interfaces_address ON "
+            "signing_contract_interfaces (organization_id, type, address_key)"}}};
 }
 
 }  // namespace signing

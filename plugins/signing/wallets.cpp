@@ -3,6 +3,7 @@
 #include <map>
 
 #include "addresses.hpp"
+#include "contract_interfaces.hpp"
 #include "key_material.hpp"
 #include "signet/hd_keys.hpp"
 
@@ -336,6 +337,7 @@ void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizatio
                   {k.str(0)});
   ctx.db().exec("DELETE FROM signing_private_key_tags WHERE organization_id = ?", {organizationId});
   ctx.db().exec("DELETE FROM signing_private_keys WHERE organization_id = ?", {organizationId});
+  deleteOrganizationContractInterfaces(ctx.db(), organizationId);
 }
 
 }  // namespace signing

@@ -111,7 +111,8 @@ struct SubOrganizationFilter {
 
 // Facts a module exposes to policy conditions for an activity, as JSON merged into the
 // condition's keywords: {"wallet": {...}, "eth": {"tx": {...}}}. Objects are structs, arrays
-// lists, numbers ints; {"$uint": "<decimal>"} is a u256 and {"$map": {...}} a map. Return
+// lists, numbers ints; {"$uint": "<decimal>"} is a u256, {"$int": "<decimal>"} a signed
+// integer (ABI intN), and {"$map": {...}} a map. Return
 // an empty object when the activity is not the module's.
 using FactProvider = std::function<json::Object(RequestContext&, const std::string& activityType,
                                                 const json::Object& parameters)>;

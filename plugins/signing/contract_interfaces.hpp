@@ -1,0 +1,30 @@
+// Smart contract interfaces (policy.md §5): an Ethereum ABI or a Solana (Anchor) IDL stored
+// per organization for one contract address, so that policies can read a transaction's
+// decoded call. One interface per address and type: two would leave open which one decodes.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+inline constexpr size_t kMaxContractInterfaceBytes = 400 * 1024;
+inline constexpr size_t kMaxContractInterfacesPerOrganization = 100;
+
+signet::json::Object createSmartContractInterface(signet::ActivityContext& ctx,
+                                                  const signet::json::Object& params);
+signet::json::Object deleteSmartContractInterface(signet::ActivityContext& ctx,
+                                                  const signet::json::Object& params);
+signet::json::Object getSmartContractInterface(signet::RequestContext& ctx,
+                                               const signet::json::Object& body);
+signet::json::Object listSmartContractInterfaces(signet::RequestContext& ctx,
+                                                 const signet::json::Object& body);
+
+// The stored ABI JSON for an Ethereum contract address (any letter case), if there is one.
+std::optional<std::string> ethereumAbiFor(signet::RequestContext& ctx, const std::string& address);
+
+void deleteOrganizationContractInterfaces(signet::Db& db, const std::string& organizationId);
+
+}  // namespace signing

@@ -1,0 +1,94 @@
+#include "sign_transaction.hpp"
+
+#include "abi.hpp"
+#include "addresses.hpp"
+#include "contract_interfaces.hpp"
+#include "eth_transaction.hpp"
+
+namespace signing {
+
+using namespace signet;
+using json::Object;
+
+namespace {
+constexpr const char* kEthereum = "TRANSACTION_TYPE_ETHEREUM";
+const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_SOLANA", "TRANSACTION_TYPE_TRON",
+                                          "TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"};
+
+Bytes transactionBytes(const Object& p) {
+  std::string text = json::requireString(p, "unsignedTransaction", "parameters");
+  auto raw = fromHex(text);
+  if (!raw || raw->empty())
+    throw invalidArgument(
+        "invalid field parameters.unsignedTransaction: not hex (with or without 0x)");
+  return *raw;
+}
+
+std::string requireType(const Object& p) {
+  std::string type = json::requireString(p, "type", "parameters");
+  if (type == kEthereum) return type;
+  if (std::find(kNotYet.begin(), kNotYet.end(), type) != kNotYet.end())
+    throw Error(Code::kUnimplemented,
+                "invalid field parameters.type: " + type +
+                    " transactions are not signed by this gateway yet (only " + kEthereum + ")");
+  throw invalidArgument("invalid field parameters.type: \"" + type +
+                        "\" is not a TRANSACTION_TYPE_*");
+}
+
+// The signer's Ethereum address, lowercase, from the key's stored public key.
+std::optional<std::string> ethereumAddressOf(RequestContext& ctx, const SignWithTarget& t) {
+  if (t.curve != crypto::Curve::kSecp256k1) return std::nullopt;
+  auto row = ctx.db().queryOne(t.walletAccount
+                                   ? "SELECT public_key FROM signing_wallet_accounts WHERE id = ?"
+                                   : "SELECT public_key FROM signing_private_keys WHERE id = ?",
+                               {t.id});
+  auto pub = row ? fromHex(row->str(0)) : std::nullopt;
+  if (!pub) return std::nullopt;
+  return asciiLower(addressFor("ADDRESS_FORMAT_ETHEREUM", t.curve, *pub));
+}
+
+// function_name, function_signature and contract_call_args, when `to` has an ABI that
+// decodes the calldata.
+void addDecodedCall(RequestContext& ctx, const EthTransaction& tx, Object& fact) {
+  const Bytes& to = tx.field("to");
+  if (to.empty()) return;
+  auto abiJson = ethereumAbiFor(ctx, "0x" + toHex(to));
+  if (!abiJson) return;
+  auto call = decodeCall(parseAbi(*abiJson, "smart contract interface"), tx.field("data"));
+  if (!call) return;
+  fact->set("function_name", call->name);
+  fact->set("function_signature", call->selectorHex);
+  fact->set("contract_call_args", call->args);
+}
+}  // namespace
+
+Object signTransaction(ActivityContext& ctx, const Object& p) {
+  std::string signWith = json::requireString(p, "signWith", "parameters");
+  requireType(p);
+  EthTransaction tx = parseEthTransaction(transactionBytes(p), "parameters.unsignedTransaction");
+  SigningKey key = resolveSignWith(ctx, signWith);
+  if (key.curve != crypto::Curve::kSecp256k1 || key.taproot)
+    throw failedPrecondition("signWith \"" + signWith + "\" is a " +
+                             (key.taproot ? std::string("Taproot") : curveToApi(key.curve)) +
+                             " key; Ethereum transactions are signed with secp256k1 ECDSA");
+  auto sig = crypto::signSecp256k1Recoverable(key.privateKey, ethSigningDigest(tx));
+  Object r = json::object();
+  r->set("signedTransaction", toHex(ethSignedTransaction(tx, sig)));
+  return r;
+}
+
+Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const Object& p) {
+  Object facts = json::object();
+  if (p->optValue<std::string>("type", "") != kEthereum) return facts;
+  auto from = ethereumAddressOf(ctx, signer);
+  if (!from) return facts;
+  EthTransaction tx = parseEthTransaction(transactionBytes(p), "parameters.unsignedTransaction");
+  Object fact = ethTxFact(tx, *from);
+  addDecodedCall(ctx, tx, fact);
+  Object eth = json::object();
+  eth->set("tx", fact);
+  facts->set("eth", eth);
+  return facts;
+}
+
+}  // namespace signing
