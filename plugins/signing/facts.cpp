@@ -147,8 +147,10 @@ Object signingFacts(RequestContext& ctx, const std::string& type, const Object& 
       } else if (target) {
         setIf("private_key", privateKeyFact(ctx, target->id));
       }
-      if (target && type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
-        for (const auto& [k, v] : *transactionFacts(ctx, *target, p)) facts->set(k, v);
+      if (target && type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2") {
+        Object tx = transactionFacts(ctx, *target, p);  // kept alive while it is read
+        for (const auto& [k, v] : *tx) facts->set(k, v);
+      }
       std::string encoding = p->optValue<std::string>("encoding", "");
       Object eth = json::object();
       if (encoding == "PAYLOAD_ENCODING_EIP712")

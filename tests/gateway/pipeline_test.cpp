@@ -310,7 +310,8 @@ TEST_P(PipelineTest, BadInputGetsAClearErrorAndWritesNothing) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 0);
 
   // Too large a body: refused before it is read.
-  auto big = send("/public/v1/submit/signet_create_memo", std::string(70 * 1024, ' '));
+  auto big = send("/public/v1/submit/signet_create_memo",
+                  std::string(gw.gateway().config().maxBodyBytes + 1024, ' '));
   EXPECT_EQ(big.status, 413);
   EXPECT_NE(parseError(big)->getValue<std::string>("message").find("exceeds the limit"),
             std::string::npos);

@@ -25,10 +25,10 @@ void enableFeature(TestGateway& gw, const std::string& name, const std::string& 
   json::Object p = json::object();
   p->set("name", name);
   p->set("value", value);
-  resultOf(gw.rootClient().submit("set_organization_feature",
-                                  "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-                                  gw.root().organizationId, p),
-           "setOrganizationFeatureResult");
+  resultOf(
+      gw.rootClient().submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+                             gw.root().organizationId, p),
+      "setOrganizationFeatureResult");
 }
 
 SubOrganization createSubOrganization(TestGateway& gw, const std::string& email,
@@ -42,10 +42,10 @@ SubOrganization createSubOrganization(TestGateway& gw, const std::string& email,
           R"(","curveType":"API_KEY_CURVE_P256"}],"authenticators":[],"oauthProviders":[]}]})",
       "test");
   for (const auto& name : flags->getNames()) p->set(name, flags->get(name));
-  auto r = resultOf(gw.rootClient().submit("create_sub_organization",
-                                           "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
-                                           gw.root().organizationId, p),
-                    "createSubOrganizationResultV7");
+  auto r = resultOf(
+      gw.rootClient().submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                             gw.root().organizationId, p),
+      "createSubOrganizationResultV7");
   s.id = r->getValue<std::string>("subOrganizationId");
   s.userId = r->getArray("rootUserIds")->getElement<std::string>(0);
   return s;
@@ -99,9 +99,9 @@ json::Object loginClientSignature(const SessionKey& tokenKey, const std::string&
 }
 
 json::Object gatewayJwtClaims(TestGateway& gw, const std::string& token, bool doubleHash) {
-  auto claims = jwt::verifyEs256(token, *fromHex(gw.gateway().signerPublicKey()),
-                                 doubleHash ? jwt::Hashing::kDoubleSha256
-                                            : jwt::Hashing::kSingleSha256);
+  auto claims =
+      jwt::verifyEs256(token, *fromHex(gw.gateway().signerPublicKey()),
+                       doubleHash ? jwt::Hashing::kDoubleSha256 : jwt::Hashing::kSingleSha256);
   EXPECT_TRUE(claims) << "does not verify under the gateway signer: " << token;
   return claims ? *claims : json::object();
 }

@@ -32,7 +32,8 @@ class Handler : public Poco::Net::HTTPRequestHandler {
 class Factory : public Poco::Net::HTTPRequestHandlerFactory {
  public:
   explicit Factory(HttpRecorder& r) : recorder_(r) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(const Poco::Net::HTTPServerRequest&) override {
+  Poco::Net::HTTPRequestHandler* createRequestHandler(
+      const Poco::Net::HTTPServerRequest&) override {
     return new Handler(recorder_);
   }
 

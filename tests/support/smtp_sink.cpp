@@ -15,10 +15,22 @@ namespace signet::test {
 namespace {
 // A self-signed P-256 certificate for localhost / 127.0.0.1, made with the openssl tool.
 void makeCertificate(const std::filesystem::path& cert, const std::filesystem::path& key) {
-  std::vector<std::string> args{"req", "-x509", "-newkey", "ec", "-pkeyopt",
-                                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
-                                key.string(), "-out", cert.string(), "-days", "1", "-subj",
-                                "/CN=localhost", "-addext",
+  std::vector<std::string> args{"req",
+                                "-x509",
+                                "-newkey",
+                                "ec",
+                                "-pkeyopt",
+                                "ec_paramgen_curve:prime256v1",
+                                "-nodes",
+                                "-keyout",
+                                key.string(),
+                                "-out",
+                                cert.string(),
+                                "-days",
+                                "1",
+                                "-subj",
+                                "/CN=localhost",
+                                "-addext",
                                 "subjectAltName=DNS:localhost,IP:127.0.0.1"};
   Poco::Pipe outPipe;
   auto handle = Poco::Process::launch("openssl", args, nullptr, &outPipe, &outPipe);

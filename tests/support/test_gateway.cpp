@@ -66,7 +66,7 @@ TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
   config_ = Config::load(dir_, configFile);
   config_.database = database_->config();
   config_.listen = "127.0.0.1:0";
-  config_.maxBodyBytes = 64 * 1024;
+  // maxBodyBytes stays at the production default (1 MiB): a 400 KB contract interface fits.
   config_.maxHeaderBytes = 4096;
   if (!pluginDir.empty()) config_.pluginDir = pluginDir;
   config_.pluginSettings = std::move(pluginSettings);
