@@ -1,11 +1,13 @@
-// The signing plugin driven by the official SDKs: @turnkey/viem signs a message, typed data
-// and an EIP-7702 authorization with a Signet wallet account, and viem recovers the account's
-// address from each signature.
+// The signing plugin driven by the official SDKs: @turnkey/viem signs a message, typed data,
+// an EIP-7702 authorization and transactions of every Ethereum type with a Signet wallet
+// account, and viem (or ethers, for @turnkey/ethers) recovers the account's address from each
+// signature. A policy over an ABI-decoded call decides a non-root user's transactions.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Turnkey } from "@turnkey/sdk-server";
 import { createAccount } from "@turnkey/viem";
-import { createWalletClient, http, recoverMessageAddress, recoverTypedDataAddress, getAddress } from "viem";
+import { createWalletClient, http, recoverMessageAddress, recoverTypedDataAddress, getAddress,
+         recoverTransactionAddress, parseTransaction, encodeFunctionData, parseAbi } from "viem";
 import { sepolia } from "viem/chains";
 import { recoverAuthorizationAddress } from "viem/utils";
 import { generateKey, startSignet } from "./harness.mjs";
@@ -176,4 +178,67 @@ test("app proofs of derived addresses pass @turnkey/crypto's signature check", a
   assert.equal(payload.type, "APP_PROOF_TYPE_ADDRESS_DERIVATION");
   assert.equal(payload.addressDerivationProof.address, created.addresses[0]);
   assert.throws(() => verifyAppProofSignature({ ...proofs[0], proofPayload: proofs[0].proofPayload.replace("m/44", "m/45") }));
+});
+
+test("@turnkey/viem and @turnkey/ethers sign Ethereum transactions of every type, recovered to the account", async () => {
+  const account = await createAccount({ client: api, organizationId: org, signWith: address });
+  const to = "0x3535353535353535353535353535353535353535";
+  const authorization = await account.signAuthorization({ contractAddress: to, chainId: 11155111, nonce: 1 });
+  const transactions = [
+    { type: "legacy", chainId: 11155111, nonce: 0, gasPrice: 1000000000n, gas: 21000n, to, value: 1n },
+    { type: "eip2930", chainId: 11155111, nonce: 1, gasPrice: 1000000000n, gas: 30000n, to, value: 0n,
+      accessList: [{ address: to, storageKeys: [`0x${"00".repeat(31)}01`] }] },
+    { type: "eip1559", chainId: 1, nonce: 2, maxFeePerGas: 30000000000n, maxPriorityFeePerGas: 1000000000n,
+      gas: 60000n, to, value: 10n ** 18n, data: "0xa9059cbb" },
+    { type: "eip4844", chainId: 1, nonce: 3, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, maxFeePerBlobGas: 3n,
+      gas: 21000n, to, value: 0n, blobVersionedHashes: [`0x01${"ab".repeat(31)}`] },
+    { type: "eip7702", chainId: 11155111, nonce: 4, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, gas: 100000n,
+      to: address, value: 0n, authorizationList: [authorization] },
+  ];
+  for (const tx of transactions) {
+    const signed = await account.signTransaction(tx);
+    assert.equal(await recoverTransactionAddress({ serializedTransaction: signed }), address, tx.type);
+    const parsed = parseTransaction(signed);
+    assert.equal(parsed.type, tx.type);
+    assert.equal(parsed.nonce, tx.nonce);
+    assert.equal(parsed.chainId, tx.chainId);
+  }
+
+  const { TurnkeySigner } = await import("@turnkey/ethers");
+  const { Transaction } = await import("ethers");
+  const signer = new TurnkeySigner({ client: api, organizationId: org, signWith: address });
+  const signed = await signer.signTransaction({ type: 2, chainId: 1, nonce: 5, to, value: 7n, gasLimit: 21000n,
+                                                maxFeePerGas: 30000000000n, maxPriorityFeePerGas: 1000000000n });
+  const decoded = Transaction.from(signed);
+  assert.equal(decoded.from, address);
+  assert.equal(decoded.value, 7n);
+});
+
+test("a policy over an ABI-decoded call decides a non-root user's transactions through @turnkey/viem", async () => {
+  const { Turnkey: Client } = await import("@turnkey/sdk-server");
+  const weth = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
+  const abi = parseAbi(["function transfer(address dst, uint256 wad) returns (bool)"]);
+  const { smartContractInterfaceId } = await api.createSmartContractInterface({
+    smartContractAddress: weth, smartContractInterface: JSON.stringify(abi),
+    type: "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM", label: "WETH",
+  });
+  const { smartContractInterfaces } = await api.getSmartContractInterfaces({ organizationId: org });
+  assert.ok(smartContractInterfaces.some((i) => i.smartContractInterfaceId === smartContractInterfaceId && i.label === "WETH"));
+
+  const key = generateKey("p256");
+  const { userIds } = await api.createUsers({ users: [{ userName: "trader", userTags: [], authenticators: [], oauthProviders: [],
+    apiKeys: [{ apiKeyName: "trader", publicKey: key.publicKeyHex, curveType: "API_KEY_CURVE_P256" }] }] });
+  const dst = "0x08d2b0a37f869ff76bacb5bab3278e26ab7067b7";
+  await api.createPolicy({ policyName: "small WETH transfers", effect: "EFFECT_ALLOW", notes: "",
+    condition: `eth.tx.to == '${weth.toLowerCase()}' && eth.tx.function_name == 'transfer' && ` +
+               `eth.tx.contract_call_args['dst'] == '${dst}' && eth.tx.contract_call_args['wad'] < 1000000000000000000`,
+    consensus: `approvers.any(user, user.id == '${userIds[0]}')` });
+  const trader = new Client({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
+                              defaultOrganizationId: org, activityPoller: { intervalMs: 50, numRetries: 1 } }).apiClient();
+  const account = await createAccount({ client: trader, organizationId: org, signWith: address, ethereumAddress: address });
+  const transfer = (wad) => account.signTransaction({ type: "eip1559", chainId: 1, nonce: 0, maxFeePerGas: 2n,
+    maxPriorityFeePerGas: 1n, gas: 60000n, to: weth, value: 0n,
+    data: encodeFunctionData({ abi, functionName: "transfer", args: [dst, wad] }) });
+  assert.equal(await recoverTransactionAddress({ serializedTransaction: await transfer(5n * 10n ** 17n) }), address);
+  await assert.rejects(transfer(2n * 10n ** 18n), /ACTIVITY_STATUS_FAILED/);  // the SDK names the status only
 });
