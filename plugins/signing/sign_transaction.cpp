@@ -4,6 +4,7 @@
 #include "addresses.hpp"
 #include "contract_interfaces.hpp"
 #include "eth_transaction.hpp"
+#include "solana_transaction.hpp"
 
 namespace signing {
 
@@ -12,8 +13,10 @@ using json::Object;
 
 namespace {
 constexpr const char* kEthereum = "TRANSACTION_TYPE_ETHEREUM";
-const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_SOLANA", "TRANSACTION_TYPE_TRON",
-                                          "TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"};
+constexpr const char* kSolana = "TRANSACTION_TYPE_SOLANA";
+const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_TRON", "TRANSACTION_TYPE_BITCOIN",
+                                          "TRANSACTION_TYPE_TEMPO"};
+constexpr const char* kField = "parameters.unsignedTransaction";
 
 Bytes transactionBytes(const Object& p) {
   std::string text = json::requireString(p, "unsignedTransaction", "parameters");
@@ -26,11 +29,12 @@ Bytes transactionBytes(const Object& p) {
 
 std::string requireType(const Object& p) {
   std::string type = json::requireString(p, "type", "parameters");
-  if (type == kEthereum) return type;
+  if (type == kEthereum || type == kSolana) return type;
   if (std::find(kNotYet.begin(), kNotYet.end(), type) != kNotYet.end())
     throw Error(Code::kUnimplemented,
                 "invalid field parameters.type: " + type +
-                    " transactions are not signed by this gateway yet (only " + kEthereum + ")");
+                    " transactions are not signed by this gateway yet (only " + kEthereum +
+                    " and " + kSolana + ")");
   throw invalidArgument("invalid field parameters.type: \"" + type +
                         "\" is not a TRANSACTION_TYPE_*");
 }
@@ -60,34 +64,58 @@ void addDecodedCall(RequestContext& ctx, const EthTransaction& tx, Object& fact)
   fact->set("function_signature", call->selectorHex);
   fact->set("contract_call_args", call->args);
 }
-}  // namespace
 
-Object signTransaction(ActivityContext& ctx, const Object& p) {
-  std::string signWith = json::requireString(p, "signWith", "parameters");
-  requireType(p);
-  EthTransaction tx = parseEthTransaction(transactionBytes(p), "parameters.unsignedTransaction");
+Bytes signEthereum(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
+  EthTransaction tx = parseEthTransaction(raw, kField);
   SigningKey key = resolveSignWith(ctx, signWith);
   if (key.curve != crypto::Curve::kSecp256k1 || key.taproot)
     throw failedPrecondition("signWith \"" + signWith + "\" is a " +
                              (key.taproot ? std::string("Taproot") : curveToApi(key.curve)) +
                              " key; Ethereum transactions are signed with secp256k1 ECDSA");
-  auto sig = crypto::signSecp256k1Recoverable(key.privateKey, ethSigningDigest(tx));
+  return ethSignedTransaction(
+      tx, crypto::signSecp256k1Recoverable(key.privateKey, ethSigningDigest(tx)));
+}
+
+Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
+  SolanaTransaction tx = parseSolanaTransaction(raw, kField);
+  SigningKey key = resolveSignWith(ctx, signWith);
+  if (key.curve != crypto::Curve::kEd25519)
+    throw failedPrecondition("signWith \"" + signWith + "\" is a " + curveToApi(key.curve) +
+                             " key; Solana transactions are signed with Ed25519");
+  Bytes message = tx.message();
+  return solanaSignedTransaction(
+      tx, crypto::publicKeyFromPrivate(key.curve, key.privateKey),
+      crypto::signEd25519(key.privateKey, message.data(), message.size()));
+}
+}  // namespace
+
+Object signTransaction(ActivityContext& ctx, const Object& p) {
+  std::string signWith = json::requireString(p, "signWith", "parameters");
+  std::string type = requireType(p);
+  Bytes raw = transactionBytes(p);
   Object r = json::object();
-  r->set("signedTransaction", toHex(ethSignedTransaction(tx, sig)));
+  r->set("signedTransaction", toHex(type == kEthereum ? signEthereum(ctx, signWith, raw)
+                                                      : signSolana(ctx, signWith, raw)));
   return r;
 }
 
 Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const Object& p) {
   Object facts = json::object();
-  if (p->optValue<std::string>("type", "") != kEthereum) return facts;
+  std::string type = p->optValue<std::string>("type", "");
+  Object chain = json::object();
+  if (type == kSolana) {
+    chain->set("tx", solanaTxFact(parseSolanaTransaction(transactionBytes(p), kField)));
+    facts->set("solana", chain);
+    return facts;
+  }
+  if (type != kEthereum) return facts;
   auto from = ethereumAddressOf(ctx, signer);
   if (!from) return facts;
-  EthTransaction tx = parseEthTransaction(transactionBytes(p), "parameters.unsignedTransaction");
+  EthTransaction tx = parseEthTransaction(transactionBytes(p), kField);
   Object fact = ethTxFact(tx, *from);
   addDecodedCall(ctx, tx, fact);
-  Object eth = json::object();
-  eth->set("tx", fact);
-  facts->set("eth", eth);
+  chain->set("tx", fact);
+  facts->set("eth", chain);
   return facts;
 }
 

@@ -1,7 +1,8 @@
 // sign_transaction (V2, signing.md §3): {signWith, unsignedTransaction, type} ->
-// {signedTransaction}, hex without 0x (input with or without). TRANSACTION_TYPE_ETHEREUM is
-// signed here; the other types are refused as not implemented, naming the type. Also the
-// transaction's policy facts (eth.tx with its ABI-decoded call when the contract has one).
+// {signedTransaction}, hex without 0x (input with or without). TRANSACTION_TYPE_ETHEREUM and
+// TRANSACTION_TYPE_SOLANA are signed here; the other types are refused as not implemented,
+// naming the type. Also the transaction's policy facts (eth.tx with its ABI-decoded call when
+// the contract has one, solana.tx).
 #pragma once
 
 #include "key_material.hpp"
@@ -12,8 +13,8 @@ namespace signing {
 signet::json::Object signTransaction(signet::ActivityContext& ctx,
                                      const signet::json::Object& params);
 
-// {"eth": {"tx": {...}}} for an Ethereum transaction that parses; empty otherwise (the handler
-// then refuses it, naming what is wrong).
+// {"eth": {"tx": {...}}} or {"solana": {"tx": {...}}} for a transaction that parses; empty
+// otherwise (the handler then refuses it, naming what is wrong).
 signet::json::Object transactionFacts(signet::RequestContext& ctx, const SignWithTarget& signer,
                                       const signet::json::Object& params);
 

@@ -242,3 +242,39 @@ test("a policy over an ABI-decoded call decides a non-root user's transactions t
   assert.equal(await recoverTransactionAddress({ serializedTransaction: await transfer(5n * 10n ** 17n) }), address);
   await assert.rejects(transfer(2n * 10n ** 18n), /ACTIVITY_STATUS_FAILED/);  // the SDK names the status only
 });
+
+test("@turnkey/solana signs legacy and v0 transactions whose Ed25519 signatures verify", async () => {
+  const { TurnkeySigner } = await import("@turnkey/solana");
+  const web3 = await import("@solana/web3.js");
+  const nodeCrypto = await import("node:crypto");
+  const wallet = await api.createWallet({
+    walletName: "solana transactions",
+    accounts: [{ curve: "CURVE_ED25519", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/501'/0'/0'", addressFormat: "ADDRESS_FORMAT_SOLANA" }],
+  });
+  const payer = new web3.PublicKey(wallet.addresses[0]);
+  const verify = (message, signature) => {
+    const spki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from(payer.toBytes())]);
+    const key = nodeCrypto.createPublicKey({ key: spki, format: "der", type: "spki" });
+    return nodeCrypto.verify(null, Buffer.from(message), key, Buffer.from(signature));
+  };
+  const signer = new TurnkeySigner({ organizationId: org, client: api });
+  const recipient = web3.Keypair.generate().publicKey;
+  const blockhash = web3.Keypair.generate().publicKey.toBase58();
+  const transfer = web3.SystemProgram.transfer({ fromPubkey: payer, toPubkey: recipient, lamports: 5000 });
+
+  const legacy = new web3.Transaction({ feePayer: payer, recentBlockhash: blockhash }).add(transfer);
+  const signedLegacy = await signer.signTransaction(legacy, payer.toBase58());
+  assert.equal(verify(signedLegacy.serializeMessage(), signedLegacy.signature), true);
+  assert.equal(signedLegacy.verifySignatures(), true);
+
+  const table = new web3.AddressLookupTableAccount({
+    key: web3.Keypair.generate().publicKey,
+    state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
+             addresses: [recipient] },
+  });
+  const message = new web3.TransactionMessage({ payerKey: payer, recentBlockhash: blockhash, instructions: [transfer] })
+    .compileToV0Message([table]);
+  assert.equal(message.addressTableLookups.length, 1);
+  const signedV0 = await signer.signTransaction(new web3.VersionedTransaction(message), payer.toBase58());
+  assert.equal(verify(signedV0.message.serialize(), signedV0.signatures[0]), true);
+});
