@@ -96,6 +96,10 @@ struct Fixture {
     return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
                                txParams(address, unsignedTx));
   }
+  json::Object signSolana(const std::string& userId, const std::string& unsignedTx) {
+    return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
+                               txParams(solana, unsignedTx, "TRANSACTION_TYPE_SOLANA"));
+  }
   std::string contractInterface(const std::string& contract, const std::string& abi) {
     json::Object p = json::object();
     p->set("smartContractAddress", contract);
@@ -369,6 +373,7 @@ Bytes littleEndian(uint8_t tag, size_t tagBytes, uint64_t amount) {
 }
 
 struct SolanaKeys {
+  explicit SolanaKeys(const std::string& payerAddress) : payer(*base58Decode(payerAddress)) {}
   Bytes payer,
       system = Bytes(32, 0), token = *base58Decode("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
       r = Bytes(32, 0x11), bad = Bytes(32, 0x22), mint = Bytes(32, 0x33), other = Bytes(32, 0x44),
@@ -385,12 +390,8 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
   auto u = f.o.user("U");
-  SolanaKeys k;
-  k.payer = *base58Decode(f.solana);
-  auto sign = [&](const std::string& tx) {
-    return f.o.as(u).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", f.o.org(),
-                            txParams(f.solana, tx, "TRANSACTION_TYPE_SOLANA"));
-  };
+  SolanaKeys k(f.solana);
+  auto sign = [&](const std::string& tx) { return f.signSolana(u, tx); };
   auto drop = [&](const std::string& id) {
     json::Object p = json::object();
     p->set("policyId", id);
@@ -469,16 +470,12 @@ TEST_P(TransactionPolicyTest, Case20SplTransfersAndTheirMint) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
   auto u = f.o.user("U");
-  SolanaKeys k;
-  k.payer = *base58Decode(f.solana);
+  SolanaKeys k(f.solana);
   f.o.policy("only mint M", "EFFECT_ALLOW",
              "solana.tx.instructions.count() == solana.tx.spl_transfers.count() && "
              "solana.tx.spl_transfers.all(t, t.token_mint == '" +
                  k.b58(k.mint) + "' && t.owner == '" + f.solana + "' && t.amount <= 100)");
-  auto sign = [&](const std::string& tx) {
-    return f.o.as(u).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", f.o.org(),
-                            txParams(f.solana, tx, "TRANSACTION_TYPE_SOLANA"));
-  };
+  auto sign = [&](const std::string& tx) { return f.signSolana(u, tx); };
   Bytes source(32, 0x66), destination(32, 0x77);
   // keys: payer(owner), source, destination (writable), mint, token program (read-only)
   std::vector<Bytes> keys{k.payer, source, destination, k.mint, k.token};
