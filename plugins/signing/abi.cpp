@@ -6,6 +6,7 @@
 
 #include "signet/crypto.hpp"
 #include "signet/error.hpp"
+#include "signet/plugin.hpp"
 
 namespace signing {
 
@@ -259,9 +260,7 @@ class Decoder {
     } else if (v >= limit) {
       throw Malformed{};
     }
-    Object o = json::object();
-    o->set(t.kind == Kind::kInt ? "$int" : "$uint", v.str());
-    return o;
+    return t.kind == Kind::kInt ? intFact(v.str()) : uintFact(v.str());
   }
 
   const Bytes& d_;

@@ -13,17 +13,13 @@ constexpr const char* kSolana = "SMART_CONTRACT_INTERFACE_TYPE_SOLANA";
 constexpr const char* kColumns =
     "id, address, type, interface_json, label, notes, created_at_ms, updated_at_ms";
 
-bool isHex(const std::string& s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
-}
-
 // The address as stored for lookups: Ethereum's without its checksum case, Solana's as given
 // (base58 is case-sensitive).
 std::string addressKey(const std::string& type, const std::string& address) {
   const std::string field = "parameters.smartContractAddress";
   if (type == kEthereum) {
-    if (address.size() != 42 || address.rfind("0x", 0) != 0 || !isHex(address.substr(2)))
+    auto bytes = fromHex(address);
+    if (address.rfind("0x", 0) != 0 || !bytes || bytes->size() != 20)
       throw invalidArgument("invalid field " + field + ": \"" + address +
                             "\" is not a 0x-prefixed 20-byte Ethereum address");
     return asciiLower(address);

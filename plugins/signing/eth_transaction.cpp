@@ -3,6 +3,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 
 #include "signet/error.hpp"
+#include "signet/plugin.hpp"
 
 namespace signing {
 
@@ -136,32 +137,12 @@ class Checker {
   const std::string& path_;
 };
 
-Bytes minimal(const uint8_t* data, size_t size) {
-  while (size > 0 && *data == 0) {
-    ++data;
-    --size;
-  }
-  return Bytes(data, data + size);
-}
-
-Bytes bigEndian(const Integer& v) {
-  Bytes out;
-  boost::multiprecision::export_bits(v, std::back_inserter(out), 8);
-  return v == 0 ? Bytes{} : out;
-}
-
-Object uintFact(const Bytes& bigEndianValue) {
-  Object o = json::object();
-  o->set("$uint", decimalOf(bigEndianValue));
-  return o;
-}
-}  // namespace
-
-std::string decimalOf(const Bytes& bytes) {
+std::string decimalOf(const Bytes& bigEndian) {
   Integer v;
-  if (!bytes.empty()) boost::multiprecision::import_bits(v, bytes.begin(), bytes.end());
+  if (!bigEndian.empty()) boost::multiprecision::import_bits(v, bigEndian.begin(), bigEndian.end());
   return v.str();
 }
+}  // namespace
 
 const Bytes& EthTransaction::field(const std::string& name) const {
   for (size_t i = 0; i < names.size(); ++i)
@@ -236,9 +217,11 @@ Bytes ethSignedTransaction(const EthTransaction& tx, const crypto::RecoverableSi
       v += 27;
     }
   }
-  items.push_back(rlpEncodeString(bigEndian(v)));
-  items.push_back(rlpEncodeString(minimal(sig.sig.r.data(), sig.sig.r.size())));
-  items.push_back(rlpEncodeString(minimal(sig.sig.s.data(), sig.sig.s.size())));
+  Bytes vBytes;
+  boost::multiprecision::export_bits(v, std::back_inserter(vBytes), 8);
+  items.push_back(rlpEncodeUint(vBytes));
+  items.push_back(rlpEncodeUint(Bytes(sig.sig.r.begin(), sig.sig.r.end())));
+  items.push_back(rlpEncodeUint(Bytes(sig.sig.s.begin(), sig.sig.s.end())));
   Bytes out;
   if (tx.type != 0) out.push_back(static_cast<uint8_t>(tx.type));
   Bytes body = rlpEncodeList(items);
@@ -254,8 +237,8 @@ Object ethTxFact(const EthTransaction& tx, const std::string& fromAddress) {
   f->set("data", "0x" + toHex(tx.field("data")));
   for (const char* n : {"value", "gas", "nonce", "gas_price", "max_fee_per_gas",
                         "max_priority_fee_per_gas", "max_fee_per_blob_gas", "chain_id"})
-    if (tx.has(n)) f->set(n, uintFact(tx.field(n)));
-  if (tx.legacyChainId) f->set("chain_id", uintFact(*tx.legacyChainId));
+    if (tx.has(n)) f->set(n, uintFact(decimalOf(tx.field(n))));
+  if (tx.legacyChainId) f->set("chain_id", uintFact(decimalOf(*tx.legacyChainId)));
   f->set("type", tx.type == 0 ? std::string("LEGACY") : "TYPE_" + std::to_string(tx.type));
   return f;
 }

@@ -41,7 +41,4 @@ signet::Bytes ethSignedTransaction(const EthTransaction& tx,
 // and type (LEGACY, TYPE_1 ... TYPE_4). Integers are u256, addresses and data lowercase hex.
 signet::json::Object ethTxFact(const EthTransaction& tx, const std::string& fromAddress);
 
-// A big-endian unsigned integer as decimal text.
-std::string decimalOf(const signet::Bytes& bigEndian);
-
 }  // namespace signing

@@ -44,21 +44,15 @@ Object accountFact(const std::string& address) {
   return a;
 }
 
-Object uint(const std::string& decimal) {
-  Object u = json::object();
-  u->set("$uint", decimal);
-  return u;
-}
-
 // A JSON number or decimal/hex string as {"$uint": decimal}; anything else as it is.
 Poco::Dynamic::Var integerValue(const Poco::Dynamic::Var& v) {
-  if (v.isInteger() && v.convert<int64_t>() >= 0) return uint(v.convert<std::string>());
+  if (v.isInteger() && v.convert<int64_t>() >= 0) return uintFact(v.convert<std::string>());
   if (v.isString()) {
     std::string s = v.convert<std::string>();
     if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
           return std::isdigit(static_cast<unsigned char>(c));
         }))
-      return uint(s);
+      return uintFact(s);
   }
   return v;
 }

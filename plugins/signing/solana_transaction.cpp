@@ -1,6 +1,7 @@
 #include "solana_transaction.hpp"
 
 #include "signet/error.hpp"
+#include "signet/plugin.hpp"
 
 namespace signing {
 
@@ -61,11 +62,6 @@ uint64_t le64(const Bytes& b, size_t at) {
   return v;
 }
 
-Object amount(uint64_t v) {
-  Object o = json::object();
-  o->set("$uint", std::to_string(v));
-  return o;
-}
 }  // namespace
 
 SolanaTransaction parseSolanaTransaction(const Bytes& raw, const std::string& field) {
@@ -209,7 +205,7 @@ Object solanaTxFact(const SolanaTransaction& tx) {
       Object t = json::object();
       t->set("from", keyOf(ins.accounts[0]));
       t->set("to", keyOf(ins.accounts[1]));
-      t->set("amount", amount(le64(ins.data, 4)));
+      t->set("amount", uintFact(std::to_string(le64(ins.data, 4))));
       transfers->add(t);
     }
     // SPL Transfer (3: [source, destination, owner, signers...]) and TransferChecked
@@ -228,7 +224,7 @@ Object solanaTxFact(const SolanaTransaction& tx) {
         for (size_t k = owner + 1; k < ins.accounts.size(); ++k)
           signers->add(keyOf(ins.accounts[k]));
         t->set("signers", signers);
-        t->set("amount", amount(le64(ins.data, 1)));
+        t->set("amount", uintFact(std::to_string(le64(ins.data, 1))));
         splTransfers->add(t);
       }
     }

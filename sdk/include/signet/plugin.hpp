@@ -116,6 +116,17 @@ struct SubOrganizationFilter {
 // an empty object when the activity is not the module's.
 using FactProvider = std::function<json::Object(RequestContext&, const std::string& activityType,
                                                 const json::Object& parameters)>;
+// The integer conventions above, so that no module spells the markers itself.
+inline json::Object uintFact(const std::string& decimal) {
+  json::Object o = json::object();
+  o->set("$uint", decimal);
+  return o;
+}
+inline json::Object intFact(const std::string& decimal) {
+  json::Object o = json::object();
+  o->set("$int", decimal);
+  return o;
+}
 
 // Events the core publishes (payload fields in parentheses).
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
