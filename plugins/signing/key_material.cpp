@@ -69,13 +69,13 @@ std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::str
     return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
   for (const auto& row :
-       db.query("SELECT id, wallet_id, curve, address_format, address FROM signing_wallet_accounts "
-                "WHERE organization_id = ? AND lower(address) = lower(?)",
+       db.query("SELECT id, wallet_id, curve, address_format, address, public_key FROM "
+                "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)",
                 {org, signWith}))
     if (same(row.str(4)))
       return SignWithTarget{
-          true,      row.str(0), row.str(1), row.str(4), curveFromApi(row.str(2), "account curve"),
-          row.str(3)};
+          true,       row.str(0), row.str(1), row.str(4), curveFromApi(row.str(2), "account curve"),
+          row.str(3), row.str(5)};
   std::string keyId = signWith, format, address;
   for (const auto& row :
        db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
@@ -88,9 +88,11 @@ std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::str
       break;
     }
   auto key = db.queryOne(
-      "SELECT curve FROM signing_private_keys WHERE organization_id = ? AND id = ?", {org, keyId});
+      "SELECT curve, public_key FROM signing_private_keys WHERE organization_id = ? AND id = ?",
+      {org, keyId});
   if (!key) return std::nullopt;
-  return SignWithTarget{false, keyId, "", address, curveFromApi(key->str(0), "curve"), format};
+  return SignWithTarget{false,  keyId,      "", address, curveFromApi(key->str(0), "curve"),
+                        format, key->str(1)};
 }
 
 SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {

@@ -44,6 +44,7 @@ struct SignWithTarget {
   std::string address;   // the address named, if an address was
   signet::crypto::Curve curve;
   std::string addressFormat;
+  std::string publicKeyHex;  // canonical form, as stored
 };
 std::optional<SignWithTarget> locateSignWith(signet::RequestContext& ctx,
                                              const std::string& signWith);

@@ -40,14 +40,9 @@ std::string requireType(const Object& p) {
 }
 
 // The signer's Ethereum address, lowercase, from the key's stored public key.
-std::optional<std::string> ethereumAddressOf(RequestContext& ctx, const SignWithTarget& t) {
-  if (t.curve != crypto::Curve::kSecp256k1) return std::nullopt;
-  auto row = ctx.db().queryOne(t.walletAccount
-                                   ? "SELECT public_key FROM signing_wallet_accounts WHERE id = ?"
-                                   : "SELECT public_key FROM signing_private_keys WHERE id = ?",
-                               {t.id});
-  auto pub = row ? fromHex(row->str(0)) : std::nullopt;
-  if (!pub) return std::nullopt;
+std::optional<std::string> ethereumAddressOf(const SignWithTarget& t) {
+  auto pub = fromHex(t.publicKeyHex);
+  if (t.curve != crypto::Curve::kSecp256k1 || !pub) return std::nullopt;
   return asciiLower(addressFor("ADDRESS_FORMAT_ETHEREUM", t.curve, *pub));
 }
 
@@ -109,7 +104,7 @@ Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const
     return facts;
   }
   if (type != kEthereum) return facts;
-  auto from = ethereumAddressOf(ctx, signer);
+  auto from = ethereumAddressOf(signer);
   if (!from) return facts;
   EthTransaction tx = parseEthTransaction(transactionBytes(p), kField);
   Object fact = ethTxFact(tx, *from);

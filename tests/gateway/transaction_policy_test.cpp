@@ -205,7 +205,9 @@ TEST_P(TransactionPolicyTest, Case15SelectorChainIdAndNonce) {
   EXPECT_EQ(status(f.sign(u, eip1559(kA, "0xa9059cbb" + args))), kCompleted);
   EXPECT_EQ(status(f.sign(u, eip1559(kA, "0x095ea7b3" + args))), kFailed);  // approve
 
-  f.o.policy("sepolia", "EFFECT_ALLOW", "eth.tx.chain_id == 11155111");
+  // from is the signer's address, lowercase (the account's is EIP-55 checksummed).
+  f.o.policy("sepolia", "EFFECT_ALLOW",
+             "eth.tx.chain_id == 11155111 && eth.tx.from == '" + asciiLower(f.address) + "'");
   EXPECT_EQ(status(f.sign(u, eip1559(kB, "0x", 11155111))), kCompleted);
   EXPECT_EQ(status(f.sign(u, eip1559(kB, "0x", 1))), kFailed);
 
