@@ -1,7 +1,6 @@
 #include "policy/engine.hpp"
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -14,18 +13,6 @@
 namespace signet::policy {
 
 namespace {
-
-// Parsed expressions by text: evaluating a large policy set must not re-parse it, and
-// policies with the same clause share one tree (ClauseResults evaluates it once).
-NodePtr parsed(const std::string& expression) {
-  static std::mutex mutex;
-  static std::unordered_map<std::string, NodePtr> cache;
-  std::lock_guard lock(mutex);
-  auto it = cache.find(expression);
-  if (it != cache.end()) return it->second;
-  if (cache.size() > 20000) cache.clear();  // bounded; expressions are re-parsed on demand
-  return cache[expression] = parse(expression);
-}
 
 std::string snakeCase(const std::string& camel) {
   std::string out;
@@ -71,11 +58,11 @@ std::string policyLabel(const PolicyRecord& p) {
   return "'" + p.name + "' (" + p.id + ")";
 }
 
-json::Array outcomesJson(const std::vector<std::pair<std::string, const char*>>& outcomes) {
+json::Array outcomesJson(const std::vector<std::pair<std::string_view, const char*>>& outcomes) {
   json::Array list = json::array();
   for (const auto& [policyId, value] : outcomes) {
     json::Object o = json::object();
-    o->set("policyId", policyId);
+    o->set("policyId", std::string(policyId));
     o->set("outcome", std::string(value));
     list->add(o);
   }
@@ -160,22 +147,16 @@ Fields consensusFacts(Db& db, const json::Array& votes) {
 }
 
 // Policies of a set often repeat a whole clause (the same consensus on many policies):
-// such a clause is evaluated once per activity, its value or its error reused. Pieces that
-// several distinct clauses share are remembered by the Memo (shape.hpp).
+// such a clause (CompiledPolicy::conditionRepeats and its siblings) is evaluated once per activity,
+// its value or its error reused. Pieces that several distinct clauses share are remembered by the
+// Memo (shape.hpp).
 class ClauseResults {
  public:
-  ClauseResults(const Fields& facts, const std::vector<NodePtr>& clauses) : facts_(facts) {
-    std::vector<const Node*> sorted;
-    for (const auto& c : clauses) sorted.push_back(c.get());
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t i = 1; i < sorted.size(); ++i)
-      if (sorted[i] && sorted[i] == sorted[i - 1]) repeated_.emplace(sorted[i], Result{});
-  }
+  explicit ClauseResults(const Fields& facts) : facts_(facts) {}
 
-  bool evaluate(const Node& clause) {
-    auto it = repeated_.find(&clause);
-    if (it == repeated_.end()) return evaluateCondition(clause, facts_, &memo_);
-    Result& r = it->second;
+  bool evaluate(const Node& clause, bool repeated) {
+    if (!repeated) return evaluateCondition(clause, facts_, &memo_);
+    Result& r = repeated_[&clause];
     if (!r.done) {
       r.done = true;
       try {
@@ -198,41 +179,25 @@ class ClauseResults {
   std::unordered_map<const Node*, Result> repeated_;
 };
 
-PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
+PolicyVerdicts evaluatePolicies(const PolicySet& policies, const Fields& condition,
                                 const Fields& consensus, const Fields& time) {
   PolicyVerdicts v;
-  // Parsed once and cached by text; an unparsable stored clause (never accepted on write)
-  // stays null here and errors below.
-  auto clausesOf = [&](std::string PolicyRecord::*field) {
-    std::vector<NodePtr> out;
-    for (const auto& p : policies) {
-      const std::string& text = p.*field;
-      try {
-        out.push_back(text.empty() ? nullptr : parsed(text));
-      } catch (...) {
-        out.push_back(nullptr);
-      }
-    }
-    return out;
-  };
-  auto conditions = clausesOf(&PolicyRecord::condition);
-  auto consensuses = clausesOf(&PolicyRecord::consensus);
-  auto times = clausesOf(&PolicyRecord::time);
-  ClauseResults conditionResults(condition, conditions);
-  ClauseResults consensusResults(consensus, consensuses);
-  ClauseResults timeResults(time, times);
-  auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause) {
+  ClauseResults conditionResults(condition), consensusResults(consensus), timeResults(time);
+  auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause,
+                  bool repeated) {
     if (text.empty()) return true;                              // an absent clause always holds
-    return results.evaluate(clause ? *clause : *parsed(text));  // re-parse to raise the error
+    if (!clause) return results.evaluate(*parse(text), false);  // re-parse to raise the error
+    return results.evaluate(*clause, repeated);
   };
   for (size_t i = 0; i < policies.size(); ++i) {
-    const PolicyRecord& p = policies[i];
+    const PolicyRecord& p = policies[i].record;
     bool deny = p.effect == "EFFECT_DENY";
     try {
       // Every clause of every policy is evaluated; nothing short-circuits.
-      bool applies = holds(conditionResults, p.condition, conditions[i]);
-      bool agreed = holds(consensusResults, p.consensus, consensuses[i]);
-      bool active = holds(timeResults, p.time, times[i]);
+      const CompiledPolicy& c = policies[i];
+      bool applies = holds(conditionResults, p.condition, c.condition, c.conditionRepeats);
+      bool agreed = holds(consensusResults, p.consensus, c.consensus, c.consensusRepeats);
+      bool active = holds(timeResults, p.time, c.time, c.timeRepeats);
       if (!active) {  // outside its time: neither allows nor denies
         v.outcomes.emplace_back(p.id, "OUTCOME_TIME_INACTIVE");
         continue;
@@ -288,7 +253,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   }
   // One trusted time.now per evaluation: the gateway's clock.
   PolicyVerdicts v =
-      evaluatePolicies(policiesOf(db, org.id), conditionFacts(gateway_, db, request),
+      evaluatePolicies(*policySets_.policiesOf(db, org.id), conditionFacts(gateway_, db, request),
                        consensusFacts(db, request.votes), timeFacts(gateway_.nowMs()));
   d.evaluations = outcomesJson(v.outcomes);
   if (!v.denials.empty()) {
@@ -296,10 +261,12 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
     d.reason = join(v.denials);
   } else if (!v.allows.empty()) {
     d.kind = Decision::Kind::kAllow;
-    d.reason = "allowed by policy " + v.allows.front();
+    d.reason = "allowed by policy " + std::string(v.allows.front());
   } else if (!v.pending.empty() || rootApprovals > 0) {
     d.kind = Decision::Kind::kConsensusNeeded;
-    d.reason = !v.pending.empty() ? "policy " + v.pending.front() + " needs more approvals" : tally;
+    d.reason = !v.pending.empty()
+                   ? "policy " + std::string(v.pending.front()) + " needs more approvals"
+                   : tally;
   } else {
     d.kind = Decision::Kind::kDeny;
     std::string submitter = approvers.empty() ? "nobody" : approvers.front();

@@ -4,8 +4,11 @@
 // Root-quorum-only activity types ignore policies.
 #pragma once
 
+#include <string_view>
 #include "activity/authorizer.hpp"
 #include "gateway.hpp"
+
+#include "policy/policy_set.hpp"
 #include "policy/value.hpp"
 
 namespace signet::policy {
@@ -17,6 +20,7 @@ class PolicyEngine : public Authorizer {
 
  private:
   Gateway& gateway_;
+  PolicySetCache policySets_;
 };
 
 // The condition keywords the core provides: activity {type, kind, resource, action, params}
@@ -27,12 +31,14 @@ Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& requ
 Fields consensusFacts(Db& db, const json::Array& votes);
 
 // Evaluates a set of policies over facts (the part the benchmark measures).
+// Policy ids are views into the evaluated PolicySet, which must outlive the verdicts (a string
+// copy per outcome was a tenth of the evaluation).
 struct PolicyVerdicts {
-  std::vector<std::pair<std::string, const char*>> outcomes;  // (policyId, OUTCOME_*)
-  std::vector<std::string> denials, allows, pending, errors;
+  std::vector<std::pair<std::string_view, const char*>> outcomes;  // (policyId, OUTCOME_*)
+  std::vector<std::string_view> allows, pending;
+  std::vector<std::string> denials, errors;
 };
-struct PolicyRecord;
-PolicyVerdicts evaluatePolicies(const std::vector<PolicyRecord>& policies, const Fields& condition,
+PolicyVerdicts evaluatePolicies(const PolicySet& policies, const Fields& condition,
                                 const Fields& consensus, const Fields& time);
 
 }  // namespace signet::policy

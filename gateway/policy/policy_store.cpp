@@ -2,6 +2,7 @@
 
 #include "policy/evaluator.hpp"
 #include "policy/syntax.hpp"
+#include "signet/crypto.hpp"
 #include "signet/error.hpp"
 
 namespace signet::policy {
@@ -63,11 +64,25 @@ std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId
   return fromRow(*r);
 }
 
+std::string policyVersion(Db& db, const std::string& organizationId) {
+  auto r = db.queryOne("SELECT policy_version FROM organizations WHERE id = ?", {organizationId});
+  return r ? r->str(0) : "";
+}
+
+// A fresh random token rather than a counter: a counter bumped by a transaction that rolls
+// back would be bumped again to the same value by the next write, and a cache filled in
+// between would wrongly match it.
+void notePoliciesChanged(Db& db, const std::string& organizationId) {
+  db.exec("UPDATE organizations SET policy_version = ? WHERE id = ?",
+          {crypto::uuidV4(), organizationId});
+}
+
 void insertPolicy(Db& db, const PolicyRecord& p) {
   db.exec(
       std::string("INSERT INTO policies (") + kColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {p.id, p.organizationId, p.name, p.effect, p.condition, p.consensus, p.time, p.notes,
        p.createdAtMs, p.updatedAtMs});
+  notePoliciesChanged(db, p.organizationId);
 }
 
 void updatePolicy(Db& db, const PolicyRecord& p) {
@@ -76,10 +91,14 @@ void updatePolicy(Db& db, const PolicyRecord& p) {
       "time_expr = ?, notes = ?, updated_at_ms = ? WHERE organization_id = ? AND id = ?",
       {p.name, p.effect, p.condition, p.consensus, p.time, p.notes, p.updatedAtMs, p.organizationId,
        p.id});
+  notePoliciesChanged(db, p.organizationId);
 }
 
 size_t deletePolicy(Db& db, const std::string& organizationId, const std::string& id) {
-  return db.exec("DELETE FROM policies WHERE organization_id = ? AND id = ?", {organizationId, id});
+  size_t n =
+      db.exec("DELETE FROM policies WHERE organization_id = ? AND id = ?", {organizationId, id});
+  if (n) notePoliciesChanged(db, organizationId);
+  return n;
 }
 
 json::Object policyJson(const PolicyRecord& p) {

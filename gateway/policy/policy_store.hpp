@@ -27,6 +27,10 @@ struct PolicyRecord {
 std::vector<PolicyRecord> policiesOf(Db& db, const std::string& organizationId);
 std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId,
                                        const std::string& id);
+// Every write below also replaces the organization's policy version (policyVersion), which
+// readers compare to know whether a policy set they parsed earlier is still current.
+std::string policyVersion(Db& db, const std::string& organizationId);
+void notePoliciesChanged(Db& db, const std::string& organizationId);
 void insertPolicy(Db& db, const PolicyRecord& p);
 void updatePolicy(Db& db, const PolicyRecord& p);
 size_t deletePolicy(Db& db, const std::string& organizationId, const std::string& id);

@@ -92,6 +92,10 @@ std::vector<Migration> coreMigrations() {
       {9,
        "a policy's time expression (empty: always active)",
        {"ALTER TABLE policies ADD COLUMN time_expr TEXT NOT NULL DEFAULT ''"}},
+      {10,
+       "a token that changes with every write to an organization's policies, so gateways can "
+       "keep its parsed policy set until it does",
+       {"ALTER TABLE organizations ADD COLUMN policy_version TEXT NOT NULL DEFAULT ''"}},
   };
 }
 

@@ -2,6 +2,7 @@
 // core activities can express (the others read signing and chain facts, which come with the
 // signing plugin), policy CRUD and its errors, consensus votes and stored evaluations.
 #include "policy/evaluator.hpp"
+#include "policy/policy_set.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -545,6 +546,50 @@ TEST_P(PolicyEngineTest, VotesAreCheckedAndTheWindowCloses) {
                 ->getObject(0)
                 ->getValue<std::string>("outcome"),
             "OUTCOME_ALLOW");
+}
+
+// The engine keeps an organization's parsed policies until its policy version changes. Every
+// write replaces the version (through the API or straight into the store, as another gateway
+// on the same database would), and a write that rolls back cannot leave a stale set behind.
+TEST_P(PolicyEngineTest, ParsedPolicySetsFollowEveryWrite) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  policy::PolicySetCache cache;
+  auto setNow = [&] {
+    std::shared_ptr<const policy::PolicySet> set;
+    gw.write([&](Db& db) { set = cache.policiesOf(db, o.org()); });
+    return set;
+  };
+  auto empty = setNow();
+  EXPECT_EQ(setNow(), empty);  // nothing written: the very same parsed set
+  std::string id = o.policy("creators", "EFFECT_ALLOW", "activity.action == 'CREATE'", "");
+  auto one = setNow();
+  ASSERT_EQ(one->size(), empty->size() + 1);
+  ASSERT_TRUE(one->back().condition);
+  EXPECT_EQ(one->back().record.id, id);
+
+  json::Object update = json::object();
+  update->set("policyId", id);
+  update->set("policyCondition", "activity.action == 'DELETE'");
+  ASSERT_EQ(
+      status(o.root().submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", o.org(), update)),
+      kCompleted);
+  EXPECT_EQ(setNow()->back().record.condition, "activity.action == 'DELETE'");
+
+  // Read inside a transaction that then rolls back: the cache saw a set that never committed.
+  EXPECT_THROW(gw.write([&](Db& db) {
+    policy::PolicyRecord r = one->back().record;
+    r.id = crypto::uuidV4();
+    r.name = "never committed";
+    policy::insertPolicy(db, r);
+    EXPECT_EQ(cache.policiesOf(db, o.org())->size(), empty->size() + 2);
+    throw std::runtime_error("roll back");
+  }),
+               std::runtime_error);
+  EXPECT_EQ(setNow()->size(), empty->size() + 1);
+
+  gw.write([&](Db& db) { policy::deletePolicy(db, o.org(), id); });  // past the API
+  EXPECT_EQ(setNow()->size(), empty->size());
 }
 
 }  // namespace

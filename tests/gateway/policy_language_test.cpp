@@ -195,9 +195,10 @@ TEST(PolicyLanguage, RepeatedClausesEachGiveTheirPolicysOutcome) {
   };
   Fields f = facts();
   Fields consensus{{"approvers", f.at("approvers")}};
-  PolicyVerdicts v = evaluatePolicies(set, f, consensus, timeFacts(0));
+  PolicySet compiled = compilePolicies(set);  // the verdicts point into it
+  PolicyVerdicts v = evaluatePolicies(compiled, f, consensus, timeFacts(0));
   std::vector<std::pair<std::string, std::string>> outcomes;
-  for (const auto& [id, outcome] : v.outcomes) outcomes.emplace_back(id, outcome);
+  for (const auto& [id, outcome] : v.outcomes) outcomes.emplace_back(std::string(id), outcome);
   EXPECT_EQ(outcomes, (std::vector<std::pair<std::string, std::string>>{
                           {"a", "OUTCOME_ALLOW"},
                           {"b", "OUTCOME_ERROR"},
@@ -205,7 +206,7 @@ TEST(PolicyLanguage, RepeatedClausesEachGiveTheirPolicysOutcome) {
                           {"d", "OUTCOME_ERROR"},
                           {"f", "OUTCOME_ALLOW"},
                       }));
-  EXPECT_EQ(v.allows, (std::vector<std::string>{"a", "f"}));
+  EXPECT_EQ(v.allows, (std::vector<std::string_view>{"a", "f"}));
   ASSERT_EQ(v.denials.size(), 1u);  // the erroring DENY fails closed
   EXPECT_NE(v.denials[0].find("missing field: wallet"), std::string::npos) << v.denials[0];
   ASSERT_EQ(v.errors.size(), 1u);
