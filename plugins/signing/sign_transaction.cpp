@@ -5,6 +5,7 @@
 #include "contract_interfaces.hpp"
 #include "eth_transaction.hpp"
 #include "solana_transaction.hpp"
+#include "tron_transaction.hpp"
 
 namespace signing {
 
@@ -14,8 +15,8 @@ using json::Object;
 namespace {
 constexpr const char* kEthereum = "TRANSACTION_TYPE_ETHEREUM";
 constexpr const char* kSolana = "TRANSACTION_TYPE_SOLANA";
-const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_TRON", "TRANSACTION_TYPE_BITCOIN",
-                                          "TRANSACTION_TYPE_TEMPO"};
+constexpr const char* kTron = "TRANSACTION_TYPE_TRON";
+const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"};
 constexpr const char* kField = "parameters.unsignedTransaction";
 
 Bytes transactionBytes(const Object& p) {
@@ -29,12 +30,12 @@ Bytes transactionBytes(const Object& p) {
 
 std::string requireType(const Object& p) {
   std::string type = json::requireString(p, "type", "parameters");
-  if (type == kEthereum || type == kSolana) return type;
+  if (type == kEthereum || type == kSolana || type == kTron) return type;
   if (std::find(kNotYet.begin(), kNotYet.end(), type) != kNotYet.end())
     throw Error(Code::kUnimplemented,
                 "invalid field parameters.type: " + type +
-                    " transactions are not signed by this gateway yet (only " + kEthereum +
-                    " and " + kSolana + ")");
+                    " transactions are not signed by this gateway yet (only " + kEthereum + ", " +
+                    kSolana + " and " + kTron + ")");
   throw invalidArgument("invalid field parameters.type: \"" + type +
                         "\" is not a TRANSACTION_TYPE_*");
 }
@@ -60,13 +61,19 @@ void addDecodedCall(RequestContext& ctx, const EthTransaction& tx, Object& fact)
   fact->set("contract_call_args", call->args);
 }
 
-Bytes signEthereum(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
-  EthTransaction tx = parseEthTransaction(raw, kField);
+// signWith's key, which must be a plain (not Taproot) secp256k1 key.
+SigningKey secp256k1Key(ActivityContext& ctx, const std::string& signWith, const char* chain) {
   SigningKey key = resolveSignWith(ctx, signWith);
   if (key.curve != crypto::Curve::kSecp256k1 || key.taproot)
     throw failedPrecondition("signWith \"" + signWith + "\" is a " +
                              (key.taproot ? std::string("Taproot") : curveToApi(key.curve)) +
-                             " key; Ethereum transactions are signed with secp256k1 ECDSA");
+                             " key; " + chain + " transactions are signed with secp256k1 ECDSA");
+  return key;
+}
+
+Bytes signEthereum(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
+  EthTransaction tx = parseEthTransaction(raw, kField);
+  SigningKey key = secp256k1Key(ctx, signWith, "Ethereum");
   return ethSignedTransaction(
       tx, crypto::signSecp256k1Recoverable(key.privateKey, ethSigningDigest(tx)));
 }
@@ -82,6 +89,23 @@ Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes&
       tx, crypto::publicKeyFromPrivate(key.curve, key.privateKey),
       crypto::signEd25519(key.privateKey, message.data(), message.size()));
 }
+// r ‖ s ‖ v with v = 27 + recovery id, over sha256 of the raw data.
+Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
+  TronTransaction tx = parseTronTransaction(raw, kField);
+  SigningKey key = secp256k1Key(ctx, signWith, "Tron");
+  auto rs = crypto::signSecp256k1Recoverable(key.privateKey, crypto::sha256(raw));
+  Bytes signature(rs.sig.r.begin(), rs.sig.r.end());
+  signature.insert(signature.end(), rs.sig.s.begin(), rs.sig.s.end());
+  signature.push_back(static_cast<uint8_t>(27 + rs.recoveryId));
+  return tronSignedTransaction(tx, signature);
+}
+
+using Signer = Bytes (*)(ActivityContext&, const std::string&, const Bytes&);
+Signer signerFor(const std::string& type) {
+  if (type == kEthereum) return signEthereum;
+  if (type == kSolana) return signSolana;
+  return signTron;
+}
 }  // namespace
 
 Object signTransaction(ActivityContext& ctx, const Object& p) {
@@ -89,8 +113,7 @@ Object signTransaction(ActivityContext& ctx, const Object& p) {
   std::string type = requireType(p);
   Bytes raw = transactionBytes(p);
   Object r = json::object();
-  r->set("signedTransaction", toHex(type == kEthereum ? signEthereum(ctx, signWith, raw)
-                                                      : signSolana(ctx, signWith, raw)));
+  r->set("signedTransaction", toHex(signerFor(type)(ctx, signWith, raw)));
   return r;
 }
 
@@ -101,6 +124,11 @@ Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const
   if (type == kSolana) {
     chain->set("tx", solanaTxFact(parseSolanaTransaction(transactionBytes(p), kField)));
     facts->set("solana", chain);
+    return facts;
+  }
+  if (type == kTron) {
+    chain->set("tx", tronTxFact(parseTronTransaction(transactionBytes(p), kField)));
+    facts->set("tron", chain);
     return facts;
   }
   if (type != kEthereum) return facts;

@@ -2,6 +2,7 @@
 // gateway: 1 (allowlist with a named approver), 2 (no consensus), 15 (selector, chain id,
 // nonce), 16 (WETH ABI arguments, and no ABI → error) and 17 (batched calls as lists, flat
 // address arrays); plus smart contract interface storage and its refusals.
+#include "protobuf.hpp"
 #include "rlp.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
@@ -86,15 +87,21 @@ struct Fixture {
             "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", o.org(),
             walletParams("w",
                          {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
-                          account("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA")})),
+                          account("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA"),
+                          account("CURVE_SECP256K1", "m/44'/195'/0'/0/0", "ADDRESS_FORMAT_TRON")})),
         "createWalletResult");
     walletId = created->getValue<std::string>("walletId");
     address = created->getArray("addresses")->getElement<std::string>(0);
     solana = created->getArray("addresses")->getElement<std::string>(1);
+    tron = created->getArray("addresses")->getElement<std::string>(2);
   }
   json::Object sign(const std::string& userId, const std::string& unsignedTx) {
     return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
                                txParams(address, unsignedTx));
+  }
+  json::Object signTron(const std::string& userId, const std::string& rawDataHex) {
+    return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
+                               txParams(tron, rawDataHex, "TRANSACTION_TYPE_TRON"));
   }
   json::Object signSolana(const std::string& userId, const std::string& unsignedTx) {
     return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
@@ -112,7 +119,18 @@ struct Fixture {
         ->getValue<std::string>("smartContractInterfaceId");
   }
   Org o;
-  std::string walletId, address, solana;
+  // The public key of one of the wallet's accounts, from get_wallet_account.
+  Bytes publicKeyOf(const std::string& account) {
+    json::Object q = json::object();
+    q->set("organizationId", o.org());
+    q->set("walletId", walletId);
+    q->set("address", account);
+    return *fromHex(o.root()
+                        .query("get_wallet_account", q)
+                        ->getObject("account")
+                        ->getValue<std::string>("publicKey"));
+  }
+  std::string walletId, address, solana, tron;
 };
 
 TEST_P(TransactionPolicyTest, SignsEthereumTransactionsAndRefusesWhatItCannotSign) {
@@ -135,15 +153,7 @@ TEST_P(TransactionPolicyTest, SignsEthereumTransactionsAndRefusesWhatItCannotSig
   auto r = top.items[10].bytes, s = top.items[11].bytes;
   std::copy(r.begin(), r.end(), sig.r.end() - static_cast<std::ptrdiff_t>(r.size()));
   std::copy(s.begin(), s.end(), sig.s.end() - static_cast<std::ptrdiff_t>(s.size()));
-  json::Object q = json::object();
-  q->set("organizationId", f.o.org());
-  q->set("walletId", f.walletId);
-  q->set("address", f.address);
-  auto publicKey = *fromHex(gw.rootClient()
-                                .query("get_wallet_account", q)
-                                ->getObject("account")
-                                ->getValue<std::string>("publicKey"));
-  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, publicKey,
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, f.publicKeyOf(f.address),
                                   crypto::keccak256(unsignedRaw.data(), unsignedRaw.size()), sig));
 
   // Refusals, each naming what is wrong; none signs anything.
@@ -156,8 +166,8 @@ TEST_P(TransactionPolicyTest, SignsEthereumTransactionsAndRefusesWhatItCannotSig
   EXPECT_NE(refused(txParams(f.address, "0xzz")).find("not hex"), std::string::npos);
   EXPECT_NE(refused(txParams(f.address, "0x" + signedHex)).find("already signed"),
             std::string::npos);
-  EXPECT_NE(refused(txParams(f.address, unsignedTx, "TRANSACTION_TYPE_TRON"))
-                .find("TRANSACTION_TYPE_TRON transactions are not signed by this gateway yet"),
+  EXPECT_NE(refused(txParams(f.address, unsignedTx, "TRANSACTION_TYPE_BITCOIN"))
+                .find("TRANSACTION_TYPE_BITCOIN transactions are not signed by this gateway yet"),
             std::string::npos);
   EXPECT_NE(refused(txParams(f.address, unsignedTx, "ETHEREUM")).find("\"ETHEREUM\""),
             std::string::npos);
@@ -487,6 +497,111 @@ TEST_P(TransactionPolicyTest, Case20SplTransfersAndTheirMint) {
   checked[1] = 101;
   EXPECT_EQ(status(sign(solanaTx(keys, 2, {{4, {1, 3, 2, 0}, checked}}))), kFailed);
   EXPECT_EQ(status(sign(solanaTx(keys, 2, {{4, {1, 2, 0}, littleEndian(3, 1, 100)}}))), kFailed);
+}
+
+// A Tron Transaction.raw as TronWeb lays it out (ref block, expiration, one contract,
+// timestamp, fee limit), hex without 0x as raw_data_hex is.
+std::string tronRaw(uint64_t type, const std::string& contractName, const Bytes& parameter) {
+  Bytes any, contract, raw;
+  signing::appendProtoBytes(any, 1, toBytes("type.googleapis.com/protocol." + contractName));
+  signing::appendProtoBytes(any, 2, parameter);
+  contract.push_back(0x08);
+  signing::appendProtoVarint(contract, type);
+  signing::appendProtoBytes(contract, 2, any);
+  signing::appendProtoBytes(raw, 1, {0x8a, 0xd9});
+  signing::appendProtoBytes(raw, 4, *fromHex("eaef69105495eb15"));
+  raw.push_back(0x40);
+  signing::appendProtoVarint(raw, 1773182914544);
+  signing::appendProtoBytes(raw, 11, contract);
+  raw.push_back(0x70);
+  signing::appendProtoVarint(raw, 1773182854544);
+  raw.push_back(0x90);
+  raw.push_back(0x01);
+  signing::appendProtoVarint(raw, 100000000);
+  return toHex(raw);
+}
+Bytes tronAddress(const std::string& base58) {
+  return *base58CheckDecode(base58);
+}
+std::string tronTransfer(const std::string& owner, const std::string& to, uint64_t sun) {
+  Bytes p;
+  signing::appendProtoBytes(p, 1, tronAddress(owner));
+  signing::appendProtoBytes(p, 2, tronAddress(to));
+  p.push_back(0x18);
+  signing::appendProtoVarint(p, sun);
+  return tronRaw(1, "TransferContract", p);
+}
+std::string tronCall(const std::string& owner, const std::string& contract,
+                     const std::string& dataHex) {
+  Bytes p;
+  signing::appendProtoBytes(p, 1, tronAddress(owner));
+  signing::appendProtoBytes(p, 2, tronAddress(contract));
+  signing::appendProtoBytes(p, 4, *fromHex(dataHex));
+  return tronRaw(31, "TriggerSmartContract", p);
+}
+
+// §4.22: a TRC-20 contract and selector; a TRX amount; the contract type. A contract field the
+// transaction's type lacks (a transfer's contract_address) errors, so the policy fails closed.
+TEST_P(TransactionPolicyTest, Case22TronContractsAndAmounts) {
+  TestGateway gw(GetParam(), {"signing"});
+  Fixture f(gw);
+  auto u = f.o.user("U");
+  const std::string usdt = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+  const std::string receiver = "THsN1TH3sox1emzc8PxeFHC8HiZHhZ1qDX";
+  std::string transferCall =
+      "a9059cbb" + addressWord("0x" + toHex(tronAddress(receiver)).substr(2)) + uintWord(1000000);
+  std::string approveCall = "095ea7b3" + transferCall.substr(8);
+  auto drop = [&](const std::string& id) {
+    json::Object p = json::object();
+    p->set("policyId", id);
+    EXPECT_EQ(
+        status(f.o.root().submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", f.o.org(), p)),
+        kCompleted);
+  };
+
+  std::string trc20 = f.o.policy("USDT transfers", "EFFECT_ALLOW",
+                                 "tron.tx.contract[0].contract_address == '" + usdt +
+                                     "' && tron.tx.contract[0].data[0..8] == 'a9059cbb'");
+  std::string raw = tronCall(f.tron, usdt, transferCall);
+  auto signedOk = f.signTron(u, raw);
+  ASSERT_EQ(status(signedOk), kCompleted) << json::stringify(signedOk);
+  // Transaction{raw_data, signature: [r‖s‖v]}: the raw data unchanged, and a signature over
+  // its sha256 that verifies under the account's key, v being 27 or 28.
+  auto fields = signing::parseProtoFields(
+      *fromHex(
+          resultOf(signedOk, "signTransactionResult")->getValue<std::string>("signedTransaction")),
+      "signed");
+  ASSERT_EQ(fields.size(), 2u);
+  EXPECT_EQ(toHex(fields[0].bytes), raw);
+  ASSERT_EQ(fields[1].bytes.size(), 65u);
+  EXPECT_TRUE(fields[1].bytes[64] == 27 || fields[1].bytes[64] == 28);
+  crypto::EcdsaSignature sig{};
+  std::copy(fields[1].bytes.begin(), fields[1].bytes.begin() + 32, sig.r.begin());
+  std::copy(fields[1].bytes.begin() + 32, fields[1].bytes.begin() + 64, sig.s.begin());
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, f.publicKeyOf(f.tron),
+                                  crypto::sha256(fields[0].bytes), sig));
+  EXPECT_EQ(status(f.signTron(u, tronCall(f.tron, usdt, approveCall))), kFailed);
+  EXPECT_EQ(status(f.signTron(u, tronCall(f.tron, receiver, transferCall))), kFailed);
+  auto plain = f.signTron(u, tronTransfer(f.tron, receiver, 1));
+  EXPECT_EQ(status(plain), kFailed);
+  EXPECT_NE(failureOf(plain).find("missing field: .contract_address"), std::string::npos)
+      << failureOf(plain);
+  drop(trc20);
+
+  f.o.policy("small TRX transfers", "EFFECT_ALLOW",
+             "tron.tx.contract[0].type == 'TransferContract' && tron.tx.contract[0].amount < "
+             "10000000");
+  EXPECT_EQ(status(f.signTron(u, tronTransfer(f.tron, receiver, 5000000))), kCompleted);
+  EXPECT_EQ(status(f.signTron(u, tronTransfer(f.tron, receiver, 20000000))), kFailed);
+  EXPECT_EQ(status(f.signTron(u, tronCall(f.tron, usdt, transferCall))), kFailed);
+
+  // A Tron transaction signed with an Ed25519 account is refused, naming the curve.
+  EXPECT_NE(refusalOf([&] {
+              return f.o.root().submit(
+                  "sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", f.o.org(),
+                  txParams(f.solana, tronTransfer(f.tron, receiver, 1), "TRANSACTION_TYPE_TRON"));
+            }).find("CURVE_ED25519"),
+            std::string::npos);
 }
 
 TEST_P(TransactionPolicyTest, ContractInterfacesAreStoredListedAndRefused) {
