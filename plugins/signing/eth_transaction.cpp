@@ -2,6 +2,8 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
+#include "rlp_checks.hpp"
+
 #include "signet/error.hpp"
 #include "signet/plugin.hpp"
 
@@ -60,32 +62,9 @@ const std::vector<FieldDef>& layout(int type) {
   return *byType.at(static_cast<size_t>(type));
 }
 
-class Checker {
+class Checker : public RlpChecker {
  public:
-  explicit Checker(const std::string& path) : path_(path) {}
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw invalidArgument("invalid field " + path_ + ": " + what);
-  }
-
-  void uint(const RlpItem& i, const std::string& name, size_t maxBytes) const {
-    if (i.isList) fail(name + " is a list, not an integer");
-    if (i.bytes.size() > maxBytes)
-      fail(name + " is longer than " + std::to_string(maxBytes) + " bytes");
-    if (!i.bytes.empty() && i.bytes[0] == 0) fail(name + " has a leading zero byte");
-  }
-  void string(const RlpItem& i, const std::string& name) const {
-    if (i.isList) fail(name + " is a list, not a byte string");
-  }
-  void sized(const RlpItem& i, const std::string& name, size_t size) const {
-    string(i, name);
-    if (i.bytes.size() != size)
-      fail(name + " has " + std::to_string(i.bytes.size()) + " bytes, not " + std::to_string(size));
-  }
-  const std::vector<RlpItem>& list(const RlpItem& i, const std::string& name) const {
-    if (!i.isList) fail(name + " is not a list");
-    return i.items;
-  }
+  using RlpChecker::RlpChecker;
 
   void field(const RlpItem& i, const FieldDef& def) const {
     std::string name = def.name;
@@ -104,14 +83,7 @@ class Checker {
       case Field::kData:
         return string(i, name);
       case Field::kAccessList:
-        for (const auto& entry : list(i, name)) {
-          const auto& pair = list(entry, "an access list entry");
-          if (pair.size() != 2) fail("an access list entry is not [address, storage keys]");
-          sized(pair[0], "an access list address", 20);
-          for (const auto& key : list(pair[1], "access list storage keys"))
-            sized(key, "an access list storage key", 32);
-        }
-        return;
+        return accessList(i, name);
       case Field::kBlobHashes:
         if (list(i, name).empty()) fail("a blob transaction needs at least one blob hash");
         for (const auto& h : i.items) sized(h, "a blob versioned hash", 32);
@@ -132,16 +104,7 @@ class Checker {
         return;
     }
   }
-
- private:
-  const std::string& path_;
 };
-
-std::string decimalOf(const Bytes& bigEndian) {
-  Integer v;
-  if (!bigEndian.empty()) boost::multiprecision::import_bits(v, bigEndian.begin(), bigEndian.end());
-  return v.str();
-}
 }  // namespace
 
 const Bytes& EthTransaction::field(const std::string& name) const {
@@ -237,8 +200,8 @@ Object ethTxFact(const EthTransaction& tx, const std::string& fromAddress) {
   f->set("data", "0x" + toHex(tx.field("data")));
   for (const char* n : {"value", "gas", "nonce", "gas_price", "max_fee_per_gas",
                         "max_priority_fee_per_gas", "max_fee_per_blob_gas", "chain_id"})
-    if (tx.has(n)) f->set(n, uintFact(decimalOf(tx.field(n))));
-  if (tx.legacyChainId) f->set("chain_id", uintFact(decimalOf(*tx.legacyChainId)));
+    if (tx.has(n)) f->set(n, uintFact(uintDecimal(tx.field(n))));
+  if (tx.legacyChainId) f->set("chain_id", uintFact(uintDecimal(*tx.legacyChainId)));
   f->set("type", tx.type == 0 ? std::string("LEGACY") : "TYPE_" + std::to_string(tx.type));
   return f;
 }

@@ -5,6 +5,7 @@
 #include "contract_interfaces.hpp"
 #include "eth_transaction.hpp"
 #include "solana_transaction.hpp"
+#include "tempo_transaction.hpp"
 #include "tron_transaction.hpp"
 
 namespace signing {
@@ -16,7 +17,8 @@ namespace {
 constexpr const char* kEthereum = "TRANSACTION_TYPE_ETHEREUM";
 constexpr const char* kSolana = "TRANSACTION_TYPE_SOLANA";
 constexpr const char* kTron = "TRANSACTION_TYPE_TRON";
-const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"};
+constexpr const char* kTempo = "TRANSACTION_TYPE_TEMPO";
+const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_BITCOIN"};
 constexpr const char* kField = "parameters.unsignedTransaction";
 
 Bytes transactionBytes(const Object& p) {
@@ -30,7 +32,7 @@ Bytes transactionBytes(const Object& p) {
 
 std::string requireType(const Object& p) {
   std::string type = json::requireString(p, "type", "parameters");
-  if (type == kEthereum || type == kSolana || type == kTron) return type;
+  if (type == kEthereum || type == kSolana || type == kTron || type == kTempo) return type;
   if (std::find(kNotYet.begin(), kNotYet.end(), type) != kNotYet.end())
     throw Error(Code::kUnimplemented,
                 "invalid field parameters.type: " + type +
@@ -89,6 +91,13 @@ Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes&
       tx, crypto::publicKeyFromPrivate(key.curve, key.privateKey),
       crypto::signEd25519(key.privateKey, message.data(), message.size()));
 }
+Bytes signTempo(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
+  TempoTransaction tx = parseTempoTransaction(raw, kField);
+  SigningKey key = secp256k1Key(ctx, signWith, "Tempo");
+  return tempoSignedTransaction(
+      tx, crypto::signSecp256k1Recoverable(key.privateKey, tempoSigningDigest(tx)));
+}
+
 // r ‖ s ‖ v with v = 27 + recovery id, over sha256 of the raw data.
 Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
   TronTransaction tx = parseTronTransaction(raw, kField);
@@ -104,6 +113,7 @@ using Signer = Bytes (*)(ActivityContext&, const std::string&, const Bytes&);
 Signer signerFor(const std::string& type) {
   if (type == kEthereum) return signEthereum;
   if (type == kSolana) return signSolana;
+  if (type == kTempo) return signTempo;
   return signTron;
 }
 }  // namespace
@@ -131,9 +141,14 @@ Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const
     facts->set("tron", chain);
     return facts;
   }
-  if (type != kEthereum) return facts;
+  if (type != kEthereum && type != kTempo) return facts;
   auto from = ethereumAddressOf(signer);
   if (!from) return facts;
+  if (type == kTempo) {
+    chain->set("tx", tempoTxFact(parseTempoTransaction(transactionBytes(p), kField), *from));
+    facts->set("tempo", chain);
+    return facts;
+  }
   EthTransaction tx = parseEthTransaction(transactionBytes(p), kField);
   Object fact = ethTxFact(tx, *from);
   addDecodedCall(ctx, tx, fact);

@@ -1,8 +1,8 @@
 // sign_transaction (V2, signing.md §3): {signWith, unsignedTransaction, type} ->
-// {signedTransaction}, hex without 0x (input with or without). TRANSACTION_TYPE_ETHEREUM and
-// TRANSACTION_TYPE_SOLANA are signed here; the other types are refused as not implemented,
-// naming the type. Also the transaction's policy facts (eth.tx with its ABI-decoded call when
-// the contract has one, solana.tx).
+// {signedTransaction}, hex without 0x (input with or without). Ethereum, Solana, Tron and
+// Tempo transactions are signed here; Bitcoin is refused as not implemented, naming the type.
+// Also the transaction's policy facts (eth.tx with its ABI-decoded call when the contract has
+// one, solana.tx, tron.tx, tempo.tx).
 #pragma once
 
 #include "key_material.hpp"
@@ -13,7 +13,7 @@ namespace signing {
 signet::json::Object signTransaction(signet::ActivityContext& ctx,
                                      const signet::json::Object& params);
 
-// {"eth": {"tx": {...}}} or {"solana": {"tx": {...}}} for a transaction that parses; empty
+// {"eth": {"tx": {...}}}, {"solana": {"tx": ...}}, ... for a transaction that parses; empty
 // otherwise (the handler then refuses it, naming what is wrong).
 signet::json::Object transactionFacts(signet::RequestContext& ctx, const SignWithTarget& signer,
                                       const signet::json::Object& params);

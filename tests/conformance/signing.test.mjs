@@ -214,6 +214,26 @@ test("@turnkey/viem and @turnkey/ethers sign Ethereum transactions of every type
   assert.equal(decoded.value, 7n);
 });
 
+test("@turnkey/viem signs a Tempo (0x76) transaction, whose signature viem/tempo recovers to the account", async () => {
+  const { tempoModerato } = await import("viem/chains");
+  const { Transaction } = await import("viem/tempo");
+  const account = await createAccount({ client: api, organizationId: org, signWith: address });
+  const token = "0x20c0000000000000000000000000000000000001";
+  const recipient = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+  const data = encodeFunctionData({ abi: parseAbi(["function transfer(address to, uint256 amount)"]),
+                                    functionName: "transfer", args: [recipient, 10n] });
+  const signed = await account.signTransaction(
+    { chainId: tempoModerato.id, calls: [{ to: token, data }, { to: recipient, value: 1n }], nonce: 7,
+      gas: 200000n, maxFeePerGas: 20000000000n, maxPriorityFeePerGas: 1000000000n, feeToken: token },
+    { serializer: tempoModerato.serializers.transaction });
+  assert.ok(signed.startsWith("0x76"), signed);
+  const decoded = Transaction.deserialize(signed);
+  assert.equal(decoded.from.toLowerCase(), address.toLowerCase());
+  assert.equal(decoded.nonce, 7);
+  assert.equal(decoded.calls.length, 2);
+  assert.equal(decoded.calls[0].data, data);
+});
+
 test("a policy over an ABI-decoded call decides a non-root user's transactions through @turnkey/viem", async () => {
   const { Turnkey: Client } = await import("@turnkey/sdk-server");
   const weth = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";

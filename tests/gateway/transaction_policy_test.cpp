@@ -604,6 +604,107 @@ TEST_P(TransactionPolicyTest, Case22TronContractsAndAmounts) {
             std::string::npos);
 }
 
+// An unsigned Tempo (0x76) transaction with these calls [to, value, input], hex without 0x
+// (what @turnkey/viem sends).
+struct TempoCall {
+  std::string to, input;
+};
+std::string tempoTx(const std::vector<TempoCall>& calls) {
+  std::vector<Bytes> callItems;
+  for (const auto& c : calls)
+    callItems.push_back(rlpEncodeList(
+        {rlpEncodeString(*fromHex(c.to)), rlpEncodeUint({}), rlpEncodeString(*fromHex(c.input))}));
+  Bytes empty = rlpEncodeString({});
+  std::vector<Bytes> f{rlpEncodeUint(uintBytes(42431)),
+                       rlpEncodeUint(uintBytes(1000000000)),
+                       rlpEncodeUint(uintBytes(20000000000)),
+                       rlpEncodeUint(uintBytes(100000)),
+                       rlpEncodeList(callItems),
+                       rlpEncodeList({}),
+                       empty,
+                       empty,
+                       empty,
+                       empty,
+                       empty,
+                       empty,
+                       rlpEncodeList({})};
+  Bytes tx{0x76};
+  Bytes body = rlpEncodeList(f);
+  tx.insert(tx.end(), body.begin(), body.end());
+  return toHex(tx);
+}
+
+// §4.23: every call to A; a DENY on single-call transactions; an address argument sliced out
+// of the input; a private key's tag.
+TEST_P(TransactionPolicyTest, Case23TempoCallsInputAndKeyTags) {
+  TestGateway gw(GetParam(), {"signing"});
+  Fixture f(gw);
+  auto u = f.o.user("U");
+  auto tagId =
+      resultOf(f.o.root().submit(
+                   "create_private_key_tag", "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", f.o.org(),
+                   json::parseObject(R"({"privateKeyTagName":"tempo-enabled","privateKeyIds":[]})",
+                                     "t")),
+               "createPrivateKeyTagResult")
+          ->getValue<std::string>("privateKeyTagId");
+  auto key = [&](const std::string& name, const std::string& tags) {
+    return resultOf(f.o.root().submit(
+                        "create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", f.o.org(),
+                        json::parseObject(R"({"privateKeys":[{"privateKeyName":")" + name +
+                                              R"(","curve":"CURVE_SECP256K1",
+                                         "privateKeyTags":[)" +
+                                              tags + R"(],"addressFormats":[]}]})",
+                                          "t")),
+                    "createPrivateKeysResultV2")
+        ->getArray("privateKeys")
+        ->getObject(0)
+        ->getValue<std::string>("privateKeyId");
+  };
+  std::string tagged = key("tempo", "\"" + tagId + "\""), untagged = key("plain", "");
+  auto sign = [&](const std::string& keyId, const std::string& tx) {
+    return f.o.as(u).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", f.o.org(),
+                            txParams(keyId, tx, "TRANSACTION_TYPE_TEMPO"));
+  };
+  std::string recipient = "70997970c51812dc3a010c7d01b50e0d17dc79c8";
+  std::string pay = "a9059cbb" + word(recipient) + uintWord(10);
+  std::string payOther = "a9059cbb" + word(std::string(40, 'e')) + uintWord(10);
+
+  f.o.policy("tagged keys pay through A", "EFFECT_ALLOW",
+             "private_key.tags.contains('" + tagId + "') && tempo.tx.calls.all(call, call.to == '" +
+                 kA + "') && tempo.tx.calls[0].input[34..74] == '" + recipient + "'");
+  std::string denyOne = f.o.policy("no single calls", "EFFECT_DENY", "tempo.tx.calls.count() == 1");
+  auto two = sign(tagged, tempoTx({{kA, pay}, {kA, pay}}));
+  ASSERT_EQ(status(two), kCompleted) << json::stringify(two);
+  EXPECT_EQ(status(sign(tagged, tempoTx({{kA, pay}}))), kFailed);                  // the DENY
+  EXPECT_EQ(status(sign(tagged, tempoTx({{kA, pay}, {kB, pay}}))), kFailed);       // not all A
+  EXPECT_EQ(status(sign(tagged, tempoTx({{kA, payOther}, {kA, pay}}))), kFailed);  // recipient
+  EXPECT_EQ(status(sign(untagged, tempoTx({{kA, pay}, {kA, pay}}))), kFailed);     // the tag
+
+  // The signed transaction appends r ‖ s ‖ v (v = 27 or 28) over keccak256 of the input.
+  std::string unsignedTx = tempoTx({{kA, pay}, {kA, pay}});
+  auto signedRaw = *fromHex(resultOf(sign(tagged, unsignedTx), "signTransactionResult")
+                                ->getValue<std::string>("signedTransaction"));
+  ASSERT_EQ(signedRaw.at(0), 0x76);
+  auto top = rlpDecode(signedRaw.data() + 1, signedRaw.size() - 1, "signed");
+  ASSERT_EQ(top.items.size(), 14u);
+  const Bytes& sigBytes = top.items[13].bytes;
+  ASSERT_EQ(sigBytes.size(), 65u);
+  EXPECT_TRUE(sigBytes[64] == 27 || sigBytes[64] == 28);
+  crypto::EcdsaSignature sig{};
+  std::copy(sigBytes.begin(), sigBytes.begin() + 32, sig.r.begin());
+  std::copy(sigBytes.begin() + 32, sigBytes.begin() + 64, sig.s.begin());
+  auto unsignedRaw = *fromHex(unsignedTx);
+  json::Object q = json::object();
+  q->set("organizationId", f.o.org());
+  q->set("privateKeyId", tagged);
+  auto publicKey = *fromHex(f.o.root()
+                                .query("get_private_key", q)
+                                ->getObject("privateKey")
+                                ->getValue<std::string>("publicKey"));
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, publicKey,
+                                  crypto::keccak256(unsignedRaw.data(), unsignedRaw.size()), sig));
+}
+
 TEST_P(TransactionPolicyTest, ContractInterfacesAreStoredListedAndRefused) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);

@@ -1,0 +1,128 @@
+#include "tempo_transaction.hpp"
+
+#include "rlp_checks.hpp"
+#include "signet/error.hpp"
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+using namespace signet;
+using json::Object;
+
+namespace {
+constexpr uint8_t kTempoType = 0x76;
+constexpr size_t kUnsignedFields = 13;
+enum Index {
+  kChainId,
+  kMaxPriorityFee,
+  kMaxFee,
+  kGasLimit,
+  kCalls,
+  kAccessList,
+  kNonceKey,
+  kNonce,
+  kValidBefore,
+  kValidAfter,
+  kFeeToken,
+  kFeePayer,
+  kAuthorizations
+};
+
+std::string hex0x(const Bytes& b) {
+  return "0x" + toHex(b);
+}
+}  // namespace
+
+TempoTransaction parseTempoTransaction(const Bytes& raw, const std::string& path) {
+  RlpChecker check(path);
+  if (raw.empty() || raw[0] != kTempoType)
+    check.fail("a Tempo transaction starts with type byte 0x76");
+  RlpItem top = rlpDecode(raw.data() + 1, raw.size() - 1, path);
+  const auto& f = check.list(top, "the transaction");
+  if (f.size() > kUnsignedFields)
+    check.fail("has " + std::to_string(f.size()) +
+               " fields: it is already signed or carries a key authorization, which this "
+               "gateway does not sign (policies cannot see what an access key may do)");
+  if (f.size() != kUnsignedFields)
+    check.fail("a Tempo transaction has 13 unsigned fields, this one " + std::to_string(f.size()));
+  check.uint(f[kChainId], "chain_id", 32);
+  check.uint(f[kMaxPriorityFee], "max_priority_fee_per_gas", 32);
+  check.uint(f[kMaxFee], "max_fee_per_gas", 32);
+  check.uint(f[kGasLimit], "gas_limit", 8);
+  const auto& calls = check.list(f[kCalls], "calls");
+  if (calls.empty()) check.fail("a Tempo transaction needs at least one call");
+  for (const auto& call : calls) {
+    const auto& c = check.list(call, "a call");
+    if (c.size() != 3) check.fail("a call is not [to, value, input]");
+    check.string(c[0], "a call's to");
+    if (!c[0].bytes.empty() && c[0].bytes.size() != 20)
+      check.fail("a call's to has " + std::to_string(c[0].bytes.size()) + " bytes, not 20");
+    check.uint(c[1], "a call's value", 32);
+    check.string(c[2], "a call's input");
+  }
+  check.accessList(f[kAccessList], "access_list");
+  check.uint(f[kNonceKey], "nonce_key", 32);
+  check.uint(f[kNonce], "nonce", 8);
+  check.uint(f[kValidBefore], "valid_before", 8);
+  check.uint(f[kValidAfter], "valid_after", 8);
+  check.string(f[kFeeToken], "fee_token");
+  if (!f[kFeeToken].bytes.empty() && f[kFeeToken].bytes.size() != 20)
+    check.fail("fee_token has " + std::to_string(f[kFeeToken].bytes.size()) + " bytes, not 20");
+  // Empty, the 0x00 "a fee payer will sign" marker, or the sender's address; a list is a fee
+  // payer's signature over a transaction that someone has already completed.
+  if (f[kFeePayer].isList)
+    check.fail("the fee payer has already signed; sign the sender's part first");
+  const Bytes& payer = f[kFeePayer].bytes;
+  if (!(payer.empty() || payer == Bytes{0x00} || payer.size() == 20))
+    check.fail("fee_payer is neither empty, the 0x00 marker nor an address");
+  if (!check.list(f[kAuthorizations], "authorization_list").empty())
+    check.fail("authorization_list is not empty: delegations are not signed by this gateway");
+  return {f, raw};
+}
+
+crypto::Digest tempoSigningDigest(const TempoTransaction& tx) {
+  return crypto::keccak256(tx.raw.data(), tx.raw.size());
+}
+
+Bytes tempoSignedTransaction(const TempoTransaction& tx, const crypto::RecoverableSignature& sig) {
+  std::vector<Bytes> items;
+  for (const auto& f : tx.fields) items.push_back(f.encoded);
+  Bytes signature(sig.sig.r.begin(), sig.sig.r.end());
+  signature.insert(signature.end(), sig.sig.s.begin(), sig.sig.s.end());
+  signature.push_back(static_cast<uint8_t>(27 + sig.recoveryId));
+  items.push_back(rlpEncodeString(signature));
+  Bytes out{kTempoType};
+  Bytes body = rlpEncodeList(items);
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+Object tempoTxFact(const TempoTransaction& tx, const std::string& fromAddress) {
+  const auto& f = tx.fields;
+  Object fact = json::object();
+  fact->set("from", fromAddress);
+  fact->set("chain_id", uintFact(uintDecimal(f[kChainId].bytes)));
+  fact->set("max_priority_fee_per_gas", uintFact(uintDecimal(f[kMaxPriorityFee].bytes)));
+  fact->set("max_fee_per_gas", uintFact(uintDecimal(f[kMaxFee].bytes)));
+  fact->set("gas_limit", uintFact(uintDecimal(f[kGasLimit].bytes)));
+  fact->set("nonce_key", uintFact(uintDecimal(f[kNonceKey].bytes)));
+  fact->set("nonce", uintFact(uintDecimal(f[kNonce].bytes)));
+  fact->set("valid_before", uintFact(uintDecimal(f[kValidBefore].bytes)));
+  fact->set("valid_after", uintFact(uintDecimal(f[kValidAfter].bytes)));
+  fact->set("fee_token", f[kFeeToken].bytes.empty() ? "" : hex0x(f[kFeeToken].bytes));
+  json::Array calls = json::array();
+  for (const auto& call : f[kCalls].items) {
+    Object c = json::object();
+    const Bytes& input = call.items[2].bytes;
+    c->set("to", call.items[0].bytes.empty() ? "" : hex0x(call.items[0].bytes));
+    c->set("value", uintFact(uintDecimal(call.items[1].bytes)));
+    c->set("input", hex0x(input));
+    c->set("function_signature",
+           input.size() >= 4 ? hex0x(Bytes(input.begin(), input.begin() + 4)) : "");
+    calls->add(c);
+  }
+  fact->set("calls", calls);
+  return fact;
+}
+
+}  // namespace signing
