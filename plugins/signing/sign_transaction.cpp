@@ -2,6 +2,7 @@
 
 #include "abi.hpp"
 #include "addresses.hpp"
+#include "bitcoin_psbt.hpp"
 #include "contract_interfaces.hpp"
 #include "eth_transaction.hpp"
 #include "solana_transaction.hpp"
@@ -18,7 +19,7 @@ constexpr const char* kEthereum = "TRANSACTION_TYPE_ETHEREUM";
 constexpr const char* kSolana = "TRANSACTION_TYPE_SOLANA";
 constexpr const char* kTron = "TRANSACTION_TYPE_TRON";
 constexpr const char* kTempo = "TRANSACTION_TYPE_TEMPO";
-const std::vector<std::string> kNotYet = {"TRANSACTION_TYPE_BITCOIN"};
+constexpr const char* kBitcoin = "TRANSACTION_TYPE_BITCOIN";
 constexpr const char* kField = "parameters.unsignedTransaction";
 
 Bytes transactionBytes(const Object& p) {
@@ -32,14 +33,11 @@ Bytes transactionBytes(const Object& p) {
 
 std::string requireType(const Object& p) {
   std::string type = json::requireString(p, "type", "parameters");
-  if (type == kEthereum || type == kSolana || type == kTron || type == kTempo) return type;
-  if (std::find(kNotYet.begin(), kNotYet.end(), type) != kNotYet.end())
-    throw Error(Code::kUnimplemented,
-                "invalid field parameters.type: " + type +
-                    " transactions are not signed by this gateway yet (only " + kEthereum + ", " +
-                    kSolana + " and " + kTron + ")");
-  throw invalidArgument("invalid field parameters.type: \"" + type +
-                        "\" is not a TRANSACTION_TYPE_*");
+  for (const char* known : {kEthereum, kSolana, kTron, kTempo, kBitcoin})
+    if (type == known) return type;
+  throw invalidArgument(
+      "invalid field parameters.type: \"" + type +
+      "\" is not a TRANSACTION_TYPE_* (ETHEREUM, SOLANA, TRON, TEMPO or BITCOIN)");
 }
 
 // The signer's Ethereum address, lowercase, from the key's stored public key.
@@ -109,11 +107,23 @@ Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& r
   return tronSignedTransaction(tx, signature);
 }
 
+// Every input the key spends (P2PKH, P2WPKH, P2TR key path) signed; the PSBT not finalised.
+Bytes signBitcoin(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
+  Psbt psbt = parsePsbt(raw, kField);
+  SigningKey key = resolveSignWith(ctx, signWith);
+  if (key.curve != crypto::Curve::kSecp256k1)
+    throw failedPrecondition("signWith \"" + signWith + "\" is a " + curveToApi(key.curve) +
+                             " key; Bitcoin transactions are signed with secp256k1");
+  signPsbt(psbt, key.privateKey, signWith, kField);
+  return serializePsbt(psbt);
+}
+
 using Signer = Bytes (*)(ActivityContext&, const std::string&, const Bytes&);
 Signer signerFor(const std::string& type) {
   if (type == kEthereum) return signEthereum;
   if (type == kSolana) return signSolana;
   if (type == kTempo) return signTempo;
+  if (type == kBitcoin) return signBitcoin;
   return signTron;
 }
 }  // namespace
@@ -134,6 +144,11 @@ Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const
   if (type == kSolana) {
     chain->set("tx", solanaTxFact(parseSolanaTransaction(transactionBytes(p), kField)));
     facts->set("solana", chain);
+    return facts;
+  }
+  if (type == kBitcoin) {
+    chain->set("tx", bitcoinTxFact(parsePsbt(transactionBytes(p), kField), signer.addressFormat));
+    facts->set("bitcoin", chain);
     return facts;
   }
   if (type == kTron) {

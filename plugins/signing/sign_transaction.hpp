@@ -1,8 +1,8 @@
 // sign_transaction (V2, signing.md §3): {signWith, unsignedTransaction, type} ->
-// {signedTransaction}, hex without 0x (input with or without). Ethereum, Solana, Tron and
-// Tempo transactions are signed here; Bitcoin is refused as not implemented, naming the type.
-// Also the transaction's policy facts (eth.tx with its ABI-decoded call when the contract has
-// one, solana.tx, tron.tx, tempo.tx).
+// {signedTransaction}, hex without 0x (input with or without). Ethereum, Solana, Tron, Tempo
+// and Bitcoin (PSBT) transactions are signed here. Also the transaction's policy facts (eth.tx
+// with its ABI-decoded call when the contract has one, solana.tx, tron.tx, tempo.tx,
+// bitcoin.tx).
 #pragma once
 
 #include "key_material.hpp"

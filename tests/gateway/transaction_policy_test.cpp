@@ -1,7 +1,10 @@
-// sign_transaction and the reference/policy.md §4 cases that read eth.tx, through a real
-// gateway: 1 (allowlist with a named approver), 2 (no consensus), 15 (selector, chain id,
-// nonce), 16 (WETH ABI arguments, and no ABI → error) and 17 (batched calls as lists, flat
-// address arrays); plus smart contract interface storage and its refusals.
+// sign_transaction and the reference/policy.md §4 cases that read transaction facts, through a
+// real gateway: 1 (allowlist with a named approver), 2 (no consensus), 15 (selector, chain id,
+// nonce), 16 (WETH ABI arguments, and no ABI → error), 17 (batched calls as lists, flat
+// address arrays), 19 and 20 (Solana), 21 (Bitcoin PSBT outputs and fee), 22 (Tron contracts)
+// and 23 (Tempo calls and private key tags); plus smart contract interface storage and its
+// refusals. Each signed transaction's signature is verified under the account's key.
+#include "bitcoin_psbt.hpp"
 #include "protobuf.hpp"
 #include "rlp.hpp"
 #include "support/signing_fixtures.hpp"
@@ -88,12 +91,18 @@ struct Fixture {
             walletParams("w",
                          {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM"),
                           account("CURVE_ED25519", "m/44'/501'/0'/0'", "ADDRESS_FORMAT_SOLANA"),
-                          account("CURVE_SECP256K1", "m/44'/195'/0'/0/0", "ADDRESS_FORMAT_TRON")})),
+                          account("CURVE_SECP256K1", "m/44'/195'/0'/0/0", "ADDRESS_FORMAT_TRON"),
+                          account("CURVE_SECP256K1", "m/84'/0'/0'/0/0",
+                                  "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH"),
+                          account("CURVE_SECP256K1", "m/86'/0'/0'/0/0",
+                                  "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR")})),
         "createWalletResult");
     walletId = created->getValue<std::string>("walletId");
     address = created->getArray("addresses")->getElement<std::string>(0);
     solana = created->getArray("addresses")->getElement<std::string>(1);
     tron = created->getArray("addresses")->getElement<std::string>(2);
+    segwit = created->getArray("addresses")->getElement<std::string>(3);
+    taproot = created->getArray("addresses")->getElement<std::string>(4);
   }
   json::Object sign(const std::string& userId, const std::string& unsignedTx) {
     return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
@@ -130,7 +139,7 @@ struct Fixture {
                         ->getObject("account")
                         ->getValue<std::string>("publicKey"));
   }
-  std::string walletId, address, solana, tron;
+  std::string walletId, address, solana, tron, segwit, taproot;
 };
 
 TEST_P(TransactionPolicyTest, SignsEthereumTransactionsAndRefusesWhatItCannotSign) {
@@ -166,8 +175,7 @@ TEST_P(TransactionPolicyTest, SignsEthereumTransactionsAndRefusesWhatItCannotSig
   EXPECT_NE(refused(txParams(f.address, "0xzz")).find("not hex"), std::string::npos);
   EXPECT_NE(refused(txParams(f.address, "0x" + signedHex)).find("already signed"),
             std::string::npos);
-  EXPECT_NE(refused(txParams(f.address, unsignedTx, "TRANSACTION_TYPE_BITCOIN"))
-                .find("TRANSACTION_TYPE_BITCOIN transactions are not signed by this gateway yet"),
+  EXPECT_NE(refused(txParams(f.address, unsignedTx, "TRANSACTION_TYPE_BITCOIN")).find("not a PSBT"),
             std::string::npos);
   EXPECT_NE(refused(txParams(f.address, unsignedTx, "ETHEREUM")).find("\"ETHEREUM\""),
             std::string::npos);
@@ -703,6 +711,90 @@ TEST_P(TransactionPolicyTest, Case23TempoCallsInputAndKeyTags) {
                                 ->getValue<std::string>("publicKey"));
   EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, publicKey,
                                   crypto::keccak256(unsignedRaw.data(), unsignedRaw.size()), sig));
+}
+
+// A PSBT spending one output (`spentScript`, worth `amount`) into outputs of these values,
+// each paying to P2WPKH of a fixed hash; witness_utxo set, as wallets do for segwit inputs.
+std::string psbtSpending(const Bytes& spentScript, uint64_t amount,
+                         const std::vector<uint64_t>& outputs) {
+  signing::BtcTx tx;
+  tx.version = 2;
+  tx.inputs.push_back({Bytes(32, 0x11), 0, {}, 0xfffffffd});
+  for (uint64_t v : outputs) tx.outputs.push_back({v, *fromHex("0014" + std::string(40, '7'))});
+  signing::Psbt p;
+  p.global.entries.push_back({{0x00}, signing::serializeBtcTx(tx)});
+  Bytes utxo;
+  for (int i = 0; i < 8; ++i) utxo.push_back(static_cast<uint8_t>(amount >> (8 * i)));
+  signing::appendCompactSize(utxo, spentScript.size());
+  utxo.insert(utxo.end(), spentScript.begin(), spentScript.end());
+  p.inputs.push_back({{{{0x01}, utxo}}});
+  p.outputs.resize(outputs.size());
+  return toHex(signing::serializePsbt(p));
+}
+
+// §4.21: every output under 200000 sat (ALLOW) and a fee over 50000 (DENY); a P2WPKH input
+// gets a DER partial signature and a P2TR input a key-path Schnorr signature, both verified.
+TEST_P(TransactionPolicyTest, Case21BitcoinOutputsAndFee) {
+  TestGateway gw(GetParam(), {"signing"});
+  Fixture f(gw);
+  auto u = f.o.user("U");
+  Bytes segwitKey = f.publicKeyOf(f.segwit), taprootKey = f.publicKeyOf(f.taproot);
+  auto h = crypto::hash160(segwitKey.data(), segwitKey.size());
+  Bytes p2wpkh = *fromHex("0014" + toHex(Bytes(h.begin(), h.end())));
+  Bytes p2tr = *fromHex("5120" + toHex(*crypto::taprootOutputKey(taprootKey)));
+  auto sign = [&](const std::string& account, const std::string& psbt) {
+    return f.o.as(u).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", f.o.org(),
+                            txParams(account, psbt, "TRANSACTION_TYPE_BITCOIN"));
+  };
+  f.o.policy("small outputs", "EFFECT_ALLOW", "bitcoin.tx.outputs.all(o, o.value < 200000)");
+  f.o.policy("no large fees", "EFFECT_DENY", "bitcoin.tx.fee > 50000");
+
+  std::string unsignedPsbt = psbtSpending(p2wpkh, 160000, {150000});  // fee 10000
+  auto ok = sign(f.segwit, unsignedPsbt);
+  ASSERT_EQ(status(ok), kCompleted) << json::stringify(ok);
+  EXPECT_EQ(status(sign(f.segwit, psbtSpending(p2wpkh, 260000, {250000}))), kFailed);
+  auto feeTooHigh = sign(f.segwit, psbtSpending(p2wpkh, 210000, {150000}));  // fee 60000
+  EXPECT_EQ(status(feeTooHigh), kFailed);
+  EXPECT_NE(failureOf(feeTooHigh).find("no large fees"), std::string::npos)
+      << failureOf(feeTooHigh);
+
+  // The returned PSBT, not finalised: the DER signature (+ SIGHASH_ALL) under the public key
+  // verifies over the input's BIP-143 digest.
+  auto psbt = signing::parsePsbt(
+      *fromHex(resultOf(ok, "signTransactionResult")->getValue<std::string>("signedTransaction")),
+      "signed");
+  Bytes sigKey{0x02};
+  sigKey.insert(sigKey.end(), segwitKey.begin(), segwitKey.end());
+  auto& entries = psbt.inputs[0].entries;
+  auto it = std::find_if(entries.begin(), entries.end(),
+                         [&](const auto& e) { return e.first == sigKey; });
+  ASSERT_NE(it, entries.end());
+  ASSERT_EQ(it->second.back(), 0x01);
+  auto der = crypto::parseDerSignature(Bytes(it->second.begin(), it->second.end() - 1));
+  ASSERT_TRUE(der);
+  Bytes scriptCode = *fromHex("76a914" + toHex(Bytes(h.begin(), h.end())) + "88ac");
+  EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kSecp256k1, segwitKey,
+                                  signing::bip143SighashAll(psbt.tx, 0, scriptCode, 160000), *der));
+
+  auto tapOk = sign(f.taproot, psbtSpending(p2tr, 160000, {150000}));
+  ASSERT_EQ(status(tapOk), kCompleted) << json::stringify(tapOk);
+  auto tapPsbt = signing::parsePsbt(
+      *fromHex(
+          resultOf(tapOk, "signTransactionResult")->getValue<std::string>("signedTransaction")),
+      "signed");
+  const Bytes* tapSig = tapPsbt.inputs[0].find(0x13);
+  ASSERT_TRUE(tapSig);
+  EXPECT_TRUE(crypto::verifySchnorr(*crypto::taprootOutputKey(taprootKey),
+                                    signing::taprootKeyPathSighash(tapPsbt.tx, 0, {{160000, p2tr}}),
+                                    *tapSig));
+
+  // The segwit account spends none of a taproot PSBT's inputs: refused, naming signWith.
+  EXPECT_NE(refusalOf([&] {
+              return f.o.root().submit(
+                  "sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", f.o.org(),
+                  txParams(f.segwit, psbtSpending(p2tr, 1000, {500}), "TRANSACTION_TYPE_BITCOIN"));
+            }).find("can spend none of the PSBT's inputs"),
+            std::string::npos);
 }
 
 TEST_P(TransactionPolicyTest, ContractInterfacesAreStoredListedAndRefused) {
