@@ -5,6 +5,7 @@
 #include "bitcoin_psbt.hpp"
 #include "contract_interfaces.hpp"
 #include "eth_transaction.hpp"
+#include "recoverable_signature.hpp"
 #include "solana_transaction.hpp"
 #include "tempo_transaction.hpp"
 #include "tron_transaction.hpp"
@@ -89,6 +90,7 @@ Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes&
       tx, crypto::publicKeyFromPrivate(key.curve, key.privateKey),
       crypto::signEd25519(key.privateKey, message.data(), message.size()));
 }
+
 Bytes signTempo(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
   TempoTransaction tx = parseTempoTransaction(raw, kField);
   SigningKey key = secp256k1Key(ctx, signWith, "Tempo");
@@ -100,11 +102,8 @@ Bytes signTempo(ActivityContext& ctx, const std::string& signWith, const Bytes& 
 Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
   TronTransaction tx = parseTronTransaction(raw, kField);
   SigningKey key = secp256k1Key(ctx, signWith, "Tron");
-  auto rs = crypto::signSecp256k1Recoverable(key.privateKey, crypto::sha256(raw));
-  Bytes signature(rs.sig.r.begin(), rs.sig.r.end());
-  signature.insert(signature.end(), rs.sig.s.begin(), rs.sig.s.end());
-  signature.push_back(static_cast<uint8_t>(27 + rs.recoveryId));
-  return tronSignedTransaction(tx, signature);
+  return tronSignedTransaction(
+      tx, rsv27(crypto::signSecp256k1Recoverable(key.privateKey, crypto::sha256(raw))));
 }
 
 // Every input the key spends (P2PKH, P2WPKH, P2TR key path) signed; the PSBT not finalised.

@@ -1,5 +1,6 @@
 #include "tempo_transaction.hpp"
 
+#include "recoverable_signature.hpp"
 #include "rlp_checks.hpp"
 #include "signet/error.hpp"
 #include "signet/plugin.hpp"
@@ -87,10 +88,7 @@ crypto::Digest tempoSigningDigest(const TempoTransaction& tx) {
 Bytes tempoSignedTransaction(const TempoTransaction& tx, const crypto::RecoverableSignature& sig) {
   std::vector<Bytes> items;
   for (const auto& f : tx.fields) items.push_back(f.encoded);
-  Bytes signature(sig.sig.r.begin(), sig.sig.r.end());
-  signature.insert(signature.end(), sig.sig.s.begin(), sig.sig.s.end());
-  signature.push_back(static_cast<uint8_t>(27 + sig.recoveryId));
-  items.push_back(rlpEncodeString(signature));
+  items.push_back(rlpEncodeString(rsv27(sig)));
   Bytes out{kTempoType};
   Bytes body = rlpEncodeList(items);
   out.insert(out.end(), body.begin(), body.end());

@@ -128,6 +128,12 @@ struct Fixture {
         ->getValue<std::string>("smartContractInterfaceId");
   }
   Org o;
+  void dropPolicy(const std::string& id) {
+    json::Object p = json::object();
+    p->set("policyId", id);
+    EXPECT_EQ(status(o.root().submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", o.org(), p)),
+              kCompleted);
+  }
   // The public key of one of the wallet's accounts, from get_wallet_account.
   Bytes publicKeyOf(const std::string& account) {
     json::Object q = json::object();
@@ -412,13 +418,6 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
   auto u = f.o.user("U");
   SolanaKeys k(f.solana);
   auto sign = [&](const std::string& tx) { return f.signSolana(u, tx); };
-  auto drop = [&](const std::string& id) {
-    json::Object p = json::object();
-    p->set("policyId", id);
-    EXPECT_EQ(
-        status(f.o.root().submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", f.o.org(), p)),
-        kCompleted);
-  };
 
   // all() over no transfers is true; count() == 1 is not.
   std::string all = f.o.policy("only to R", "EFFECT_ALLOW",
@@ -430,7 +429,7 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
   EXPECT_NE(Bytes(signedTx.begin() + 1, signedTx.begin() + 65), Bytes(64, 0));
   EXPECT_EQ(status(sign(k.noTransfer())), kCompleted);
   EXPECT_EQ(status(sign(k.transfer(k.bad, 5000))), kFailed);
-  drop(all);
+  f.dropPolicy(all);
   std::string one =
       f.o.policy("exactly one to R", "EFFECT_ALLOW",
                  "solana.tx.transfers.count() == 1 && solana.tx.transfers[0].to == '" + k.b58(k.r) +
@@ -438,7 +437,7 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
   EXPECT_EQ(status(sign(k.transfer(k.r, 5000))), kCompleted);
   EXPECT_EQ(status(sign(k.transfer(k.r, 20000))), kFailed);
   EXPECT_EQ(status(sign(k.noTransfer())), kFailed);
-  drop(one);
+  f.dropPolicy(one);
 
   // DENY wins over a broad ALLOW: a transfer to BAD, any lookup table, a looked-up account.
   f.o.policy("sign anything", "EFFECT_ALLOW", "activity.action == 'SIGN'");
@@ -446,7 +445,7 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
                                    "solana.tx.transfers.any(t, t.to == '" + k.b58(k.bad) + "')");
   EXPECT_EQ(status(sign(k.transfer(k.r, 1))), kCompleted);
   EXPECT_EQ(status(sign(k.transfer(k.bad, 1))), kFailed);
-  drop(denyBad);
+  f.dropPolicy(denyBad);
   // payer, system program static; the recipient through the table (writable index 7).
   std::string viaTable = solanaTx({k.payer, k.system}, 0, {{1, {0, 2}, littleEndian(2, 4, 1)}},
                                   std::vector<SolanaLookupSpec>{{k.table, {7}, {}}});
@@ -459,7 +458,7 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
   auto looked = sign(viaTable);
   EXPECT_EQ(status(looked), kFailed);
   EXPECT_NE(failureOf(looked).find("no looked-up accounts"), std::string::npos);
-  drop(denyLookedUp);
+  f.dropPolicy(denyLookedUp);
   f.o.policy("no lookup tables", "EFFECT_DENY", "solana.tx.address_table_lookups.count() > 0");
   EXPECT_EQ(status(sign(v0Plain)), kCompleted);
   EXPECT_EQ(status(sign(viaTable)), kFailed);
@@ -559,13 +558,6 @@ TEST_P(TransactionPolicyTest, Case22TronContractsAndAmounts) {
   std::string transferCall =
       "a9059cbb" + addressWord("0x" + toHex(tronAddress(receiver)).substr(2)) + uintWord(1000000);
   std::string approveCall = "095ea7b3" + transferCall.substr(8);
-  auto drop = [&](const std::string& id) {
-    json::Object p = json::object();
-    p->set("policyId", id);
-    EXPECT_EQ(
-        status(f.o.root().submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", f.o.org(), p)),
-        kCompleted);
-  };
 
   std::string trc20 = f.o.policy("USDT transfers", "EFFECT_ALLOW",
                                  "tron.tx.contract[0].contract_address == '" + usdt +
@@ -594,7 +586,7 @@ TEST_P(TransactionPolicyTest, Case22TronContractsAndAmounts) {
   EXPECT_EQ(status(plain), kFailed);
   EXPECT_NE(failureOf(plain).find("missing field: .contract_address"), std::string::npos)
       << failureOf(plain);
-  drop(trc20);
+  f.dropPolicy(trc20);
 
   f.o.policy("small TRX transfers", "EFFECT_ALLOW",
              "tron.tx.contract[0].type == 'TransferContract' && tron.tx.contract[0].amount < "
