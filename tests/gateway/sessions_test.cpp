@@ -29,17 +29,26 @@ int64_t loginKeys(TestGateway& gw, const std::string& userId) {
                   {userId, std::string("CREDENTIAL_TYPE_LOGIN")});
 }
 
+// The claim lies `lifetime` seconds after some instant between `beforeS` and now: a login
+// issued just before a second boundary must not fail the test.
+void expectExpiry(TestGateway& gw, const json::Object& claims, int64_t beforeS, int64_t lifetime) {
+  int64_t exp = claims->getValue<int64_t>("exp");
+  EXPECT_GE(exp, beforeS + lifetime);
+  EXPECT_LE(exp, gw.gateway().nowMs() / 1000 + lifetime);
+}
+
 TEST_P(SessionsTest, StampLoginProfilesLifetimesAndExpiry) {
   TestGateway gw(GetParam(), {"sessions"});
   auto sub = createSubOrganization(gw, "alice@example.com", "+14155550123");
   Client alice = gw.clientWith(sub.userKey.stamper);
 
   auto s1 = newSessionKey();
+  int64_t beforeS = gw.gateway().nowMs() / 1000;
   auto claims =
       gatewayJwtClaims(gw, stampLogin(gw, alice, sub.id, loginParams(s1.publicKey)), true);
   EXPECT_EQ(claims->getValue<std::string>("session_type"), "SESSION_TYPE_READ_WRITE");
   EXPECT_EQ(claims->getValue<std::string>("user_id"), sub.userId);
-  EXPECT_EQ(claims->getValue<int64_t>("exp"), gw.gateway().nowMs() / 1000 + 900);
+  expectExpiry(gw, claims, beforeS, 900);
   EXPECT_EQ(
       gw.clientWith(s1.stamper()).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
       sub.userId);
@@ -58,12 +67,13 @@ TEST_P(SessionsTest, StampLoginProfilesLifetimesAndExpiry) {
   auto p = loginParams(s2.publicKey);
   p->set("sessionProfileId", profileId);
   p->set("expirationSeconds", "900");
+  beforeS = gw.gateway().nowMs() / 1000;
   std::string jwt = stampLogin(gw, alice, sub.id, p);
   std::string payload = jwt.substr(jwt.find('.') + 1);
   payload = payload.substr(0, payload.find('.'));
   EXPECT_EQ(payload.find_first_of("-_"), std::string::npos) << payload;
   claims = gatewayJwtClaims(gw, jwt, true);
-  EXPECT_EQ(claims->getValue<int64_t>("exp"), gw.gateway().nowMs() / 1000 + 60);
+  expectExpiry(gw, claims, beforeS, 60);
   EXPECT_EQ(claims->getValue<std::string>("session_type"), "trading > desk ~ é");
   EXPECT_EQ(claims->getValue<std::string>("scope"), "amount > 5 ?");
   EXPECT_EQ(claims->getValue<std::string>("session_profile_id"), profileId);
