@@ -16,11 +16,6 @@ using namespace signet;
 using json::Object;
 
 namespace {
-constexpr const char* kEthereum = "TRANSACTION_TYPE_ETHEREUM";
-constexpr const char* kSolana = "TRANSACTION_TYPE_SOLANA";
-constexpr const char* kTron = "TRANSACTION_TYPE_TRON";
-constexpr const char* kTempo = "TRANSACTION_TYPE_TEMPO";
-constexpr const char* kBitcoin = "TRANSACTION_TYPE_BITCOIN";
 constexpr const char* kField = "parameters.unsignedTransaction";
 
 Bytes transactionBytes(const Object& p) {
@@ -30,15 +25,6 @@ Bytes transactionBytes(const Object& p) {
     throw invalidArgument(
         "invalid field parameters.unsignedTransaction: not hex (with or without 0x)");
   return *raw;
-}
-
-std::string requireType(const Object& p) {
-  std::string type = json::requireString(p, "type", "parameters");
-  for (const char* known : {kEthereum, kSolana, kTron, kTempo, kBitcoin})
-    if (type == known) return type;
-  throw invalidArgument(
-      "invalid field parameters.type: \"" + type +
-      "\" is not a TRANSACTION_TYPE_* (ETHEREUM, SOLANA, TRON, TEMPO or BITCOIN)");
 }
 
 // The signer's Ethereum address, lowercase, from the key's stored public key.
@@ -62,14 +48,20 @@ void addDecodedCall(RequestContext& ctx, const EthTransaction& tx, Object& fact)
   fact->set("contract_call_args", call->args);
 }
 
-// signWith's key, which must be a plain (not Taproot) secp256k1 key.
-SigningKey secp256k1Key(ActivityContext& ctx, const std::string& signWith, const char* chain) {
+// signWith's key, which must be of `curve` (and not a Taproot key unless `taprootToo`);
+// FailedPrecondition naming the key's curve and what `chain` transactions are signed with.
+SigningKey keyFor(ActivityContext& ctx, const std::string& signWith, crypto::Curve curve,
+                  bool taprootToo, const std::string& chain, const std::string& scheme) {
   SigningKey key = resolveSignWith(ctx, signWith);
-  if (key.curve != crypto::Curve::kSecp256k1 || key.taproot)
+  bool taprootRefused = key.curve == curve && key.taproot && !taprootToo;
+  if (key.curve != curve || taprootRefused)
     throw failedPrecondition("signWith \"" + signWith + "\" is a " +
-                             (key.taproot ? std::string("Taproot") : curveToApi(key.curve)) +
-                             " key; " + chain + " transactions are signed with secp256k1 ECDSA");
+                             (taprootRefused ? std::string("Taproot") : curveToApi(key.curve)) +
+                             " key; " + chain + " transactions are signed with " + scheme);
   return key;
+}
+SigningKey secp256k1Key(ActivityContext& ctx, const std::string& signWith, const char* chain) {
+  return keyFor(ctx, signWith, crypto::Curve::kSecp256k1, false, chain, "secp256k1 ECDSA");
 }
 
 Bytes signEthereum(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
@@ -81,10 +73,7 @@ Bytes signEthereum(ActivityContext& ctx, const std::string& signWith, const Byte
 
 Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
   SolanaTransaction tx = parseSolanaTransaction(raw, kField);
-  SigningKey key = resolveSignWith(ctx, signWith);
-  if (key.curve != crypto::Curve::kEd25519)
-    throw failedPrecondition("signWith \"" + signWith + "\" is a " + curveToApi(key.curve) +
-                             " key; Solana transactions are signed with Ed25519");
+  SigningKey key = keyFor(ctx, signWith, crypto::Curve::kEd25519, false, "Solana", "Ed25519");
   Bytes message = tx.message();
   return solanaSignedTransaction(
       tx, crypto::publicKeyFromPrivate(key.curve, key.privateKey),
@@ -109,65 +98,80 @@ Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& r
 // Every input the key spends (P2PKH, P2WPKH, P2TR key path) signed; the PSBT not finalised.
 Bytes signBitcoin(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
   Psbt psbt = parsePsbt(raw, kField);
-  SigningKey key = resolveSignWith(ctx, signWith);
-  if (key.curve != crypto::Curve::kSecp256k1)
-    throw failedPrecondition("signWith \"" + signWith + "\" is a " + curveToApi(key.curve) +
-                             " key; Bitcoin transactions are signed with secp256k1");
+  SigningKey key = keyFor(ctx, signWith, crypto::Curve::kSecp256k1, true, "Bitcoin", "secp256k1");
   signPsbt(psbt, key.privateKey, signWith, kField);
   return serializePsbt(psbt);
 }
 
-using Signer = Bytes (*)(ActivityContext&, const std::string&, const Bytes&);
-Signer signerFor(const std::string& type) {
-  if (type == kEthereum) return signEthereum;
-  if (type == kSolana) return signSolana;
-  if (type == kTempo) return signTempo;
-  if (type == kBitcoin) return signBitcoin;
-  return signTron;
+// Each chain's tx fact (the value of `<keyword>.tx`); nullptr when there is none to give.
+Object solanaFact(RequestContext&, const SignWithTarget&, const Bytes& raw) {
+  return solanaTxFact(parseSolanaTransaction(raw, kField));
+}
+Object tronFact(RequestContext&, const SignWithTarget&, const Bytes& raw) {
+  return tronTxFact(parseTronTransaction(raw, kField));
+}
+Object bitcoinFact(RequestContext&, const SignWithTarget& signer, const Bytes& raw) {
+  return bitcoinTxFact(parsePsbt(raw, kField), signer.addressFormat);
+}
+Object tempoFact(RequestContext&, const SignWithTarget& signer, const Bytes& raw) {
+  auto from = ethereumAddressOf(signer);
+  return from ? tempoTxFact(parseTempoTransaction(raw, kField), *from) : nullptr;
+}
+Object ethereumFact(RequestContext& ctx, const SignWithTarget& signer, const Bytes& raw) {
+  auto from = ethereumAddressOf(signer);
+  if (!from) return nullptr;
+  EthTransaction tx = parseEthTransaction(raw, kField);
+  Object fact = ethTxFact(tx, *from);
+  addDecodedCall(ctx, tx, fact);
+  return fact;
+}
+
+struct Chain {
+  const char* type;     // TRANSACTION_TYPE_*
+  const char* keyword;  // the policy keyword its fact lives under, as <keyword>.tx
+  Bytes (*sign)(ActivityContext&, const std::string& signWith, const Bytes& raw);
+  Object (*fact)(RequestContext&, const SignWithTarget&, const Bytes& raw);
+};
+// clang-format off
+const Chain kChains[] = {
+    {"TRANSACTION_TYPE_ETHEREUM", "eth",     signEthereum, ethereumFact},
+    {"TRANSACTION_TYPE_SOLANA",   "solana",  signSolana,   solanaFact},
+    {"TRANSACTION_TYPE_TRON",     "tron",    signTron,     tronFact},
+    {"TRANSACTION_TYPE_TEMPO",    "tempo",   signTempo,    tempoFact},
+    {"TRANSACTION_TYPE_BITCOIN",  "bitcoin", signBitcoin,  bitcoinFact},
+};
+// clang-format on
+
+const Chain* chainOf(const std::string& type) {
+  for (const auto& c : kChains)
+    if (type == c.type) return &c;
+  return nullptr;
 }
 }  // namespace
 
 Object signTransaction(ActivityContext& ctx, const Object& p) {
   std::string signWith = json::requireString(p, "signWith", "parameters");
-  std::string type = requireType(p);
+  std::string type = json::requireString(p, "type", "parameters");
+  const Chain* chain = chainOf(type);
+  if (!chain)
+    throw invalidArgument(
+        "invalid field parameters.type: \"" + type +
+        "\" is not a TRANSACTION_TYPE_* (ETHEREUM, SOLANA, TRON, TEMPO or BITCOIN)");
   Bytes raw = transactionBytes(p);
   Object r = json::object();
-  r->set("signedTransaction", toHex(signerFor(type)(ctx, signWith, raw)));
+  r->set("signedTransaction", toHex(chain->sign(ctx, signWith, raw)));
   return r;
 }
 
 Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const Object& p) {
   Object facts = json::object();
-  std::string type = p->optValue<std::string>("type", "");
-  Object chain = json::object();
-  if (type == kSolana) {
-    chain->set("tx", solanaTxFact(parseSolanaTransaction(transactionBytes(p), kField)));
-    facts->set("solana", chain);
-    return facts;
-  }
-  if (type == kBitcoin) {
-    chain->set("tx", bitcoinTxFact(parsePsbt(transactionBytes(p), kField), signer.addressFormat));
-    facts->set("bitcoin", chain);
-    return facts;
-  }
-  if (type == kTron) {
-    chain->set("tx", tronTxFact(parseTronTransaction(transactionBytes(p), kField)));
-    facts->set("tron", chain);
-    return facts;
-  }
-  if (type != kEthereum && type != kTempo) return facts;
-  auto from = ethereumAddressOf(signer);
-  if (!from) return facts;
-  if (type == kTempo) {
-    chain->set("tx", tempoTxFact(parseTempoTransaction(transactionBytes(p), kField), *from));
-    facts->set("tempo", chain);
-    return facts;
-  }
-  EthTransaction tx = parseEthTransaction(transactionBytes(p), kField);
-  Object fact = ethTxFact(tx, *from);
-  addDecodedCall(ctx, tx, fact);
-  chain->set("tx", fact);
-  facts->set("eth", chain);
+  const Chain* chain = chainOf(p->optValue<std::string>("type", ""));
+  if (!chain) return facts;
+  Object fact = chain->fact(ctx, signer, transactionBytes(p));
+  if (!fact) return facts;
+  Object tx = json::object();
+  tx->set("tx", fact);
+  facts->set(chain->keyword, tx);
   return facts;
 }
 
