@@ -24,11 +24,6 @@ Bytes concat(std::initializer_list<Bytes> parts) {
   return out;
 }
 
-Bytes hash160Of(const Bytes& b) {
-  auto h = crypto::hash160(b.data(), b.size());
-  return Bytes(h.begin(), h.end());
-}
-
 // The 20 address bytes of an Ethereum or Tron account: keccak256(X ‖ Y)[12..32].
 Bytes ethereumBytes(const Bytes& compressed) {
   Bytes full = crypto::uncompressPublicKey(Curve::kSecp256k1, compressed);
@@ -79,18 +74,6 @@ std::string stellarAccount(const Bytes& key) {
   return out;
 }
 
-struct Bitcoin {
-  std::string hrp;
-  uint8_t p2pkhVersion;
-};
-std::optional<Bitcoin> bitcoinNetwork(const std::string& format) {
-  if (format.rfind("ADDRESS_FORMAT_BITCOIN_MAINNET_", 0) == 0) return Bitcoin{"bc", 0x00};
-  if (format.rfind("ADDRESS_FORMAT_BITCOIN_TESTNET_", 0) == 0) return Bitcoin{"tb", 0x6f};
-  if (format.rfind("ADDRESS_FORMAT_BITCOIN_SIGNET_", 0) == 0) return Bitcoin{"tb", 0x6f};
-  if (format.rfind("ADDRESS_FORMAT_BITCOIN_REGTEST_", 0) == 0) return Bitcoin{"bcrt", 0x6f};
-  return std::nullopt;
-}
-
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -100,6 +83,23 @@ bool endsWith(const std::string& s, const std::string& suffix) {
   throw invalidArgument("address format " + format + " is not supported: " + why);
 }
 }  // namespace
+
+Bytes hash160Of(const Bytes& b) {
+  auto h = crypto::hash160(b.data(), b.size());
+  return Bytes(h.begin(), h.end());
+}
+
+std::optional<BitcoinNetwork> bitcoinNetwork(const std::string& format) {
+  if (format.rfind("ADDRESS_FORMAT_BITCOIN_MAINNET_", 0) == 0)
+    return BitcoinNetwork{"bc", 0x00, 0x05};
+  if (format.rfind("ADDRESS_FORMAT_BITCOIN_TESTNET_", 0) == 0)
+    return BitcoinNetwork{"tb", 0x6f, 0xc4};
+  if (format.rfind("ADDRESS_FORMAT_BITCOIN_SIGNET_", 0) == 0)
+    return BitcoinNetwork{"tb", 0x6f, 0xc4};
+  if (format.rfind("ADDRESS_FORMAT_BITCOIN_REGTEST_", 0) == 0)
+    return BitcoinNetwork{"bcrt", 0x6f, 0xc4};
+  return std::nullopt;
+}
 
 std::optional<Curve> curveOfFormat(const std::string& f) {
   for (const auto& [marker, why] : kUnsettled)
@@ -171,8 +171,7 @@ std::string addressFor(const std::string& f, Curve curve, const Bytes& publicKey
   }
   if (f == "ADDRESS_FORMAT_XLM") return stellarAccount(publicKey);
   auto net = bitcoinNetwork(f);
-  if (endsWith(f, "_P2PKH"))
-    return base58CheckEncode(concat({{net->p2pkhVersion}, hash160Of(publicKey)}));
+  if (endsWith(f, "_P2PKH")) return base58CheckEncode(concat({{net->p2pkh}, hash160Of(publicKey)}));
   if (endsWith(f, "_P2WPKH")) return bech32::segwitAddress(net->hrp, 0, hash160Of(publicKey));
   auto output = crypto::taprootOutputKey(publicKey);
   if (!output) throw invalidArgument("not a secp256k1 public key for " + f);

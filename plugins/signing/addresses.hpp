@@ -25,6 +25,17 @@ void requireFormatForCurve(const std::string& addressFormat, signet::crypto::Cur
 std::string addressFor(const std::string& addressFormat, signet::crypto::Curve curve,
                        const signet::Bytes& publicKey);
 
+// RIPEMD-160(SHA-256(b)): what P2PKH and P2WPKH addresses and scripts carry of a key.
+signet::Bytes hash160Of(const signet::Bytes& b);
+
+// A Bitcoin address format's network: the bech32 prefix and the Base58Check version bytes of
+// P2PKH and P2SH addresses. nullopt for a format that is not ADDRESS_FORMAT_BITCOIN_*.
+struct BitcoinNetwork {
+  std::string hrp;
+  uint8_t p2pkh, p2sh;
+};
+std::optional<BitcoinNetwork> bitcoinNetwork(const std::string& addressFormat);
+
 // 0x + EIP-55 mixed-case checksum of a 20-byte account address.
 std::string ethereumChecksumAddress(const signet::Bytes& address20);
 

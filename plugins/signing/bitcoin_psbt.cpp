@@ -4,6 +4,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <set>
 
+#include "addresses.hpp"
 #include "signet/bech32.hpp"
 #include "signet/error.hpp"
 #include "signet/plugin.hpp"
@@ -108,10 +109,6 @@ bool contains(const Bytes& haystack, const Bytes& needle) {
   return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) !=
          haystack.end();
 }
-Bytes hash160(const Bytes& b) {
-  auto h = crypto::hash160(b.data(), b.size());
-  return Bytes(h.begin(), h.end());
-}
 }  // namespace
 
 const Bytes* PsbtMap::find(uint8_t keyType) const {
@@ -180,7 +177,7 @@ Bytes serializePsbt(const Psbt& p) {
 void signPsbt(Psbt& p, const crypto::SecretBytes& key, const std::string& signWith,
               const std::string& field) {
   Bytes pub = crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, key);
-  Bytes keyHash = hash160(pub);
+  Bytes keyHash = hash160Of(pub);
   Bytes outputKey = *crypto::taprootOutputKey(pub);
   std::string what = "invalid field " + field;
   size_t signedInputs = 0;
@@ -256,15 +253,9 @@ void signPsbt(Psbt& p, const crypto::SecretBytes& key, const std::string& signWi
 }
 
 json::Object bitcoinTxFact(const Psbt& p, const std::string& addressFormat) {
-  struct Network {
-    std::string hrp;
-    uint8_t p2pkh, p2sh;
-  };
-  auto startsWith = [&](const char* prefix) { return addressFormat.rfind(prefix, 0) == 0; };
-  Network net = startsWith("ADDRESS_FORMAT_BITCOIN_REGTEST_")   ? Network{"bcrt", 0x6f, 0xc4}
-                : startsWith("ADDRESS_FORMAT_BITCOIN_TESTNET_") ? Network{"tb", 0x6f, 0xc4}
-                : startsWith("ADDRESS_FORMAT_BITCOIN_SIGNET_")  ? Network{"tb", 0x6f, 0xc4}
-                                                                : Network{"bc", 0x00, 0x05};
+  // Mainnet when signWith is no Bitcoin account (a private key, another chain's account).
+  auto net = bitcoinNetwork(addressFormat);
+  if (!net) net = bitcoinNetwork("ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH");
   json::Object fact = json::object();
   fact->set("version", intFact(std::to_string(p.tx.version)));
   json::Array inputs = json::array();
@@ -284,19 +275,19 @@ json::Object bitcoinTxFact(const Psbt& p, const std::string& addressFormat) {
     std::string address;
     const Bytes& s = out.script;
     if (type == ScriptType::kP2pkh) {
-      Bytes payload{net.p2pkh};
+      Bytes payload{net->p2pkh};
       Bytes h = slice(s, 3, 23);
       payload.insert(payload.end(), h.begin(), h.end());
       address = base58CheckEncode(payload);
     } else if (type == ScriptType::kP2sh) {
-      Bytes payload{net.p2sh};
+      Bytes payload{net->p2sh};
       Bytes h = slice(s, 2, 22);
       payload.insert(payload.end(), h.begin(), h.end());
       address = base58CheckEncode(payload);
     } else if (type == ScriptType::kP2wpkh || type == ScriptType::kP2wsh) {
-      address = bech32::segwitAddress(net.hrp, 0, slice(s, 2, s.size()));
+      address = bech32::segwitAddress(net->hrp, 0, slice(s, 2, s.size()));
     } else if (type == ScriptType::kP2tr) {
-      address = bech32::segwitAddress(net.hrp, 1, slice(s, 2, 34));
+      address = bech32::segwitAddress(net->hrp, 1, slice(s, 2, 34));
     }
     o->set("value", intFact(std::to_string(out.value)));
     o->set("script_pubkey", toHex(s));
