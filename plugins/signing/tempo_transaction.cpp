@@ -29,6 +29,24 @@ enum Index {
   kAuthorizations
 };
 
+// The integer fields, named as policies read them, with their size limits.
+struct UintField {
+  Index index;
+  const char* name;
+  size_t maxBytes;
+};
+// clang-format off
+const UintField kUintFields[] = {
+    {kChainId, "chain_id", 32},
+    {kMaxPriorityFee, "max_priority_fee_per_gas", 32},
+    {kMaxFee, "max_fee_per_gas", 32},
+    {kGasLimit, "gas_limit", 8},
+    {kNonceKey, "nonce_key", 32},
+    {kNonce, "nonce", 8},
+    {kValidBefore, "valid_before", 8},
+    {kValidAfter, "valid_after", 8}};
+// clang-format on
+
 std::string hex0x(const Bytes& b) {
   return "0x" + toHex(b);
 }
@@ -46,10 +64,7 @@ TempoTransaction parseTempoTransaction(const Bytes& raw, const std::string& path
                "gateway does not sign (policies cannot see what an access key may do)");
   if (f.size() != kUnsignedFields)
     check.fail("a Tempo transaction has 13 unsigned fields, this one " + std::to_string(f.size()));
-  check.uint(f[kChainId], "chain_id", 32);
-  check.uint(f[kMaxPriorityFee], "max_priority_fee_per_gas", 32);
-  check.uint(f[kMaxFee], "max_fee_per_gas", 32);
-  check.uint(f[kGasLimit], "gas_limit", 8);
+  for (const auto& u : kUintFields) check.uint(f[u.index], u.name, u.maxBytes);
   const auto& calls = check.list(f[kCalls], "calls");
   if (calls.empty()) check.fail("a Tempo transaction needs at least one call");
   for (const auto& call : calls) {
@@ -62,10 +77,6 @@ TempoTransaction parseTempoTransaction(const Bytes& raw, const std::string& path
     check.string(c[2], "a call's input");
   }
   check.accessList(f[kAccessList], "access_list");
-  check.uint(f[kNonceKey], "nonce_key", 32);
-  check.uint(f[kNonce], "nonce", 8);
-  check.uint(f[kValidBefore], "valid_before", 8);
-  check.uint(f[kValidAfter], "valid_after", 8);
   check.string(f[kFeeToken], "fee_token");
   if (!f[kFeeToken].bytes.empty() && f[kFeeToken].bytes.size() != 20)
     check.fail("fee_token has " + std::to_string(f[kFeeToken].bytes.size()) + " bytes, not 20");
@@ -99,14 +110,7 @@ Object tempoTxFact(const TempoTransaction& tx, const std::string& fromAddress) {
   const auto& f = tx.fields;
   Object fact = json::object();
   fact->set("from", fromAddress);
-  fact->set("chain_id", uintFact(uintDecimal(f[kChainId].bytes)));
-  fact->set("max_priority_fee_per_gas", uintFact(uintDecimal(f[kMaxPriorityFee].bytes)));
-  fact->set("max_fee_per_gas", uintFact(uintDecimal(f[kMaxFee].bytes)));
-  fact->set("gas_limit", uintFact(uintDecimal(f[kGasLimit].bytes)));
-  fact->set("nonce_key", uintFact(uintDecimal(f[kNonceKey].bytes)));
-  fact->set("nonce", uintFact(uintDecimal(f[kNonce].bytes)));
-  fact->set("valid_before", uintFact(uintDecimal(f[kValidBefore].bytes)));
-  fact->set("valid_after", uintFact(uintDecimal(f[kValidAfter].bytes)));
+  for (const auto& u : kUintFields) fact->set(u.name, uintFact(uintDecimal(f[u.index].bytes)));
   fact->set("fee_token", f[kFeeToken].bytes.empty() ? "" : hex0x(f[kFeeToken].bytes));
   json::Array calls = json::array();
   for (const auto& call : f[kCalls].items) {
