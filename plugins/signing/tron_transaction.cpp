@@ -203,6 +203,17 @@ TronContract parseContract(const Bytes& bytes, const std::string& what) {
   return c;
 }
 
+// Transaction.raw's scalar fields TronWeb writes (contracts, field 11, are read apart).
+const std::pair<uint32_t, Bytes TronTransaction::*> kRawBytes[] = {
+    {1, &TronTransaction::refBlockBytes},
+    {4, &TronTransaction::refBlockHash},
+    {10, &TronTransaction::memo}};
+const std::pair<uint32_t, int64_t TronTransaction::*> kRawInts[] = {
+    {3, &TronTransaction::refBlockNum},
+    {8, &TronTransaction::expiration},
+    {14, &TronTransaction::timestamp},
+    {18, &TronTransaction::feeLimit}};
+
 }  // namespace
 
 TronTransaction parseTronTransaction(const Bytes& raw, const std::string& field) {
@@ -210,44 +221,26 @@ TronTransaction parseTronTransaction(const Bytes& raw, const std::string& field)
   tx.raw = raw;
   std::set<uint32_t> seen;
   for (const auto& f : parseProtoFields(raw, field)) {
-    if (f.number != 11) requireOnce(seen, f, field);
-    switch (f.number) {
-      case 1:
-        requireWireType(f, false, field);
-        tx.refBlockBytes = f.bytes;
-        break;
-      case 3:
-        requireWireType(f, true, field);
-        tx.refBlockNum = static_cast<int64_t>(f.varint);
-        break;
-      case 4:
-        requireWireType(f, false, field);
-        tx.refBlockHash = f.bytes;
-        break;
-      case 8:
-        requireWireType(f, true, field);
-        tx.expiration = static_cast<int64_t>(f.varint);
-        break;
-      case 10:
-        requireWireType(f, false, field);
-        tx.memo = f.bytes;
-        break;
-      case 11:
-        requireWireType(f, false, field);
-        tx.contracts.push_back(parseContract(f.bytes, field + ".contract"));
-        break;
-      case 14:
-        requireWireType(f, true, field);
-        tx.timestamp = static_cast<int64_t>(f.varint);
-        break;
-      case 18:
-        requireWireType(f, true, field);
-        tx.feeLimit = static_cast<int64_t>(f.varint);
-        break;
-      default:
-        throw invalidArgument(field + ": Transaction.raw field " + std::to_string(f.number) +
-                              (f.number == 9 || f.number == 12 ? " (auths or scripts)" : "") +
-                              " is not supported");
+    if (f.number == 11) {
+      requireWireType(f, false, field);
+      tx.contracts.push_back(parseContract(f.bytes, field + ".contract"));
+      continue;
+    }
+    requireOnce(seen, f, field);
+    auto bytes = std::find_if(std::begin(kRawBytes), std::end(kRawBytes),
+                              [&](const auto& e) { return e.first == f.number; });
+    auto ints = std::find_if(std::begin(kRawInts), std::end(kRawInts),
+                             [&](const auto& e) { return e.first == f.number; });
+    if (bytes != std::end(kRawBytes)) {
+      requireWireType(f, false, field);
+      tx.*(bytes->second) = f.bytes;
+    } else if (ints != std::end(kRawInts)) {
+      requireWireType(f, true, field);
+      tx.*(ints->second) = static_cast<int64_t>(f.varint);
+    } else {
+      throw invalidArgument(field + ": Transaction.raw field " + std::to_string(f.number) +
+                            (f.number == 9 || f.number == 12 ? " (auths or scripts)" : "") +
+                            " is not supported");
     }
   }
   if (tx.contracts.size() != 1)
