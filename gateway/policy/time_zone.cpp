@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -137,6 +138,11 @@ std::shared_ptr<const TimeZone> TimeZone::load(const std::string& name) {
   }
   const char* dir = std::getenv("TZDIR");
   std::string path = std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + name;
+  // Only a regular file: a region directory ('America') opens as a stream too, and reading
+  // it throws ios_base::failure instead of giving the "not a known time zone" refusal.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    bad(name, "is not a known time zone (no zone file at " + path + ")");
   std::ifstream in(path, std::ios::binary);
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (data.size() < 44 || data.compare(0, 4, "TZif") != 0)

@@ -53,7 +53,8 @@ TEST(TimeZones, WallTimesThatAreSkippedOrRepeated) {
 
 TEST(TimeZones, NamesOutsideTheZoneDirectoryAreRefused) {
   for (const char* name :
-       {"../../etc/passwd", "/etc/localtime", "America/../../etc", "", "a b", "Mars/Olympus"})
+       {"../../etc/passwd", "/etc/localtime", "America/../../etc", "", "a b", "Mars/Olympus",
+        "America"})  // a region directory, found by the fuzzer: reading it threw ios_base::failure
     EXPECT_THROW(TimeZone::load(name), std::invalid_argument) << name;
 }
 
