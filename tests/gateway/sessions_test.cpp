@@ -170,44 +170,12 @@ TEST_P(SessionsTest, ReadWriteSessionsAreCredentialBundlesAndReadOnlySessionsAre
             ro->getValue<std::string>("sessionExpiry"));
 }
 
-// X-Stamp-Attested: the session key signs the body; a verification token bound to it vouches.
-class AttestedStamper : public Stamper {
- public:
-  AttestedStamper(const SessionKey& key, std::string token) : key_(key), token_(std::move(token)) {}
-  std::pair<std::string, std::string> stamp(std::string_view body) override {
-    auto sig = crypto::signEcdsa(crypto::Curve::kP256, key_.privateKey, crypto::sha256(body));
-    json::Object o = json::object();
-    o->set("publicKeyAttestation", token_);
-    o->set("scheme", "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN");
-    o->set("publicKey", key_.publicKey);
-    o->set("signature", toHex(crypto::encodeDerSignature(sig)));
-    return {"X-Stamp-Attested", base64UrlEncode(json::stringify(o))};
-  }
-
- private:
-  const SessionKey& key_;
-  std::string token_;
-};
-
 TEST_P(SessionsTest, AttestedStampLogsInOnceAndOnlyPollsAfterwards) {
   TestGateway gw(GetParam(), {"sessions"});
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
   auto sub = createSubOrganization(gw, "alice@example.com", "+14155550123");
-  auto init = json::parseObject(
-      R"({"otpType":"OTP_TYPE_EMAIL","contact":"alice@example.com","appName":"Demo"})", "t");
-  std::string otpId = resultOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
-                                                      gw.root().organizationId, init),
-                               "initOtpResult")
-                          ->getValue<std::string>("otpId");
   auto session = newSessionKey();
-  json::Object v = json::object();
-  v->set("otpId", otpId);
-  v->set("otpCode", codeIn(newestOutboxMessage(gw)));
-  v->set("publicKey", session.publicKey);
-  std::string token = resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
-                                                      gw.root().organizationId, v),
-                               "verifyOtpResult")
-                          ->getValue<std::string>("verificationToken");
+  std::string token = emailVerificationToken(gw, "alice@example.com", session);
 
   // The client knows only the parent: the login lands in alice's sub-organization.
   Client attested = gw.clientWith(std::make_shared<AttestedStamper>(session, token));

@@ -51,6 +51,36 @@ SubOrganization createSubOrganization(TestGateway& gw, const std::string& email,
   return s;
 }
 
+std::pair<std::string, std::string> AttestedStamper::stamp(std::string_view body) {
+  auto sig = crypto::signEcdsa(crypto::Curve::kP256, key_.privateKey, crypto::sha256(body));
+  json::Object o = json::object();
+  o->set("publicKeyAttestation", token_);
+  o->set("scheme", "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN");
+  o->set("publicKey", key_.publicKey);
+  o->set("signature", toHex(crypto::encodeDerSignature(sig)));
+  return {"X-Stamp-Attested", base64UrlEncode(json::stringify(o))};
+}
+
+std::string emailVerificationToken(TestGateway& gw, const std::string& email,
+                                   const SessionKey& key) {
+  json::Object init = json::object();
+  init->set("otpType", "OTP_TYPE_EMAIL");
+  init->set("contact", email);
+  init->set("appName", "Demo");
+  std::string otpId = resultOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                                      gw.root().organizationId, init),
+                               "initOtpResult")
+                          ->getValue<std::string>("otpId");
+  json::Object v = json::object();
+  v->set("otpId", otpId);
+  v->set("otpCode", codeIn(newestOutboxMessage(gw)));
+  v->set("publicKey", key.publicKey);
+  return resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                         gw.root().organizationId, v),
+                  "verifyOtpResult")
+      ->getValue<std::string>("verificationToken");
+}
+
 std::string codeIn(const std::string& message) {
   static const std::regex pattern(R"((?:code is: |Code: )([0-9A-Z]{6,9}))");
   std::smatch m;

@@ -30,6 +30,23 @@ SubOrganization createSubOrganization(TestGateway& gw, const std::string& email,
                                       const std::string& phone,
                                       const json::Object& flags = json::object());
 
+// X-Stamp-Attested: the session key signs the body; a verification token bound to it vouches.
+class AttestedStamper : public Stamper {
+ public:
+  AttestedStamper(const SessionKey& key, std::string token) : key_(key), token_(std::move(token)) {}
+  std::pair<std::string, std::string> stamp(std::string_view body) override;
+
+ private:
+  const SessionKey& key_;
+  std::string token_;
+};
+
+// A verification token for `email`, bound to `key`, through the API as a client gets one:
+// init_otp and verify_otp by the root organization (FEATURE_NAME_OTP_EMAIL_AUTH must be set),
+// the code read from the delivered message.
+std::string emailVerificationToken(TestGateway& gw, const std::string& email,
+                                   const SessionKey& key);
+
 // The code in a delivered message ("... code is: XXXXXX" or "Code: XXXXXX").
 std::string codeIn(const std::string& message);
 // The newest message in <dataDir>/outbox with `extension` (bounded wait), or "".
