@@ -50,6 +50,10 @@ void ModuleRegistry::factProvider(FactProvider provider) {
   module_.factProviders.push_back(std::move(provider));
 }
 
+void ModuleRegistry::sessionProfileLookup(SessionProfileLookup lookup) {
+  module_.sessionProfileLookup = std::move(lookup);
+}
+
 void Catalog::add(ModuleInfo module) {
   for (const auto& m : modules_)
     if (m->name == module.name)
@@ -96,6 +100,7 @@ void Catalog::index() {
     for (const auto& hook : m->deletionHooks) services_.deletionHooks.emplace_back(m->name, hook);
     for (const auto& provider : m->factProviders)
       services_.factProviders.emplace_back(m->name, provider);
+    if (m->sessionProfileLookup) services_.sessionProfileExists = m->sessionProfileLookup;
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});
     for (const auto& f : m->subOrganizationFilters) {

@@ -27,6 +27,7 @@ struct ModuleInfo {
   std::vector<std::pair<std::string, EventHandler>> subscriptions;
   std::vector<SubOrganizationFilter> subOrganizationFilters;
   std::vector<FactProvider> factProviders;
+  SessionProfileLookup sessionProfileLookup;
   std::vector<std::string> startupNotices;
 };
 
@@ -49,6 +50,7 @@ class ModuleRegistry : public Registry {
   void subscribe(const std::string& event, EventHandler handler) override;
   void subOrganizationFilter(SubOrganizationFilter filter) override;
   void factProvider(FactProvider provider) override;
+  void sessionProfileLookup(SessionProfileLookup lookup) override;
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override;

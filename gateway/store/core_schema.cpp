@@ -96,6 +96,23 @@ std::vector<Migration> coreMigrations() {
        "a token that changes with every write to an organization's policies, so gateways can "
        "keep its parsed policy set until it does",
        {"ALTER TABLE organizations ADD COLUMN policy_version TEXT NOT NULL DEFAULT ''"}},
+      {11,
+       "MFA policies, what each vote's stamp proved, each activity's MFA status, and the session "
+       "profile a session key was issued under",
+       {"CREATE TABLE mfa_policies (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, user_id "
+        "TEXT NOT NULL, name TEXT NOT NULL, condition_expr TEXT NOT NULL, required_methods TEXT "
+        "NOT "
+        "NULL, eval_order BIGINT NOT NULL, notes TEXT NOT NULL, created_at_ms BIGINT NOT NULL, "
+        "updated_at_ms BIGINT NOT NULL)",
+        "CREATE UNIQUE INDEX mfa_policies_user_name ON mfa_policies (user_id, name)",
+        "CREATE TABLE mfa_presentations (vote_id TEXT PRIMARY KEY, activity_id TEXT NOT NULL, "
+        "user_id TEXT NOT NULL, method_type TEXT NOT NULL, method_id TEXT NOT NULL, created_at_ms "
+        "BIGINT NOT NULL)",
+        "CREATE INDEX mfa_presentations_activity ON mfa_presentations (activity_id)",
+        "CREATE TABLE mfa_statuses (activity_id TEXT NOT NULL, user_id TEXT NOT NULL, "
+        "organization_id TEXT NOT NULL, status TEXT NOT NULL, PRIMARY KEY (activity_id, "
+        "user_id))",
+        "ALTER TABLE api_keys ADD COLUMN session_profile_id TEXT"}},
   };
 }
 

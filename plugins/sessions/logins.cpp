@@ -36,7 +36,8 @@ json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json:
                                     {"CREDENTIAL_TYPE_LOGIN"});
   identity(ctx).issueSessionKey(
       ctx, user.organizationId, user.userId,
-      {keyName("Session Key", ctx.nowMs()), publicKey, "CREDENTIAL_TYPE_LOGIN", lifetime});
+      {keyName("Session Key", ctx.nowMs()), publicKey, "CREDENTIAL_TYPE_LOGIN", lifetime,
+       claims.sessionProfileId.value_or("")});
   claims.expiresAtSeconds = ctx.nowMs() / 1000 + lifetime;
   claims.publicKey = publicKey;
   claims.userId = user.userId;

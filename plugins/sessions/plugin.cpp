@@ -66,6 +66,7 @@ void registerSessions(Registry& r) {
   // clang-format on
   r.migrations("sessions", migrations());
   r.organizationDeletionHook(deleteOrganization);
+  r.sessionProfileLookup(profileExists);
 }
 
 const PluginDescriptor* descriptor() {

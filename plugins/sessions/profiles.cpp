@@ -35,6 +35,14 @@ Profile requireProfile(RequestContext& ctx, const std::string& organizationId,
   return profileFrom(*row);
 }
 
+bool profileExists(RequestContext& ctx, const std::string& organizationId,
+                   const std::string& profileId) {
+  return ctx.db()
+      .queryOne("SELECT 1 FROM session_profiles WHERE organization_id = ? AND id = ?",
+                {organizationId, profileId})
+      .has_value();
+}
+
 json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
   Profile profile;
   profile.name = json::requireString(p, "sessionProfileName", "parameters");

@@ -20,7 +20,7 @@
 namespace signet {
 
 // Bump on any change to the types in this header or those it includes.
-inline constexpr int kPluginAbiVersion = 2;
+inline constexpr int kPluginAbiVersion = 3;
 
 // Who made the request, as resolved from its stamp.
 struct Caller {
@@ -116,6 +116,10 @@ struct SubOrganizationFilter {
 // an empty object when the activity is not the module's.
 using FactProvider = std::function<json::Object(RequestContext&, const std::string& activityType,
                                                 const json::Object& parameters)>;
+// Whether a session profile exists in an organization. The module that keeps session profiles
+// provides it; MFA policies that pin a session profile are checked with it when written.
+using SessionProfileLookup = std::function<bool(RequestContext&, const std::string& organizationId,
+                                                const std::string& profileId)>;
 // The integer conventions above, so that no module spells the markers itself.
 inline json::Object uintFact(const std::string& decimal) {
   json::Object o = json::object();
@@ -152,6 +156,9 @@ struct SessionKey {
   std::string publicKey;       // P-256, any SEC1 encoding, hex
   std::string credentialType;  // CREDENTIAL_TYPE_LOGIN, _READ_WRITE_SESSION_KEY_P256, ...
   int64_t expirationSeconds = 900;
+  // The session profile the login asked for; empty for the default read/write session. MFA
+  // policies that pin an AUTHENTICATION_TYPE_SESSION id match on it.
+  std::string sessionProfileId;
 };
 struct IdentityServices {
   std::function<std::optional<UserRef>(RequestContext&, const std::string& organizationId,
@@ -198,6 +205,7 @@ struct Services {
   std::vector<std::pair<std::string, std::pair<std::string, EventHandler>>>
       subscribers;                                                  // (module, (event, handler))
   std::vector<std::pair<std::string, FactProvider>> factProviders;  // (module, provider)
+  SessionProfileLookup sessionProfileExists;  // empty when no enabled module keeps profiles
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
@@ -238,6 +246,7 @@ class Registry {
   virtual void subscribe(const std::string& event, EventHandler handler) = 0;
   virtual void subOrganizationFilter(SubOrganizationFilter filter) = 0;
   virtual void factProvider(FactProvider provider) = 0;
+  virtual void sessionProfileLookup(SessionProfileLookup lookup) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
   // empty object when absent), and the gateway's data directory. Parse them at registration
   // and throw signet::Error naming the field: an enabled plugin with bad settings stops
