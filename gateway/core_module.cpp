@@ -3,6 +3,7 @@
 #include "activity/activity_queries.hpp"
 #include "activity/pipeline.hpp"
 #include "gateway.hpp"
+#include "mfa/mfa_policies.hpp"
 #include "policy/policies.hpp"
 #include "tenancy/api_keys.hpp"
 #include "tenancy/authenticators.hpp"
@@ -48,6 +49,9 @@ void registerCoreModule(Registry& r) {
   r.activity({"ACTIVITY_TYPE_UPDATE_POLICY_V2",             "update_policy",            "updatePolicyIntentV2",             "updatePolicyResultV2",             "POLICY",       "UPDATE", false, policy::updatePolicyHandler});
   r.activity({"ACTIVITY_TYPE_DELETE_POLICY",                "delete_policy",            "deletePolicyIntent",               "deletePolicyResult",               "POLICY",       "DELETE", false, policy::deletePolicyHandler});
   r.activity({"ACTIVITY_TYPE_DELETE_POLICIES",              "delete_policies",          "deletePoliciesIntent",             "deletePoliciesResult",             "POLICY",       "DELETE", false, policy::deletePolicies});
+  r.activity({"ACTIVITY_TYPE_CREATE_MFA_POLICY",            "create_mfa_policy",        "createMfaPolicyIntent",            "createMfaPolicyResult",            "MFA_POLICY",   "CREATE", false, mfa::createMfaPolicy});
+  r.activity({"ACTIVITY_TYPE_UPDATE_MFA_POLICY",            "update_mfa_policy",        "updateMfaPolicyIntent",            "updateMfaPolicyResult",            "MFA_POLICY",   "UPDATE", false, mfa::updateMfaPolicy});
+  r.activity({"ACTIVITY_TYPE_DELETE_MFA_POLICY",            "delete_mfa_policy",        "deleteMfaPolicyIntent",            "deleteMfaPolicyResult",            "MFA_POLICY",   "DELETE", false, mfa::deleteMfaPolicy});
   // Votes: the pipeline runs them (they act on another activity and return it).
   r.activity({"ACTIVITY_TYPE_APPROVE_ACTIVITY",             "approve_activity",         "approveActivityIntent",            "approveActivityResult",            "ACTIVITY",     "APPROVE", false, votesAreRunByThePipeline});
   r.activity({"ACTIVITY_TYPE_REJECT_ACTIVITY",              "reject_activity",          "rejectActivityIntent",             "rejectActivityResult",             "ACTIVITY",     "REJECT", false, votesAreRunByThePipeline});
@@ -67,6 +71,9 @@ void registerCoreModule(Registry& r) {
   r.query({"get_policy",               policy::getPolicy});
   r.query({"list_policies",            policy::listPolicies});
   r.query({"get_policy_evaluations",   policy::getPolicyEvaluations});
+  r.query({"get_mfa_policy",           mfa::getMfaPolicy});
+  r.query({"get_mfa_policies",         mfa::getMfaPolicies});
+  r.query({"get_mfa_status",           mfa::getMfaStatus});
   r.query({"get_activity",             activity_queries::getActivity});
   r.query({"list_activities",          activity_queries::listActivities});
   // clang-format on

@@ -140,15 +140,17 @@ json::Object toJson(const ActivityRecord& a, const Caller& viewer) {
   o->set("result", a.result ? a.result : json::object());
   o->set("votes", a.votes);
   o->set("fingerprint", a.fingerprint);
-  bool open = a.status == kStatusConsensusNeeded;
+  bool open = a.status == kStatusConsensusNeeded || a.status == kStatusAuthenticatorsNeeded;
   bool voted = false;
   for (size_t i = 0; i < a.votes->size(); ++i) {
     auto v = a.votes->getObject(static_cast<unsigned>(i));
     voted = voted || (v && v->optValue<std::string>("userId", "") == viewer.userId);
   }
-  // Any user of the activity's organization who has not voted yet may vote while it waits.
+  // Any user of the activity's organization who has not voted yet may vote while it waits;
+  // while MFA factors are outstanding a voter may approve again to present one.
   bool member = viewer.organizationId == a.organizationId;
-  o->set("canApprove", open && !voted && member);
+  bool presentMore = voted && a.status == kStatusAuthenticatorsNeeded;
+  o->set("canApprove", open && (!voted || presentMore) && member);
   o->set("canReject", open && !voted && member);
   o->set("createdAt", json::timestamp(a.createdAtMs));
   o->set("updatedAt", json::timestamp(a.updatedAtMs));

@@ -14,6 +14,7 @@ inline constexpr const char* kStatusCompleted = "ACTIVITY_STATUS_COMPLETED";
 inline constexpr const char* kStatusFailed = "ACTIVITY_STATUS_FAILED";
 inline constexpr const char* kStatusConsensusNeeded = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 inline constexpr const char* kStatusRejected = "ACTIVITY_STATUS_REJECTED";
+inline constexpr const char* kStatusAuthenticatorsNeeded = "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED";
 
 struct ActivityRecord {
   std::string id;

@@ -1,6 +1,7 @@
 // Who may run an activity, given its votes so far. The policy engine implements it
-// (gateway/policy/engine.hpp); the decision says allow, deny (with why) or wait for more
-// approvals, and carries the per-policy outcomes that are stored for get_policy_evaluations.
+// (gateway/policy/engine.hpp); the decision says allow, deny (with why), wait for more
+// approvals or wait for a voter's MFA factors, and carries the per-policy outcomes and MFA
+// statuses that are stored for get_policy_evaluations and get_mfa_status.
 #pragma once
 
 #include <string>
@@ -10,17 +11,20 @@
 namespace signet {
 
 struct Decision {
-  enum class Kind { kAllow, kDeny, kConsensusNeeded };
+  // kAuthenticatorsNeeded: a voter's MFA policy asks for factors not presented yet.
+  enum class Kind { kAllow, kDeny, kConsensusNeeded, kAuthenticatorsNeeded };
   Kind kind = Kind::kDeny;
   std::string reason;
   json::Array evaluations;  // [{policyId, outcome}]
+  json::Array mfaStatuses;  // v1MfaStatus of each voter an MFA policy binds
 };
 
 struct AuthorizationRequest {
   const ActivitySpec* spec = nullptr;
   std::string organizationId;
   json::Object parameters;
-  json::Array votes;  // v1Vote objects; the submitter's approval is the first
+  json::Array votes;       // v1Vote objects; the submitter's approval is the first
+  std::string activityId;  // whose recorded MFA presentations count
 };
 
 class Authorizer {

@@ -3,6 +3,10 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
+#include "auth/attested_stamp.hpp"
+#include "mfa/mfa_store.hpp"
+#include "mfa/presentation.hpp"
+#include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet {
@@ -24,16 +28,38 @@ json::Object voteJson(Db& db, const Caller& caller, const std::string& activityI
   return vote;
 }
 
+std::string lastVoteId(const ActivityRecord& r) {
+  return r.votes->getObject(static_cast<unsigned>(r.votes->size() - 1))
+      ->getValue<std::string>("id");
+}
+
+// Records what the vote's stamp presented, for the voter's MFA policies.
+void recordPresentation(Db& db, const ActivityRecord& r, const Caller& caller, int64_t nowMs) {
+  mfa::recordPresentation(db, r.id, {lastVoteId(r), caller.userId, mfa::presentedBy(db, caller)},
+                          nowMs);
+}
+
+// Whether the user's MFA on this activity still waits for factors, as last evaluated.
+bool mfaPending(Db& db, const ActivityRecord& r, const std::string& userId) {
+  auto statuses = mfa::statusesOf(db, r.organizationId, r.id, userId);
+  return statuses->size() > 0 && !statuses->getObject(0)->getValue<bool>("satisfied");
+}
+
+bool presentedBefore(const ActivityRecord& r, const Caller& caller) {
+  for (size_t i = 0; i < r.votes->size(); ++i) {
+    auto v = r.votes->getObject(static_cast<unsigned>(i));
+    if (v->getValue<std::string>("userId") == caller.userId &&
+        v->getValue<std::string>("publicKey") == caller.publicKey)
+      return true;
+  }
+  return false;
+}
+
 bool hasVoted(const ActivityRecord& r, const std::string& userId) {
   for (size_t i = 0; i < r.votes->size(); ++i)
     if (r.votes->getObject(static_cast<unsigned>(i))->getValue<std::string>("userId") == userId)
       return true;
   return false;
-}
-
-std::string lastVoteId(const ActivityRecord& r) {
-  return r.votes->getObject(static_cast<unsigned>(r.votes->size() - 1))
-      ->getValue<std::string>("id");
 }
 
 // The submitter, as the first vote recorded them, for running the handler after approval.
@@ -138,6 +164,9 @@ json::Object ActivityPipeline::submit(const std::string& path, std::string_view 
       }
       r.votes = json::array();
       r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
+      // An attested submission (stamp_login) presents its OTP factor without spending the
+      // token: the handler spends it when the activity runs.
+      recordPresentation(db, r, caller, r.createdAtMs);
     });
   }
   json::Object response = json::object();
@@ -166,14 +195,17 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r, bool& done) {
     // Re-read inside the transaction: another vote may have landed since.
     r = *activities::findByFingerprint(db, fingerprint);
-    if (hasVoted(r, caller.userId)) {  // the same vote again: nothing changes
-      done = true;
-      return;
+    if (hasVoted(r, caller.userId)) {
+      // The same vote again changes nothing. A voter whose MFA waits for factors approves
+      // again with another credential to present one (the public docs' "Satisfying MFA").
+      if (!approve || presentedBefore(r, caller) || !mfaPending(db, r, caller.userId)) {
+        done = true;
+        return;
+      }
     }
-    if (r.status != kStatusConsensusNeeded)
+    if (r.status != kStatusConsensusNeeded && r.status != kStatusAuthenticatorsNeeded)
       throw failedPrecondition("activity " + r.id + " is " + r.status +
-                               "; only activities awaiting "
-                               "consensus take votes");
+                               "; only activities awaiting consensus or MFA factors take votes");
     if (now - r.createdAtMs > kApprovalWindowMs)
       throw failedPrecondition("the 24-hour approval window of activity " + r.id + " has closed");
     if (caller.organizationId != r.organizationId)
@@ -184,6 +216,16 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
                           approve ? "VOTE_SELECTION_APPROVED" : "VOTE_SELECTION_REJECTED", body,
                           now));
     r.updatedAtMs = now;
+    if (approve) {
+      // An OTP factor proven by an attested stamp is used up by the approval it proves.
+      if (caller.scheme == kAttestedTokenScheme) {
+        HandlerContext ctx(gateway_, db, caller, r.organizationId);
+        auto org = directory::requireOrganization(db, r.organizationId);
+        contacts::spendVerificationToken(ctx, caller.attestation, org.id, org.parentId,
+                                         "X-Stamp-Attested");
+      }
+      recordPresentation(db, r, caller, now);
+    }
     if (!approve) {
       r.status = kStatusRejected;
       activities::update(db, r);
@@ -197,7 +239,7 @@ ActivityRecord ActivityPipeline::settle(
     const std::function<void(Db&, ActivityRecord&, bool&)>& prepare) {
   auto& log = Poco::Logger::get("signet.activity");
   std::optional<Error> failure;
-  json::Array evaluations;
+  json::Array evaluations, mfaStatuses;
   std::vector<std::function<void(Db&)>> failureWrites;
   auto persist = [&](Db& db) {
     if (isNew)
@@ -205,6 +247,7 @@ ActivityRecord ActivityPipeline::settle(
     else
       activities::update(db, record);
     activities::recordEvaluation(db, record, lastVoteId(record), evaluations, gateway_.nowMs());
+    if (mfaStatuses) mfa::storeStatuses(db, record.id, record.organizationId, mfaStatuses);
   };
   auto run = [&](Db& db) {
     bool done = false;
@@ -223,16 +266,20 @@ ActivityRecord ActivityPipeline::settle(
     } else if (submitter.organizationId != org) {
       // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
       // parent's own root quorum and policies: it is the parent's credential that acts.
-      decision = authorizer_.decide(db, {&spec, submitter.organizationId, params, record.votes});
+      decision = authorizer_.decide(
+          db, {&spec, submitter.organizationId, params, record.votes, record.id});
     } else {
-      decision = authorizer_.decide(db, {&spec, org, params, record.votes});
+      decision = authorizer_.decide(db, {&spec, org, params, record.votes, record.id});
     }
     evaluations = decision.evaluations;
+    mfaStatuses = decision.mfaStatuses;
     if (decision.kind == Decision::Kind::kDeny) {
       record.status = kStatusFailed;
       record.failure = activities::failureJson(Code::kPermissionDenied, decision.reason);
     } else if (decision.kind == Decision::Kind::kConsensusNeeded) {
       record.status = kStatusConsensusNeeded;
+    } else if (decision.kind == Decision::Kind::kAuthenticatorsNeeded) {
+      record.status = kStatusAuthenticatorsNeeded;
     } else {
       try {
         HandlerContext ctx(gateway_, db, submitter, org, record.id, spec.type);

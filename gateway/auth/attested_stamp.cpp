@@ -42,7 +42,9 @@ AttestedStamp verifyAttestedStamp(const std::string& header, std::string_view bo
 }
 
 bool attestedStampAllowedOn(const std::string& path) {
-  return path == "/public/v1/submit/stamp_login" || path == "/public/v1/query/get_activity";
+  // approve_activity: an attested stamp presents an email or SMS OTP factor for MFA.
+  return path == "/public/v1/submit/stamp_login" || path == "/public/v1/query/get_activity" ||
+         path == "/public/v1/submit/approve_activity";
 }
 
 }  // namespace signet

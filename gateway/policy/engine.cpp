@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "activity/handler_context.hpp"
+#include "mfa/mfa_check.hpp"
 #include "policy/evaluator.hpp"
 #include "policy/policy_store.hpp"
 #include "tenancy/directory.hpp"
@@ -227,6 +228,46 @@ PolicyVerdicts evaluatePolicies(const PolicySet& policies, const Fields& conditi
 }
 
 Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
+  std::optional<Fields> facts;
+  auto factsOf = [&]() -> const Fields& {
+    if (!facts) facts = conditionFacts(gateway_, db, request);
+    return *facts;
+  };
+  auto voters = mfa::checkVoters(db, approverIds(request.votes),
+                                 mfa::presentationsOf(db, request.activityId), factsOf);
+  json::Array statuses = json::array();
+  std::vector<std::string> pending;
+  for (const auto& v : voters) {
+    if (v.enforced) statuses->add(mfa::statusJson(v));
+    if (!v.satisfied) pending.push_back(v.userId);
+  }
+  const std::string submitter =
+      request.votes->size() > 0 ? request.votes->getObject(0)->getValue<std::string>("userId") : "";
+  auto isPending = [&](const std::string& userId) {
+    return std::find(pending.begin(), pending.end(), userId) != pending.end();
+  };
+  AuthorizationRequest counted = request;
+  counted.votes = json::array();
+  for (size_t i = 0; i < request.votes->size(); ++i) {
+    auto v = request.votes->getObject(static_cast<unsigned>(i));
+    std::string userId = v->getValue<std::string>("userId");
+    if (userId == submitter || !isPending(userId)) counted.votes->add(v);
+  }
+  Decision d = decidePolicies(db, counted, factsOf);
+  d.mfaStatuses = statuses;
+  if (d.kind == Decision::Kind::kDeny || pending.empty()) return d;
+  if (isPending(submitter)) {
+    d.kind = Decision::Kind::kAuthenticatorsNeeded;
+    d.reason = "user " + submitter + " must present the factors their MFA policy requires";
+  } else if (d.kind == Decision::Kind::kConsensusNeeded) {
+    d.kind = Decision::Kind::kAuthenticatorsNeeded;
+    d.reason = "approvals wait for the MFA factors of user " + pending.front();
+  }
+  return d;
+}
+
+Decision PolicyEngine::decidePolicies(Db& db, const AuthorizationRequest& request,
+                                      const std::function<const Fields&()>& facts) {
   const ActivitySpec& spec = *request.spec;
   auto org = directory::requireOrganization(db, request.organizationId);
   auto quorum = directory::rootQuorumUserIds(db, org.id);
@@ -253,7 +294,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   }
   // One trusted time.now per evaluation: the gateway's clock.
   PolicyVerdicts v =
-      evaluatePolicies(*policySets_.policiesOf(db, org.id), conditionFacts(gateway_, db, request),
+      evaluatePolicies(*policySets_.policiesOf(db, org.id), facts(),
                        consensusFacts(db, request.votes), timeFacts(gateway_.nowMs()));
   d.evaluations = outcomesJson(v.outcomes);
   if (!v.denials.empty()) {

@@ -4,6 +4,7 @@
 // Root-quorum-only activity types ignore policies.
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include "activity/authorizer.hpp"
 #include "gateway.hpp"
@@ -16,9 +17,17 @@ namespace signet::policy {
 class PolicyEngine : public Authorizer {
  public:
   explicit PolicyEngine(Gateway& gateway) : gateway_(gateway) {}
+  // MFA first (mfa/mfa_check.hpp): it binds root users too, and only the approvals of voters
+  // whose MFA is met count towards the root quorum and consensus. The submitter's own vote
+  // counts while their MFA is pending, so that an activity the policies deny fails at once;
+  // anything else waits for the submitter's factors (AUTHENTICATORS_NEEDED), and so does an
+  // activity waiting for consensus while an approver's factors are outstanding.
   Decision decide(Db& db, const AuthorizationRequest& request) override;
 
  private:
+  Decision decidePolicies(Db& db, const AuthorizationRequest& request,
+                          const std::function<const Fields&()>& facts);
+
   Gateway& gateway_;
   PolicySetCache policySets_;
 };

@@ -1,5 +1,6 @@
 #include "directory.hpp"
 
+#include "mfa/mfa_store.hpp"
 #include "signet/error.hpp"
 
 namespace signet {
@@ -170,9 +171,13 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
       "DELETE FROM user_tag_members WHERE tag_id IN (SELECT id FROM user_tags WHERE "
       "organization_id = ?)",
       p);
-  for (const char* table :
-       {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
-        "root_quorum_members", "organization_features", "activities", "policy_evaluations"})
+  db.exec(
+      "DELETE FROM mfa_presentations WHERE activity_id IN (SELECT id FROM activities WHERE "
+      "organization_id = ?)",
+      p);
+  for (const char* table : {"user_tags", "oauth_providers", "api_keys", "authenticators", "users",
+                            "policies", "root_quorum_members", "organization_features",
+                            "activities", "policy_evaluations", "mfa_policies", "mfa_statuses"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }
@@ -246,6 +251,7 @@ void deleteUser(Db& db, const std::string& organizationId, const std::string& us
   db.exec("DELETE FROM api_keys WHERE organization_id = ? AND user_id = ?", p);
   db.exec("DELETE FROM authenticators WHERE organization_id = ? AND user_id = ?", p);
   db.exec("DELETE FROM oauth_providers WHERE organization_id = ? AND user_id = ?", p);
+  db.exec("DELETE FROM mfa_policies WHERE organization_id = ? AND user_id = ?", p);
   db.exec(
       "DELETE FROM user_tag_members WHERE user_id = ? AND tag_id IN (SELECT id FROM "
       "user_tags WHERE organization_id = ?)",
@@ -414,7 +420,9 @@ json::Object userJson(Db& db, const UserRecord& user) {
     providers->add(p);
   }
   o->set("oauthProviders", providers);
-  o->set("mfaPolicies", json::array());
+  json::Array mfaPolicies = json::array();
+  for (const auto& p : mfa::policiesOfUser(db, user.id)) mfaPolicies->add(mfa::policyJson(p));
+  o->set("mfaPolicies", mfaPolicies);
   o->set("createdAt", json::timestamp(user.createdAtMs));
   o->set("updatedAt", json::timestamp(user.updatedAtMs));
   return o;

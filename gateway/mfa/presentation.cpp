@@ -1,0 +1,41 @@
+#include "mfa/presentation.hpp"
+
+#include "auth/attested_stamp.hpp"
+#include "signet/jwt.hpp"
+
+namespace signet::mfa {
+
+namespace {
+bool isLongLivedApiKeyType(const std::string& credentialType) {
+  return credentialType.rfind("CREDENTIAL_TYPE_API_KEY_", 0) == 0;
+}
+
+Method attested(const Caller& caller) {
+  // The resolver verified the token's signature, expiry and binding before this runs.
+  auto claims = jwt::decodeClaims(caller.attestation);
+  std::string type = claims ? (*claims)->optValue<std::string>("verification_type", "") : "";
+  if (type == "OTP_TYPE_EMAIL") return {kEmailOtp, ""};
+  if (type == "OTP_TYPE_SMS") return {kSmsOtp, ""};
+  throw unauthenticated("X-Stamp-Attested: verification token of unknown type \"" + type + "\"");
+}
+}  // namespace
+
+Method presentedBy(Db& db, const Caller& caller) {
+  if (caller.scheme == kAttestedTokenScheme) return attested(caller);
+  if (caller.scheme == "SIGNATURE_SCHEME_TK_WEBAUTHN") {
+    auto a = db.queryOne("SELECT id FROM authenticators WHERE user_id = ? AND public_key = ?",
+                         {caller.userId, caller.publicKey});
+    if (!a) throw unauthenticated("authenticator of user " + caller.userId + " is gone");
+    return {kPasskey, a->str(0)};
+  }
+  auto k = db.queryOne(
+      "SELECT id, credential_type, session_profile_id FROM api_keys WHERE user_id = ? AND "
+      "public_key = ?",
+      {caller.userId, caller.publicKey});
+  if (!k)
+    throw unauthenticated("API key " + caller.publicKey + " of user " + caller.userId + " is gone");
+  if (isLongLivedApiKeyType(k->str(1))) return {kApiKey, k->str(0)};
+  return {kSession, k->optStr(2).value_or(kDefaultSessionProfileId)};
+}
+
+}  // namespace signet::mfa

@@ -1,0 +1,73 @@
+// MFA with the official clients, unchanged: @turnkey/http writes the MFA policy and reads the
+// MFA status (sdk-server 8.2.1 has no MFA calls), @turnkey/sdk-server submits and approves.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { TurnkeyClient } from "@turnkey/http";
+import { ApiKeyStamper } from "@turnkey/api-key-stamper";
+import { Turnkey } from "@turnkey/sdk-server";
+import { generateKey, startSignet } from "./harness.mjs";
+
+const rootKey = generateKey("p256");
+const secondKey = generateKey("p256");
+let signet, org, rootUserId;
+const activityPoller = { intervalMs: 50, numRetries: 1 };
+const serverClient = (key) =>
+  new Turnkey({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
+                defaultOrganizationId: org, activityPoller }).apiClient();
+const httpClient = (key) =>
+  new TurnkeyClient({ baseUrl: signet.baseUrl },
+    new ApiKeyStamper({ apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex }));
+
+before(async () => {
+  signet = await startSignet(rootKey);
+  org = signet.ids.organizationId;
+  rootUserId = signet.ids.userId;
+});
+
+after(async () => {
+  assert.equal(await signet.stop(), 0);
+});
+
+test("an MFA policy holds the root user's activity at AUTHENTICATORS_NEEDED until a second key approves it", async () => {
+  const root = serverClient(rootKey);
+  const { apiKeyIds } = await root.createApiKeys({
+    userId: rootUserId,
+    apiKeys: [{ apiKeyName: "second factor", publicKey: secondKey.publicKeyHex, curveType: "API_KEY_CURVE_P256" }],
+  });
+  const created = await httpClient(rootKey).createMfaPolicy({
+    type: "ACTIVITY_TYPE_CREATE_MFA_POLICY",
+    timestampMs: String(Date.now()),
+    organizationId: org,
+    parameters: {
+      userId: rootUserId,
+      mfaPolicyName: "two keys for new users",
+      condition: "activity.resource == 'USER' && activity.action == 'CREATE'",
+      requiredAuthenticationMethods: [
+        { any: [{ type: "AUTHENTICATION_TYPE_API_KEY", id: signet.ids.apiKeyId }] },
+        { any: [{ type: "AUTHENTICATION_TYPE_API_KEY", id: apiKeyIds[0] }] },
+      ],
+      order: 0,
+    },
+  });
+  assert.equal(created.activity.status, "ACTIVITY_STATUS_COMPLETED");
+  const mfaPolicyId = created.activity.result.createMfaPolicyResult.mfaPolicyId;
+  const { user } = await root.getUser({ userId: rootUserId });
+  assert.deepEqual(user.mfaPolicies.map((p) => p.mfaPolicyId), [mfaPolicyId]);
+
+  const pending = await root.createUsers({
+    users: [{ userName: "needs two keys", userTags: [], apiKeys: [], authenticators: [], oauthProviders: [] }],
+  });
+  assert.equal(pending.activity.status, "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED");
+  const before = await httpClient(rootKey).getMfaStatus({ organizationId: org, activityId: pending.activity.id });
+  assert.equal(before.mfaStatuses.length, 1);
+  assert.equal(before.mfaStatuses[0].mfaPolicyId, mfaPolicyId);
+  assert.equal(before.mfaStatuses[0].satisfied, false);
+
+  const approved = await serverClient(secondKey).approveActivity({ fingerprint: pending.activity.fingerprint });
+  assert.equal(approved.activity.status, "ACTIVITY_STATUS_COMPLETED");
+  assert.equal(approved.activity.result.createUsersResult.userIds.length, 1);
+  const after = await httpClient(rootKey).getMfaStatus({ organizationId: org, activityId: pending.activity.id });
+  assert.equal(after.mfaStatuses[0].satisfied, true);
+  assert.deepEqual(after.mfaStatuses[0].satisfiedMethods.map((m) => m.id).sort(),
+                   [signet.ids.apiKeyId, apiKeyIds[0]].sort());
+});
