@@ -186,8 +186,19 @@ PolicyVerdicts evaluatePolicies(const PolicySet& policies, const Fields& conditi
   ClauseResults conditionResults(condition), consensusResults(consensus), timeResults(time);
   auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause,
                   bool repeated) {
-    if (text.empty()) return true;                              // an absent clause always holds
-    if (!clause) return results.evaluate(*parse(text), false);  // re-parse to raise the error
+    if (text.empty()) return true;  // an absent clause always holds
+    if (!clause) {
+      // A stored clause that does not parse (written past the API, or under another grammar)
+      // is this policy's error. SyntaxError is no std::exception: turn it into one, or it
+      // would escape the per-policy handling below and take the whole request down.
+      NodePtr fresh;
+      try {
+        fresh = parse(text);
+      } catch (const SyntaxError& e) {
+        throw std::runtime_error("stored expression does not parse: " + e.message());
+      }
+      return results.evaluate(*fresh, false);
+    }
     return results.evaluate(*clause, repeated);
   };
   for (size_t i = 0; i < policies.size(); ++i) {

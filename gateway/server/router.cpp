@@ -138,6 +138,11 @@ HttpResult Router::handle(const HttpRequestData& request) {
       Poco::Logger::get("signet.http")
           .error("%s %s: %s", request.method, request.path, std::string(e.what()));
       result = errorResult(internalError("internal error"));
+    } catch (...) {
+      // Whatever escaped (a type that is no std::exception): the client still gets an answer.
+      Poco::Logger::get("signet.http")
+          .error("%s %s: an exception of unknown type", request.method, request.path);
+      result = errorResult(internalError("internal error"));
     }
   }
   const std::string& origin = gateway_.config().corsAllowOrigin;

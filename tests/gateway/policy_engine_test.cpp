@@ -592,5 +592,38 @@ TEST_P(PolicyEngineTest, ParsedPolicySetsFollowEveryWrite) {
   EXPECT_EQ(setNow()->size(), empty->size());
 }
 
+// A stored clause that no longer parses (written past the API, or by a build whose grammar
+// differed) is that policy's OUTCOME_ERROR, recorded like any other: it fails closed without
+// taking the activity's evaluation down with it.
+TEST_P(PolicyEngineTest, AStoredClauseThatNoLongerParsesIsThatPolicysError) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  std::string u = o.user("u");
+  std::string ok = o.policy("users", "EFFECT_ALLOW", "activity.resource == 'USER'");
+  std::string broken = o.policy("broken", "EFFECT_DENY", "activity.action == 'DELETE'");
+  gw.write([&](Db& db) {
+    db.exec("UPDATE policies SET condition_expr = ? WHERE id = ?",
+            {std::string("activity.action =="), broken});
+    db.exec("UPDATE organizations SET policy_version = ? WHERE id = ?",
+            {crypto::uuidV4(), o.org()});
+  });
+  auto a = o.createUsers(u);
+  EXPECT_NE(failureOf(a).find("policy 'broken' (" + broken + ") errored"), std::string::npos);
+  json::Object q = orgBody(o.org());
+  q->set("activityId", a->getValue<std::string>("id"));
+  auto evaluations = o.root()
+                         .query("get_policy_evaluations", q)
+                         ->getArray("policyEvaluations")
+                         ->getObject(0)
+                         ->getArray("policyEvaluations");
+  std::map<std::string, std::string> outcomes;
+  for (size_t i = 0; i < evaluations->size(); ++i) {
+    auto e = evaluations->getObject(static_cast<unsigned>(i));
+    outcomes[e->getValue<std::string>("policyId")] = e->getValue<std::string>("outcome");
+  }
+  EXPECT_EQ(outcomes[broken], "OUTCOME_ERROR");
+  EXPECT_EQ(outcomes[ok], "OUTCOME_ALLOW");
+}
+
 }  // namespace
 }  // namespace signet::test
