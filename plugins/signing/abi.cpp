@@ -320,9 +320,7 @@ std::optional<DecodedCall> decodeCall(const std::vector<AbiFunction>& abi, const
     for (size_t i = 0; i < f.inputs.size(); ++i)
       named->set(f.inputs[i].name.empty() ? std::to_string(i) : f.inputs[i].name,
                  values->get(static_cast<unsigned>(i)));
-    Object map = json::object();
-    map->set("$map", named);
-    return DecodedCall{f.name, "0x" + toHex(f.selector.data(), 4), map};
+    return DecodedCall{f.name, "0x" + toHex(f.selector.data(), 4), mapFact(named)};
   }
   return std::nullopt;
 }

@@ -87,9 +87,7 @@ Poco::Dynamic::Var typedValue(const Object& types, const std::string& type,
     } catch (...) {
       return v;
     }
-    Object map = json::object();
-    map->set("$map", fields);
-    return map;
+    return mapFact(fields);
   }
   if (type.rfind("uint", 0) == 0) return integerValue(v);
   return v;

@@ -116,11 +116,7 @@ struct SubOrganizationFilter {
 // an empty object when the activity is not the module's.
 using FactProvider = std::function<json::Object(RequestContext&, const std::string& activityType,
                                                 const json::Object& parameters)>;
-// Whether a session profile exists in an organization. The module that keeps session profiles
-// provides it; MFA policies that pin a session profile are checked with it when written.
-using SessionProfileLookup = std::function<bool(RequestContext&, const std::string& organizationId,
-                                                const std::string& profileId)>;
-// The integer conventions above, so that no module spells the markers itself.
+// The markers above, so that no module spells them itself.
 inline json::Object uintFact(const std::string& decimal) {
   json::Object o = json::object();
   o->set("$uint", decimal);
@@ -131,6 +127,16 @@ inline json::Object intFact(const std::string& decimal) {
   o->set("$int", decimal);
   return o;
 }
+inline json::Object mapFact(const json::Object& entries) {
+  json::Object o = json::object();
+  o->set("$map", entries);
+  return o;
+}
+
+// Whether a session profile exists in an organization. The module that keeps session profiles
+// provides it; MFA policies that pin a session profile are checked with it when written.
+using SessionProfileLookup = std::function<bool(RequestContext&, const std::string& organizationId,
+                                                const std::string& profileId)>;
 
 // Events the core publishes (payload fields in parentheses).
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
