@@ -1,6 +1,7 @@
 #include "contract_interfaces.hpp"
 
 #include "abi.hpp"
+#include "solana_idl.hpp"
 
 namespace signing {
 
@@ -29,17 +30,6 @@ std::string addressKey(const std::string& type, const std::string& address) {
     throw invalidArgument("invalid field " + field + ": \"" + address +
                           "\" is not a base58 32-byte Solana program id");
   return address;
-}
-
-// An Anchor IDL needs instructions (each named) and types, which may be empty.
-void checkIdl(const std::string& text, const std::string& field) {
-  Object idl = json::parseObject(text, field);
-  auto instructions = json::requireArray(idl, "instructions", field);
-  json::requireArray(idl, "types", field);
-  for (size_t i = 0; i < instructions->size(); ++i) {
-    std::string at = field + ".instructions[" + std::to_string(i) + "]";
-    json::requireString(json::objectAt(instructions, i, field + ".instructions"), "name", at);
-  }
 }
 
 Object interfaceJson(const std::string& org, const Row& r) {
@@ -76,7 +66,7 @@ Object createSmartContractInterface(ActivityContext& ctx, const Object& p) {
   if (type == kEthereum)
     parseAbi(text, field);
   else
-    checkIdl(text, field);
+    parseSolanaIdl(text, field);
   Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
   if (auto other = db.queryOne(
@@ -147,6 +137,15 @@ std::optional<std::string> ethereumAbiFor(RequestContext& ctx, const std::string
       "SELECT interface_json FROM signing_contract_interfaces WHERE organization_id = ? AND type "
       "= ? AND address_key = ?",
       {ctx.organizationId(), kEthereum, asciiLower(address)});
+  if (!row) return std::nullopt;
+  return row->str(0);
+}
+
+std::optional<std::string> solanaIdlFor(RequestContext& ctx, const std::string& programId) {
+  auto row = ctx.db().queryOne(
+      "SELECT interface_json FROM signing_contract_interfaces WHERE organization_id = ? AND type "
+      "= ? AND address_key = ?",
+      {ctx.organizationId(), kSolana, programId});
   if (!row) return std::nullopt;
   return row->str(0);
 }

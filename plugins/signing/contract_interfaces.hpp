@@ -24,6 +24,8 @@ signet::json::Object listSmartContractInterfaces(signet::RequestContext& ctx,
 
 // The stored ABI JSON for an Ethereum contract address (any letter case), if there is one.
 std::optional<std::string> ethereumAbiFor(signet::RequestContext& ctx, const std::string& address);
+// The IDL stored for a Solana program id (case-sensitive), if any.
+std::optional<std::string> solanaIdlFor(signet::RequestContext& ctx, const std::string& programId);
 
 void deleteOrganizationContractInterfaces(signet::Db& db, const std::string& organizationId);
 

@@ -6,6 +6,7 @@
 #include "contract_interfaces.hpp"
 #include "eth_transaction.hpp"
 #include "recoverable_signature.hpp"
+#include "solana_idl.hpp"
 #include "solana_transaction.hpp"
 #include "tempo_transaction.hpp"
 #include "tron_transaction.hpp"
@@ -46,6 +47,29 @@ void addDecodedCall(RequestContext& ctx, const EthTransaction& tx, Object& fact)
   fact->set("function_name", call->name);
   fact->set("function_signature", call->selectorHex);
   fact->set("contract_call_args", call->args);
+}
+
+// parsed_instruction_data on each instruction whose program has an IDL that decodes its data
+// (each program's IDL read and parsed once per transaction).
+void addParsedInstructions(RequestContext& ctx, const SolanaTransaction& tx, Object& fact) {
+  auto instructions = fact->getArray("instructions");
+  std::map<std::string, std::optional<SolanaIdl>> idls;
+  for (size_t i = 0; i < tx.instructions.size(); ++i) {
+    Object ins = instructions->getObject(static_cast<unsigned>(i));
+    std::string program = ins->getValue<std::string>("program_key");
+    auto [it, fresh] = idls.try_emplace(program);
+    if (fresh)
+      if (auto text = solanaIdlFor(ctx, program))
+        it->second = parseSolanaIdl(*text, "smart contract interface of " + program);
+    if (!it->second) continue;
+    std::vector<std::string> accounts;
+    auto list = ins->getArray("accounts");
+    for (size_t a = 0; a < list->size(); ++a)
+      accounts.push_back(
+          list->getObject(static_cast<unsigned>(a))->getValue<std::string>("account_key"));
+    if (Object parsed = decodeSolanaInstruction(*it->second, tx.instructions[i].data, accounts))
+      ins->set("parsed_instruction_data", parsed);
+  }
 }
 
 // signWith's key, which must be of `curve` (and not a Taproot key unless `taprootToo`);
@@ -104,8 +128,11 @@ Bytes signBitcoin(ActivityContext& ctx, const std::string& signWith, const Bytes
 }
 
 // Each chain's tx fact (the value of `<keyword>.tx`); nullptr when there is none to give.
-Object solanaFact(RequestContext&, const SignWithTarget&, const Bytes& raw) {
-  return solanaTxFact(parseSolanaTransaction(raw, kField));
+Object solanaFact(RequestContext& ctx, const SignWithTarget&, const Bytes& raw) {
+  SolanaTransaction tx = parseSolanaTransaction(raw, kField);
+  Object fact = solanaTxFact(tx);
+  addParsedInstructions(ctx, tx, fact);
+  return fact;
 }
 Object tronFact(RequestContext&, const SignWithTarget&, const Bytes& raw) {
   return tronTxFact(parseTronTransaction(raw, kField));

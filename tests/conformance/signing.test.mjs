@@ -298,3 +298,45 @@ test("@turnkey/solana signs legacy and v0 transactions whose Ed25519 signatures 
   const signedV0 = await signer.signTransaction(new web3.VersionedTransaction(message), payer.toBase58());
   assert.equal(verify(signedV0.message.serialize(), signedV0.signatures[0]), true);
 });
+
+test("a policy over an IDL-decoded instruction decides a non-root user's Solana transactions through @turnkey/solana", async () => {
+  const { TurnkeySigner } = await import("@turnkey/solana");
+  const { Turnkey: Client } = await import("@turnkey/sdk-server");
+  const web3 = await import("@solana/web3.js");
+  const borsh = await import("borsh");
+  const wallet = await api.createWallet({
+    walletName: "solana router",
+    accounts: [{ curve: "CURVE_ED25519", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/501'/0'/0'", addressFormat: "ADDRESS_FORMAT_SOLANA" }],
+  });
+  const payer = new web3.PublicKey(wallet.addresses[0]);
+  const program = web3.Keypair.generate().publicKey;
+  // A legacy Anchor IDL: no discriminator, so it is sha256("global:route")[0..8].
+  const idl = { instructions: [{ name: "route", accounts: [{ name: "userTransferAuthority", isMut: false, isSigner: true }],
+    args: [{ name: "inAmount", type: "u64" }, { name: "slippageBps", type: "u16" }, { name: "memo", type: "string" }] }], types: [] };
+  await api.createSmartContractInterface({ smartContractAddress: program.toBase58(), smartContractInterface: JSON.stringify(idl),
+    type: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA", label: "router" });
+
+  const key = generateKey("p256");
+  const { userIds } = await api.createUsers({ users: [{ userName: "solana trader", userTags: [], authenticators: [], oauthProviders: [],
+    apiKeys: [{ apiKeyName: "solana trader", publicKey: key.publicKeyHex, curveType: "API_KEY_CURVE_P256" }] }] });
+  await api.createPolicy({ policyName: "small routes", effect: "EFFECT_ALLOW", notes: "",
+    condition: `solana.tx.instructions.all(i, i.program_key == '${program.toBase58()}' && ` +
+               `i.parsed_instruction_data.instruction_name == 'route' && ` +
+               `i.parsed_instruction_data.named_accounts['userTransferAuthority'] == '${payer.toBase58()}' && ` +
+               `i.parsed_instruction_data.program_call_args['inAmount'] <= 995500000 && ` +
+               `i.parsed_instruction_data.program_call_args['memo'] == 'gm')`,
+    consensus: `approvers.any(user, user.id == '${userIds[0]}')` });
+  const trader = new Client({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
+                              defaultOrganizationId: org, activityPoller: { intervalMs: 50, numRetries: 1 } }).apiClient();
+  const signer = new TurnkeySigner({ organizationId: org, client: trader });
+
+  // The arguments as the official borsh encoder lays them out, after the discriminator.
+  const schema = { struct: { inAmount: "u64", slippageBps: "u16", memo: "string" } };
+  const route = (inAmount) => new web3.Transaction({ feePayer: payer, recentBlockhash: web3.Keypair.generate().publicKey.toBase58() })
+    .add(new web3.TransactionInstruction({ programId: program, keys: [{ pubkey: payer, isSigner: true, isWritable: false }],
+      data: Buffer.concat([Buffer.from("e517cb977ae3ad2a", "hex"),
+                           Buffer.from(borsh.serialize(schema, { inAmount, slippageBps: 50, memo: "gm" }))]) }));
+  const signed = await signer.signTransaction(route(995500000n), payer.toBase58());
+  assert.equal(signed.verifySignatures(), true);
+  await assert.rejects(signer.signTransaction(route(995500001n), payer.toBase58()), /FAILED|failed/);
+});

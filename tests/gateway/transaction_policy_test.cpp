@@ -116,11 +116,13 @@ struct Fixture {
     return o.as(userId).submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", o.org(),
                                txParams(solana, unsignedTx, "TRANSACTION_TYPE_SOLANA"));
   }
-  std::string contractInterface(const std::string& contract, const std::string& abi) {
+  std::string contractInterface(
+      const std::string& contract, const std::string& abi,
+      const std::string& type = "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM") {
     json::Object p = json::object();
     p->set("smartContractAddress", contract);
     p->set("smartContractInterface", abi);
-    p->set("type", "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM");
+    p->set("type", type);
     p->set("label", "abi of " + contract);
     return resultOf(o.root().submit("create_smart_contract_interface",
                                     "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", o.org(), p),
@@ -506,6 +508,41 @@ TEST_P(TransactionPolicyTest, Case20SplTransfersAndTheirMint) {
   EXPECT_EQ(status(sign(solanaTx(keys, 2, {{4, {1, 2, 0}, littleEndian(3, 1, 100)}}))), kFailed);
 }
 
+// The IDL half of case 20: an instruction to a program with an IDL is decoded into
+// parsed_instruction_data; a policy reads its name and arguments, and an instruction the IDL
+// does not decode has none, so the policy errors and fails closed.
+TEST_P(TransactionPolicyTest, Case20IdlDecodedInstructions) {
+  TestGateway gw(GetParam(), {"signing"});
+  Fixture f(gw);
+  auto u = f.o.user("U");
+  SolanaKeys k(f.solana);
+  Bytes router(32, 0x6a);
+  f.contractInterface(k.b58(router), R"({"instructions":[{"name":"route",
+      "accounts":[{"name":"token_program"},{"name":"user_transfer_authority"}],
+      "args":[{"name":"in_amount","type":"u64"},{"name":"slippage_bps","type":"u16"}]}],
+      "types":[]})",
+                      "SMART_CONTRACT_INTERFACE_TYPE_SOLANA");
+  f.o.policy("routes of up to 995500000", "EFFECT_ALLOW",
+             "solana.tx.instructions.any(i, i.program_key == '" + k.b58(router) +
+                 "' && i.parsed_instruction_data.instruction_name == 'route' && "
+                 "i.parsed_instruction_data.program_call_args['in_amount'] == 995500000 && "
+                 "i.parsed_instruction_data.named_accounts['user_transfer_authority'] == '" +
+                 f.solana + "')");
+  // route: Anchor's sha256("global:route")[0..8], then u64 in_amount and u16 slippage_bps.
+  auto route = [&](uint64_t amount, const Bytes& program) {
+    Bytes data = *fromHex("e517cb977ae3ad2a");
+    for (int i = 0; i < 8; ++i) data.push_back(static_cast<uint8_t>(amount >> (8 * i)));
+    data.insert(data.end(), {50, 0});
+    return f.signSolana(u, solanaTx({k.payer, k.token, program}, 0, {{2, {1, 0}, data}}));
+  };
+  auto allowed = route(995500000, router);
+  EXPECT_EQ(status(allowed), kCompleted) << json::stringify(allowed);
+  EXPECT_EQ(status(route(995500001, router)), kFailed);
+  // The same bytes to a program without an IDL have no parsed data: the policy errors.
+  auto undecoded = route(995500000, k.other);
+  EXPECT_NE(failureOf(undecoded).find("errored"), std::string::npos) << json::stringify(undecoded);
+}
+
 // A Tron Transaction.raw as TronWeb lays it out (ref block, expiration, one contract,
 // timestamp, fee limit), hex without 0x as raw_data_hex is.
 std::string tronRaw(uint64_t type, const std::string& contractName, const Bytes& parameter) {
@@ -827,6 +864,12 @@ TEST_P(TransactionPolicyTest, ContractInterfacesAreStoredListedAndRefused) {
   EXPECT_NE(refused(f.solana, R"({"instructions":[]})", "SMART_CONTRACT_INTERFACE_TYPE_SOLANA")
                 .find("types"),
             std::string::npos);
+  EXPECT_NE(
+      refused(f.solana,
+              R"({"instructions":[{"name":"a","args":[{"name":"x","type":"u7"}]}],"types":[]})",
+              "SMART_CONTRACT_INTERFACE_TYPE_SOLANA")
+          .find("unknown IDL type \"u7\""),
+      std::string::npos);
   EXPECT_NE(refused(kA, "[]", "SMART_CONTRACT_INTERFACE_TYPE_TRON").find("parameters.type"),
             std::string::npos);
   // A Solana IDL with instructions and (empty) types is kept.
