@@ -185,8 +185,19 @@ class Evaluator {
   }
 
   // Resolves names, fields, map keys and list items to the value where it lives; nullptr for
-  // expressions that compute a new value. Throws the same errors evaluation does.
+  // expressions that compute a new value. Throws the same errors evaluation does (errors are
+  // never remembered).
   const Value* lookup(const Node& n) {
+    if (memo_ && n.closedPath) {
+      if (const Value* known = memo_->path(n.shape)) return known;
+      const Value* found = walk(n);
+      if (found) memo_->rememberPath(n.shape, found);
+      return found;
+    }
+    return walk(n);
+  }
+
+  const Value* walk(const Node& n) {
     switch (n.kind) {
       case Node::Kind::kLiteral:
         return &n.value;

@@ -3,6 +3,7 @@
 // false), and any error makes the policy's outcome OUTCOME_ERROR.
 #pragma once
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -28,6 +29,28 @@ class EvaluationError : public std::runtime_error {
 // evaluated again where it appears, so each policy's error names its own position.
 struct Memo {
   std::unordered_map<uint32_t, Value> values;
+
+  // Closed paths (Node::closedPath) resolved to where their value lives in the facts: the
+  // policies of a set read the same few (activity.resource, activity.action) over and over,
+  // and walking them field by field was the largest single cost. Open addressing on the
+  // shape id; a full neighbourhood just means the path is walked again.
+  const Value* path(uint32_t shape) const {
+    for (size_t i = 0, at = slotOf(shape); i < kProbes; ++i, at = (at + 1) % kPathSlots)
+      if (paths_[at].first == shape) return paths_[at].second;
+    return nullptr;
+  }
+  void rememberPath(uint32_t shape, const Value* value) {
+    for (size_t i = 0, at = slotOf(shape); i < kProbes; ++i, at = (at + 1) % kPathSlots)
+      if (paths_[at].first == 0) {
+        paths_[at] = {shape, value};
+        return;
+      }
+  }
+
+ private:
+  static constexpr size_t kPathSlots = 256, kProbes = 8;
+  static size_t slotOf(uint32_t shape) { return (shape * 2654435761u) >> 24; }
+  std::array<std::pair<uint32_t, const Value*>, kPathSlots> paths_{};  // shape 0: empty
 };
 
 Value evaluate(const Node& node, const Fields& roots, Memo* memo = nullptr);

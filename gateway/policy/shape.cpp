@@ -138,6 +138,8 @@ std::vector<std::string> mark(Node& n, std::vector<std::string>& bound,
     return std::find(bound.begin(), bound.end(), name) != bound.end();
   });
   n.memoizable = n.shape != 0 && closed && computes(n.kind);
+  n.closedPath =
+      n.shape != 0 && closed && (n.kind == Node::Kind::kMember || n.kind == Node::Kind::kIndex);
   if (n.memoizable) shapes.push_back(n.shape);
   return free;
 }

@@ -43,6 +43,9 @@ struct Node {
   // memoizable node computes the same value wherever it appears in one evaluation.
   uint32_t shape = 0;
   bool memoizable = false;
+  // A member or index chain that reads no lambda variable (activity.resource, eth.tx.to): it
+  // resolves to the same fact wherever it appears in one evaluation (Memo::paths).
+  bool closedPath = false;
   // For a kIdent naming a lambda variable: its binding's index in the evaluator's scope
   // stack (0 = the outermost enclosing lambda); -1 for a root keyword.
   int slot = -1;
