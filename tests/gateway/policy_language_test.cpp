@@ -154,6 +154,22 @@ TEST(PolicyLanguage, MemoAcrossExpressionsKeepsEachResult) {
       EXPECT_EQ(evaluateCondition(*parsedSources[i], f, &memo), eval(sources[i])) << sources[i];
   EXPECT_FALSE(memo.values.empty());
 
+  // A lambda variable named like a root keyword reads the same text as the root path
+  // (`activity.action` here), so the two share a shape: only the closed one may be
+  // remembered, or the lambda would read the root's value (and the root the lambda's).
+  const std::vector<std::string> shadowed = {
+      "activity.action == 'DELETE'",
+      "approvers.any(activity, activity.id == 'U2') && activity.action == 'DELETE'",
+      "approvers.all(activity, activity.tags.contains('OPS')) && activity.action == 'DELETE'",
+      "activity.type == 'ACTIVITY_TYPE_DELETE_USERS'",
+  };
+  Memo pathMemo;
+  for (int pass = 0; pass < 2; ++pass)
+    for (const auto& s : shadowed) EXPECT_TRUE(evaluateCondition(*parse(s), f, &pathMemo)) << s;
+  EXPECT_THROW(evaluateCondition(*parse("approvers.any(activity, activity.action == 'DELETE')"), f,
+                                 &pathMemo),
+               EvaluationError);  // approvers have no action, whatever the root's is
+
   // The same erroring piece at different positions: each error names its own position.
   auto first = parse("wallet.id == 'W' || approvers.count() == 2");
   auto second = parse("approvers.count() == 2 && (wallet.id == 'W')");
