@@ -18,7 +18,7 @@ export SIGNET_REQUIRE_POSTGRES=1
 echo "== unit and integration tests (SQLite and PostgreSQL at 127.0.0.1:$port)"
 (cd build && ctest --output-on-failure --timeout 300 -j "$(nproc)")
 
-echo "== fuzz: the policy parser and evaluator under libFuzzer with ASan and UBSan (bounded)"
+echo "== fuzz: the policy language and the signing parsers under libFuzzer with ASan and UBSan (bounded)"
 tests/fuzz/run_libfuzzer.sh 30
 
 echo "== conformance: official @turnkey SDKs against a running signet"

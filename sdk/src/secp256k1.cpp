@@ -123,7 +123,8 @@ Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message) {
   if (secp256k1_keypair_create(ctx(), &keypair, priv.data()) != 1)
     throw std::invalid_argument("not a secp256k1 private key");
   secp256k1_xonly_pubkey internal;
-  secp256k1_keypair_xonly_pub(ctx(), &internal, nullptr, &keypair);
+  if (secp256k1_keypair_xonly_pub(ctx(), &internal, nullptr, &keypair) != 1)
+    throw std::runtime_error("Taproot internal key failed");
   uint8_t x[32], tweak[32];
   secp256k1_xonly_pubkey_serialize(ctx(), x, &internal);
   static const char kTag[] = "TapTweak";

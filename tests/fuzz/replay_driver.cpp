@@ -49,7 +49,6 @@ int main(int argc, char** argv) {
       ++runs;
     }
   }
-  std::cout << "policy fuzz replay: " << seeds.size() << " seeds, " << runs
-            << " inputs, no crash\n";
+  std::cout << "fuzz replay: " << seeds.size() << " seeds, " << runs << " inputs, no crash\n";
   return 0;
 }
