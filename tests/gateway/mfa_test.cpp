@@ -80,25 +80,22 @@ json::Array mfaStatuses(Client& as, const std::string& org, const json::Object& 
   return as.query("get_mfa_status", b)->getArray("mfaStatuses");
 }
 
-json::Object createUsers(Client& as, const std::string& org) {
-  json::Object u = json::object();
-  u->set("userName", "new user " + crypto::uuidV4().substr(0, 8));
-  u->set("apiKeys", json::array());
-  u->set("authenticators", json::array());
-  u->set("oauthProviders", json::array());
-  u->set("userTags", json::array());
-  json::Array users = json::array();
-  users->add(u);
-  json::Object p = json::object();
-  p->set("users", users);
-  return as.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, p);
-}
-
 json::Object createTag(Client& as, const std::string& org) {
   json::Object p = json::object();
   p->set("userTagName", "tag " + crypto::uuidV4().substr(0, 8));
   p->set("userIds", json::array());
   return as.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, p);
+}
+
+// update_mfa_policy changing one field (the others stay).
+void updateMfa(Client& as, const std::string& org, const std::string& userId, const std::string& id,
+               const std::string& field, const std::string& value) {
+  json::Object up = json::object();
+  up->set("userId", userId);
+  up->set("mfaPolicyId", id);
+  up->set(field, value);
+  resultOf(as.submit("update_mfa_policy", "ACTIVITY_TYPE_UPDATE_MFA_POLICY", org, up),
+           "updateMfaPolicyResult");
 }
 
 std::string apiKeyIdOf(TestGateway& gw, const std::string& userId) {
@@ -153,12 +150,7 @@ TEST_P(MfaTest, PoliciesAreWrittenReadAndRefusedWhenTheUserCannotMeetThem) {
       2u);
 
   // Update: omitted fields stay.
-  json::Object up = json::object();
-  up->set("userId", u);
-  up->set("mfaPolicyId", sign);
-  up->set("mfaPolicyName", "signing");
-  resultOf(o.root().submit("update_mfa_policy", "ACTIVITY_TYPE_UPDATE_MFA_POLICY", org, up),
-           "updateMfaPolicyResult");
+  updateMfa(o.root(), org, u, sign, "mfaPolicyName", "signing");
   got = o.root().query("get_mfa_policy", q)->getObject("mfaPolicy");
   EXPECT_EQ(got->getValue<std::string>("mfaPolicyName"), "signing");
   EXPECT_EQ(got->getValue<std::string>("condition"), "activity.action == 'SIGN'");
@@ -237,7 +229,7 @@ TEST_P(MfaTest, TheSubmitterPresentsASecondFactorByApprovingWithIt) {
   int64_t users = gw.count("SELECT COUNT(*) FROM users");
 
   // MFA binds root users too: the root quorum's own activity waits, unexecuted.
-  auto a = createUsers(o.root(), org);
+  auto a = createUsersWith(o.root(), org);
   ASSERT_EQ(status(a), kAuthenticatorsNeeded) << json::stringify(a);
   EXPECT_TRUE(a->getValue<bool>("canApprove"));
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), users);
@@ -284,15 +276,10 @@ TEST_P(MfaTest, OnlyTheFirstMatchingPolicyByOrderIsEnforced) {
   // A tag is not USER: the catch-all applies and the API key meets it.
   resultOf(createTag(o.root(), org), "createUserTagResult");
   // A user is: the passkey policy is enforced, though the catch-all would be met.
-  EXPECT_EQ(status(createUsers(o.root(), org)), kAuthenticatorsNeeded);
+  EXPECT_EQ(status(createUsersWith(o.root(), org)), kAuthenticatorsNeeded);
   // Moved behind the catch-all, it is never reached.
-  json::Object up = json::object();
-  up->set("userId", root);
-  up->set("mfaPolicyId", strict);
-  up->set("order", "2");
-  resultOf(o.root().submit("update_mfa_policy", "ACTIVITY_TYPE_UPDATE_MFA_POLICY", org, up),
-           "updateMfaPolicyResult");
-  resultOf(createUsers(o.root(), org), "createUsersResult");
+  updateMfa(o.root(), org, root, strict, "order", "2");
+  resultOf(createUsersWith(o.root(), org), "createUsersResult");
 }
 
 TEST_P(MfaTest, AnApprovalCountsOnlyOnceTheApproversFactorsArePresented) {
@@ -308,7 +295,7 @@ TEST_P(MfaTest, AnApprovalCountsOnlyOnceTheApproversFactorsArePresented) {
   resultOf(o.root().submit("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", org, quorum),
            "updateRootQuorumResult");
 
-  auto a = createUsers(o.root(), org);
+  auto a = createUsersWith(o.root(), org);
   ASSERT_EQ(status(a), kConsensus) << json::stringify(a);
   // R2's API key vote does not count until R2 presents the passkey.
   auto pending = o.vote(r2, a);
@@ -352,7 +339,7 @@ TEST_P(MfaTest, AnAttestedStampPresentsTheEmailOtpFactorOnce) {
       alice, sub.id,
       mfaParams(sub.userId, "users", "activity.resource == 'USER'", steps({{"EMAIL_OTP"}}), 0)));
 
-  auto a = createUsers(alice, sub.id);
+  auto a = createUsersWith(alice, sub.id);
   ASSERT_EQ(status(a), kAuthenticatorsNeeded) << json::stringify(a);
   auto key = newSessionKey();
   std::string token = emailVerificationToken(gw, "alice@example.com", key);
@@ -364,7 +351,7 @@ TEST_P(MfaTest, AnAttestedStampPresentsTheEmailOtpFactorOnce) {
   EXPECT_EQ(met->getObject(0)->getValue<std::string>("type"), "AUTHENTICATION_TYPE_EMAIL_OTP");
 
   // The approval spent the token: it proves nothing a second time.
-  auto b = createUsers(alice, sub.id);
+  auto b = createUsersWith(alice, sub.id);
   ASSERT_EQ(status(b), kAuthenticatorsNeeded);
   EXPECT_THROW(approve(attested, sub.id, b), RequestError);
   json::Object poll = orgBody(sub.id);
@@ -405,7 +392,7 @@ TEST_P(MfaTest, ASessionKeyPresentsItsSessionProfile) {
   login(plain, "");
   login(stepUp, profileId);
   Client plainSession = gw.clientWith(plain.stamper());
-  auto a = createUsers(plainSession, sub.id);
+  auto a = createUsersWith(plainSession, sub.id);
   ASSERT_EQ(status(a), kAuthenticatorsNeeded) << json::stringify(a);
   auto met = mfaStatuses(alice, sub.id, a)->getObject(0)->getArray("satisfiedMethods");
   EXPECT_EQ(met->size(), 0u);

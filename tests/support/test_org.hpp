@@ -16,6 +16,22 @@ inline std::string status(const json::Object& a) {
   return a->getValue<std::string>("status");
 }
 
+// create_users of one new user (no credentials), submitted by `client` in `org`.
+inline json::Object createUsersWith(Client& client, const std::string& org,
+                                    const std::string& type = "ACTIVITY_TYPE_CREATE_USERS_V4") {
+  json::Object u = json::object();
+  u->set("userName", "new user " + crypto::uuidV4().substr(0, 8));
+  u->set("apiKeys", json::array());
+  u->set("authenticators", json::array());
+  u->set("oauthProviders", json::array());
+  u->set("userTags", json::array());
+  json::Array users = json::array();
+  users->add(u);
+  json::Object p = json::object();
+  p->set("users", users);
+  return client.submit("create_users", type, org, p);
+}
+
 // An organization with users (each holding a P-256 key) and tags, set up through the API by
 // the root user (who alone is the root quorum).
 class Org {
@@ -87,17 +103,8 @@ class Org {
   // An activity of each kind the cases use, submitted by `userId`.
   json::Object createUsers(const std::string& userId,
                            const std::string& type = "ACTIVITY_TYPE_CREATE_USERS_V4") {
-    json::Object u = json::object();
-    u->set("userName", "created by " + userId + " " + crypto::uuidV4().substr(0, 8));
-    u->set("apiKeys", json::array());
-    u->set("authenticators", json::array());
-    u->set("oauthProviders", json::array());
-    u->set("userTags", json::array());
-    json::Array users = json::array();
-    users->add(u);
-    json::Object p = json::object();
-    p->set("users", users);
-    return as(userId).submit("create_users", type, org(), p);
+    Client client = as(userId);
+    return createUsersWith(client, org(), type);
   }
   json::Object deleteUsers(const std::string& userId, const std::vector<std::string>& ids) {
     json::Object p = json::object();
