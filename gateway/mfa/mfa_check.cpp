@@ -19,8 +19,7 @@ bool conditionHolds(const std::string& condition, const policy::Fields& facts) {
 }  // namespace
 
 std::vector<VoterMfa> checkVoters(Db& db, const std::vector<std::string>& voterIds,
-                                  const std::vector<Presentation>& presented,
-                                  const FactsSource& facts) {
+                                  const PresentationsSource& presented, const FactsSource& facts) {
   std::vector<VoterMfa> out;
   for (const auto& userId : voterIds) {
     VoterMfa v{userId, std::nullopt, true, {}};
@@ -31,7 +30,7 @@ std::vector<VoterMfa> checkVoters(Db& db, const std::vector<std::string>& voterI
     }
     if (v.enforced) {
       std::vector<Method> mine;
-      for (const auto& p : presented)
+      for (const auto& p : presented())
         if (p.userId == userId && std::find(mine.begin(), mine.end(), p.method) == mine.end())
           mine.push_back(p.method);
       const auto& steps = v.enforced->steps;

@@ -23,12 +23,13 @@ struct VoterMfa {
   std::vector<Method> satisfiedMethods;  // what the voter presented that meets some step
 };
 
-// The condition facts are computed only when some voter has a policy to evaluate.
+// The condition facts and the activity's presentations are read only when some voter has a
+// policy to evaluate (most activities: none, and no query beyond the voters' policies).
 using FactsSource = std::function<const policy::Fields&()>;
+using PresentationsSource = std::function<const std::vector<Presentation>&()>;
 
 std::vector<VoterMfa> checkVoters(Db& db, const std::vector<std::string>& voterIds,
-                                  const std::vector<Presentation>& presented,
-                                  const FactsSource& facts);
+                                  const PresentationsSource& presented, const FactsSource& facts);
 
 // v1MfaStatus for a voter a policy applies to.
 json::Object statusJson(const VoterMfa& voter);

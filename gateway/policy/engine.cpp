@@ -244,8 +244,12 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
     if (!facts) facts = conditionFacts(gateway_, db, request);
     return *facts;
   };
-  auto voters = mfa::checkVoters(db, approverIds(request.votes),
-                                 mfa::presentationsOf(db, request.activityId), factsOf);
+  std::optional<std::vector<mfa::Presentation>> presentations;
+  auto presentationsOf = [&]() -> const std::vector<mfa::Presentation>& {
+    if (!presentations) presentations = mfa::presentationsOf(db, request.activityId);
+    return *presentations;
+  };
+  auto voters = mfa::checkVoters(db, approverIds(request.votes), presentationsOf, factsOf);
   json::Array statuses = json::array();
   std::vector<std::string> pending;
   for (const auto& v : voters) {
