@@ -83,7 +83,7 @@ bool available(RequestContext& ctx, const UserRecord& user, const Method& m) {
   if (m.type == kSession) {
     // A session is always obtainable; a pinned one needs its session profile.
     if (m.id.empty() || m.id == kDefaultSessionProfileId) return true;
-    const auto& lookup = ctx.services().sessionProfileExists;
+    const auto& lookup = ctx.services().sessionProfileScope;
     if (!lookup) return false;
     auto org = directory::requireOrganization(db, user.organizationId);
     return lookup(ctx, org.id, m.id) || (org.parentId && lookup(ctx, *org.parentId, m.id));

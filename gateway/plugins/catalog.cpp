@@ -100,7 +100,7 @@ void Catalog::index() {
     for (const auto& hook : m->deletionHooks) services_.deletionHooks.emplace_back(m->name, hook);
     for (const auto& provider : m->factProviders)
       services_.factProviders.emplace_back(m->name, provider);
-    if (m->sessionProfileLookup) services_.sessionProfileExists = m->sessionProfileLookup;
+    if (m->sessionProfileLookup) services_.sessionProfileScope = m->sessionProfileLookup;
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});
     for (const auto& f : m->subOrganizationFilters) {

@@ -9,6 +9,7 @@
 #include "mfa/mfa_check.hpp"
 #include "policy/evaluator.hpp"
 #include "policy/policy_store.hpp"
+#include "policy/session_scope.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet::policy {
@@ -261,12 +262,23 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   auto isPending = [&](const std::string& userId) {
     return std::find(pending.begin(), pending.end(), userId) != pending.end();
   };
+  // A session acts only within its profile's scope: a refused submission is denied, a refused
+  // approval does not count.
   AuthorizationRequest counted = request;
   counted.votes = json::array();
   for (size_t i = 0; i < request.votes->size(); ++i) {
     auto v = request.votes->getObject(static_cast<unsigned>(i));
     std::string userId = v->getValue<std::string>("userId");
-    if (userId == submitter || !isPending(userId)) counted.votes->add(v);
+    auto refusal = sessionScopeRefusal(gateway_, db, v, factsOf);
+    if (refusal && i == 0) {
+      Decision d;
+      d.kind = Decision::Kind::kDeny;
+      d.reason = "user " + userId + " submitted with a " + *refusal;
+      d.evaluations = json::array();
+      d.mfaStatuses = statuses;
+      return d;
+    }
+    if (!refusal && (userId == submitter || !isPending(userId))) counted.votes->add(v);
   }
   Decision d = decidePolicies(db, counted, factsOf);
   d.mfaStatuses = statuses;

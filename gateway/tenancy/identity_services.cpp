@@ -1,5 +1,6 @@
 #include "tenancy/identity_services.hpp"
 
+#include "policy/policy_store.hpp"
 #include "signet/key_params.hpp"
 #include "tenancy/api_keys.hpp"
 #include "tenancy/contacts.hpp"
@@ -85,6 +86,9 @@ IdentityServices identityServices() {
   s.revokeSessionKeys = revokeSessionKeys;
   s.verificationToken = verificationToken;
   s.authFeatureEnabled = authFeatureEnabled;
+  s.checkPolicyCondition = [](const std::string& expression, const std::string& field) {
+    policy::validateExpression(expression, "condition", field);
+  };
   return s;
 }
 

@@ -66,7 +66,7 @@ void registerSessions(Registry& r) {
   // clang-format on
   r.migrations("sessions", migrations());
   r.organizationDeletionHook(deleteOrganization);
-  r.sessionProfileLookup(profileExists);
+  r.sessionProfileLookup(profileScope);
 }
 
 const PluginDescriptor* descriptor() {

@@ -35,12 +35,13 @@ Profile requireProfile(RequestContext& ctx, const std::string& organizationId,
   return profileFrom(*row);
 }
 
-bool profileExists(RequestContext& ctx, const std::string& organizationId,
-                   const std::string& profileId) {
-  return ctx.db()
-      .queryOne("SELECT 1 FROM session_profiles WHERE organization_id = ? AND id = ?",
-                {organizationId, profileId})
-      .has_value();
+std::optional<std::string> profileScope(RequestContext& ctx, const std::string& organizationId,
+                                        const std::string& profileId) {
+  auto row =
+      ctx.db().queryOne("SELECT scope FROM session_profiles WHERE organization_id = ? AND id = ?",
+                        {organizationId, profileId});
+  if (!row) return std::nullopt;
+  return row->str(0);
 }
 
 json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
@@ -54,6 +55,8 @@ json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
   if (profile.scope.size() > 4096)
     throw invalidArgument("invalid field parameters.scope: must be at most 4096 bytes, got " +
                           std::to_string(profile.scope.size()));
+  // The scope is a policy condition the engine holds the profile's sessions to.
+  ctx.services().identity.checkPolicyCondition(profile.scope, "parameters.scope");
   if (profile.expirationSeconds && *profile.expirationSeconds <= 0)
     throw invalidArgument("invalid field parameters.expirationSeconds: must be positive, got " +
                           std::to_string(*profile.expirationSeconds));

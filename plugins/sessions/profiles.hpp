@@ -23,9 +23,10 @@ struct Profile {
 
 Profile requireProfile(signet::RequestContext& ctx, const std::string& organizationId,
                        const std::string& profileId);
-// The plugin's SessionProfileLookup: MFA policies pinning a profile are checked with it.
-bool profileExists(signet::RequestContext& ctx, const std::string& organizationId,
-                   const std::string& profileId);
+// The plugin's SessionProfileLookup: a profile's scope, or nullopt when there is none.
+std::optional<std::string> profileScope(signet::RequestContext& ctx,
+                                        const std::string& organizationId,
+                                        const std::string& profileId);
 
 signet::json::Object createSessionProfile(signet::ActivityContext& ctx,
                                           const signet::json::Object& params);

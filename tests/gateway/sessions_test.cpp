@@ -56,7 +56,7 @@ TEST_P(SessionsTest, StampLoginProfilesLifetimesAndExpiry) {
   // A profile caps the lifetime: min(intent, profile). Its name, id and scope are claims;
   // characters atob() would choke on are escaped, not dropped.
   auto profileParams = json::parseObject(
-      R"({"sessionProfileName":"trading > desk ~ é","scope":"amount > 5 ?","expirationSeconds":"60","notes":"n"})",
+      R"({"sessionProfileName":"trading > desk ~ é","scope":"activity.type != 'amount > 5 ?'","expirationSeconds":"60","notes":"n"})",
       "t");
   std::string profileId =
       resultOf(alice.submit("create_session_profile", "ACTIVITY_TYPE_CREATE_SESSION_PROFILE",
@@ -75,7 +75,7 @@ TEST_P(SessionsTest, StampLoginProfilesLifetimesAndExpiry) {
   claims = gatewayJwtClaims(gw, jwt, true);
   expectExpiry(gw, claims, beforeS, 60);
   EXPECT_EQ(claims->getValue<std::string>("session_type"), "trading > desk ~ é");
-  EXPECT_EQ(claims->getValue<std::string>("scope"), "amount > 5 ?");
+  EXPECT_EQ(claims->getValue<std::string>("scope"), "activity.type != 'amount > 5 ?'");
   EXPECT_EQ(claims->getValue<std::string>("session_profile_id"), profileId);
   auto got = alice.query("get_session_profile",
                          json::parseObject(R"({"organizationId":")" + sub.id +
@@ -168,6 +168,69 @@ TEST_P(SessionsTest, ReadWriteSessionsAreCredentialBundlesAndReadOnlySessionsAre
   EXPECT_EQ(claims->getValue<std::string>("session_type"), "SESSION_TYPE_READ_ONLY");
   EXPECT_EQ(std::to_string(claims->getValue<int64_t>("exp")),
             ro->getValue<std::string>("sessionExpiry"));
+}
+
+// A session of a profile acts only within the profile's scope, a policy condition checked
+// when the profile is written; sessions without a profile are not limited by one.
+TEST_P(SessionsTest, ASessionActsOnlyWithinItsProfilesScope) {
+  TestGateway gw(GetParam(), {"sessions"});
+  auto sub = createSubOrganization(gw, "alice@example.com", "+14155550123");
+  Client alice = gw.clientWith(sub.userKey.stamper);
+  auto profile = [&](const std::string& scope) {
+    json::Object p = json::object();
+    p->set("sessionProfileName", "p " + crypto::uuidV4().substr(0, 8));
+    p->set("scope", scope);
+    return alice.submit("create_session_profile", "ACTIVITY_TYPE_CREATE_SESSION_PROFILE", sub.id,
+                        p);
+  };
+  for (auto [scope, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"activity.resource ==", "parameters.scope: invalid policy condition"},
+           {"approvers.count() > 1", "unknown keyword 'approvers'"}}) {
+    try {
+      profile(scope);
+      ADD_FAILURE() << "accepted scope " << scope;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+    }
+  }
+  std::string tagsOnly =
+      resultOf(profile("activity.resource == 'USER_TAG'"), "createSessionProfileResult")
+          ->getValue<std::string>("sessionProfileId");
+  auto scoped = newSessionKey(), plain = newSessionKey();
+  json::Object login = loginParams(scoped.publicKey);
+  login->set("sessionProfileId", tagsOnly);
+  stampLogin(gw, alice, sub.id, login);
+  stampLogin(gw, alice, sub.id, loginParams(plain.publicKey));
+
+  auto tag = [&](Client& c) {
+    json::Object p = json::object();
+    p->set("userTagName", "t " + crypto::uuidV4().substr(0, 8));
+    p->set("userIds", json::array());
+    return c.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", sub.id, p);
+  };
+  auto users = [&](Client& c) {
+    json::Object u = json::object();
+    u->set("userName", "u " + crypto::uuidV4().substr(0, 8));
+    u->set("apiKeys", json::array());
+    u->set("authenticators", json::array());
+    u->set("oauthProviders", json::array());
+    u->set("userTags", json::array());
+    json::Array list = json::array();
+    list->add(u);
+    json::Object p = json::object();
+    p->set("users", list);
+    return c.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", sub.id, p);
+  };
+  Client scopedSession = gw.clientWith(scoped.stamper()),
+         plainSession = gw.clientWith(plain.stamper());
+  resultOf(tag(scopedSession), "createUserTagResult");
+  // Alice is the sub-organization's root quorum, yet her scoped session cannot create users.
+  EXPECT_NE(
+      failureOf(users(scopedSession))
+          .find("session of profile " + tagsOnly + ": its scope does not allow this activity"),
+      std::string::npos);
+  resultOf(users(plainSession), "createUsersResult");
 }
 
 TEST_P(SessionsTest, AttestedStampLogsInOnceAndOnlyPollsAfterwards) {

@@ -133,10 +133,11 @@ inline json::Object mapFact(const json::Object& entries) {
   return o;
 }
 
-// Whether a session profile exists in an organization. The module that keeps session profiles
-// provides it; MFA policies that pin a session profile are checked with it when written.
-using SessionProfileLookup = std::function<bool(RequestContext&, const std::string& organizationId,
-                                                const std::string& profileId)>;
+// A session profile's scope (a policy condition), or nullopt when the organization has no such
+// profile. The module that keeps session profiles provides it: the engine holds sessions to
+// their profile's scope, and MFA policies that pin a profile are checked with it.
+using SessionProfileLookup = std::function<std::optional<std::string>(
+    RequestContext&, const std::string& organizationId, const std::string& profileId)>;
 
 // Events the core publishes (payload fields in parentheses).
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
@@ -200,6 +201,9 @@ struct IdentityServices {
   std::function<bool(RequestContext&, const std::string& organizationId,
                      const std::string& feature)>
       authFeatureEnabled;
+  // Checks a policy condition as policies are checked when written (the parser's position and
+  // expectation, the keywords a condition may read); InvalidArgument naming `field`.
+  std::function<void(const std::string& expression, const std::string& field)> checkPolicyCondition;
 };
 
 struct Services {
@@ -211,7 +215,7 @@ struct Services {
   std::vector<std::pair<std::string, std::pair<std::string, EventHandler>>>
       subscribers;                                                  // (module, (event, handler))
   std::vector<std::pair<std::string, FactProvider>> factProviders;  // (module, provider)
-  SessionProfileLookup sessionProfileExists;  // empty when no enabled module keeps profiles
+  SessionProfileLookup sessionProfileScope;  // empty when no enabled module keeps profiles
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
