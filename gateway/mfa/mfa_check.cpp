@@ -10,9 +10,9 @@ namespace {
 bool conditionHolds(const std::string& condition, const policy::Fields& facts) {
   try {
     return policy::evaluateCondition(*policy::parse(condition), facts);
-  } catch (...) {
-    // An evaluation error, or a stored condition this build no longer parses (SyntaxError is
-    // not a std::exception): the policy applies, so its factors are asked for.
+  } catch (const std::exception&) {
+    // An evaluation error, or a stored condition this build no longer parses: the policy
+    // applies, so its factors are asked for.
     return true;
   }
 }

@@ -188,18 +188,9 @@ PolicyVerdicts evaluatePolicies(const PolicySet& policies, const Fields& conditi
   auto holds = [](ClauseResults& results, const std::string& text, const NodePtr& clause,
                   bool repeated) {
     if (text.empty()) return true;  // an absent clause always holds
-    if (!clause) {
-      // A stored clause that does not parse (written past the API, or under another grammar)
-      // is this policy's error. SyntaxError is no std::exception: turn it into one, or it
-      // would escape the per-policy handling below and take the whole request down.
-      NodePtr fresh;
-      try {
-        fresh = parse(text);
-      } catch (const SyntaxError& e) {
-        throw std::runtime_error("stored expression does not parse: " + e.message());
-      }
-      return results.evaluate(*fresh, false);
-    }
+    // A stored clause that does not parse (written past the API, or under another grammar):
+    // re-parsing raises its SyntaxError, which the per-policy handling records as an error.
+    if (!clause) return results.evaluate(*parse(text), false);
     return results.evaluate(*clause, repeated);
   };
   for (size_t i = 0; i < policies.size(); ++i) {

@@ -26,10 +26,8 @@ std::optional<std::string> sessionScopeRefusal(Gateway& gateway, Db& db, const j
   try {
     if (evaluateCondition(*parse(*scope), facts())) return std::nullopt;
     return who + ": its scope does not allow this activity";
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // an evaluation error, or a scope that does not parse
     return who + ": its scope errored " + e.what();
-  } catch (const SyntaxError& e) {
-    return who + ": its scope does not parse: " + e.message();
   }
 }
 

@@ -7,10 +7,12 @@
 
 namespace signet::policy {
 
-std::string SyntaxError::message() const {
-  return "syntax error at position " + std::to_string(position) + ": expected " + expected +
-         ", found " + found;
-}
+SyntaxError::SyntaxError(size_t position, std::string expected, std::string found)
+    : std::runtime_error("syntax error at position " + std::to_string(position) + ": expected " +
+                         expected + ", found " + found),
+      position(position),
+      expected(std::move(expected)),
+      found(std::move(found)) {}
 
 namespace {
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,11 +53,15 @@ struct Node {
 };
 using NodePtr = std::shared_ptr<const Node>;
 
-struct SyntaxError {
+// A std::exception like every other error, so that code evaluating a stored expression that
+// no longer parses handles it as it handles an evaluation error, with no special case.
+struct SyntaxError : std::runtime_error {
+  SyntaxError() : SyntaxError(0, "", "") {}
+  SyntaxError(size_t position, std::string expected, std::string found);
   size_t position;
   std::string expected;
   std::string found;
-  std::string message() const;
+  std::string message() const { return what(); }
 };
 
 // Throws SyntaxError.
