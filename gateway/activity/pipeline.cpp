@@ -225,8 +225,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
                                          "X-Stamp-Attested");
       }
       recordPresentation(db, r, caller, now);
-    }
-    if (!approve) {
+    } else {
       r.status = kStatusRejected;
       activities::update(db, r);
       done = true;
