@@ -80,13 +80,6 @@ json::Array mfaStatuses(Client& as, const std::string& org, const json::Object& 
   return as.query("get_mfa_status", b)->getArray("mfaStatuses");
 }
 
-json::Object createTag(Client& as, const std::string& org) {
-  json::Object p = json::object();
-  p->set("userTagName", "tag " + crypto::uuidV4().substr(0, 8));
-  p->set("userIds", json::array());
-  return as.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, p);
-}
-
 // update_mfa_policy changing one field (the others stay).
 void updateMfa(Client& as, const std::string& org, const std::string& userId, const std::string& id,
                const std::string& field, const std::string& value) {
@@ -244,7 +237,7 @@ TEST_P(MfaTest, TheSubmitterPresentsASecondFactorByApprovingWithIt) {
   EXPECT_EQ(s->getObject(0)->getArray("requiredMethods")->size(), 2u);
 
   // Activities the condition does not match run at once.
-  resultOf(createTag(o.root(), org), "createUserTagResult");
+  resultOf(createUserTagWith(o.root(), org), "createUserTagResult");
 
   // The same credential again presents nothing new.
   auto again = approve(o.root(), org, a);
@@ -274,7 +267,7 @@ TEST_P(MfaTest, OnlyTheFirstMatchingPolicyByOrderIsEnforced) {
   mfaId(createMfa(o.root(), org, mfaParams(root, "rest", "true", steps({{"API_KEY"}}), 1)));
 
   // A tag is not USER: the catch-all applies and the API key meets it.
-  resultOf(createTag(o.root(), org), "createUserTagResult");
+  resultOf(createUserTagWith(o.root(), org), "createUserTagResult");
   // A user is: the passkey policy is enforced, though the catch-all would be met.
   EXPECT_EQ(status(createUsersWith(o.root(), org)), kAuthenticatorsNeeded);
   // Moved behind the catch-all, it is never reached.

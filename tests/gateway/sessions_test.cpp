@@ -4,6 +4,7 @@
 #include "signet/bundles.hpp"
 #include "signet/jwt.hpp"
 #include "support/auth_fixtures.hpp"
+#include "support/test_org.hpp"
 
 namespace signet::test {
 namespace {
@@ -203,34 +204,15 @@ TEST_P(SessionsTest, ASessionActsOnlyWithinItsProfilesScope) {
   stampLogin(gw, alice, sub.id, login);
   stampLogin(gw, alice, sub.id, loginParams(plain.publicKey));
 
-  auto tag = [&](Client& c) {
-    json::Object p = json::object();
-    p->set("userTagName", "t " + crypto::uuidV4().substr(0, 8));
-    p->set("userIds", json::array());
-    return c.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", sub.id, p);
-  };
-  auto users = [&](Client& c) {
-    json::Object u = json::object();
-    u->set("userName", "u " + crypto::uuidV4().substr(0, 8));
-    u->set("apiKeys", json::array());
-    u->set("authenticators", json::array());
-    u->set("oauthProviders", json::array());
-    u->set("userTags", json::array());
-    json::Array list = json::array();
-    list->add(u);
-    json::Object p = json::object();
-    p->set("users", list);
-    return c.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", sub.id, p);
-  };
   Client scopedSession = gw.clientWith(scoped.stamper()),
          plainSession = gw.clientWith(plain.stamper());
-  resultOf(tag(scopedSession), "createUserTagResult");
+  resultOf(createUserTagWith(scopedSession, sub.id), "createUserTagResult");
   // Alice is the sub-organization's root quorum, yet her scoped session cannot create users.
   EXPECT_NE(
-      failureOf(users(scopedSession))
+      failureOf(createUsersWith(scopedSession, sub.id))
           .find("session of profile " + tagsOnly + ": its scope does not allow this activity"),
       std::string::npos);
-  resultOf(users(plainSession), "createUsersResult");
+  resultOf(createUsersWith(plainSession, sub.id), "createUsersResult");
 }
 
 TEST_P(SessionsTest, AttestedStampLogsInOnceAndOnlyPollsAfterwards) {

@@ -32,6 +32,14 @@ inline json::Object createUsersWith(Client& client, const std::string& org,
   return client.submit("create_users", type, org, p);
 }
 
+// create_user_tag of a new, empty tag, submitted by `client` in `org`.
+inline json::Object createUserTagWith(Client& client, const std::string& org) {
+  json::Object p = json::object();
+  p->set("userTagName", "tag " + crypto::uuidV4().substr(0, 8));
+  p->set("userIds", json::array());
+  return client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, p);
+}
+
 // An organization with users (each holding a P-256 key) and tags, set up through the API by
 // the root user (who alone is the root quorum).
 class Org {
