@@ -71,3 +71,26 @@ test("an MFA policy holds the root user's activity at AUTHENTICATORS_NEEDED unti
   assert.deepEqual(after.mfaStatuses[0].satisfiedMethods.map((m) => m.id).sort(),
                    [signet.ids.apiKeyId, apiKeyIds[0]].sort());
 });
+
+test("MFA policies are read, updated and deleted through @turnkey/http", async () => {
+  const http = httpClient(rootKey);
+  const body = (type, parameters) => ({ type, timestampMs: String(Date.now()), organizationId: org, parameters });
+  const created = await http.createMfaPolicy(body("ACTIVITY_TYPE_CREATE_MFA_POLICY", {
+    userId: rootUserId, mfaPolicyName: "signing", condition: "activity.action == 'SIGN'",
+    requiredAuthenticationMethods: [{ any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] }], order: 5 }));
+  const mfaPolicyId = created.activity.result.createMfaPolicyResult.mfaPolicyId;
+
+  const updated = await http.updateMfaPolicy(body("ACTIVITY_TYPE_UPDATE_MFA_POLICY",
+    { userId: rootUserId, mfaPolicyId, mfaPolicyName: "all signing", order: 6 }));
+  assert.equal(updated.activity.status, "ACTIVITY_STATUS_COMPLETED");
+  const { mfaPolicy } = await http.getMfaPolicy({ organizationId: org, userId: rootUserId, mfaPolicyId });
+  assert.equal(mfaPolicy.mfaPolicyName, "all signing");
+  assert.equal(mfaPolicy.condition, "activity.action == 'SIGN'");  // omitted: unchanged
+  assert.equal(String(mfaPolicy.order), "6");
+  assert.deepEqual(mfaPolicy.requiredAuthenticationMethods, [{ any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] }]);
+
+  const deleted = await http.deleteMfaPolicy(body("ACTIVITY_TYPE_DELETE_MFA_POLICY", { userId: rootUserId, mfaPolicyId }));
+  assert.equal(deleted.activity.result.deleteMfaPolicyResult.mfaPolicyId, mfaPolicyId);
+  const { mfaPolicies } = await http.getMfaPolicies({ organizationId: org, userId: rootUserId });
+  assert.ok(!mfaPolicies.some((p) => p.mfaPolicyId === mfaPolicyId));
+});
