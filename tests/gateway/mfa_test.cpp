@@ -147,6 +147,26 @@ TEST_P(MfaTest, PoliciesAreWrittenReadAndRefusedWhenTheUserCannotMeetThem) {
   got = o.root().query("get_mfa_policy", q)->getObject("mfaPolicy");
   EXPECT_EQ(got->getValue<std::string>("mfaPolicyName"), "signing");
   EXPECT_EQ(got->getValue<std::string>("condition"), "activity.action == 'SIGN'");
+  // A bad update is refused naming the field, and the policy stays as it was.
+  json::Object bad = json::object();
+  bad->set("userId", u);
+  bad->set("mfaPolicyId", sign);
+  bad->set("mfaPolicyName", "renamed");
+  bad->set("requiredAuthenticationMethods", steps({{"FACE"}}));
+  try {
+    o.root().submit("update_mfa_policy", "ACTIVITY_TYPE_UPDATE_MFA_POLICY", org, bad);
+    ADD_FAILURE() << "a bad update was accepted";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 400);
+    EXPECT_NE(std::string(e.what()).find("requiredAuthenticationMethods[0].any[0].type"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(o.root()
+                .query("get_mfa_policy", q)
+                ->getObject("mfaPolicy")
+                ->getValue<std::string>("mfaPolicyName"),
+            "signing");
 
   // Refusals name the field and the value, and write nothing.
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "true", steps({{"FACE"}}), 0),
