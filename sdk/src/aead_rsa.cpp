@@ -23,16 +23,25 @@ struct Free {
 template <class T>
 using Ptr = std::unique_ptr<T, Free>;
 constexpr size_t kTagSize = 16;
+
+bool goodNonce(const Bytes& nonce) {
+  return nonce.size() == 12 || nonce.size() == 16;
+}
+bool setNonceLength(EVP_CIPHER_CTX* ctx, const Bytes& nonce) {
+  return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(nonce.size()),
+                             nullptr) == 1;
+}
 }  // namespace
 
 Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext, size_t size,
                  const Bytes& aad) {
-  if (key.size() != 32 || nonce.size() != 12) throw std::invalid_argument("AES-256-GCM sizes");
+  if (key.size() != 32 || !goodNonce(nonce)) throw std::invalid_argument("AES-256-GCM sizes");
   Ptr<EVP_CIPHER_CTX> ctx(EVP_CIPHER_CTX_new());
   Bytes out(size + kTagSize);
   int len = 0, total = 0;
-  if (!ctx ||
-      EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), nonce.data()) != 1 ||
+  if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, nullptr, nullptr) != 1 ||
+      !setNonceLength(ctx.get(), nonce) ||
+      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, key.data(), nonce.data()) != 1 ||
       (!aad.empty() && EVP_EncryptUpdate(ctx.get(), nullptr, &len, aad.data(),
                                          static_cast<int>(aad.size())) != 1) ||
       EVP_EncryptUpdate(ctx.get(), out.data(), &len, plaintext, static_cast<int>(size)) != 1)
@@ -46,15 +55,16 @@ Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plai
 
 std::optional<SecretBytes> aesGcmOpen(const SecretBytes& key, const Bytes& nonce,
                                       const Bytes& sealed, const Bytes& aad) {
-  if (key.size() != 32 || nonce.size() != 12 || sealed.size() < kTagSize) return std::nullopt;
+  if (key.size() != 32 || !goodNonce(nonce) || sealed.size() < kTagSize) return std::nullopt;
   size_t size = sealed.size() - kTagSize;
   Ptr<EVP_CIPHER_CTX> ctx(EVP_CIPHER_CTX_new());
   Bytes out(size);
   int len = 0;
   Bytes tag(sealed.end() - kTagSize, sealed.end());
   bool ok =
-      ctx &&
-      EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key.data(), nonce.data()) == 1 &&
+      ctx && EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, nullptr, nullptr) == 1 &&
+      setNonceLength(ctx.get(), nonce) &&
+      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, key.data(), nonce.data()) == 1 &&
       (aad.empty() || EVP_DecryptUpdate(ctx.get(), nullptr, &len, aad.data(),
                                         static_cast<int>(aad.size())) == 1) &&
       EVP_DecryptUpdate(ctx.get(), out.data(), &len, sealed.data(), static_cast<int>(size)) == 1 &&

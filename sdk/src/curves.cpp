@@ -108,6 +108,23 @@ bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig) 
   return k1::verifySchnorr(xonly, message, sig);
 }
 
+Bytes signSchnorr(const SecretBytes& priv, const Digest& message) {
+  return k1::signSchnorr(priv, message);
+}
+
+std::optional<SecretBytes> addScalarsSecp256k1(const SecretBytes& a, const SecretBytes& b) {
+  return k1::addScalars(a, b);
+}
+std::optional<SecretBytes> mulScalarsSecp256k1(const SecretBytes& a, const SecretBytes& b) {
+  return k1::mulScalars(a, b);
+}
+std::optional<SecretBytes> negateScalarSecp256k1(const SecretBytes& a) {
+  return k1::negateScalar(a);
+}
+std::optional<Bytes> sharedPointSecp256k1(const SecretBytes& priv, const Bytes& peerPublic) {
+  return k1::sharedPoint(priv, peerPublic);
+}
+
 std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b) {
   return p256::addScalars(a, b);
 }

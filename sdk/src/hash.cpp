@@ -44,6 +44,31 @@ Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size) {
   return out;
 }
 
+SecretBytes hkdfSha256(const Bytes& salt, const Bytes& ikm, const Bytes& info, size_t length) {
+  if (length > 255 * 32) throw std::invalid_argument("HKDF-SHA256 output too long");
+  // Extract: PRK = HMAC(salt, IKM), with a salt of 32 zero bytes when none is given.
+  Digest prk = hmacSha256(salt.empty() ? Bytes(32, 0) : salt, ikm.data(), ikm.size());
+  Bytes prkKey(prk.begin(), prk.end());
+  // Expand: T(i) = HMAC(PRK, T(i-1) || info || i).
+  Bytes out, block;
+  for (uint8_t i = 1; out.size() < length; ++i) {
+    Bytes input = block;
+    input.insert(input.end(), info.begin(), info.end());
+    input.push_back(i);
+    Digest t = hmacSha256(prkKey, input.data(), input.size());
+    block.assign(t.begin(), t.end());
+    out.insert(out.end(), block.begin(), block.end());
+    wipe(input.data(), input.size());
+    wipe(t.data(), t.size());
+  }
+  wipe(out.data() + length, out.size() - length);
+  out.resize(length);
+  wipe(prk.data(), prk.size());
+  wipe(prkKey.data(), prkKey.size());
+  wipe(block.data(), block.size());
+  return SecretBytes(std::move(out));
+}
+
 std::array<uint8_t, 64> hmacSha512(const Bytes& key, const uint8_t* data, size_t size) {
   std::array<uint8_t, 64> out;
   unsigned int len = 0;

@@ -118,10 +118,28 @@ std::optional<Bytes> taprootOutputKey(const Bytes& publicKey) {
   return out;
 }
 
-Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message) {
+namespace {
+// BIP-340 over a keypair (wiped afterwards), with fresh auxiliary randomness.
+Bytes schnorrSign(secp256k1_keypair& keypair, const Digest& message) {
+  uint8_t aux[32];
+  randomBytes(aux, sizeof aux);
+  Bytes sig(64);
+  int ok = secp256k1_schnorrsig_sign32(ctx(), sig.data(), message.data(), &keypair, aux);
+  wipe(&keypair, sizeof keypair);
+  if (ok != 1) throw std::runtime_error("Schnorr signing failed");
+  return sig;
+}
+
+secp256k1_keypair keypairOf(const SecretBytes& priv) {
   secp256k1_keypair keypair;
-  if (secp256k1_keypair_create(ctx(), &keypair, priv.data()) != 1)
+  if (!isValidScalar(priv) || secp256k1_keypair_create(ctx(), &keypair, priv.data()) != 1)
     throw std::invalid_argument("not a secp256k1 private key");
+  return keypair;
+}
+}  // namespace
+
+Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message) {
+  secp256k1_keypair keypair = keypairOf(priv);
   secp256k1_xonly_pubkey internal;
   if (secp256k1_keypair_xonly_pub(ctx(), &internal, nullptr, &keypair) != 1)
     throw std::runtime_error("Taproot internal key failed");
@@ -132,13 +150,12 @@ Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message) {
                               sizeof kTag - 1, x, 32) != 1 ||
       secp256k1_keypair_xonly_tweak_add(ctx(), &keypair, tweak) != 1)
     throw std::runtime_error("Taproot key tweak failed");
-  uint8_t aux[32];
-  randomBytes(aux, sizeof aux);
-  Bytes sig(64);
-  int ok = secp256k1_schnorrsig_sign32(ctx(), sig.data(), message.data(), &keypair, aux);
-  wipe(&keypair, sizeof keypair);
-  if (ok != 1) throw std::runtime_error("Schnorr signing failed");
-  return sig;
+  return schnorrSign(keypair, message);
+}
+
+Bytes signSchnorr(const SecretBytes& priv, const Digest& message) {
+  secp256k1_keypair keypair = keypairOf(priv);
+  return schnorrSign(keypair, message);
 }
 
 bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig) {
@@ -147,6 +164,43 @@ bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig) 
       secp256k1_xonly_pubkey_parse(ctx(), &pk, xonly.data()) != 1)
     return false;
   return secp256k1_schnorrsig_verify(ctx(), sig.data(), message.data(), 32, &pk) == 1;
+}
+
+std::optional<SecretBytes> addScalars(const SecretBytes& a, const SecretBytes& b) {
+  if (!isValidScalar(a) || !isValidScalar(b)) return std::nullopt;
+  Bytes out = a.bytes();
+  if (secp256k1_ec_seckey_tweak_add(ctx(), out.data(), b.data()) != 1) {
+    wipe(out.data(), out.size());
+    return std::nullopt;  // the sum is zero
+  }
+  return SecretBytes(std::move(out));
+}
+
+std::optional<SecretBytes> mulScalars(const SecretBytes& a, const SecretBytes& b) {
+  if (!isValidScalar(a) || !isValidScalar(b)) return std::nullopt;
+  Bytes out = a.bytes();
+  if (secp256k1_ec_seckey_tweak_mul(ctx(), out.data(), b.data()) != 1) {
+    wipe(out.data(), out.size());
+    return std::nullopt;
+  }
+  return SecretBytes(std::move(out));
+}
+
+std::optional<SecretBytes> negateScalar(const SecretBytes& a) {
+  if (!isValidScalar(a)) return std::nullopt;
+  Bytes out = a.bytes();
+  if (secp256k1_ec_seckey_negate(ctx(), out.data()) != 1) {
+    wipe(out.data(), out.size());
+    return std::nullopt;
+  }
+  return SecretBytes(std::move(out));
+}
+
+std::optional<Bytes> sharedPoint(const SecretBytes& priv, const Bytes& peer) {
+  auto pk = parse(peer);
+  if (!pk || !isValidScalar(priv) || secp256k1_ec_pubkey_tweak_mul(ctx(), &*pk, priv.data()) != 1)
+    return std::nullopt;
+  return serialize(*pk, false);
 }
 
 }  // namespace signet::crypto::k1

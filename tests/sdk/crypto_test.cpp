@@ -74,3 +74,46 @@ TEST(Uuid, Format) {
   EXPECT_EQ(id[14], '4');
   EXPECT_NE(id, crypto::uuidV4());
 }
+
+// RFC 5869 appendix A, test cases 1 (salt and info) and 3 (neither: the zero salt).
+TEST(Hkdf, Rfc5869Vectors) {
+  Bytes ikm(22, 0x0b);
+  EXPECT_EQ(toHex(crypto::hkdfSha256(*fromHex("000102030405060708090a0b0c"), ikm,
+                                     *fromHex("f0f1f2f3f4f5f6f7f8f9"), 42)
+                      .bytes()),
+            "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865");
+  EXPECT_EQ(toHex(crypto::hkdfSha256({}, ikm, {}, 42).bytes()),
+            "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8");
+}
+
+// Plain BIP-340 verifies under the key's own x-only public key; the Taproot form does not.
+TEST(Schnorr, PlainSignaturesVerifyUnderTheUntweakedKey) {
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kSecp256k1);
+  Bytes pub = crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, priv);
+  Bytes xonly(pub.begin() + 1, pub.end());
+  auto message = crypto::sha256(std::string_view("spark"));
+  EXPECT_TRUE(crypto::verifySchnorr(xonly, message, crypto::signSchnorr(priv, message)));
+  EXPECT_FALSE(crypto::verifySchnorr(xonly, message, crypto::signTaprootKeyPath(priv, message)));
+  EXPECT_TRUE(crypto::verifySchnorr(*crypto::taprootOutputKey(pub), message,
+                                    crypto::signTaprootKeyPath(priv, message)));
+}
+
+// secp256k1 scalars: (a − b) + b = a, a shared point is the same from either side, zero results
+// and non-scalars are refused.
+TEST(Secp256k1, ScalarArithmeticAndSharedPoints) {
+  const auto k1 = crypto::Curve::kSecp256k1;
+  auto a = crypto::generatePrivateKey(k1), b = crypto::generatePrivateKey(k1);
+  auto diff = crypto::addScalarsSecp256k1(a, *crypto::negateScalarSecp256k1(b));
+  ASSERT_TRUE(diff);
+  EXPECT_EQ(crypto::addScalarsSecp256k1(*diff, b)->bytes(), a.bytes());
+  EXPECT_FALSE(crypto::addScalarsSecp256k1(a, *crypto::negateScalarSecp256k1(a)));
+  crypto::SecretBytes two(*fromHex(std::string(63, '0') + "2"));
+  EXPECT_EQ(crypto::mulScalarsSecp256k1(a, two)->bytes(),
+            crypto::addScalarsSecp256k1(a, a)->bytes());
+  EXPECT_FALSE(crypto::mulScalarsSecp256k1(a, crypto::SecretBytes(Bytes(32, 0))));
+  auto ab = crypto::sharedPointSecp256k1(a, crypto::publicKeyFromPrivate(k1, b));
+  ASSERT_TRUE(ab);
+  EXPECT_EQ(ab->size(), 65u);
+  EXPECT_EQ(*ab, *crypto::sharedPointSecp256k1(b, crypto::publicKeyFromPrivate(k1, a)));
+  EXPECT_FALSE(crypto::sharedPointSecp256k1(a, Bytes(33, 7)));
+}

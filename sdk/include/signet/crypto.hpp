@@ -135,10 +135,27 @@ std::optional<Bytes> taprootOutputKey(const Bytes& publicKey);
 Bytes signTaprootKeyPath(const SecretBytes& priv, const Digest& message);
 bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig);
 
+// Plain BIP-340 Schnorr, verifying under the key's own x-only public key (no Taproot tweak):
+// what Spark identity keys sign with.
+Bytes signSchnorr(const SecretBytes& priv, const Digest& message);
+
+// Scalar arithmetic mod n on secp256k1, for secret sharing (Spark's Feldman shares). nullopt
+// when an input is not a scalar in [1, n) or the result is zero.
+std::optional<SecretBytes> addScalarsSecp256k1(const SecretBytes& a, const SecretBytes& b);
+std::optional<SecretBytes> mulScalarsSecp256k1(const SecretBytes& a, const SecretBytes& b);
+std::optional<SecretBytes> negateScalarSecp256k1(const SecretBytes& a);
+// The full shared point priv·peer, 65-byte uncompressed (ECIES as the Rust `ecies` crate does
+// it hashes the whole point, not just x). nullopt for a bad key or point.
+std::optional<Bytes> sharedPointSecp256k1(const SecretBytes& priv, const Bytes& peerPublic);
+
+// HKDF-SHA256 (RFC 5869); an empty salt is HashLen zero bytes. At most 255 blocks.
+SecretBytes hkdfSha256(const Bytes& salt, const Bytes& ikm, const Bytes& info, size_t length);
+
 // (a + b) mod n on P-256 (SLIP-10 child keys); nullopt when the sum is zero.
 std::optional<SecretBytes> addScalarsP256(const SecretBytes& a, const SecretBytes& b);
 
-// AES-256-GCM; the output is ciphertext followed by the 16-byte tag.
+// AES-256-GCM with a 12-byte nonce (or the 16-byte nonce of the Rust `ecies` crate); the
+// output is ciphertext followed by the 16-byte tag.
 Bytes aesGcmSeal(const SecretBytes& key, const Bytes& nonce, const uint8_t* plaintext, size_t size,
                  const Bytes& aad);
 std::optional<SecretBytes> aesGcmOpen(const SecretBytes& key, const Bytes& nonce,
