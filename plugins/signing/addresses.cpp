@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "protobuf.hpp"
 #include "signet/bech32.hpp"
 #include "signet/error.hpp"
 
@@ -15,8 +16,7 @@ namespace {
 const std::map<std::string, std::string> kUnsettled = {
     {"P2SH", "the redeem script is not specified"},
     {"P2WSH", "the witness script is not specified"},
-    {"TON_", "the wallet contract's flags, workchain and subwallet id are not specified"},
-    {"SPARK_", "the Spark address payload is not specified"}};
+    {"TON_", "the wallet contract's flags, workchain and subwallet id are not specified"}};
 
 Bytes concat(std::initializer_list<Bytes> parts) {
   Bytes out;
@@ -74,6 +74,14 @@ std::string stellarAccount(const Bytes& key) {
   return out;
 }
 
+// Spark: bech32m of the protobuf SparkAddress whose field 1 is the 33-byte identity key (what
+// the Spark SDK's encodeSparkAddress writes when there is no invoice).
+std::string sparkAddress(const std::string& hrp, const Bytes& identityKey) {
+  Bytes payload;
+  appendProtoBytes(payload, 1, identityKey);
+  return bech32::encodeBytes(hrp, payload, bech32::Variant::kBech32m);
+}
+
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -113,6 +121,8 @@ std::optional<Curve> curveOfFormat(const std::string& f) {
       {"ADDRESS_FORMAT_DOGE_MAINNET", Curve::kSecp256k1},
       {"ADDRESS_FORMAT_DOGE_TESTNET", Curve::kSecp256k1},
       {"ADDRESS_FORMAT_XRP", Curve::kSecp256k1},
+      {"ADDRESS_FORMAT_SPARK_MAINNET", Curve::kSecp256k1},
+      {"ADDRESS_FORMAT_SPARK_REGTEST", Curve::kSecp256k1},
       {"ADDRESS_FORMAT_SOLANA", Curve::kEd25519},
       {"ADDRESS_FORMAT_SUI", Curve::kEd25519},
       {"ADDRESS_FORMAT_APTOS", Curve::kEd25519},
@@ -170,6 +180,8 @@ std::string addressFor(const std::string& f, Curve curve, const Bytes& publicKey
     return "0x" + crypto::toHex(crypto::sha3_256(authKey.data(), authKey.size()));
   }
   if (f == "ADDRESS_FORMAT_XLM") return stellarAccount(publicKey);
+  if (f == "ADDRESS_FORMAT_SPARK_MAINNET") return sparkAddress("spark", publicKey);
+  if (f == "ADDRESS_FORMAT_SPARK_REGTEST") return sparkAddress("sparkrt", publicKey);
   auto net = bitcoinNetwork(f);
   if (endsWith(f, "_P2PKH")) return base58CheckEncode(concat({{net->p2pkh}, hash160Of(publicKey)}));
   if (endsWith(f, "_P2WPKH")) return bech32::segwitAddress(net->hrp, 0, hash160Of(publicKey));

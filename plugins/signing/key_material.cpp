@@ -38,11 +38,7 @@ std::string curveToApi(Curve curve) {
   return "";
 }
 
-crypto::SecretBytes walletAccountKey(RequestContext& ctx, const std::string& walletId, Curve curve,
-                                     const std::string& path, const std::string& field) {
-  std::string why;
-  auto segments = hd::parsePath(path, why);
-  if (!segments) throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + why);
+crypto::SecretBytes walletSeed(RequestContext& ctx, const std::string& walletId) {
   auto mnemonic = ctx.keyring().open(mnemonicSecretId(walletId), kMnemonicKind);
   // Stored as "mnemonic" or "mnemonic\npassphrase" (an imported wallet's BIP-39 passphrase).
   std::string text = toString(mnemonic.bytes());
@@ -53,6 +49,15 @@ crypto::SecretBytes walletAccountKey(RequestContext& ctx, const std::string& wal
   crypto::wipe(text.data(), text.size());
   crypto::wipe(words.data(), words.size());
   crypto::wipe(passphrase.data(), passphrase.size());
+  return seed;
+}
+
+crypto::SecretBytes walletAccountKey(RequestContext& ctx, const std::string& walletId, Curve curve,
+                                     const std::string& path, const std::string& field) {
+  std::string why;
+  auto segments = hd::parsePath(path, why);
+  if (!segments) throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + why);
+  auto seed = walletSeed(ctx, walletId);
   try {
     return std::move(hd::derive(curve, seed, *segments).privateKey);
   } catch (const std::invalid_argument& e) {
@@ -69,13 +74,13 @@ std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::str
     return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
   for (const auto& row :
-       db.query("SELECT id, wallet_id, curve, address_format, address, public_key FROM "
+       db.query("SELECT id, wallet_id, curve, address_format, address, public_key, path FROM "
                 "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)",
                 {org, signWith}))
     if (same(row.str(4)))
       return SignWithTarget{
           true,       row.str(0), row.str(1), row.str(4), curveFromApi(row.str(2), "account curve"),
-          row.str(3), row.str(5)};
+          row.str(3), row.str(5), row.str(6)};
   std::string keyId = signWith, format, address;
   for (const auto& row :
        db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
@@ -91,8 +96,8 @@ std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::str
       "SELECT curve, public_key FROM signing_private_keys WHERE organization_id = ? AND id = ?",
       {org, keyId});
   if (!key) return std::nullopt;
-  return SignWithTarget{false,  keyId,      "", address, curveFromApi(key->str(0), "curve"),
-                        format, key->str(1)};
+  return SignWithTarget{false,  keyId,       "", address, curveFromApi(key->str(0), "curve"),
+                        format, key->str(1), ""};
 }
 
 SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
@@ -108,6 +113,7 @@ SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
                                   kPrivateKeyKind)};
   k.taproot = k.addressFormat.size() > 4 &&
               k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;
+  k.schnorr = k.addressFormat.rfind("ADDRESS_FORMAT_SPARK_", 0) == 0;
   return k;
 }
 

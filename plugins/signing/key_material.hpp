@@ -22,6 +22,9 @@ std::string accountKeySecretId(const std::string& walletAccountId);
 signet::crypto::Curve curveFromApi(const std::string& name, const std::string& field);
 std::string curveToApi(signet::crypto::Curve curve);
 
+// A wallet's BIP-39 seed (the mnemonic is opened, used and wiped here): for callers that
+// derive several keys of one wallet in a request.
+signet::crypto::SecretBytes walletSeed(signet::RequestContext& ctx, const std::string& walletId);
 // The account key at `path` of a wallet (the mnemonic is opened, used and wiped here).
 // InvalidArgument naming `field` for a bad path.
 signet::crypto::SecretBytes walletAccountKey(signet::RequestContext& ctx,
@@ -35,6 +38,7 @@ struct SigningKey {
   std::string addressFormat;  // of the account or address named; empty for a key id
   signet::crypto::SecretBytes privateKey;
   bool taproot = false;  // P2TR accounts sign BIP-341 Schnorr
+  bool schnorr = false;  // Spark accounts sign plain BIP-340 Schnorr
 };
 // What signWith names, without opening any secret (policy facts use it).
 struct SignWithTarget {
@@ -45,6 +49,7 @@ struct SignWithTarget {
   signet::crypto::Curve curve;
   std::string addressFormat;
   std::string publicKeyHex;  // canonical form, as stored
+  std::string path;          // a wallet account's derivation path
 };
 std::optional<SignWithTarget> locateSignWith(signet::RequestContext& ctx,
                                              const std::string& signWith);

@@ -56,7 +56,7 @@ Object signOne(const SigningKey& key, const Bytes& message, const Request& r) {
   bool structured = r.encoding == "PAYLOAD_ENCODING_EIP712" ||
                     r.encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION";
   if (structured && (r.hashFunction != "HASH_FUNCTION_NO_OP" ||
-                     key.curve != crypto::Curve::kSecp256k1 || key.taproot))
+                     key.curve != crypto::Curve::kSecp256k1 || key.taproot || key.schnorr))
     return fail();
   crypto::Digest digest;
   if (r.hashFunction == "HASH_FUNCTION_NO_OP") {
@@ -73,8 +73,9 @@ Object signOne(const SigningKey& key, const Bytes& message, const Request& r) {
   } else {
     return fail();
   }
-  if (key.curve == crypto::Curve::kSecp256k1 && key.taproot) {
-    Bytes sig = crypto::signTaprootKeyPath(key.privateKey, digest);
+  if (key.curve == crypto::Curve::kSecp256k1 && (key.taproot || key.schnorr)) {
+    Bytes sig = key.taproot ? crypto::signTaprootKeyPath(key.privateKey, digest)
+                            : crypto::signSchnorr(key.privateKey, digest);
     put(sig.data(), 0);
   } else if (key.curve == crypto::Curve::kSecp256k1) {
     auto rec = crypto::signSecp256k1Recoverable(key.privateKey, digest);

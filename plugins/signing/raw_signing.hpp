@@ -1,7 +1,8 @@
 // sign_raw_payload (V2) and sign_raw_payloads (signing.md §2): HEX (optional 0x) or UTF-8
 // payloads, hashed with NO_OP, SHA256 or KECCAK256 for ECDSA and Schnorr, NOT_APPLICABLE
 // (PureEdDSA) for Ed25519. secp256k1 ECDSA is low-S with the recovery id in v ("00"/"01");
-// a Taproot (P2TR) account signs BIP-341 Schnorr; r and s are 64 lowercase hex characters.
+// a Taproot (P2TR) account signs BIP-341 Schnorr and a Spark account plain BIP-340 Schnorr
+// (v "00"); r and s are 64 lowercase hex characters.
 // Any other combination fails the activity naming curve, encoding and hash function.
 #pragma once
 
