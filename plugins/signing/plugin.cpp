@@ -9,6 +9,7 @@
 #include "raw_signing.hpp"
 #include "schema.hpp"
 #include "sign_transaction.hpp"
+#include "spark_transfer.hpp"
 #include "wallets.hpp"
 
 namespace {
@@ -50,6 +51,7 @@ void registerSigning(Registry& r) {
   r.activity({"ACTIVITY_TYPE_IMPORT_PRIVATE_KEY",     "import_private_key",     "importPrivateKeyIntent",      "importPrivateKeyResult",      "PRIVATE_KEY", "IMPORT", false, importPrivateKey});
   r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",      "sign_raw_payloads",      "signRawPayloadsIntent",       "signRawPayloadsResult",       "PRIVATE_KEY", "SIGN",   false, signRawPayloads});
   r.activity({"ACTIVITY_TYPE_SIGN_TRANSACTION_V2",    "sign_transaction",       "signTransactionIntentV2",     "signTransactionResult",       "PRIVATE_KEY", "SIGN",   false, signTransaction});
+  r.activity({"ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER", "spark_prepare_transfer", "sparkPrepareTransferIntent",  "sparkPrepareTransferResult",  "PRIVATE_KEY", "SIGN",   false, sparkPrepareTransfer});
   r.activity({"ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", "create_smart_contract_interface", "createSmartContractInterfaceIntent", "createSmartContractInterfaceResult", "SMART_CONTRACT_INTERFACE", "CREATE", false, createSmartContractInterface});
   r.activity({"ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE", "delete_smart_contract_interface", "deleteSmartContractInterfaceIntent", "deleteSmartContractInterfaceResult", "SMART_CONTRACT_INTERFACE", "DELETE", false, deleteSmartContractInterface});
 

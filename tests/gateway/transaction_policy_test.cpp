@@ -70,19 +70,6 @@ json::Object txParams(const std::string& signWith, const std::string& unsignedTx
   return p;
 }
 
-// What a refused submission says: bad input is answered with an error and nothing stored;
-// a request that fails later is stored FAILED with its failure.
-template <typename Submit>
-std::string refusalOf(Submit submit) {
-  try {
-    auto a = submit();
-    EXPECT_EQ(status(a), kFailed) << json::stringify(a);
-    return failureOf(a);
-  } catch (const RequestError& e) {
-    return e.what();
-  }
-}
-
 struct Fixture {
   explicit Fixture(TestGateway& gw) : o(gw) {
     auto created = resultOf(

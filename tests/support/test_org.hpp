@@ -16,6 +16,19 @@ inline std::string status(const json::Object& a) {
   return a->getValue<std::string>("status");
 }
 
+// What a refused submission says: bad input is answered with an error and nothing stored;
+// a request that fails later is stored FAILED with its failure.
+template <typename Submit>
+std::string refusalOf(Submit submit) {
+  try {
+    auto a = submit();
+    EXPECT_EQ(status(a), kFailed) << json::stringify(a);
+    return failureOf(a);
+  } catch (const RequestError& e) {
+    return e.what();
+  }
+}
+
 // create_users of one new user (no credentials), submitted by `client` in `org`.
 inline json::Object createUsersWith(Client& client, const std::string& org,
                                     const std::string& type = "ACTIVITY_TYPE_CREATE_USERS_V4") {

@@ -1,0 +1,158 @@
+// Spark through the official SDKs: @turnkey/sdk-server submits spark_prepare_transfer under
+// the policy of reference/policy.md §4 case 28, and @buildonspark/spark-sdk plays everyone
+// else. Its DefaultSparkSigner, given the same mnemonic as the Signet wallet, derives the
+// identity and leaf keys; its Rust bindings (sparkFrost) act as the operators, decrypting
+// their packages and validating their Feldman shares, and as the receiver, decrypting the
+// new leaf keys; its own hashing recomputes the payload the transfer signature covers.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createHash, randomUUID } from "node:crypto";
+import { Turnkey } from "@turnkey/sdk-server";
+import { encryptWalletToBundle } from "@turnkey/crypto";
+import { secp256k1, schnorr } from "@noble/curves/secp256k1";
+import {
+  DefaultSparkSigner, KeyDerivationType, encodeSparkAddress, getSparkFrost,
+  getTransferPackageSigningPayload,
+} from "@buildonspark/spark-sdk";
+import { SendLeafKeyTweaks } from "@buildonspark/spark-sdk/proto/spark";
+import { generateKey, startSignet } from "./harness.mjs";
+
+const rootKey = generateKey("p256");
+const mnemonic = "leaf lady until indicate praise final route toast cake minimum insect unknown";
+const hex = (bytes) => Buffer.from(bytes).toString("hex");
+const bytes = (h) => new Uint8Array(Buffer.from(h, "hex"));
+const sha256 = (data) => new Uint8Array(createHash("sha256").update(data).digest());
+const activityPoller = { intervalMs: 50, numRetries: 1 };
+let signet, org, root, sparkAddress, sdkSigner, identityPublicKey;
+
+const clientFor = (key) =>
+  new Turnkey({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
+                defaultOrganizationId: org, activityPoller }).apiClient();
+
+before(async () => {
+  signet = await startSignet(rootKey);
+  org = signet.ids.organizationId;
+  root = clientFor(rootKey);
+  const signerKey = (await (await fetch(`${signet.baseUrl}/.well-known/signet.json`)).json()).signerPublicKey;
+  const userId = signet.ids.userId;
+  const init = await root.initImportWallet({ userId });
+  const encryptedBundle = await encryptWalletToBundle({
+    mnemonic, importBundle: init.importBundle, userId, organizationId: org,
+    dangerouslyOverrideSignerPublicKey: signerKey,
+  });
+  const imported = await root.importWallet({
+    userId, walletName: "spark", encryptedBundle,
+    accounts: [{ curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/8797555'/0'/0'",
+                 addressFormat: "ADDRESS_FORMAT_SPARK_REGTEST" }],
+  });
+  sparkAddress = imported.addresses[0];
+  sdkSigner = new DefaultSparkSigner();
+  identityPublicKey = await sdkSigner.createSparkWalletFromSeed(await sdkSigner.mnemonicToSeed(mnemonic), 0);
+});
+
+after(async () => {
+  assert.equal(await signet.stop(), 0);
+});
+
+test("a Spark account's address is the Spark SDK's address of the same wallet's identity key, and it signs BIP-340", async () => {
+  assert.equal(sparkAddress, encodeSparkAddress({ identityPublicKey, network: "REGTEST" }));
+  const message = sha256("spark identity");
+  const { r, s, v } = await root.signRawPayload({
+    signWith: sparkAddress, payload: hex(message), encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+    hashFunction: "HASH_FUNCTION_NO_OP",
+  });
+  assert.equal(v, "00");
+  assert.ok(schnorr.verify(bytes(r + s), message, bytes(identityPublicKey).slice(1)));
+});
+
+test("§4 case 28: spark_prepare_transfer to an allowed receiver builds packages the operators and the receiver can use", async () => {
+  const member = generateKey("p256");
+  const { userIds } = await root.createUsers({
+    users: [{ userName: "spark member", userTags: [], authenticators: [], oauthProviders: [],
+              apiKeys: [{ apiKeyName: "member", publicKey: member.publicKeyHex, curveType: "API_KEY_CURVE_P256" }] }],
+  });
+  const receiver = secp256k1.utils.randomPrivateKey();
+  const allowed = [hex(secp256k1.getPublicKey(receiver, true)), hex(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true))];
+  await root.createPolicy({
+    policyName: "spark transfers to known receivers", effect: "EFFECT_ALLOW", notes: "",
+    condition: `activity.type == 'ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER' && activity.params.transfer.receiver_public_key in ['${allowed[0]}','${allowed[1]}']`,
+  });
+  assert.ok(userIds.length === 1);
+  const client = clientFor(member);
+
+  const operators = [0, 1, 2].map(() => {
+    const priv = secp256k1.utils.randomPrivateKey();
+    return { operatorId: randomUUID(), priv, encryptionPublicKey: hex(secp256k1.getPublicKey(priv, true)) };
+  });
+  const leaves = [randomUUID(), randomUUID()].map((leafId) => ({ leafId, newLeafId: `${leafId}:new` }));
+  const refundSignature = "30440220" + "11".repeat(32) + "0220" + "22".repeat(32);
+  const transferId = randomUUID();
+  const intent = (receiverPublicKey) => ({
+    signWith: sparkAddress,
+    transfer: {
+      transferId, threshold: 2, receiverPublicKey,
+      operatorRecipients: operators.map(({ operatorId, encryptionPublicKey }) => ({ operatorId, encryptionPublicKey })),
+      leaves: leaves.map(({ leafId, newLeafId }, i) => ({
+        leafId, oldLeafDerivation: { signingLeaf: { leafId } }, newLeafDerivation: { signingLeaf: { leafId: newLeafId } },
+        ...(i === 0 ? { refundSignature } : {}),
+      })),
+    },
+  });
+
+  const result = await client.sparkPrepareTransfer(intent(allowed[0]));
+  assert.equal(result.activity.status, "ACTIVITY_STATUS_COMPLETED");
+
+  // The new leaf keys are the SDK's keys of the new derivations.
+  assert.deepEqual(result.newLeafPublicKeys.map((k) => k.leafId), leaves.map((l) => l.leafId));
+  for (const [i, { newLeafId }] of leaves.entries()) {
+    const expected = await sdkSigner.getPublicKeyFromDerivation({ type: KeyDerivationType.LEAF, path: newLeafId });
+    assert.equal(result.newLeafPublicKeys[i].publicKey, hex(expected));
+  }
+
+  // Each operator decrypts its package and validates its share of every leaf.
+  const frost = getSparkFrost();
+  const sharesByLeaf = new Map();
+  const keyTweakPackage = {};
+  assert.deepEqual(result.operatorPackages.map((p) => p.operatorId), operators.map((o) => o.operatorId));
+  for (const [index, operator] of operators.entries()) {
+    const sealed = bytes(result.operatorPackages[index].encryptedPackage);
+    keyTweakPackage[operator.operatorId] = sealed;
+    const { leavesToSend } = SendLeafKeyTweaks.decode(await frost.decryptEcies(sealed, operator.priv));
+    assert.deepEqual(leavesToSend.map((t) => t.leafId), leaves.map((l) => l.leafId));
+    for (const [leafIndex, tweak] of leavesToSend.entries()) {
+      const { secretShare, proofs } = tweak.secretShareTweak;
+      await frost.validateShare(secretShare, index + 1, 2, proofs);
+      assert.equal(hex(tweak.pubkeySharesTweak[operator.operatorId]), hex(secp256k1.getPublicKey(secretShare, true)));
+      assert.deepEqual(Object.keys(tweak.pubkeySharesTweak).sort(), operators.map((o) => o.operatorId).sort());
+      assert.equal(hex(tweak.refundSignature), leafIndex === 0 ? refundSignature : "");
+      // The secret cipher opens to the new leaf key for the receiver; the identity key signed it.
+      const newLeafKey = await frost.decryptEcies(tweak.secretCipher, receiver);
+      assert.equal(hex(secp256k1.getPublicKey(newLeafKey, true)), result.newLeafPublicKeys[leafIndex].publicKey);
+      const signed = sha256(Buffer.concat([Buffer.from(tweak.leafId), Buffer.from(transferId), tweak.secretCipher]));
+      assert.ok(secp256k1.verify(tweak.signature, signed, bytes(identityPublicKey)));
+      const list = sharesByLeaf.get(tweak.leafId) ?? [];
+      list.push({ threshold: 2, index: index + 1, share: secretShare, proofs });
+      sharesByLeaf.set(tweak.leafId, list);
+    }
+  }
+  // Any two operators recover the tweak: the old leaf key minus the new one.
+  for (const { leafId, newLeafId } of leaves) {
+    const shares = sharesByLeaf.get(leafId);
+    const tweak = await frost.recoverSecret([shares[0], shares[2]]);
+    assert.equal(hex(await frost.recoverSecret([shares[1], shares[2]])), hex(tweak));
+    const expected = await sdkSigner.subtractPrivateKeysGivenDerivationPaths(leafId, newLeafId);
+    assert.equal(hex(secp256k1.getPublicKey(tweak, true)), hex(expected));
+    assert.equal(hex(shares[0].proofs[0]), hex(expected));
+  }
+  // The user signature covers the SDK's transfer package payload over the ciphertexts.
+  const payload = getTransferPackageSigningPayload(transferId, { keyTweakPackage });
+  const signature = secp256k1.Signature.fromDER(bytes(result.transferUserSignature));
+  assert.ok(secp256k1.verify(signature, payload, bytes(identityPublicKey)));
+
+  // A receiver the policy does not name: implicitly denied.
+  const stranger = hex(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true));
+  const refused = await client.sparkPrepareTransfer({ ...intent(stranger), transfer: { ...intent(stranger).transfer, transferId: randomUUID() } });
+  assert.equal(refused.activity.status, "ACTIVITY_STATUS_FAILED");
+  assert.match(refused.activity.failure.message, /implicit deny/);
+  assert.equal(refused.operatorPackages, undefined);
+});
