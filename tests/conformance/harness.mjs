@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import crypto from "node:crypto";
+import { Turnkey } from "@turnkey/sdk-server";
 
 const signet = process.env.SIGNET_BINARY;
 if (!signet) throw new Error("set SIGNET_BINARY to the signet executable (scripts/test.sh does)");
@@ -51,6 +52,15 @@ export function nodeStamper(key) {
       return { stampHeaderName: "X-Stamp", stampHeaderValue: Buffer.from(stamp).toString("base64url") };
     },
   };
+}
+
+// An @turnkey/sdk-server API client holding `key` for `organizationId`, polling briefly: an
+// activity waiting for consensus or factors comes back as it is after one retry.
+export function apiClientFor(signet, key, organizationId) {
+  return new Turnkey({
+    apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
+    defaultOrganizationId: organizationId, activityPoller: { intervalMs: 50, numRetries: 1 },
+  }).apiClient();
 }
 
 // `pluginSettings` lands in signet.json as plugins.settings (e.g. { sessions: {...} }).

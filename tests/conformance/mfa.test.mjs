@@ -4,16 +4,12 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { TurnkeyClient } from "@turnkey/http";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { Turnkey } from "@turnkey/sdk-server";
-import { generateKey, startSignet } from "./harness.mjs";
+import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
 
 const rootKey = generateKey("p256");
 const secondKey = generateKey("p256");
 let signet, org, rootUserId;
-const activityPoller = { intervalMs: 50, numRetries: 1 };
-const serverClient = (key) =>
-  new Turnkey({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
-                defaultOrganizationId: org, activityPoller }).apiClient();
+const serverClient = (key) => apiClientFor(signet, key, org);
 const httpClient = (key) =>
   new TurnkeyClient({ baseUrl: signet.baseUrl },
     new ApiKeyStamper({ apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex }));

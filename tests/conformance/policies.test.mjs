@@ -1,16 +1,11 @@
 // @turnkey/sdk-server, unchanged, driving policies and consensus against a running signet.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { Turnkey } from "@turnkey/sdk-server";
-import { generateKey, startSignet } from "./harness.mjs";
+import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
 
 const rootKey = generateKey("p256");
 let signet, org, root;
-// Short polling: an activity waiting for consensus is returned as is after the retries.
-const activityPoller = { intervalMs: 50, numRetries: 1 };
-const clientFor = (key) =>
-  new Turnkey({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
-                defaultOrganizationId: org, activityPoller }).apiClient();
+const clientFor = (key) => apiClientFor(signet, key, org);
 
 before(async () => {
   signet = await startSignet(rootKey);

@@ -7,7 +7,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomUUID } from "node:crypto";
-import { Turnkey } from "@turnkey/sdk-server";
 import { encryptWalletToBundle } from "@turnkey/crypto";
 import { secp256k1, schnorr } from "@noble/curves/secp256k1";
 import {
@@ -15,19 +14,15 @@ import {
   getTransferPackageSigningPayload,
 } from "@buildonspark/spark-sdk";
 import { SendLeafKeyTweaks } from "@buildonspark/spark-sdk/proto/spark";
-import { generateKey, startSignet } from "./harness.mjs";
+import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
 
 const rootKey = generateKey("p256");
 const mnemonic = "leaf lady until indicate praise final route toast cake minimum insect unknown";
 const hex = (bytes) => Buffer.from(bytes).toString("hex");
 const bytes = (h) => new Uint8Array(Buffer.from(h, "hex"));
 const sha256 = (data) => new Uint8Array(createHash("sha256").update(data).digest());
-const activityPoller = { intervalMs: 50, numRetries: 1 };
 let signet, org, root, sparkAddress, sdkSigner, identityPublicKey;
-
-const clientFor = (key) =>
-  new Turnkey({ apiBaseUrl: signet.baseUrl, apiPublicKey: key.publicKeyHex, apiPrivateKey: key.privateKeyHex,
-                defaultOrganizationId: org, activityPoller }).apiClient();
+const clientFor = (key) => apiClientFor(signet, key, org);
 
 before(async () => {
   signet = await startSignet(rootKey);
