@@ -216,7 +216,7 @@ Object sparkPrepareTransfer(ActivityContext& ctx, const Object& p) {
   auto accountNumber = sparkAccountOfIdentityPath(account->path);
   if (!accountNumber)
     throw failedPrecondition("wallet account " + account->address + " has path \"" + account->path +
-                             "\"; a Spark identity key is at " + "m/8797555'/<account>'/0'");
+                             "\"; a Spark identity key is at m/8797555'/<account>'/0'");
   SigningKey identity = resolveSignWith(ctx, signWith);
   SecretBytes seed = walletSeed(ctx, account->walletId);
 
