@@ -44,18 +44,23 @@ Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size) {
   return out;
 }
 
-SecretBytes hkdfSha256(const Bytes& salt, const Bytes& ikm, const Bytes& info, size_t length) {
+SecretBytes hkdfExtract(const Bytes& salt, const Bytes& ikm) {
+  // An empty salt is HMAC's empty key, which HMAC pads to the same block as HashLen zeros.
+  Digest prk = hmacSha256(salt, ikm.data(), ikm.size());
+  SecretBytes out(Bytes(prk.begin(), prk.end()));
+  wipe(prk.data(), prk.size());
+  return out;
+}
+
+SecretBytes hkdfExpand(const SecretBytes& prk, const Bytes& info, size_t length) {
   if (length > 255 * 32) throw std::invalid_argument("HKDF-SHA256 output too long");
-  // Extract: PRK = HMAC(salt, IKM), with a salt of 32 zero bytes when none is given.
-  Digest prk = hmacSha256(salt.empty() ? Bytes(32, 0) : salt, ikm.data(), ikm.size());
-  Bytes prkKey(prk.begin(), prk.end());
-  // Expand: T(i) = HMAC(PRK, T(i-1) || info || i).
+  // T(i) = HMAC(PRK, T(i-1) || info || i); the output is T(1) || T(2) || … cut to length.
   Bytes out, block;
   for (uint8_t i = 1; out.size() < length; ++i) {
     Bytes input = block;
     input.insert(input.end(), info.begin(), info.end());
     input.push_back(i);
-    Digest t = hmacSha256(prkKey, input.data(), input.size());
+    Digest t = hmacSha256(prk.bytes(), input.data(), input.size());
     block.assign(t.begin(), t.end());
     out.insert(out.end(), block.begin(), block.end());
     wipe(input.data(), input.size());
@@ -63,10 +68,12 @@ SecretBytes hkdfSha256(const Bytes& salt, const Bytes& ikm, const Bytes& info, s
   }
   wipe(out.data() + length, out.size() - length);
   out.resize(length);
-  wipe(prk.data(), prk.size());
-  wipe(prkKey.data(), prkKey.size());
   wipe(block.data(), block.size());
   return SecretBytes(std::move(out));
+}
+
+SecretBytes hkdfSha256(const Bytes& salt, const Bytes& ikm, const Bytes& info, size_t length) {
+  return hkdfExpand(hkdfExtract(salt, ikm), info, length);
 }
 
 std::array<uint8_t, 64> hmacSha512(const Bytes& key, const uint8_t* data, size_t size) {

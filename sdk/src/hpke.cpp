@@ -25,26 +25,21 @@ crypto::SecretBytes labeledExtract(const Bytes& suite, const Bytes& salt, std::s
   append(input, suite);
   append(input, label);
   append(input, ikm);
-  auto prk = crypto::hmacSha256(salt, input.data(), input.size());
+  auto prk = crypto::hkdfExtract(salt, input);
   crypto::wipe(input.data(), input.size());
-  return crypto::SecretBytes(Bytes(prk.begin(), prk.end()));
+  return prk;
 }
 
 // LabeledExpand(prk, label, info, L) = HKDF-Expand(prk, I2OSP(L, 2) || "HPKE-v1" || suite ||
-// label || info, L), for L up to one SHA-256 block (all this suite needs).
+// label || info, L).
 crypto::SecretBytes labeledExpand(const Bytes& suite, const crypto::SecretBytes& prk,
                                   std::string_view label, const Bytes& info, size_t length) {
-  if (length > 32) throw std::invalid_argument("HPKE expand beyond one block");
-  Bytes input = {static_cast<uint8_t>(length >> 8), static_cast<uint8_t>(length)};
-  append(input, "HPKE-v1");
-  append(input, suite);
-  append(input, label);
-  append(input, info);
-  input.push_back(0x01);  // HKDF-Expand's first block counter
-  auto block = crypto::hmacSha256(prk.bytes(), input.data(), input.size());
-  Bytes out(block.begin(), block.begin() + static_cast<long>(length));
-  crypto::wipe(block.data(), block.size());
-  return crypto::SecretBytes(std::move(out));
+  Bytes labeled = {static_cast<uint8_t>(length >> 8), static_cast<uint8_t>(length)};
+  append(labeled, "HPKE-v1");
+  append(labeled, suite);
+  append(labeled, label);
+  append(labeled, info);
+  return crypto::hkdfExpand(prk, labeled, length);
 }
 
 // DHKEM ExtractAndExpand: the KEM shared secret from the DH value and enc || pkR.

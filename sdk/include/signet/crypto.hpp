@@ -148,7 +148,10 @@ std::optional<SecretBytes> negateScalarSecp256k1(const SecretBytes& a);
 // it hashes the whole point, not just x). nullopt for a bad key or point.
 std::optional<Bytes> sharedPointSecp256k1(const SecretBytes& priv, const Bytes& peerPublic);
 
-// HKDF-SHA256 (RFC 5869); an empty salt is HashLen zero bytes. At most 255 blocks.
+// HKDF-SHA256 (RFC 5869): Extract (an empty salt acts as HashLen zero bytes), Expand (at most
+// 255 blocks), and the two in one. HPKE's labeled steps are these over labeled inputs.
+SecretBytes hkdfExtract(const Bytes& salt, const Bytes& ikm);
+SecretBytes hkdfExpand(const SecretBytes& prk, const Bytes& info, size_t length);
 SecretBytes hkdfSha256(const Bytes& salt, const Bytes& ikm, const Bytes& info, size_t length);
 
 // (a + b) mod n on P-256 (SLIP-10 child keys); nullopt when the sum is zero.
