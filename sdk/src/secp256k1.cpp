@@ -166,34 +166,33 @@ bool verifySchnorr(const Bytes& xonly, const Digest& message, const Bytes& sig) 
   return secp256k1_schnorrsig_verify(ctx(), sig.data(), message.data(), 32, &pk) == 1;
 }
 
-std::optional<SecretBytes> addScalars(const SecretBytes& a, const SecretBytes& b) {
-  if (!isValidScalar(a) || !isValidScalar(b)) return std::nullopt;
+namespace {
+// libsecp256k1's in-place scalar operations, applied to a copy of `a` that is wiped when the
+// operation refuses (an input out of range, or a zero result).
+template <typename Op>
+std::optional<SecretBytes> onCopy(const SecretBytes& a, Op op) {
+  if (!isValidScalar(a)) return std::nullopt;
   Bytes out = a.bytes();
-  if (secp256k1_ec_seckey_tweak_add(ctx(), out.data(), b.data()) != 1) {
+  if (op(out.data()) != 1) {
     wipe(out.data(), out.size());
-    return std::nullopt;  // the sum is zero
+    return std::nullopt;
   }
   return SecretBytes(std::move(out));
+}
+}  // namespace
+
+std::optional<SecretBytes> addScalars(const SecretBytes& a, const SecretBytes& b) {
+  if (!isValidScalar(b)) return std::nullopt;
+  return onCopy(a, [&](uint8_t* x) { return secp256k1_ec_seckey_tweak_add(ctx(), x, b.data()); });
 }
 
 std::optional<SecretBytes> mulScalars(const SecretBytes& a, const SecretBytes& b) {
-  if (!isValidScalar(a) || !isValidScalar(b)) return std::nullopt;
-  Bytes out = a.bytes();
-  if (secp256k1_ec_seckey_tweak_mul(ctx(), out.data(), b.data()) != 1) {
-    wipe(out.data(), out.size());
-    return std::nullopt;
-  }
-  return SecretBytes(std::move(out));
+  if (!isValidScalar(b)) return std::nullopt;
+  return onCopy(a, [&](uint8_t* x) { return secp256k1_ec_seckey_tweak_mul(ctx(), x, b.data()); });
 }
 
 std::optional<SecretBytes> negateScalar(const SecretBytes& a) {
-  if (!isValidScalar(a)) return std::nullopt;
-  Bytes out = a.bytes();
-  if (secp256k1_ec_seckey_negate(ctx(), out.data()) != 1) {
-    wipe(out.data(), out.size());
-    return std::nullopt;
-  }
-  return SecretBytes(std::move(out));
+  return onCopy(a, [](uint8_t* x) { return secp256k1_ec_seckey_negate(ctx(), x); });
 }
 
 std::optional<Bytes> sharedPoint(const SecretBytes& priv, const Bytes& peer) {
