@@ -107,9 +107,13 @@ SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
                    "\" is no wallet account address, private key address or private key id in "
                    "organization " +
                    ctx.organizationId());
-  SigningKey k{target->curve, target->addressFormat,
-               ctx.keyring().open(target->walletAccount ? accountKeySecretId(target->id)
-                                                        : privateKeySecretId(target->id),
+  return openSignWith(ctx, *target);
+}
+
+SigningKey openSignWith(RequestContext& ctx, const SignWithTarget& target) {
+  SigningKey k{target.curve, target.addressFormat,
+               ctx.keyring().open(target.walletAccount ? accountKeySecretId(target.id)
+                                                       : privateKeySecretId(target.id),
                                   kPrivateKeyKind)};
   k.taproot = k.addressFormat.size() > 4 &&
               k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;

@@ -57,5 +57,7 @@ std::optional<SignWithTarget> locateSignWith(signet::RequestContext& ctx,
 // signWith: a wallet account address, a private key address, or a private key id, in the
 // context's organization. NotFound naming it otherwise.
 SigningKey resolveSignWith(signet::RequestContext& ctx, const std::string& signWith);
+// The key of a target already located (opened from the keyring for this request).
+SigningKey openSignWith(signet::RequestContext& ctx, const SignWithTarget& target);
 
 }  // namespace signing

@@ -217,7 +217,7 @@ Object sparkPrepareTransfer(ActivityContext& ctx, const Object& p) {
   if (!accountNumber)
     throw failedPrecondition("wallet account " + account->address + " has path \"" + account->path +
                              "\"; a Spark identity key is at m/8797555'/<account>'/0'");
-  SigningKey identity = resolveSignWith(ctx, signWith);
+  SigningKey identity = openSignWith(ctx, *account);
   SecretBytes seed = walletSeed(ctx, account->walletId);
 
   std::vector<std::vector<VerifiableShare>> shares;        // per leaf, per operator
