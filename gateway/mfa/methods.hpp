@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "signet/json.hpp"
@@ -16,6 +17,13 @@ inline constexpr const char* kSession = "AUTHENTICATION_TYPE_SESSION";
 inline constexpr const char* kEmailOtp = "AUTHENTICATION_TYPE_EMAIL_OTP";
 inline constexpr const char* kSmsOtp = "AUTHENTICATION_TYPE_SMS_OTP";
 inline constexpr const char* kOauth = "AUTHENTICATION_TYPE_OAUTH";
+
+// Credentials of these types present API_KEY; every other key (logins, sessions) presents
+// SESSION. One prefix, read by the SQL that checks a user has one and by the classifier.
+inline constexpr std::string_view kApiKeyCredentialPrefix = "CREDENTIAL_TYPE_API_KEY_";
+inline bool isApiKeyType(std::string_view credentialType) {
+  return credentialType.substr(0, kApiKeyCredentialPrefix.size()) == kApiKeyCredentialPrefix;
+}
 
 // The session a login without a session profile issues, as MFA policies name it.
 inline constexpr const char* kDefaultSessionProfileId = "00000000-0000-0000-0000-000000000000";

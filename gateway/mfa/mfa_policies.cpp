@@ -71,13 +71,15 @@ bool available(RequestContext& ctx, const UserRecord& user, const Method& m) {
     return m.id.empty()
                ? any("SELECT 1 FROM authenticators WHERE user_id = ?", {user.id})
                : any("SELECT 1 FROM authenticators WHERE user_id = ? AND id = ?", {user.id, m.id});
-  if (m.type == kApiKey)
+  if (m.type == kApiKey) {
+    std::string apiKeyTypes = std::string(kApiKeyCredentialPrefix) + "%";
     return m.id.empty() ? any("SELECT 1 FROM api_keys WHERE user_id = ? AND credential_type LIKE "
-                              "'CREDENTIAL_TYPE_API_KEY_%' AND expires_at_ms IS NULL",
-                              {user.id})
+                              "? AND expires_at_ms IS NULL",
+                              {user.id, apiKeyTypes})
                         : any("SELECT 1 FROM api_keys WHERE user_id = ? AND id = ? AND "
-                              "credential_type LIKE 'CREDENTIAL_TYPE_API_KEY_%'",
-                              {user.id, m.id});
+                              "credential_type LIKE ?",
+                              {user.id, m.id, apiKeyTypes});
+  }
   if (m.type == kEmailOtp) return user.email && !user.email->empty();
   if (m.type == kSmsOtp) return user.phoneNumber && !user.phoneNumber->empty();
   if (m.type == kSession) {

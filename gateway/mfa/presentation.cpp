@@ -6,10 +6,6 @@
 namespace signet::mfa {
 
 namespace {
-bool isLongLivedApiKeyType(const std::string& credentialType) {
-  return credentialType.rfind("CREDENTIAL_TYPE_API_KEY_", 0) == 0;
-}
-
 Method attested(const Caller& caller) {
   // The resolver verified the token's signature, expiry and binding before this runs.
   auto claims = jwt::decodeClaims(caller.attestation);
@@ -34,7 +30,7 @@ Method presentedBy(Db& db, const Caller& caller) {
       {caller.userId, caller.publicKey});
   if (!k)
     throw unauthenticated("API key " + caller.publicKey + " of user " + caller.userId + " is gone");
-  if (isLongLivedApiKeyType(k->str(1))) return {kApiKey, k->str(0)};
+  if (isApiKeyType(k->str(1))) return {kApiKey, k->str(0)};
   return {kSession, k->optStr(2).value_or(kDefaultSessionProfileId)};
 }
 
