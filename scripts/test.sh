@@ -22,5 +22,6 @@ echo "== fuzz: the policy language and the signing parsers under libFuzzer with 
 tests/fuzz/run_libfuzzer.sh 30
 
 echo "== conformance: official @turnkey SDKs against a running signet"
+scripts/check-lockfile.sh
 (cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error)
 SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/
