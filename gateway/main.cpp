@@ -24,10 +24,13 @@ const std::vector<Command>& commands() {
     {"org create", "bootstrap a root organization with one root user and API key",
      "signet org create --data-dir DIR --name NAME --user-name NAME [--api-public-key HEX]\n"
      "                  [--api-curve API_KEY_CURVE_P256|API_KEY_CURVE_SECP256K1|API_KEY_CURVE_ED25519]\n"
-     "                  [--config FILE]\n"
+     "                  [--base-url URL] [--config FILE]\n"
      "  Prints {\"organizationId\",\"userId\",\"apiKeyId\"} as one line of JSON. Without\n"
-     "  --api-public-key a P-256 key pair is generated and its private key written (0600)\n"
-     "  to DIR/<organizationId>.api-key.", orgCreateCommand},
+     "  --api-public-key a P-256 key pair is generated and written (0600) with the ids and\n"
+     "  the base URL (default http://<listen from the config>) to\n"
+     "  DIR/<organizationId>.api-key.json, whose fields @turnkey/sdk-server's Turnkey takes\n"
+     "  as they are: apiBaseUrl, apiPublicKey, apiPrivateKey, defaultOrganizationId.",
+     orgCreateCommand},
     {"serve", "serve the API until SIGINT or SIGTERM",
      "signet serve --data-dir DIR [--listen 127.0.0.1:8080] [--config FILE]\n"
      "  --listen HOST:0 picks a free port; the chosen one is printed.", serveCommand},

@@ -65,11 +65,28 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
   ASSERT_EQ(org.exitCode, 0) << org.err;
   auto ids = json::parseObject(org.out, "org create output");
   std::string orgId = ids->getValue<std::string>("organizationId");
-  std::string keyFile = dir + "/" + orgId + ".api-key";
+  // The credentials file: what an SDK needs, in @turnkey/sdk-server's field names, 0600.
+  std::string keyFile = dir + "/" + orgId + ".api-key.json";
   ASSERT_TRUE(std::filesystem::exists(keyFile)) << org.err;
   EXPECT_NE(org.err.find(keyFile), std::string::npos);
-  std::string privateHex;
-  std::ifstream(keyFile) >> privateHex;
+  EXPECT_EQ(std::filesystem::status(keyFile).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::ifstream keyStream(keyFile);
+  auto credentials = json::parseObject(
+      std::string((std::istreambuf_iterator<char>(keyStream)), std::istreambuf_iterator<char>()),
+      "credentials file");
+  EXPECT_EQ(credentials->getValue<std::string>("apiBaseUrl"), "http://127.0.0.1:8080");
+  EXPECT_EQ(credentials->getValue<std::string>("defaultOrganizationId"), orgId);
+  EXPECT_EQ(credentials->getValue<std::string>("userId"), ids->getValue<std::string>("userId"));
+  EXPECT_EQ(credentials->getValue<std::string>("apiKeyId"), ids->getValue<std::string>("apiKeyId"));
+  std::string privateHex = credentials->getValue<std::string>("apiPrivateKey");
+  EXPECT_EQ(ApiKeyStamper::fromHex(privateHex)->publicKeyHex(),
+            credentials->getValue<std::string>("apiPublicKey"));
+  // No file is left behind but the credentials (the pending file was renamed, not copied).
+  size_t files = 0;
+  for (auto& entry : std::filesystem::directory_iterator(dir))
+    files += entry.path().filename().string().find("api-key") != std::string::npos;
+  EXPECT_EQ(files, 1u);
 
   json::Object who = json::object();
   who->set("organizationId", orgId);
@@ -93,6 +110,12 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
                   "--api-public-key", "02abcd"});
   EXPECT_EQ(bad.exitCode, 1);
   EXPECT_NE(bad.err.find("is not a P-256 public key"), std::string::npos) << bad.err;
+  auto badUrl = run({"org", "create", "--data-dir", dir, "--name", "X", "--user-name", "y",
+                     "--base-url", "127.0.0.1:8080"});
+  EXPECT_EQ(badUrl.exitCode, 2);
+  EXPECT_NE(badUrl.err.find("--base-url must start with http:// or https://, not '127.0.0.1:8080'"),
+            std::string::npos)
+      << badUrl.err;
   auto typo = run({"org", "create", "--data-dir", dir, "--nmae", "X"});
   EXPECT_EQ(typo.exitCode, 2);
   EXPECT_NE(typo.err.find("unknown option --nmae"), std::string::npos) << typo.err;
