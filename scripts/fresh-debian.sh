@@ -88,9 +88,20 @@ mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
 
+# Where this machine reaches the registries through a TLS proxy, its own extra roots
+# (/usr/local/share/ca-certificates) are what any machine on that network trusts: the root gets
+# them too, for Node (npm) through NODE_EXTRA_CA_CERTS. Nothing else of the host's is copied.
+extra_ca=()
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  cat /usr/local/share/ca-certificates/*.crt >"$root/etc/site-extra-ca.pem"
+  extra_ca=(NODE_EXTRA_CA_CERTS=/etc/site-extra-ca.pem)
+fi
+
 # A clean environment inside: nothing of this machine's PATH, npm or Node settings leaks in.
 in_root() {
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb "${extra_ca[@]}" \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
