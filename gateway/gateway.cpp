@@ -57,22 +57,34 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
 
   std::set<std::string> enabled(config_.enabledPlugins.begin(), config_.enabledPlugins.end());
   ModuleEnvironment environment{config_.pluginSettings, config_.dataDir.string()};
-  for (auto& module : host_.discover(config_.pluginDir, enabled, environment))
+  PluginHost host;
+  for (auto& module : host.discover(config_.pluginDir, enabled, environment, config_.pluginPins))
     catalog_.add(std::move(module));
-
-  auto& log = Poco::Logger::get("signet.plugins");
-  for (const auto& problem : host_.problems()) log.warning(problem.path + ": " + problem.message);
-  for (const auto& name : enabled) {
-    bool loaded = false;
-    for (const auto& m : catalog_.modules()) loaded = loaded || (m->name == name && !m->builtin);
-    if (loaded) continue;
-    std::string why = "plugin '" + name + "' is enabled in the config but ";
-    std::string expected = (config_.pluginDir / pluginFileName(name)).string();
-    for (const auto& problem : host_.problems())
-      if (problem.path == expected)
-        throw failedPrecondition(why + "cannot be used: " + problem.message);
-    throw failedPrecondition(why + "was not found (looked for " + expected + ")");
+  // Any library the gateway cannot vouch for stops start-up, enabled or not: a plugin
+  // directory is something an operator controls, and a stray or broken file in it is a mistake
+  // to fix, not to serve around. Every problem is named at once.
+  if (!host.problems().empty()) {
+    std::string all;
+    for (const auto& problem : host.problems())
+      all += (all.empty() ? "" : "; ") + problem.path + ": " + problem.message;
+    throw failedPrecondition("the plugin directory " + config_.pluginDir.string() +
+                             " holds libraries this gateway cannot use: " + all);
   }
+  auto known = [&](const std::string& name) {
+    for (const auto& m : catalog_.modules())
+      if (m->name == name && !m->builtin) return true;
+    return false;
+  };
+  for (const auto& name : enabled)
+    if (!known(name))
+      throw failedPrecondition("plugin '" + name +
+                               "' is enabled in the config (plugins.enabled) but was not found "
+                               "(looked for " +
+                               (config_.pluginDir / pluginFileName(name)).string() + ")");
+  for (const auto& [name, pin] : config_.pluginPins)
+    if (!known(name))
+      throw failedPrecondition("plugins.pins names plugin '" + name + "', which is not in " +
+                               config_.pluginDir.string());
   catalog_.provideIdentity(identityServices());
   catalog_.index();
 

@@ -21,7 +21,6 @@ class Gateway {
   const Config& config() const { return config_; }
   Database& database() { return *database_; }
   const Catalog& catalog() const { return catalog_; }
-  const PluginHost& pluginHost() const { return host_; }
   const crypto::SecretBytes& masterKey() const { return masterKey_; }
   // The gateway signer's P-256 public key, uncompressed hex (what SDK overrides take).
   const std::string& signerPublicKey() const { return signerPublicKey_; }
@@ -47,7 +46,6 @@ class Gateway {
   Config config_;
   crypto::SecretBytes masterKey_;
   std::unique_ptr<Database> database_;
-  PluginHost host_;
   Catalog catalog_;
   std::string signerPublicKey_;
   crypto::SecretBytes appProofSigningKey_;

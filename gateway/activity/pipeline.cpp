@@ -6,6 +6,7 @@
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
+#include "plugins/plugin_guard.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
 
@@ -257,18 +258,23 @@ ActivityRecord ActivityPipeline::settle(
     // A parent organization's credentials reach into a sub-organization only for the
     // activities that say so (logins); everything else is the sub-organization's own.
     Decision decision;
-    if (submitter.organizationId != org && !spec.allowParentOrganization) {
-      decision.kind = Decision::Kind::kDeny;
-      decision.reason = "user " + submitter.userId + " of parent organization " +
-                        submitter.organizationId + " cannot run " + spec.type +
-                        " in sub-organization " + org + "; only its own users can";
-    } else if (submitter.organizationId != org) {
-      // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
-      // parent's own root quorum and policies: it is the parent's credential that acts.
-      decision = authorizer_.decide(
-          db, {&spec, submitter.organizationId, params, record.votes, record.id});
-    } else {
-      decision = authorizer_.decide(db, {&spec, org, params, record.votes, record.id});
+    try {
+      if (submitter.organizationId != org && !spec.allowParentOrganization) {
+        decision.kind = Decision::Kind::kDeny;
+        decision.reason = "user " + submitter.userId + " of parent organization " +
+                          submitter.organizationId + " cannot run " + spec.type +
+                          " in sub-organization " + org + "; only its own users can";
+      } else if (submitter.organizationId != org) {
+        // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
+        // parent's own root quorum and policies: it is the parent's credential that acts.
+        decision = authorizer_.decide(
+            db, {&spec, submitter.organizationId, params, record.votes, record.id});
+      } else {
+        decision = authorizer_.decide(db, {&spec, org, params, record.votes, record.id});
+      }
+    } catch (const PluginFailure& e) {
+      failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails
+      throw;
     }
     evaluations = decision.evaluations;
     mfaStatuses = decision.mfaStatuses;

@@ -1,5 +1,7 @@
-// signet plugins list: every module found, its version, whether it is enabled, and what it
-// registers.
+// signet plugins list: every module found, its version, whether it is enabled, and the paths it
+// serves. Plugins are read from their descriptors only: listing runs no plugin code, so it is
+// safe on a directory nobody has vetted yet. Libraries the gateway would refuse are listed with
+// the reason, and make the command exit 1.
 #include <iostream>
 #include <set>
 
@@ -22,7 +24,10 @@ int pluginsListCommand(const std::vector<std::string>& argv) {
 
   PluginHost host;
   std::vector<ModuleInfo> modules{coreModule()};
-  for (auto& m : host.discover(pluginDir, enabled)) modules.push_back(std::move(m));
+  for (auto& m : host.discover(pluginDir, {})) {
+    m.enabled = enabled.count(m.name) > 0;
+    modules.push_back(std::move(m));
+  }
 
   std::cout << "plugin directory: " << pluginDir.string() << "\n";
   for (const auto& m : modules) {
@@ -39,10 +44,14 @@ int pluginsListCommand(const std::vector<std::string>& argv) {
       std::cout << "  activity " << a.type << "  POST /public/v1/submit/" << a.path << "\n";
     for (const auto& q : m.queries)
       std::cout << "  query    POST /public/v1/query/" << q.path << "\n";
+    for (const auto& p : m.declaredSubmitPaths)
+      std::cout << "  submit   POST /public/v1/submit/" << p << "\n";
+    for (const auto& p : m.declaredQueryPaths)
+      std::cout << "  query    POST /public/v1/query/" << p << "\n";
   }
   for (const auto& p : host.problems())
     std::cout << "\nrefused " << p.path << ": " << p.message << "\n";
-  return 0;
+  return host.problems().empty() ? 0 : 1;
 }
 
 }  // namespace signet::cli

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <fstream>
 
 #include "signet/error.hpp"
@@ -27,6 +28,15 @@ std::filesystem::path Config::defaultPluginDir() {
   // Build tree: plugins beside the binary. Installed: <prefix>/lib/signet/plugins.
   if (std::filesystem::is_directory(binDir / "plugins")) return binDir / "plugins";
   return binDir.parent_path() / "lib" / "signet" / "plugins";
+}
+
+bool isSha256Pin(const std::string& pin) {
+  static const std::string prefix = "sha256:";
+  if (pin.size() != prefix.size() + 64 || pin.compare(0, prefix.size(), prefix) != 0) return false;
+  for (size_t i = prefix.size(); i < pin.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(pin[i])) && (pin[i] < 'a' || pin[i] > 'f'))
+      return false;
+  return true;
 }
 
 std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugins) {
@@ -86,6 +96,14 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       if (auto settings = json::optionalObject(p, "settings", "plugins"))
         for (const auto& name : settings->getNames())
           c.pluginSettings[name] = json::requireObject(settings, name, "plugins.settings");
+      if (auto pins = json::optionalObject(p, "pins", "plugins"))
+        for (const auto& name : pins->getNames()) {
+          std::string pin = json::requireString(pins, name, "plugins.pins");
+          if (!isSha256Pin(pin))
+            throw invalidArgument("invalid field plugins.pins." + name + ": \"" + pin +
+                                  "\" is not sha256:<64 lower-case hex digits>");
+          c.pluginPins[name] = pin;
+        }
     }
     if (auto l = json::optionalObject(root, "limits", "")) {
       auto positive = [&](const char* key, auto& target) {

@@ -12,6 +12,9 @@
 
 namespace signet {
 
+// Whether `pin` is "sha256:" and 64 lower-case hex digits.
+bool isSha256Pin(const std::string& pin);
+
 struct Config {
   std::filesystem::path dataDir;
   std::string listen = "127.0.0.1:8080";
@@ -20,6 +23,8 @@ struct Config {
   std::filesystem::path pluginDir;  // default: SIGNET_PLUGIN_DIR, else <binary dir>/plugins
   std::vector<std::string> enabledPlugins;
   std::map<std::string, json::Object> pluginSettings;  // plugins.settings.<name>
+  // plugins.pins.<name>: "sha256:<hex>" of the plugin's library, checked before it is loaded.
+  std::map<std::string, std::string> pluginPins;
   size_t maxBodyBytes = 1 << 20;
   // Below Poco's own 8192-byte limit on a header value, so that an over-long stamp gets our
   // JSON error naming the header rather than Poco's plain 400.

@@ -17,12 +17,14 @@ void ModuleRegistry::activity(ActivitySpec spec) {
       !spec.handler)
     throw internalError("module '" + module_.name + "' registered an incomplete activity '" +
                         spec.type + "'");
+  spec.handler = guard("handler of " + spec.type, std::move(spec.handler));
   module_.activities.push_back(std::move(spec));
 }
 
 void ModuleRegistry::query(QuerySpec spec) {
   if (spec.path.empty() || !spec.handler)
     throw internalError("module '" + module_.name + "' registered an incomplete query");
+  spec.handler = guard("query " + spec.path, std::move(spec.handler));
   module_.queries.push_back(std::move(spec));
 }
 
@@ -31,27 +33,28 @@ void ModuleRegistry::migrations(const std::string& module, std::vector<Migration
 }
 
 void ModuleRegistry::walletCreator(WalletCreator creator) {
-  module_.walletCreator = std::move(creator);
+  module_.walletCreator = guard("wallet creator", std::move(creator));
 }
 
 void ModuleRegistry::organizationDeletionHook(OrganizationDeletionHook hook) {
-  module_.deletionHooks.push_back(std::move(hook));
+  module_.deletionHooks.push_back(guard("organization deletion hook", std::move(hook)));
 }
 
 void ModuleRegistry::subscribe(const std::string& event, EventHandler handler) {
-  module_.subscriptions.emplace_back(event, std::move(handler));
+  module_.subscriptions.emplace_back(event, guard("subscriber to " + event, std::move(handler)));
 }
 
 void ModuleRegistry::subOrganizationFilter(SubOrganizationFilter filter) {
+  filter.condition = guard("list_suborgs filter " + filter.filterType, std::move(filter.condition));
   module_.subOrganizationFilters.push_back(std::move(filter));
 }
 
 void ModuleRegistry::factProvider(FactProvider provider) {
-  module_.factProviders.push_back(std::move(provider));
+  module_.factProviders.push_back(guard("policy facts", std::move(provider)));
 }
 
 void ModuleRegistry::sessionProfileLookup(SessionProfileLookup lookup) {
-  module_.sessionProfileLookup = std::move(lookup);
+  module_.sessionProfileLookup = guard("session profile lookup", std::move(lookup));
 }
 
 void Catalog::add(ModuleInfo module) {
@@ -133,8 +136,8 @@ Error Catalog::unservedPath(const std::string& kind, const std::string& path) co
   for (const auto& m : modules_) {
     if (m->enabled) continue;
     bool serves = false;
-    for (const auto& a : m->activities) serves = serves || (kind == "submit" && a.path == path);
-    for (const auto& q : m->queries) serves = serves || (kind == "query" && q.path == path);
+    for (const auto& p : m->declaredSubmitPaths) serves = serves || (kind == "submit" && p == path);
+    for (const auto& p : m->declaredQueryPaths) serves = serves || (kind == "query" && p == path);
     if (serves)
       return Error(Code::kUnimplemented, full + " is served by plugin '" + m->name +
                                              "', which is not enabled in this gateway's config "

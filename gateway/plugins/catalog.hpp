@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/plugin_guard.hpp"
 #include "signet/plugin.hpp"
 
 namespace signet {
@@ -19,6 +20,13 @@ struct ModuleInfo {
   std::string path;  // the shared library; empty for built-ins
   bool builtin = false;
   bool enabled = false;
+  // A plugin's library, loaded only when it is enabled. Every callable it registers holds it
+  // too (plugin_guard.hpp), so the code stays mapped while anything it produced is alive.
+  std::shared_ptr<void> library;
+  // The paths the plugin's descriptor declares: all that is known of a disabled plugin, whose
+  // code never runs.
+  std::vector<std::string> declaredSubmitPaths;
+  std::vector<std::string> declaredQueryPaths;
   std::vector<ActivitySpec> activities;
   std::vector<QuerySpec> queries;
   std::vector<std::pair<std::string, std::vector<Migration>>> migrations;
@@ -56,6 +64,12 @@ class ModuleRegistry : public Registry {
   void startupNotice(const std::string& line) override;
 
  private:
+  // `f` as the module registered it, wrapped when the module is a plugin (plugin_guard.hpp).
+  template <class F>
+  F guard(const std::string& site, F f) const {
+    return guarded(module_.library, module_.name, site, std::move(f));
+  }
+
   ModuleInfo& module_;
   json::Object settings_;
   std::string dataDir_;

@@ -1,14 +1,104 @@
 #include "plugin_host.hpp"
 
-#include <boost/dll/library_info.hpp>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <boost/dll/shared_library.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+#include "elf_section.hpp"
+#include "plugin_manifest.hpp"
+#include "signet/crypto.hpp"
+#include "signet/encoding.hpp"
 
 namespace signet {
 
 namespace {
+
 constexpr const char* kPrefix = "libsignet-plugin-";
-constexpr const char* kEntry = "signet_plugin_descriptor";
+constexpr const char* kRegisterSymbol = "signet_plugin_register";
+constexpr size_t kMaxLibraryBytes = size_t(1) << 30;
+
+std::string readWhole(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open: " + std::string(std::strerror(errno)));
+  std::string bytes;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    bytes.append(buffer, static_cast<size_t>(in.gcount()));
+    if (bytes.size() > kMaxLibraryBytes)
+      throw std::runtime_error("larger than " + std::to_string(kMaxLibraryBytes) + " bytes");
+  }
+  if (in.bad()) throw std::runtime_error("cannot read: " + std::string(std::strerror(errno)));
+  return bytes;
+}
+
+// Loads exactly the bytes that were read, hashed and checked: they are written to a fresh
+// private folder (under the data directory, which the gateway owns) and loaded from there, so
+// that a file swapped in the plugin directory after the checks is never what runs. The copy is
+// removed once loaded; the mapping stays. Loading "/proc/self/fd/N" instead would be shorter,
+// but the dynamic loader recognises an already loaded library by that name, and N is reused.
+std::shared_ptr<boost::dll::shared_library> loadVerified(const std::string& bytes,
+                                                         const std::filesystem::path& base,
+                                                         const std::string& fileName) {
+  std::string pattern = (base / ".signet-plugin-load-XXXXXX").string();
+  if (!::mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot make a folder in " + base.string() +
+                             " to load from: " + std::strerror(errno));
+  std::filesystem::path dir = pattern, copy = dir / fileName;
+  struct Cleanup {
+    std::filesystem::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  {
+    std::ofstream out(copy, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + copy.string());
+  }
+  std::filesystem::permissions(
+      copy, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  return std::make_shared<boost::dll::shared_library>(
+      boost::filesystem::path(copy.string()),
+      boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
+}
+
+std::string describeException() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception of unknown type";
+  }
+}
+
+// Where a plugin's registrations differ from what its descriptor declares.
+std::optional<std::string> registrationMismatch(const ModuleInfo& m) {
+  auto compare = [&](const char* kind, std::set<std::string> registered,
+                     const std::vector<std::string>& declared) -> std::optional<std::string> {
+    std::set<std::string> said(declared.begin(), declared.end());
+    for (const auto& p : registered)
+      if (!said.count(p))
+        return std::string("registers ") + kind + " path '" + p +
+               "', which its descriptor does not declare";
+    for (const auto& p : said)
+      if (!registered.count(p))
+        return std::string("declares ") + kind + " path '" + p + "' but does not register it";
+    return std::nullopt;
+  };
+  std::set<std::string> submits, queries;
+  for (const auto& a : m.activities) submits.insert(a.path);
+  for (const auto& q : m.queries) queries.insert(q.path);
+  if (auto why = compare("submit", submits, m.declaredSubmitPaths)) return why;
+  return compare("query", queries, m.declaredQueryPaths);
+}
+
 }  // namespace
 
 std::string pluginFileName(const std::string& name) {
@@ -17,7 +107,8 @@ std::string pluginFileName(const std::string& name) {
 
 std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
                                              const std::set<std::string>& enabled,
-                                             const ModuleEnvironment& environment) {
+                                             const ModuleEnvironment& environment,
+                                             const std::map<std::string, std::string>& pins) {
   std::vector<ModuleInfo> found;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return found;
@@ -29,46 +120,83 @@ std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
   }
   std::sort(candidates.begin(), candidates.end());
 
+  std::map<std::string, std::string> seen;  // plugin name -> path
   for (const auto& path : candidates) {
+    const std::string where = path.string();
+    auto refuse = [&](const std::string& message) { problems_.push_back({where, message}); };
+    std::string bytes;
+    PluginManifest manifest;
     try {
-      // Listing the section reads the ELF file; nothing in the library runs.
-      boost::dll::library_info info(boost::filesystem::path(path.string()));
-      auto symbols = info.symbols("signet");
-      if (std::find(symbols.begin(), symbols.end(), kEntry) == symbols.end()) {
-        problems_.push_back({path.string(),
-                             "not a Signet plugin: no signet_plugin_descriptor in "
-                             "its \"signet\" section"});
+      bytes = readWhole(path);
+      auto section = elfSection(bytes, kPluginDescriptorSection);
+      if (!section) {
+        refuse(std::string("not a Signet plugin: it has no ") + kPluginDescriptorSection +
+               " section (declare the plugin with SIGNET_PLUGIN)");
         continue;
       }
-      boost::dll::shared_library lib(boost::filesystem::path(path.string()),
-                                     boost::dll::load_mode::rtld_local);
-      auto entry = lib.get_alias<PluginEntry>(kEntry);
-      const PluginDescriptor* d = entry();
-      if (!d || !d->name || !d->version) {
-        problems_.push_back({path.string(), "the plugin returned no descriptor"});
-        continue;
-      }
-      if (d->abiVersion != kPluginAbiVersion) {
-        problems_.push_back(
-            {path.string(),
-             std::string("plugin '") + d->name + "' " + d->version + " was built for plugin ABI " +
-                 std::to_string(d->abiVersion) + ", but this gateway speaks ABI " +
-                 std::to_string(kPluginAbiVersion) + "; rebuild it against this SDK"});
-        continue;
-      }
-      ModuleInfo module;
-      module.name = d->name;
-      module.version = d->version;
-      module.description = d->description ? d->description : "";
-      module.path = path.string();
-      module.enabled = enabled.count(module.name) > 0;
-      ModuleRegistry registry(module, environment);
-      d->registerPlugin(registry);
-      found.push_back(std::move(module));
-      libraries_.push_back(std::move(lib));
+      manifest = parsePluginManifest(*section);
     } catch (const std::exception& e) {
-      problems_.push_back({path.string(), std::string("could not load: ") + e.what()});
+      refuse(std::string("not a Signet plugin: ") + e.what());
+      continue;
     }
+    if (auto [it, fresh] = seen.emplace(manifest.name, where); !fresh) {
+      refuse("a second plugin named '" + manifest.name + "' (the first is " + it->second + ")");
+      continue;
+    }
+    if (path.filename() != pluginFileName(manifest.name)) {
+      refuse("the file is named " + path.filename().string() + " but holds plugin '" +
+             manifest.name + "', which must be in " + pluginFileName(manifest.name));
+      continue;
+    }
+    if (auto why = buildMismatch(manifest, where)) {
+      refuse(*why);
+      continue;
+    }
+    std::string hash = "sha256:" + toHex(crypto::sha256(bytes).data(), 32);
+    if (auto pin = pins.find(manifest.name); pin != pins.end() && pin->second != hash) {
+      refuse("plugin '" + manifest.name + "' is pinned to " + pin->second +
+             " (plugins.pins), but the library has " + hash);
+      continue;
+    }
+
+    ModuleInfo module;
+    module.name = manifest.name;
+    module.version = manifest.version;
+    module.description = manifest.description;
+    module.path = where;
+    module.declaredSubmitPaths = manifest.submitPaths;
+    module.declaredQueryPaths = manifest.queryPaths;
+    module.enabled = enabled.count(module.name) > 0;
+    if (!module.enabled) {  // known from its descriptor alone; none of its code runs
+      found.push_back(std::move(module));
+      continue;
+    }
+    // The library lives as long as the module or anything it registered.
+    try {
+      auto library =
+          loadVerified(bytes,
+                       environment.dataDir.empty() ? std::filesystem::temp_directory_path()
+                                                   : std::filesystem::path(environment.dataDir),
+                       path.filename().string());
+      module.library = library;
+      if (!library->has(kRegisterSymbol)) {
+        refuse("plugin '" + module.name + "' exports no " + kRegisterSymbol);
+        continue;
+      }
+      auto& registerPlugin = library->get<void(Registry&)>(kRegisterSymbol);
+      ModuleRegistry registry(module, environment);
+      registerPlugin(registry);
+    } catch (...) {
+      // Read while the library is still loaded: the exception may be of its types.
+      refuse("plugin '" + module.name + "' " + module.version +
+             " failed to load or register: " + describeException());
+      continue;
+    }
+    if (auto why = registrationMismatch(module)) {
+      refuse("plugin '" + module.name + "' " + *why);
+      continue;
+    }
+    found.push_back(std::move(module));
   }
   return found;
 }

@@ -12,12 +12,12 @@ void registerMemo(signet::Registry& r) {
   // clang-format on
 }
 
-const signet::PluginDescriptor* descriptor() {
-  static const signet::PluginDescriptor d{signet::kPluginAbiVersion, "memo", "0.1.0",
-                                          "organization memos: the example plugin", registerMemo};
-  return &d;
-}
-
 }  // namespace
 
-SIGNET_PLUGIN(descriptor)
+// What the gateway reads from the file before loading it (signet/plugin_descriptor.hpp). The host
+// refuses the plugin if these paths differ from what registerMemo registers.
+SIGNET_PLUGIN(registerMemo, {.name = "memo",
+                             .version = "0.1.0",
+                             .description = "organization memos: the example plugin",
+                             .submitPaths = {"signet_create_memo"},
+                             .queryPaths = {"signet_list_memos"}})

@@ -69,13 +69,15 @@ void registerSessions(Registry& r) {
   r.sessionProfileLookup(profileScope);
 }
 
-const PluginDescriptor* descriptor() {
-  static const PluginDescriptor d{kPluginAbiVersion, "sessions", "0.1.0",
-                                  "sessions, session JWTs, OTP by email and SMS, email auth",
-                                  registerSessions};
-  return &d;
-}
-
 }  // namespace
 
-SIGNET_PLUGIN(descriptor)
+// What the gateway reads from the file before loading it (signet/plugin_descriptor.hpp). The host
+// refuses the plugin if these paths differ from what registerSessions registers.
+SIGNET_PLUGIN(registerSessions,
+              {.name = "sessions",
+               .version = "0.1.0",
+               .description = "sessions, session JWTs, OTP by email and SMS, email auth",
+               .submitPaths = {"stamp_login", "otp_login", "create_read_write_session",
+                               "create_read_only_session", "create_session_profile", "init_otp",
+                               "verify_otp", "init_otp_auth", "otp_auth", "email_auth"},
+               .queryPaths = {"get_session_profile", "get_session_profiles"}})

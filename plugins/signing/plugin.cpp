@@ -72,13 +72,38 @@ void registerSigning(Registry& r) {
   r.factProvider(signingFacts);
 }
 
-const PluginDescriptor* descriptor() {
-  static const PluginDescriptor d{
-      kPluginAbiVersion, "signing", "0.1.0",
-      "wallets, private keys, raw and transaction signing, contract interfaces", registerSigning};
-  return &d;
-}
-
 }  // namespace
 
-SIGNET_PLUGIN(descriptor)
+// What the gateway reads from the file before loading it (signet/plugin_descriptor.hpp). The host
+// refuses the plugin if these paths differ from what registerSigning registers.
+SIGNET_PLUGIN(
+    registerSigning,
+    {.name = "signing",
+     .version = "0.1.0",
+     .description = "wallets, private keys, raw and transaction signing, contract interfaces",
+     .submitPaths = {"create_wallet",
+                     "create_wallet_accounts",
+                     "update_wallet",
+                     "delete_wallets",
+                     "delete_wallet_accounts",
+                     "create_private_keys",
+                     "delete_private_keys",
+                     "create_private_key_tag",
+                     "update_private_key_tag",
+                     "delete_private_key_tags",
+                     "sign_raw_payload",
+                     "export_wallet",
+                     "export_wallet_account",
+                     "export_private_key",
+                     "init_import_wallet",
+                     "import_wallet",
+                     "init_import_private_key",
+                     "import_private_key",
+                     "sign_raw_payloads",
+                     "sign_transaction",
+                     "spark_prepare_transfer",
+                     "create_smart_contract_interface",
+                     "delete_smart_contract_interface"},
+     .queryPaths = {"get_wallet", "list_wallets", "get_wallet_account", "list_wallet_accounts",
+                    "get_private_key", "list_private_keys", "list_private_key_tags",
+                    "get_smart_contract_interface", "list_smart_contract_interfaces"}})

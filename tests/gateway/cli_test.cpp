@@ -128,6 +128,19 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
   auto plugins = run({"plugins", "list", "--data-dir", dir});
   EXPECT_NE(plugins.out.find("memo 0.1.0 (enabled)"), std::string::npos) << plugins.out;
   EXPECT_NE(plugins.out.find("ACTIVITY_TYPE_CREATE_API_KEYS_V2"), std::string::npos);
+  // Listing reads descriptors only: the tripwire plugin would abort the command if it were
+  // loaded. A folder with a library the gateway would refuse lists it and exits 1.
+  auto tests = run({"plugins", "list", "--plugin-dir", SIGNET_TEST_PLUGIN_DIR});
+  EXPECT_EQ(tests.exitCode, 0) << tests.err;
+  EXPECT_NE(tests.out.find("tripwire 0.0.1"), std::string::npos) << tests.out;
+  EXPECT_NE(tests.out.find("submit   POST /public/v1/submit/tripwire_submit"), std::string::npos)
+      << tests.out;
+  auto broken = run({"plugins", "list", "--plugin-dir", SIGNET_BROKEN_PLUGIN_DIR});
+  EXPECT_EQ(broken.exitCode, 1);
+  EXPECT_NE(broken.out.find("refused " + std::string(SIGNET_BROKEN_PLUGIN_DIR) +
+                            "/libsignet-plugin-badbuild.so: plugin 'badbuild' 9.9.9"),
+            std::string::npos)
+      << broken.out;
   std::filesystem::remove_all(dir);
 }
 

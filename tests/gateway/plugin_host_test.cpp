@@ -1,7 +1,10 @@
-// The plugin host against real shared libraries: the memo plugin, one built for another ABI,
-// and one that is not a plugin at all.
+// The plugin host against real shared libraries: descriptors read from files, only enabled
+// plugins loaded, broken libraries refused naming what is wrong, pins, and a plugin that throws
+// at each site it can (test_plugins/thrower_plugin.cpp) never taking the gateway down.
+#include <fstream>
+
 #include "plugins/plugin_host.hpp"
-#include "support/test_gateway.hpp"
+#include "support/test_org.hpp"
 
 #ifndef SIGNET_TEST_PLUGIN_DIR
 #error "SIGNET_TEST_PLUGIN_DIR must name the folder with the test plugins"
@@ -10,42 +13,179 @@
 namespace signet::test {
 namespace {
 
+namespace fs = std::filesystem;
+
 class PluginTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(PluginTest);
 
-TEST(PluginHostTest, LoadsMemoAndRefusesTheOthersSayingWhy) {
+// A fresh folder holding copies of `files` (source path -> name in the folder).
+struct PluginFolder {
+  fs::path dir = fs::temp_directory_path() / ("signet-plugins-" + crypto::uuidV4());
+  explicit PluginFolder(const std::vector<std::pair<fs::path, std::string>>& files) {
+    fs::create_directories(dir);
+    for (const auto& [from, name] : files) fs::copy_file(from, dir / name);
+  }
+  ~PluginFolder() { fs::remove_all(dir); }
+};
+
+fs::path testPlugin(const std::string& name) {
+  return fs::path(SIGNET_TEST_PLUGIN_DIR) / pluginFileName(name);
+}
+fs::path brokenPlugin(const std::string& name) {
+  return fs::path(SIGNET_BROKEN_PLUGIN_DIR) / pluginFileName(name);
+}
+
+std::string fileBytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string problemsOf(const PluginHost& host) {
+  std::string all;
+  for (const auto& p : host.problems()) all += p.path + ": " + p.message + "\n";
+  return all;
+}
+
+TEST(PluginHostTest, ReadsEveryDescriptorButLoadsOnlyTheEnabled) {
   PluginHost host;
   auto modules = host.discover(SIGNET_TEST_PLUGIN_DIR, {"memo"});
-  ASSERT_EQ(modules.size(), 2u);  // memo and the hook recorder, in file-name order
-  EXPECT_EQ(modules[1].name, "recorder");
-  EXPECT_FALSE(modules[1].enabled);
+  EXPECT_TRUE(host.problems().empty()) << problemsOf(host);
+  ASSERT_EQ(modules.size(), 4u);  // in file-name order
   EXPECT_EQ(modules[0].name, "memo");
   EXPECT_EQ(modules[0].version, "0.1.0");
   EXPECT_TRUE(modules[0].enabled);
+  EXPECT_TRUE(modules[0].library);
   ASSERT_EQ(modules[0].activities.size(), 1u);
   EXPECT_EQ(modules[0].activities[0].type, "ACTIVITY_TYPE_SIGNET_CREATE_MEMO");
-  ASSERT_EQ(host.problems().size(), 2u);
-  std::string all;
-  for (const auto& p : host.problems()) all += p.path + ": " + p.message + "\n";
-  EXPECT_NE(
-      all.find("libsignet-plugin-badabi.so: plugin 'badabi' 9.9.9 was built for plugin ABI 42, "
-               "but this gateway speaks ABI " +
-               std::to_string(kPluginAbiVersion)),
-      std::string::npos)
-      << all;
-  EXPECT_NE(all.find("libsignet-plugin-notaplugin.so: not a Signet plugin"), std::string::npos)
-      << all;
+  // The tripwire aborts the process when loaded: that this test runs on proves it was not.
+  const ModuleInfo& tripwire = modules[3];
+  EXPECT_EQ(tripwire.name, "tripwire");
+  EXPECT_FALSE(tripwire.enabled);
+  EXPECT_FALSE(tripwire.library);
+  EXPECT_TRUE(tripwire.activities.empty());
+  EXPECT_EQ(tripwire.description, "aborts if it is ever loaded");
+  EXPECT_EQ(tripwire.declaredSubmitPaths, std::vector<std::string>{"tripwire_submit"});
+  EXPECT_EQ(tripwire.declaredQueryPaths, std::vector<std::string>{"tripwire_query"});
 }
 
-TEST_P(PluginTest, EnabledPluginThatCannotLoadStopsStartup) {
-  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
-           {"badabi", "built for plugin ABI 42"}, {"ghost", "was not found"}}) {
+TEST(PluginHostTest, RefusesBrokenLibrariesNamingWhatIsWrong) {
+  std::string memo = fileBytes(testPlugin("memo"));
+  struct Case {
+    std::string what;
+    std::vector<std::pair<fs::path, std::string>> files;
+    std::string truncateTo;  // the file name to cut short, if any
+    size_t keep = 0;
+    std::string expected;
+  };
+  std::vector<Case> cases = {
+      {"another build",
+       {{brokenPlugin("badbuild"), pluginFileName("badbuild")}},
+       "",
+       0,
+       "plugin 'badbuild' 9.9.9 (DIR/libsignet-plugin-badbuild.so) was built with poco 1.12.4, "
+       "but this gateway with poco "},
+      {"not a plugin",
+       {{brokenPlugin("notaplugin"), pluginFileName("notaplugin")}},
+       "",
+       0,
+       "DIR/libsignet-plugin-notaplugin.so: not a Signet plugin: it has no signet_descriptor "
+       "section"},
+      {"truncated",
+       {{testPlugin("memo"), pluginFileName("memo")}},
+       pluginFileName("memo"),
+       memo.size() / 2,
+       "DIR/libsignet-plugin-memo.so: not a Signet plugin: truncated or malformed ELF file"},
+      {"a stub",
+       {{testPlugin("memo"), pluginFileName("memo")}},
+       pluginFileName("memo"),
+       10,
+       "not a Signet plugin: truncated or malformed ELF file: no ELF magic number"},
+      {"two of one name",
+       {{testPlugin("memo"), pluginFileName("memo")},
+        {testPlugin("memo"), pluginFileName("memo2")}},
+       "",
+       0,
+       "DIR/libsignet-plugin-memo2.so: a second plugin named 'memo' (the first is "
+       "DIR/libsignet-plugin-memo.so)"},
+      {"misnamed",
+       {{testPlugin("memo"), pluginFileName("other")}},
+       "",
+       0,
+       "the file is named libsignet-plugin-other.so but holds plugin 'memo', which must be in "
+       "libsignet-plugin-memo.so"},
+  };
+  for (const auto& c : cases) {
+    PluginFolder folder(c.files);
+    if (!c.truncateTo.empty()) fs::resize_file(folder.dir / c.truncateTo, c.keep);
+    PluginHost host;
+    auto modules = host.discover(folder.dir, {"memo", "badbuild", "notaplugin", "other"});
+    std::string all = problemsOf(host);
+    std::string expected = c.expected;
+    for (size_t at; (at = expected.find("DIR")) != std::string::npos;)
+      expected.replace(at, 3, folder.dir.string());
+    EXPECT_NE(all.find(expected), std::string::npos) << c.what << ":\n" << all;
+    for (const auto& m : modules) EXPECT_TRUE(m.activities.empty() || m.name == "memo") << c.what;
+  }
+}
+
+TEST(PluginHostTest, PinsAreCheckedBeforeLoading) {
+  PluginFolder folder({{testPlugin("memo"), pluginFileName("memo")}});
+  std::string bytes = fileBytes(folder.dir / pluginFileName("memo"));
+  std::string actual = "sha256:" + toHex(crypto::sha256(bytes).data(), 32);
+  std::string wrong = "sha256:" + std::string(64, '0');
+  {
+    PluginHost host;
+    auto modules = host.discover(folder.dir, {"memo"}, {}, {{"memo", wrong}});
+    EXPECT_TRUE(modules.empty());
+    EXPECT_NE(problemsOf(host).find("plugin 'memo' is pinned to " + wrong +
+                                    " (plugins.pins), but the library has " + actual),
+              std::string::npos)
+        << problemsOf(host);
+  }
+  PluginHost host;
+  auto modules = host.discover(folder.dir, {"memo"}, {}, {{"memo", actual}});
+  EXPECT_TRUE(host.problems().empty()) << problemsOf(host);
+  ASSERT_EQ(modules.size(), 1u);
+  EXPECT_EQ(modules[0].activities.size(), 1u);
+}
+
+TEST(PluginHostTest, ConfigRefusesAPinThatIsNotASha256) {
+  PluginFolder folder({});
+  std::ofstream(folder.dir / "signet.json")
+      << R"({"plugins": {"enabled": [], "pins": {"memo": "md5:abc"}}})";
+  try {
+    Config::load(folder.dir);
+    FAIL() << "a bad pin was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "invalid field plugins.pins.memo: \"md5:abc\" is not sha256:<64 lower-case hex "
+                  "digits>"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Start-up stops on anything the host refused, naming it; so does a config naming a plugin that
+// is not there.
+TEST_P(PluginTest, StartupStopsOnAnyProblemNamingIt) {
+  PluginFolder broken({{testPlugin("memo"), pluginFileName("memo")},
+                       {brokenPlugin("notaplugin"), pluginFileName("notaplugin")}});
+  struct Case {
+    std::vector<std::string> enabled;
+    fs::path dir;
+    std::string expected;
+  };
+  for (const auto& c : std::vector<Case>{
+           {{"memo"}, broken.dir, "libsignet-plugin-notaplugin.so: not a Signet plugin"},
+           {{"ghost"},
+            SIGNET_TEST_PLUGIN_DIR,
+            "plugin 'ghost' is enabled in the config (plugins.enabled) but was not found"},
+       }) {
     try {
-      TestGateway gw(GetParam(), {name}, SIGNET_TEST_PLUGIN_DIR);
-      FAIL() << name << " did not stop startup";
+      TestGateway gw(GetParam(), c.enabled, c.dir);
+      FAIL() << c.expected << ": the gateway started";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("'" + name + "'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
     }
   }
 }
@@ -54,13 +194,18 @@ TEST_P(PluginTest, DisabledPluginPathsAnswerAnErrorNamingThePlugin) {
   TestGateway gw(GetParam(), {}, SIGNET_TEST_PLUGIN_DIR);
   json::Object params = json::object();
   params->set("text", "x");
-  try {
-    gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
-                           gw.root().organizationId, params);
-    FAIL();
-  } catch (const RequestError& e) {
-    EXPECT_EQ(e.httpStatus(), 501);
-    EXPECT_NE(std::string(e.what()).find("plugin 'memo'"), std::string::npos) << e.what();
+  for (const auto& [path, type, plugin] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO", "memo"},
+           {"tripwire_submit", "ACTIVITY_TYPE_TRIPWIRE", "tripwire"}}) {
+    try {
+      gw.rootClient().submit(path, type, gw.root().organizationId, params);
+      FAIL() << path;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 501);
+      EXPECT_NE(std::string(e.what()).find("plugin '" + plugin + "'"), std::string::npos)
+          << e.what();
+    }
   }
   json::Object q = json::object();
   q->set("organizationId", gw.root().organizationId);
@@ -74,34 +219,101 @@ TEST_P(PluginTest, DisabledPluginPathsAnswerAnErrorNamingThePlugin) {
   EXPECT_ANY_THROW(gw.count("SELECT COUNT(*) FROM memo_entries"));
 }
 
-TEST_P(PluginTest, MemoPluginEndToEnd) {
-  TestGateway gw(GetParam(), {"memo"}, SIGNET_TEST_PLUGIN_DIR);
-  json::Object params = json::object();
-  params->set("text", "rotated the CI key");
-  auto a = gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
-                                  gw.root().organizationId, params);
-  ASSERT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
-  std::string memoId =
-      a->getObject("result")->getObject("signetCreateMemoResult")->getValue<std::string>("memoId");
-  json::Object q = json::object();
-  q->set("organizationId", gw.root().organizationId);
-  auto memos = gw.rootClient().query("signet_list_memos", q)->getArray("memos");
-  ASSERT_EQ(memos->size(), 1u);
-  EXPECT_EQ(memos->getObject(0)->getValue<std::string>("memoId"), memoId);
-  EXPECT_EQ(memos->getObject(0)->getValue<std::string>("authorUserId"), gw.root().userId);
-  // Organization-scoped: another tenant sees none.
-  auto [other, stamper] = gw.createOrganization("Other");
-  q->set("organizationId", other.organizationId);
-  EXPECT_EQ(gw.clientWith(stamper).query("signet_list_memos", q)->getArray("memos")->size(), 0u);
-  // Too long a memo is bad input.
-  params->set("text", std::string(2000, 'x'));
-  try {
-    gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
-                           gw.root().organizationId, params);
-    FAIL();
-  } catch (const RequestError& e) {
-    EXPECT_EQ(e.httpStatus(), 400);
-    EXPECT_NE(std::string(e.what()).find("parameters.text"), std::string::npos);
+json::Object throwIn(const std::string& site) {
+  json::Object settings = json::object();
+  settings->set("throwIn", site);
+  return settings;
+}
+
+TEST_P(PluginTest, APluginThatThrowsAtStartupIsNamedWithTheCause) {
+  for (const auto& [site, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"registration",
+            "plugin 'thrower' 0.0.1 failed to load or register: thrower failed on purpose in "
+            "registration"},
+           {"migration", "migration 1 of module 'thrower'"}}) {
+    try {
+      TestGateway gw(GetParam(), {"thrower"}, SIGNET_TEST_PLUGIN_DIR, {{"thrower", throwIn(site)}});
+      FAIL() << site << ": the gateway started";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
+          << site << ": " << e.what();
+    }
+  }
+}
+
+// At run time the activity the plugin was part of fails, naming the plugin and the site, and the
+// gateway goes on serving: the same plugin's other paths and other plugins alike.
+TEST_P(PluginTest, APluginThatThrowsAtRunTimeFailsOnlyWhatItWasPartOf) {
+  json::Object ping = json::object();
+  ping->set("text", "hello");
+  json::Object memo = json::object();
+  memo->set("text", "still serving");
+  auto submitPing = [&](TestGateway& gw) {
+    return gw.rootClient().submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING",
+                                  gw.root().organizationId, ping);
+  };
+  auto failureOf = [](const json::Object& activity) {
+    EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED");
+    auto failure = activity->getObject("failure");
+    return failure ? failure->getValue<std::string>("message") : std::string();
+  };
+  auto stillServing = [&](TestGateway& gw, const std::string& site) {
+    auto a = gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                                    gw.root().organizationId, memo);
+    EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED") << site;
+  };
+  {
+    TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR,
+                   {{"thrower", throwIn("handler")}});
+    EXPECT_NE(failureOf(submitPing(gw))
+                  .find("plugin 'thrower' failed in its handler of ACTIVITY_TYPE_THROWER_PING"),
+              std::string::npos);
+    stillServing(gw, "handler");
+  }
+  {
+    // Policy facts are gathered for a user whom policies govern (the root quorum bypasses them).
+    TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR,
+                   {{"thrower", throwIn("facts")}});
+    Org org(gw);
+    std::string alice = org.user("alice");
+    org.policy("pings", "EFFECT_ALLOW", "activity.resource == 'THROWER'");
+    auto a = org.as(alice).submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING", org.org(), ping);
+    EXPECT_NE(failureOf(a).find("plugin 'thrower' failed in its policy facts"), std::string::npos)
+        << json::stringify(a);
+    stillServing(gw, "facts");
+  }
+  {
+    TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR,
+                   {{"thrower", throwIn("query")}});
+    json::Object q = json::object();
+    q->set("organizationId", gw.root().organizationId);
+    try {
+      gw.rootClient().query("thrower_count", q);
+      FAIL() << "the query answered";
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 500);
+      EXPECT_NE(std::string(e.what()).find("plugin 'thrower' failed in its query thrower_count"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(submitPing(gw)->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+    stillServing(gw, "query");
+  }
+  {
+    TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR,
+                   {{"thrower", throwIn("event")}});
+    json::Object feature = json::object();
+    feature->set("name", "FEATURE_NAME_EMAIL_AUTH");
+    feature->set("value", "true");
+    auto a =
+        gw.rootClient().submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+                               gw.root().organizationId, feature);
+    EXPECT_NE(failureOf(a).find("plugin 'thrower' failed in its subscriber to "
+                                "organization.feature_set"),
+              std::string::npos);
+    // The feature's own write was rolled back with the activity.
+    EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organization_features"), 0);
+    stillServing(gw, "event");
   }
 }
 

@@ -1,10 +1,9 @@
 // The plugin API: what a plugin (or a built-in module of the core) registers, and the
-// contexts its handlers run in. A plugin is a shared library exporting one descriptor through
-// SIGNET_PLUGIN; the host reads the plain-C descriptor first and refuses an ABI mismatch
-// before any C++ type crosses the library boundary.
+// contexts its handlers run in. A plugin is a shared library declared with SIGNET_PLUGIN
+// (plugin_descriptor.hpp): the host reads its descriptor from the file and refuses a build
+// mismatch before loading it, so no C++ type of this header crosses a boundary it was not
+// built for.
 #pragma once
-
-#include <boost/dll/alias.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -16,11 +15,9 @@
 #include "signet/db.hpp"
 #include "signet/error.hpp"
 #include "signet/json.hpp"
+#include "signet/plugin_descriptor.hpp"
 
 namespace signet {
-
-// Bump on any change to the types in this header or those it includes.
-inline constexpr int kPluginAbiVersion = 3;
 
 // Who made the request, as resolved from its stamp.
 struct Caller {
@@ -267,20 +264,4 @@ class Registry {
   virtual void startupNotice(const std::string& line) = 0;
 };
 
-// Plain C layout, read before anything else in the library is trusted.
-struct PluginDescriptor {
-  int abiVersion;
-  const char* name;
-  const char* version;
-  const char* description;
-  void (*registerPlugin)(Registry&);
-};
-
-using PluginEntry = const PluginDescriptor*();
-
 }  // namespace signet
-
-// Exports the plugin's descriptor function under the name the host looks for, in the
-// "signet" section so that the host can list it without running any plugin code.
-#define SIGNET_PLUGIN(descriptorFunction) \
-  BOOST_DLL_ALIAS_SECTIONED(descriptorFunction, signet_plugin_descriptor, signet)

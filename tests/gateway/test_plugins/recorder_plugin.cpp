@@ -67,11 +67,9 @@ void registerRecorder(Registry& r) {
   r.query({"recorder_events", listEvents});
 }
 
-const PluginDescriptor* descriptor() {
-  static const PluginDescriptor d{kPluginAbiVersion, "recorder", "0.0.1", "hook test plugin",
-                                  registerRecorder};
-  return &d;
-}
 }  // namespace
 
-SIGNET_PLUGIN(descriptor)
+SIGNET_PLUGIN(registerRecorder, {.name = "recorder",
+                                 .version = "0.0.1",
+                                 .description = "hook test plugin",
+                                 .queryPaths = {"recorder_events"}})

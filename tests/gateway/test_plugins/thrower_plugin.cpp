@@ -1,0 +1,61 @@
+// A plugin that throws a plain std::runtime_error (not a signet::Error) at the one site its
+// settings name, plugins.settings.thrower.throwIn: registration, migration, handler, query,
+// facts or event. Everywhere else it behaves, so a test can check that the gateway names the
+// plugin, fails only what the plugin was part of, and keeps serving.
+#include <stdexcept>
+
+#include "signet/plugin.hpp"
+
+namespace {
+using namespace signet;
+
+std::string site;  // this process loads one thrower per gateway; tests run gateways in turn
+
+void throwIf(const std::string& here) {
+  if (site == here) throw std::runtime_error("thrower failed on purpose in " + here);
+}
+
+json::Object ping(ActivityContext& ctx, const json::Object& params) {
+  throwIf("handler");
+  json::Object out = json::object();
+  out->set("pong", json::requireString(params, "text", "parameters"));
+  return out;
+}
+
+json::Object count(RequestContext& ctx, const json::Object&) {
+  throwIf("query");
+  json::Object out = json::object();
+  out->set("count", ctx.db().queryOne("SELECT COUNT(*) FROM thrower_events", {})->str(0));
+  return out;
+}
+
+json::Object facts(RequestContext&, const std::string& type, const json::Object&) {
+  if (type == "ACTIVITY_TYPE_THROWER_PING") throwIf("facts");
+  return json::object();
+}
+
+void onFeature(ActivityContext& ctx, const std::string&, const json::Object&) {
+  throwIf("event");
+  ctx.db().exec("INSERT INTO thrower_events (id) VALUES (?)", {ctx.newId()});
+}
+
+void registerThrower(Registry& r) {
+  site = r.settings()->optValue<std::string>("throwIn", "");
+  throwIf("registration");
+  // A statement that no database accepts, when the migration is to fail.
+  std::string table = site == "migration" ? "CREATE TABLE thrower_events (id TEXT PRIMARY KEY,"
+                                          : "CREATE TABLE thrower_events (id TEXT PRIMARY KEY)";
+  r.migrations("thrower", {{1, "events", {table}}});
+  r.activity({"ACTIVITY_TYPE_THROWER_PING", "thrower_ping", "throwerPingIntent",
+              "throwerPingResult", "THROWER", "CREATE", false, ping});
+  r.query({"thrower_count", count});
+  r.factProvider(facts);
+  r.subscribe(kEventFeatureSet, onFeature);
+}
+}  // namespace
+
+SIGNET_PLUGIN(registerThrower, {.name = "thrower",
+                                .version = "0.0.1",
+                                .description = "throws where its settings say",
+                                .submitPaths = {"thrower_ping"},
+                                .queryPaths = {"thrower_count"}})
