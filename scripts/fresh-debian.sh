@@ -100,13 +100,13 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
 fi
 
 # A clean environment inside: nothing of this machine's PATH, npm or Node settings leaks in.
-in_root() {
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb "${extra_ca[@]}" \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
-}
+# An array, not a function, so that a command started in the background is the chroot process
+# itself (which execs down to signet) and $! is the process to stop.
+in_root=(chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb "${extra_ca[@]}"
+  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
 
 say "step 1: scripts/run.sh (log: $work/run.log)"
-in_root /bin/bash -c 'cd /src && exec scripts/run.sh' >"$work/run.log" 2>&1 &
+"${in_root[@]}" /bin/bash -c 'cd /src && exec scripts/run.sh' >"$work/run.log" 2>&1 &
 server_pid=$!
 # It installs, builds and then serves; bounded at 90 minutes.
 for _ in $(seq 1 1080); do
@@ -119,12 +119,12 @@ grep "listening on" "$work/run.log"
 
 say "step 2: scripts/test.sh (log: $work/test.log)"
 status=0
-in_root /bin/bash -c 'cd /src && scripts/test.sh' >"$work/test.log" 2>&1 || status=$?
+"${in_root[@]}" /bin/bash -c 'cd /src && scripts/test.sh' >"$work/test.log" 2>&1 || status=$?
 
 say "step 3: whoami on the gateway of step 1 with its generated credentials file"
 credentials=$(cd "$root/src/signet-data" && ls ./*.api-key.json | head -n 1)
 whoami=0
-in_root /bin/bash -c "cd /src/tests/conformance && node whoami.mjs /src/signet-data/$credentials" \
+"${in_root[@]}" /bin/bash -c "cd /src/tests/conformance && node whoami.mjs /src/signet-data/$credentials" \
   >"$work/whoami.log" 2>&1 || whoami=$?
 
 echo
