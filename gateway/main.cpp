@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -20,7 +21,9 @@ const std::vector<Command>& commands() {
   // clang-format off
   static const std::vector<Command> table = {
     {"init", "create a data directory: config, SQLite database, master key, signer key",
-     "signet init --data-dir DIR", initCommand},
+     "signet init --data-dir DIR [--plugins NAME,NAME]\n"
+     "  --plugins enables just those (each must be in the plugin directory); without it,\n"
+     "  every plugin found.", initCommand},
     {"org create", "bootstrap a root organization with one root user and API key",
      "signet org create --data-dir DIR --name NAME --user-name NAME [--api-public-key HEX]\n"
      "                  [--api-curve API_KEY_CURVE_P256|API_KEY_CURVE_SECP256K1|API_KEY_CURVE_ED25519]\n"
@@ -36,6 +39,10 @@ const std::vector<Command>& commands() {
      "  --listen HOST:0 picks a free port; the chosen one is printed.", serveCommand},
     {"plugins list", "list plugins found, their versions, state and registrations",
      "signet plugins list [--data-dir DIR] [--config FILE] [--plugin-dir DIR]", pluginsListCommand},
+    {"plugins enable", "enable a plugin in the config (takes effect at the next start)",
+     "signet plugins enable NAME --data-dir DIR [--config FILE]", pluginsEnableCommand},
+    {"plugins disable", "disable a plugin in the config (takes effect at the next start)",
+     "signet plugins disable NAME --data-dir DIR [--config FILE]", pluginsDisableCommand},
     {"keys show", "print the gateway signer's public key (for SDK override options)",
      "signet keys show --data-dir DIR [--config FILE]", keysShowCommand},
   };
@@ -63,7 +70,8 @@ void setUpLogging() {
 void printUsage() {
   std::cout << "usage: signet <command> [options]\n\ncommands:\n";
   for (const auto& c : signet::cli::commands())
-    std::cout << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
+    std::cout << "  " << c.name << std::string(std::max<size_t>(18 - std::strlen(c.name), 1), ' ')
+              << c.summary << "\n";
   std::cout << "\n`signet <command> --help` describes a command.\n";
 }
 }  // namespace

@@ -17,6 +17,8 @@ int initCommand(const std::vector<std::string>& args);
 int orgCreateCommand(const std::vector<std::string>& args);
 int serveCommand(const std::vector<std::string>& args);
 int pluginsListCommand(const std::vector<std::string>& args);
+int pluginsEnableCommand(const std::vector<std::string>& args);   // NAME first
+int pluginsDisableCommand(const std::vector<std::string>& args);  // NAME first
 int keysShowCommand(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands();

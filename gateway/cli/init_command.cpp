@@ -2,6 +2,7 @@
 // the gateway signer key (sealed in the keyring).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -14,23 +15,45 @@
 namespace signet::cli {
 
 namespace {
-// Enables every plugin found at init time; operators then trim the list to what they need.
-std::vector<std::string> pluginsFound() {
+// The plugins found (from their descriptors; none is loaded). Without --plugins every one is
+// enabled; operators then trim the list to what they need. With it, each name must be found.
+std::vector<std::string> pluginsToEnable(const std::optional<std::string>& wanted) {
   PluginHost host;
+  std::vector<std::string> found;
+  for (const auto& m : host.discover(Config::defaultPluginDir(), {})) found.push_back(m.name);
+  if (!wanted) return found;
   std::vector<std::string> names;
-  for (const auto& m : host.discover(Config::defaultPluginDir(), {})) names.push_back(m.name);
+  std::string rest = *wanted;
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    std::string name = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    if (name.empty()) continue;
+    if (std::find(found.begin(), found.end(), name) == found.end()) {
+      std::string known;
+      for (const auto& f : found) known += (known.empty() ? "" : ", ") + f;
+      throw UsageError("--plugins names '" + name + "', which is not in " +
+                       Config::defaultPluginDir().string() + " (found: " + known + ")");
+    }
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
   return names;
 }
 }  // namespace
 
 int initCommand(const std::vector<std::string>& argv) {
-  Args args(argv, {"data-dir"}, {});
+  Args args(argv, {"data-dir", "plugins"}, {});
   std::filesystem::path dir = args.require("data-dir");
+  // Checked before anything is written: a typo changes nothing.
+  std::vector<std::string> plugins = pluginsToEnable(args.get("plugins"));
   std::filesystem::create_directories(dir);
   ::chmod(dir.c_str(), 0700);
   auto configFile = dir / "signet.json";
+  if (args.has("plugins") && std::filesystem::exists(configFile))
+    throw UsageError(configFile.string() +
+                     " exists already; change its plugins with signet plugins enable|disable");
   if (!std::filesystem::exists(configFile)) {
-    std::ofstream(configFile) << Config::defaultFileText(pluginsFound());
+    std::ofstream(configFile) << Config::defaultFileText(plugins);
     std::cerr << "wrote " << configFile.string() << "\n";
   }
   Config config = Config::load(dir);

@@ -2,6 +2,12 @@
 // serves. Plugins are read from their descriptors only: listing runs no plugin code, so it is
 // safe on a directory nobody has vetted yet. Libraries the gateway would refuse are listed with
 // the reason, and make the command exit 1.
+#include <Poco/JSON/ParseHandler.h>
+#include <Poco/JSON/Parser.h>
+#include <Poco/JSON/Stringifier.h>
+
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -52,6 +58,73 @@ int pluginsListCommand(const std::vector<std::string>& argv) {
   for (const auto& p : host.problems())
     std::cout << "\nrefused " << p.path << ": " << p.message << "\n";
   return host.problems().empty() ? 0 : 1;
+}
+
+namespace {
+
+// Adds or removes `name` in plugins.enabled of the config file, keeping every other field and
+// their order; written to a temporary file and renamed, so a failure leaves the old file whole.
+int setEnabled(const std::vector<std::string>& argv, bool enable) {
+  if (argv.empty() || argv[0].rfind("--", 0) == 0)
+    throw UsageError(std::string("name the plugin: signet plugins ") +
+                     (enable ? "enable" : "disable") + " NAME --data-dir DIR");
+  const std::string name = argv[0];
+  Args args(std::vector<std::string>(argv.begin() + 1, argv.end()), {"data-dir", "config"}, {});
+  std::filesystem::path dir = args.require("data-dir");
+  std::filesystem::path file = args.get("config").value_or((dir / "signet.json").string());
+  Config config = Config::load(dir, file);  // refuses a config that is already wrong
+
+  if (enable) {
+    PluginHost host;
+    bool found = false;
+    for (const auto& m : host.discover(config.pluginDir, {})) found = found || m.name == name;
+    if (!found)
+      throw UsageError("plugin '" + name + "' is not in " + config.pluginDir.string() +
+                       " (signet plugins list shows what is)");
+  }
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Poco::JSON::Parser parser(new Poco::JSON::ParseHandler(true));  // keeps the fields' order
+  auto root = parser.parse(text).extract<Poco::JSON::Object::Ptr>();
+  auto plugins = root->getObject("plugins");
+  if (!plugins) {
+    plugins = new Poco::JSON::Object(true);
+    root->set("plugins", plugins);
+  }
+  std::vector<std::string> enabled = config.enabledPlugins;
+  bool was = std::find(enabled.begin(), enabled.end(), name) != enabled.end();
+  if (was == enable) {
+    std::cout << "plugin '" << name << "' is already " << (enable ? "enabled" : "disabled")
+              << " in " << file.string() << "\n";
+    return 0;
+  }
+  if (enable)
+    enabled.push_back(name);
+  else
+    enabled.erase(std::find(enabled.begin(), enabled.end(), name));
+  plugins->set("enabled", json::stringArray(enabled));
+
+  std::filesystem::path temporary = file.string() + ".tmp";
+  {
+    std::ofstream out(temporary);
+    Poco::JSON::Stringifier::stringify(root, out, 2);
+    out << "\n";
+    if (!out) throw std::runtime_error("could not write " + temporary.string());
+  }
+  std::filesystem::rename(temporary, file);
+  std::cout << (enable ? "enabled" : "disabled") << " plugin '" << name << "' in " << file.string()
+            << "; restart signet serve for it to take effect\n";
+  return 0;
+}
+
+}  // namespace
+
+int pluginsEnableCommand(const std::vector<std::string>& argv) {
+  return setEnabled(argv, true);
+}
+
+int pluginsDisableCommand(const std::vector<std::string>& argv) {
+  return setEnabled(argv, false);
 }
 
 }  // namespace signet::cli

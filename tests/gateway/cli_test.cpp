@@ -144,5 +144,40 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
   std::filesystem::remove_all(dir);
 }
 
+// Only the features needed: init --plugins, then plugins enable|disable edit the config.
+TEST(CliTest, InitWithChosenPluginsThenEnableAndDisable) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  auto enabled = [&] { return Config::load(dir).enabledPlugins; };
+  auto typo = run({"init", "--data-dir", dir, "--plugins", "memo,ghost"});
+  EXPECT_EQ(typo.exitCode, 2);
+  EXPECT_NE(typo.err.find("--plugins names 'ghost', which is not in"), std::string::npos)
+      << typo.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/signet.json"));  // nothing written
+
+  ASSERT_EQ(run({"init", "--data-dir", dir, "--plugins", "memo"}).exitCode, 0);
+  EXPECT_EQ(enabled(), std::vector<std::string>{"memo"});
+  auto again = run({"init", "--data-dir", dir, "--plugins", "signing"});
+  EXPECT_EQ(again.exitCode, 2);
+  EXPECT_NE(again.err.find("exists already"), std::string::npos) << again.err;
+
+  auto off = run({"plugins", "disable", "memo", "--data-dir", dir});
+  EXPECT_EQ(off.exitCode, 0) << off.err;
+  EXPECT_NE(off.out.find("restart signet serve"), std::string::npos) << off.out;
+  EXPECT_TRUE(enabled().empty());
+  auto ghost = run({"plugins", "enable", "ghost", "--data-dir", dir});
+  EXPECT_EQ(ghost.exitCode, 2);
+  EXPECT_NE(ghost.err.find("plugin 'ghost' is not in"), std::string::npos) << ghost.err;
+  EXPECT_TRUE(enabled().empty());
+  EXPECT_EQ(run({"plugins", "enable", "signing", "--data-dir", dir}).exitCode, 0);
+  EXPECT_EQ(run({"plugins", "enable", "memo", "--data-dir", dir}).exitCode, 0);
+  EXPECT_EQ(enabled(), (std::vector<std::string>{"signing", "memo"}));
+  // The rest of the file is kept, in its order.
+  std::ifstream in(dir + "/signet.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_LT(text.find("\"listen\""), text.find("\"database\"")) << text;
+  EXPECT_EQ(run({"--help"}).exitCode, 0);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace signet::test
