@@ -85,7 +85,7 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
     if (!known(name))
       throw failedPrecondition("plugins.pins names plugin '" + name + "', which is not in " +
                                config_.pluginDir.string());
-  catalog_.provideIdentity(identityServices());
+  catalog_.provideIdentity(identityServices(catalog_));
   catalog_.index();
 
   for (const auto& module : catalog_.modules())

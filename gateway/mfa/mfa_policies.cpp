@@ -44,12 +44,13 @@ void requireUniqueName(Db& db, const MfaPolicyRecord& p) {
                                             p.userId);
 }
 
-std::string checkedCondition(const std::string& condition) {
+std::string checkedCondition(ActivityContext& ctx, const std::string& condition) {
   if (condition.empty())
     throw invalidArgument(
         "invalid field parameters.condition: must not be empty (write 'true' to require MFA "
         "for every activity)");
-  policy::validateExpression(condition, "condition", "parameters.condition");
+  policy::validateExpression(condition, "condition", "parameters.condition",
+                             ctx.services().factKeywords);
   return condition;
 }
 
@@ -128,7 +129,7 @@ json::Object createMfaPolicy(ActivityContext& ctx, const json::Object& params) {
   p.organizationId = ctx.organizationId();
   p.userId = user.id;
   p.name = checkedName(json::requireString(params, "mfaPolicyName", "parameters"));
-  p.condition = checkedCondition(json::requireString(params, "condition", "parameters"));
+  p.condition = checkedCondition(ctx, json::requireString(params, "condition", "parameters"));
   p.steps = parseSteps(json::requireArray(params, "requiredAuthenticationMethods", "parameters"),
                        "parameters.requiredAuthenticationMethods");
   auto order = json::optionalInt64String(params, "order", "parameters");
@@ -153,7 +154,7 @@ json::Object updateMfaPolicy(ActivityContext& ctx, const json::Object& params) {
   if (auto name = json::optionalString(params, "mfaPolicyName", "parameters"))
     p.name = checkedName(*name);
   if (auto condition = json::optionalString(params, "condition", "parameters"))
-    p.condition = checkedCondition(*condition);
+    p.condition = checkedCondition(ctx, *condition);
   if (auto steps = json::optionalArray(params, "requiredAuthenticationMethods", "parameters"))
     p.steps = parseSteps(steps, "parameters.requiredAuthenticationMethods");
   if (auto order = json::optionalInt64String(params, "order", "parameters"))

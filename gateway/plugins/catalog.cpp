@@ -1,5 +1,7 @@
 #include "catalog.hpp"
 
+#include "policy/policy_store.hpp"
+
 namespace signet {
 
 ModuleRegistry::ModuleRegistry(ModuleInfo& module, const ModuleEnvironment& environment)
@@ -49,7 +51,12 @@ void ModuleRegistry::subOrganizationFilter(SubOrganizationFilter filter) {
   module_.subOrganizationFilters.push_back(std::move(filter));
 }
 
-void ModuleRegistry::factProvider(FactProvider provider) {
+void ModuleRegistry::factProvider(std::vector<std::string> keywords, FactProvider provider) {
+  for (const auto& k : keywords)
+    if (policy::builtinKeywords().count(k))
+      throw internalError("module '" + module_.name + "' declares policy keyword '" + k +
+                          "', which belongs to the core");
+  module_.factKeywords.insert(module_.factKeywords.end(), keywords.begin(), keywords.end());
   module_.factProviders.push_back(guard("policy facts", std::move(provider)));
 }
 
@@ -76,6 +83,7 @@ void Catalog::index() {
   std::map<std::string, const ModuleInfo*> filterOwner;
   std::map<std::string, const ModuleInfo*> typeOwner;
   std::map<std::string, const ModuleInfo*> queryOwner;
+  std::map<std::string, const ModuleInfo*> keywordOwner;
   for (const auto& m : modules_) {
     if (!m->enabled) continue;
     for (const auto& a : m->activities) {
@@ -103,6 +111,13 @@ void Catalog::index() {
     for (const auto& hook : m->deletionHooks) services_.deletionHooks.emplace_back(m->name, hook);
     for (const auto& provider : m->factProviders)
       services_.factProviders.emplace_back(m->name, provider);
+    for (const auto& k : m->factKeywords) {
+      auto [it, fresh] = keywordOwner.emplace(k, m.get());
+      if (!fresh)
+        throw failedPrecondition("modules '" + it->second->name + "' and '" + m->name +
+                                 "' both provide policy keyword '" + k + "'");
+      services_.factKeywords.insert(k);
+    }
     if (m->sessionProfileLookup) services_.sessionProfileScope = m->sessionProfileLookup;
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});

@@ -35,6 +35,7 @@ struct ModuleInfo {
   std::vector<std::pair<std::string, EventHandler>> subscriptions;
   std::vector<SubOrganizationFilter> subOrganizationFilters;
   std::vector<FactProvider> factProviders;
+  std::vector<std::string> factKeywords;
   SessionProfileLookup sessionProfileLookup;
   std::vector<std::string> startupNotices;
 };
@@ -57,7 +58,7 @@ class ModuleRegistry : public Registry {
   void organizationDeletionHook(OrganizationDeletionHook hook) override;
   void subscribe(const std::string& event, EventHandler handler) override;
   void subOrganizationFilter(SubOrganizationFilter filter) override;
-  void factProvider(FactProvider provider) override;
+  void factProvider(std::vector<std::string> keywords, FactProvider provider) override;
   void sessionProfileLookup(SessionProfileLookup lookup) override;
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }

@@ -32,9 +32,9 @@ std::string create(ActivityContext& ctx, const json::Object& p, const std::strin
   r.consensus = json::optionalString(p, "consensus", field).value_or("");
   r.time = json::optionalString(p, "time", field).value_or("");
   r.notes = json::optionalString(p, "notes", field).value_or("");
-  validateExpression(r.condition, "condition", field + ".condition");
-  validateExpression(r.consensus, "consensus", field + ".consensus");
-  validateExpression(r.time, "time", field + ".time");
+  validateExpression(r.condition, "condition", field + ".condition", ctx.services().factKeywords);
+  validateExpression(r.consensus, "consensus", field + ".consensus", ctx.services().factKeywords);
+  validateExpression(r.time, "time", field + ".time", ctx.services().factKeywords);
   requireUniqueName(ctx.db(), r.organizationId, r.name, "");
   auto count =
       ctx.db()
@@ -83,7 +83,9 @@ json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& param
   auto notes = json::optionalString(params, "policyNotes", "parameters");
   auto time = json::optionalString(params, "time", "parameters");
   if (eff) effect(*eff, "parameters.policyEffect");
-  if (condition) validateExpression(*condition, "condition", "parameters.policyCondition");
+  if (condition)
+    validateExpression(*condition, "condition", "parameters.policyCondition",
+                       ctx.services().factKeywords);
   if (consensus) validateExpression(*consensus, "consensus", "parameters.policyConsensus");
   if (time) validateExpression(*time, "time", "parameters.time");
   // Omitted fields stay as they are.

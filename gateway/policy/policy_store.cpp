@@ -115,8 +115,22 @@ json::Object policyJson(const PolicyRecord& p) {
   return o;
 }
 
+const std::set<std::string>& builtinKeywords() {
+  // The language's own keywords. The chain and key keywords of the condition list stay
+  // readable whatever is enabled (a policy over eth.tx written before the signing plugin is
+  // enabled is not refused; reading an absent fact is an error, which fails closed), and the
+  // module that fills them declares them like any other.
+  static const std::set<std::string> all = [] {
+    std::set<std::string> s = {"activity"};
+    s.insert(kConsensusKeywords.begin(), kConsensusKeywords.end());
+    s.insert(kTimeKeywords.begin(), kTimeKeywords.end());
+    return s;
+  }();
+  return all;
+}
+
 void validateExpression(const std::string& expression, const std::string& kind,
-                        const std::string& field) {
+                        const std::string& field, const std::set<std::string>& moduleKeywords) {
   if (expression.empty()) return;
   NodePtr ast;
   try {
@@ -125,9 +139,10 @@ void validateExpression(const std::string& expression, const std::string& kind,
     throw invalidArgument("invalid field " + field + ": invalid policy " + kind + ": " +
                           e.message());
   }
-  const auto& allowed = kind == "consensus" ? kConsensusKeywords
-                        : kind == "time"    ? kTimeKeywords
-                                            : kConditionKeywords;
+  std::set<std::string> allowed = kind == "consensus" ? kConsensusKeywords
+                                  : kind == "time"    ? kTimeKeywords
+                                                      : kConditionKeywords;
+  if (kind == "condition") allowed.insert(moduleKeywords.begin(), moduleKeywords.end());
   for (const auto& id : freeIdentifiers(*ast))
     if (!allowed.count(id)) {
       std::string list;

@@ -2,6 +2,8 @@
 // expressions (empty means "always"), notes. Expressions are parsed before they are stored.
 #pragma once
 
+#include <set>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,8 +40,13 @@ json::Object policyJson(const PolicyRecord& p);
 
 // Parses a condition, consensus or time expression and checks the keywords it reads and the
 // literal arguments of Timestamp() and CronSpan(); InvalidArgument naming `field` with the
-// parser's message ("invalid policy condition: ...").
+// parser's message ("invalid policy condition: ..."). A condition may also read the keywords
+// that enabled modules' fact providers declare (Services::factKeywords).
 void validateExpression(const std::string& expression, const std::string& kind,
-                        const std::string& field);
+                        const std::string& field, const std::set<std::string>& moduleKeywords = {});
+
+// The keywords that belong to the core (activity, and the consensus and time keywords): no
+// module may declare one.
+const std::set<std::string>& builtinKeywords();
 
 }  // namespace signet::policy

@@ -71,7 +71,7 @@ bool authFeatureEnabled(RequestContext& ctx, const std::string& organizationId,
 }
 }  // namespace
 
-IdentityServices identityServices() {
+IdentityServices identityServices(const Catalog& catalog) {
   IdentityServices s;
   s.findUser = [](RequestContext& ctx, const std::string& organizationId,
                   const std::string& userId) -> std::optional<UserRef> {
@@ -86,8 +86,10 @@ IdentityServices identityServices() {
   s.revokeSessionKeys = revokeSessionKeys;
   s.verificationToken = verificationToken;
   s.authFeatureEnabled = authFeatureEnabled;
-  s.checkPolicyCondition = [](const std::string& expression, const std::string& field) {
-    policy::validateExpression(expression, "condition", field);
+  // The catalog outlives the services it holds; its keywords are read at each check, after
+  // index() has gathered them.
+  s.checkPolicyCondition = [&catalog](const std::string& expression, const std::string& field) {
+    policy::validateExpression(expression, "condition", field, catalog.services().factKeywords);
   };
   return s;
 }

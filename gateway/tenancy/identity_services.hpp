@@ -2,10 +2,11 @@
 // tables.
 #pragma once
 
+#include "plugins/catalog.hpp"
 #include "signet/plugin.hpp"
 
 namespace signet {
 
-IdentityServices identityServices();
+IdentityServices identityServices(const Catalog& catalog);
 
 }  // namespace signet

@@ -69,7 +69,9 @@ void registerSigning(Registry& r) {
   r.walletCreator(createWalletIn);
   r.organizationDeletionHook(deleteOrganizationKeys);
   r.subOrganizationFilter(byAddress());
-  r.factProvider(signingFacts);
+  r.factProvider({"wallet", "wallets", "wallet_account", "private_key", "eth", "solana", "tron",
+                  "bitcoin", "tempo"},
+                 signingFacts);
 }
 
 }  // namespace

@@ -241,6 +241,43 @@ TEST_P(PluginTest, APluginThatThrowsAtStartupIsNamedWithTheCause) {
   }
 }
 
+// A plugin's facts come with the keywords they fill: policies may read those, and no others,
+// and a plugin may not claim one of the core's.
+TEST_P(PluginTest, PolicyKeywordsComeFromTheEnabledPlugins) {
+  {
+    TestGateway gw(GetParam(), {"memo"}, SIGNET_TEST_PLUGIN_DIR);
+    Org org(gw);
+    EXPECT_NE(refusalOf([&] {
+                return org.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3",
+                                         org.org(), [] {
+                                           json::Object p = json::object();
+                                           p->set("policyName", "p");
+                                           p->set("effect", "EFFECT_ALLOW");
+                                           p->set("condition", "thrower.anything == 1");
+                                           p->set("notes", "");
+                                           return p;
+                                         }());
+              }).find("unknown keyword 'thrower'"),
+              std::string::npos);
+  }
+  {
+    TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR);
+    Org org(gw);
+    org.policy("reads the thrower's facts", "EFFECT_ALLOW", "thrower.anything == 1");
+  }
+  json::Object claimsActivity = json::object();
+  claimsActivity->set("factKeyword", "activity");
+  try {
+    TestGateway gw(GetParam(), {"thrower"}, SIGNET_TEST_PLUGIN_DIR, {{"thrower", claimsActivity}});
+    FAIL() << "a plugin claimed the core's keyword";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "module 'thrower' declares policy keyword 'activity', which belongs to the core"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // At run time the activity the plugin was part of fails, naming the plugin and the site, and the
 // gateway goes on serving: the same plugin's other paths and other plugins alike.
 TEST_P(PluginTest, APluginThatThrowsAtRunTimeFailsOnlyWhatItWasPartOf) {

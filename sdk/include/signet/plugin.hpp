@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -212,6 +213,7 @@ struct Services {
   std::vector<std::pair<std::string, std::pair<std::string, EventHandler>>>
       subscribers;                                                  // (module, (event, handler))
   std::vector<std::pair<std::string, FactProvider>> factProviders;  // (module, provider)
+  std::set<std::string> factKeywords;        // the top-level keywords the providers declare
   SessionProfileLookup sessionProfileScope;  // empty when no enabled module keeps profiles
 };
 
@@ -252,7 +254,10 @@ class Registry {
   virtual void organizationDeletionHook(OrganizationDeletionHook hook) = 0;
   virtual void subscribe(const std::string& event, EventHandler handler) = 0;
   virtual void subOrganizationFilter(SubOrganizationFilter filter) = 0;
-  virtual void factProvider(FactProvider provider) = 0;
+  // `keywords` are the top-level names the provider fills ({"eth", "solana"}); policy
+  // conditions may read them while the module is enabled. A keyword of the core's or of another
+  // enabled module is refused.
+  virtual void factProvider(std::vector<std::string> keywords, FactProvider provider) = 0;
   virtual void sessionProfileLookup(SessionProfileLookup lookup) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
   // empty object when absent), and the gateway's data directory. Parse them at registration

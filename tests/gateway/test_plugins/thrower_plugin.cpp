@@ -49,7 +49,8 @@ void registerThrower(Registry& r) {
   r.activity({"ACTIVITY_TYPE_THROWER_PING", "thrower_ping", "throwerPingIntent",
               "throwerPingResult", "THROWER", "CREATE", false, ping});
   r.query({"thrower_count", count});
-  r.factProvider(facts);
+  // The policy keyword its facts fill: "thrower", unless a test asks for another.
+  r.factProvider({r.settings()->optValue<std::string>("factKeyword", "thrower")}, facts);
   r.subscribe(kEventFeatureSet, onFeature);
 }
 }  // namespace
