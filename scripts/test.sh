@@ -18,6 +18,14 @@ export SIGNET_REQUIRE_POSTGRES=1
 echo "== unit and integration tests (SQLite and PostgreSQL at 127.0.0.1:$port)"
 (cd build && ctest --output-on-failure --timeout 300 -j "$(nproc)")
 
+echo "== out of tree: sdk/examples/hello-plugin built against the installed SDK alone, loaded into the installed signet"
+prefix=$(mktemp -d /tmp/signet-prefix.XXXXXX)
+cmake --install build --prefix "$prefix" >/dev/null
+cmake -S sdk/examples/hello-plugin -B "$prefix/hello-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/hello-build"
+(cd "$prefix/hello-build" && ctest --output-on-failure --timeout 120)
+rm -rf "$prefix"
+
 echo "== fuzz: the policy language and the signing parsers under libFuzzer with ASan and UBSan (bounded)"
 tests/fuzz/run_libfuzzer.sh 30
 
