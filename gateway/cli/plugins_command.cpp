@@ -54,6 +54,15 @@ int pluginsListCommand(const std::vector<std::string>& argv) {
       std::cout << "  submit   POST /public/v1/submit/" << p << "\n";
     for (const auto& p : m.declaredQueryPaths)
       std::cout << "  query    POST /public/v1/query/" << p << "\n";
+    for (const auto& r : m.declaredRoutes) {
+      auto space = r.find(' ');  // "GET /jwks public" -> "GET /plugins/<name>/jwks (public)"
+      auto last = r.rfind(' ');
+      std::cout << "  route    " << r.substr(0, space) << " /plugins/" << m.name
+                << r.substr(space + 1, last - space - 1) << " (" << r.substr(last + 1) << ")\n";
+    }
+    for (const auto& l : m.declaredListeners)
+      std::cout << "  listener " << l << " (its own address, from plugins.settings." << m.name
+                << ")\n";
   }
   for (const auto& p : host.problems())
     std::cout << "\nrefused " << p.path << ": " << p.message << "\n";

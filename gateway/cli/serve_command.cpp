@@ -32,13 +32,29 @@ int serveCommand(const std::vector<std::string>& argv) {
                     m->activities.size(), m->queries.size());
     for (const auto& notice : m->startupNotices) log.warning("module %s: %s", m->name, notice);
   }
+  // Plugins' own listeners, each its own server with the main one's limits.
+  std::vector<std::unique_ptr<HttpServer>> listeners;
+  std::vector<std::string> listenerLines;
+  for (const auto& m : gateway.catalog().modules()) {
+    if (!m->enabled) continue;
+    for (const auto& l : m->listeners) {
+      listeners.push_back(std::make_unique<HttpServer>(gateway, l.address, &l, m->name));
+      listeners.back()->start();
+      listenerLines.push_back("plugin " + m->name + " listener " + l.name + " on http://" +
+                              l.address.substr(0, l.address.rfind(':')) + ":" +
+                              std::to_string(listeners.back()->port()));
+    }
+  }
   std::string host = config.listen.substr(0, config.listen.rfind(':'));
-  // Tests and scripts read this line to learn the port when --listen asks for port 0.
+  // Tests and scripts read this line to learn the port when --listen asks for port 0; the
+  // listeners' lines follow it.
   std::cout << "signet listening on http://" << host << ":" << server.port() << std::endl;
+  for (const auto& line : listenerLines) std::cout << line << std::endl;
 
   int received = 0;
   sigwait(&stopSignals, &received);
   log.information("received signal %d; finishing requests in flight", received);
+  for (auto& l : listeners) l->stop();
   server.stop();
   log.information("stopped");
   return 0;

@@ -30,6 +30,42 @@ void ModuleRegistry::query(QuerySpec spec) {
   module_.queries.push_back(std::move(spec));
 }
 
+// How a route is written in a descriptor: "GET /jwks public".
+std::string routeLine(const RouteSpec& r) {
+  return r.method + " " + r.path + (r.access == RouteAccess::kPublic ? " public" : " stamped");
+}
+
+namespace {
+void checkRoute(const std::string& module, const RouteSpec& spec) {
+  if (spec.method.empty() || spec.path.empty() || spec.path[0] != '/' || !spec.handler)
+    throw internalError("module '" + module + "' registered an incomplete route '" + spec.method +
+                        " " + spec.path + "' (a method, a path from '/', a handler)");
+  // The stamp covers the body, so a stamped route takes a POST, as the API's paths do.
+  if (spec.access == RouteAccess::kStamped && spec.method != "POST")
+    throw internalError("module '" + module + "' registered stamped route '" + spec.method + " " +
+                        spec.path + "'; stamped routes are POST");
+}
+}  // namespace
+
+void ModuleRegistry::route(RouteSpec spec) {
+  checkRoute(module_.name, spec);
+  spec.handler = guard("route " + spec.method + " " + spec.path, std::move(spec.handler));
+  module_.routes.push_back(std::move(spec));
+}
+
+void ModuleRegistry::listener(ListenerSpec spec) {
+  if (spec.name.empty() || spec.address.empty())
+    throw internalError("module '" + module_.name +
+                        "' registered a listener without a name or "
+                        "an address");
+  for (auto& r : spec.routes) {
+    checkRoute(module_.name, r);
+    r.handler =
+        guard("listener " + spec.name + " route " + r.method + " " + r.path, std::move(r.handler));
+  }
+  module_.listeners.push_back(std::move(spec));
+}
+
 void ModuleRegistry::migrations(const std::string& module, std::vector<Migration> list) {
   module_.migrations.emplace_back(module, std::move(list));
 }
@@ -144,6 +180,26 @@ const ActivitySpec* Catalog::activityOfType(const std::string& type) const {
 const QuerySpec* Catalog::query(const std::string& path) const {
   auto it = queries_.find(path);
   return it == queries_.end() ? nullptr : it->second;
+}
+
+const RouteSpec* Catalog::route(const std::string& module, const std::string& method,
+                                const std::string& subpath) const {
+  for (const auto& m : modules_) {
+    if (m->name != module || !m->enabled) continue;
+    for (const auto& r : m->routes)
+      if (r.method == method && r.path == subpath) return &r;
+  }
+  return nullptr;
+}
+
+Error Catalog::unservedRoute(const std::string& module, const std::string& method,
+                             const std::string& path) const {
+  for (const auto& m : modules_)
+    if (m->name == module && !m->enabled && !m->builtin)
+      return Error(Code::kUnimplemented, path + " is served by plugin '" + module +
+                                             "', which is not enabled in this gateway's config "
+                                             "(plugins.enabled)");
+  return notFound("unknown path " + method + " " + path);
 }
 
 Error Catalog::unservedPath(const std::string& kind, const std::string& path) const {

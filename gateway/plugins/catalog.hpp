@@ -27,6 +27,10 @@ struct ModuleInfo {
   // code never runs.
   std::vector<std::string> declaredSubmitPaths;
   std::vector<std::string> declaredQueryPaths;
+  std::vector<std::string> declaredRoutes;     // "GET /jwks public"
+  std::vector<std::string> declaredListeners;  // names
+  std::vector<RouteSpec> routes;               // served under /plugins/<name>
+  std::vector<ListenerSpec> listeners;
   std::vector<ActivitySpec> activities;
   std::vector<QuerySpec> queries;
   std::vector<std::pair<std::string, std::vector<Migration>>> migrations;
@@ -47,12 +51,17 @@ struct ModuleEnvironment {
   std::string dataDir;
 };
 
+// How a route is written in a descriptor and listed: "GET /jwks public".
+std::string routeLine(const RouteSpec& route);
+
 // Collects one module's registrations.
 class ModuleRegistry : public Registry {
  public:
   ModuleRegistry(ModuleInfo& module, const ModuleEnvironment& environment);
   void activity(ActivitySpec spec) override;
   void query(QuerySpec spec) override;
+  void route(RouteSpec spec) override;
+  void listener(ListenerSpec spec) override;
   void migrations(const std::string& module, std::vector<Migration> list) override;
   void walletCreator(WalletCreator creator) override;
   void organizationDeletionHook(OrganizationDeletionHook hook) override;
@@ -88,9 +97,15 @@ class Catalog {
   // The enabled spec for an activity type, or nullptr.
   const ActivitySpec* activityOfType(const std::string& type) const;
   const QuerySpec* query(const std::string& path) const;
+  // The enabled module `module`'s route for method and subpath, or nullptr.
+  const RouteSpec* route(const std::string& module, const std::string& method,
+                         const std::string& subpath) const;
   // The error for a path no enabled module serves: it names the disabled plugin that would
   // serve it, if there is one. `kind` is "submit" or "query".
   Error unservedPath(const std::string& kind, const std::string& path) const;
+  // The same for /plugins/<module>/...: names the plugin when it is present but disabled.
+  Error unservedRoute(const std::string& module, const std::string& method,
+                      const std::string& path) const;
   // What the enabled modules offer each other; built by index().
   const Services& services() const { return services_; }
   // The core's identity services, kept across index().

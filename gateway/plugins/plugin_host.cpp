@@ -80,23 +80,31 @@ std::string describeException() {
 
 // Where a plugin's registrations differ from what its descriptor declares.
 std::optional<std::string> registrationMismatch(const ModuleInfo& m) {
+  // A listener may go unregistered (its address comes from settings that may be absent); every
+  // other declaration must be registered.
   auto compare = [&](const char* kind, std::set<std::string> registered,
-                     const std::vector<std::string>& declared) -> std::optional<std::string> {
+                     const std::vector<std::string>& declared,
+                     bool mayOmit = false) -> std::optional<std::string> {
     std::set<std::string> said(declared.begin(), declared.end());
     for (const auto& p : registered)
       if (!said.count(p))
-        return std::string("registers ") + kind + " path '" + p +
+        return std::string("registers ") + kind + " '" + p +
                "', which its descriptor does not declare";
+    if (mayOmit) return std::nullopt;
     for (const auto& p : said)
       if (!registered.count(p))
-        return std::string("declares ") + kind + " path '" + p + "' but does not register it";
+        return std::string("declares ") + kind + " '" + p + "' but does not register it";
     return std::nullopt;
   };
-  std::set<std::string> submits, queries;
+  std::set<std::string> submits, queries, routes, listeners;
   for (const auto& a : m.activities) submits.insert(a.path);
   for (const auto& q : m.queries) queries.insert(q.path);
+  for (const auto& r : m.routes) routes.insert(routeLine(r));
+  for (const auto& l : m.listeners) listeners.insert(l.name);
   if (auto why = compare("submit", submits, m.declaredSubmitPaths)) return why;
-  return compare("query", queries, m.declaredQueryPaths);
+  if (auto why = compare("query", queries, m.declaredQueryPaths)) return why;
+  if (auto why = compare("route", routes, m.declaredRoutes)) return why;
+  return compare("listener", listeners, m.declaredListeners, /*mayOmit=*/true);
 }
 
 }  // namespace
@@ -166,6 +174,8 @@ std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
     module.path = where;
     module.declaredSubmitPaths = manifest.submitPaths;
     module.declaredQueryPaths = manifest.queryPaths;
+    module.declaredRoutes = manifest.routes;
+    module.declaredListeners = manifest.listeners;
     module.enabled = enabled.count(module.name) > 0;
     if (!module.enabled) {  // known from its descriptor alone; none of its code runs
       found.push_back(std::move(module));

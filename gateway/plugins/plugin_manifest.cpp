@@ -63,6 +63,10 @@ PluginManifest parsePluginManifest(std::string_view section) {
       m.submitPaths.push_back(value);
     else if (key == "query")
       m.queryPaths.push_back(value);
+    else if (key == "route")
+      m.routes.push_back(value);
+    else if (key == "listener")
+      m.listeners.push_back(value);
     else
       build[key] = value;
   }

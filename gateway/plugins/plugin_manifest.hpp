@@ -18,6 +18,8 @@ struct PluginManifest {
   std::vector<std::pair<std::string, std::string>> build;
   std::vector<std::string> submitPaths;
   std::vector<std::string> queryPaths;
+  std::vector<std::string> routes;     // "GET /jwks public"
+  std::vector<std::string> listeners;  // names
 };
 
 // Parses the descriptor section's bytes; std::runtime_error names what is wrong.

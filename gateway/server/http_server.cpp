@@ -24,7 +24,10 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
     HttpRequestData data;
     data.method = req.getMethod();
     data.path = req.getURI();
-    if (auto q = data.path.find('?'); q != std::string::npos) data.path.resize(q);
+    if (auto q = data.path.find('?'); q != std::string::npos) {
+      data.query = data.path.substr(q + 1);
+      data.path.resize(q);
+    }
     for (const auto& [name, value] : req) data.headers[asciiLower(name)] = value;
     readBody(req, data);
     HttpResult result = router_.handle(data);
@@ -35,8 +38,8 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
       resp.setContentLength(0);
       resp.send();
     } else {
-      // Exactly application/json: the Rust client rejects a charset parameter.
-      resp.setContentType("application/json");
+      // Exactly application/json for the API: the Rust client rejects a charset parameter.
+      resp.setContentType(result.contentType);
       resp.setContentLength(static_cast<std::streamsize>(result.body.size()));
       resp.send() << result.body;
     }
@@ -93,8 +96,9 @@ class HandlerFactory : public Poco::Net::HTTPRequestHandlerFactory {
 };
 }  // namespace
 
-HttpServer::HttpServer(Gateway& gateway, const std::string& listen)
-    : gateway_(gateway), router_(gateway) {
+HttpServer::HttpServer(Gateway& gateway, const std::string& listen, const ListenerSpec* listener,
+                       const std::string& listenerModule)
+    : gateway_(gateway), router_(gateway, listener, listenerModule) {
   Poco::Net::SocketAddress address(listen);
   Poco::Net::ServerSocket socket(address, 128);
   auto* params = new Poco::Net::HTTPServerParams;

@@ -13,8 +13,10 @@ namespace signet {
 
 class HttpServer {
  public:
-  // `listen` is host:port; port 0 picks a free one (see port()).
-  HttpServer(Gateway& gateway, const std::string& listen);
+  // `listen` is host:port; port 0 picks a free one (see port()). With `listener`, it serves
+  // that plugin listener's routes only, with the same limits as the main server.
+  HttpServer(Gateway& gateway, const std::string& listen, const ListenerSpec* listener = nullptr,
+             const std::string& listenerModule = {});
   ~HttpServer();
   void start();
   void stop();

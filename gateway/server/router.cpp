@@ -10,6 +10,7 @@ namespace signet {
 namespace {
 constexpr std::string_view kQueryPrefix = "/public/v1/query/";
 constexpr std::string_view kSubmitPrefix = "/public/v1/submit/";
+constexpr std::string_view kPluginPrefix = "/plugins/";
 
 HttpResult jsonResult(int status, const json::Object& body) {
   return {status, json::stringify(body), {}};
@@ -35,11 +36,51 @@ HttpResult errorResult(const Error& error) {
   return jsonResult(httpStatusFor(error.code()), body);
 }
 
-Router::Router(Gateway& gateway)
+Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string listenerModule)
     : gateway_(gateway),
       authorizer_(gateway),
       pipeline_(gateway, authorizer_),
-      resolver_(gateway.config(), gateway.signerPublicKey()) {}
+      resolver_(gateway.config(), gateway.signerPublicKey()),
+      listener_(listener),
+      listenerModule_(std::move(listenerModule)) {}
+
+HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& request,
+                            const std::string& subpath) {
+  if (request.bodyTooLarge) {
+    HttpResult r =
+        errorResult(invalidArgument("request body of " + std::to_string(request.declaredLength) +
+                                    " bytes exceeds the limit of " +
+                                    std::to_string(gateway_.config().maxBodyBytes) + " bytes"));
+    r.status = 413;
+    return r;
+  }
+  HttpCall call{request.method, request.path,    subpath,
+                request.query,  request.headers, request.body};
+  HttpReply reply;
+  // A route's writes commit together or not at all, like an activity's.
+  if (route.access == RouteAccess::kPublic) {
+    gateway_.database().transaction([&](Db& db) {
+      Caller nobody;
+      HandlerContext ctx(gateway_, db, nobody, "");
+      reply = route.handler(ctx, call);
+    });
+  } else {
+    StampHeaders headers = stampHeaders(request);
+    std::optional<VerifiedApiKeyStamp> apiKey;
+    if (headers.apiKey) apiKey = verifyApiKeyStamp(*headers.apiKey, request.body);
+    auto body = json::parseObject(request.body, "request body");
+    std::string organizationId = json::requireUuid(body, "organizationId", "");
+    gateway_.database().transaction([&](Db& db) {
+      auto who = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
+                                   gateway_.nowMs(), /*apiKeysDownward=*/false);
+      HandlerContext ctx(gateway_, db, who.caller, who.organizationId);
+      reply = route.handler(ctx, call);
+    });
+  }
+  HttpResult result{reply.status, std::move(reply.body), std::move(reply.headers)};
+  result.contentType = reply.contentType;
+  return result;
+}
 
 StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   StampHeaders h;
@@ -85,6 +126,22 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
 
 HttpResult Router::dispatch(const HttpRequestData& request) {
   const std::string& path = request.path;
+  if (listener_) {  // a plugin's own listener serves its routes and nothing else
+    for (const auto& route : listener_->routes)
+      if (route.method == request.method && route.path == path)
+        return runRoute(route, request, path);
+    throw notFound("unknown path " + request.method + " " + path + " on listener '" +
+                   listener_->name + "' of plugin '" + listenerModule_ + "'");
+  }
+  if (startsWith(path, kPluginPrefix)) {  // /plugins/<name><route path>
+    std::string rest = path.substr(kPluginPrefix.size());
+    size_t slash = rest.find('/');
+    std::string module = rest.substr(0, slash);
+    std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
+    if (const RouteSpec* route = gateway_.catalog().route(module, request.method, subpath))
+      return runRoute(*route, request, subpath);
+    throw gateway_.catalog().unservedRoute(module, request.method, path);
+  }
   bool api = startsWith(path, kQueryPrefix) || startsWith(path, kSubmitPrefix);
   if (request.method == "GET" && path == "/healthz") {
     json::Object o = json::object();

@@ -17,6 +17,7 @@ namespace signet {
 struct HttpRequestData {
   std::string method;
   std::string path;
+  std::string query;                           // after '?', undecoded
   std::map<std::string, std::string> headers;  // names lowercased
   std::string body;
   bool bodyTooLarge = false;  // the server stopped reading at the limit
@@ -27,15 +28,21 @@ struct HttpResult {
   int status = 200;
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  std::string contentType = "application/json";  // plugin routes may answer otherwise
 };
 
 class Router {
  public:
-  explicit Router(Gateway& gateway);
+  // The main listener's router; with `listener`, the router of that plugin listener, which
+  // serves its routes and nothing else.
+  explicit Router(Gateway& gateway, const ListenerSpec* listener = nullptr,
+                  std::string listenerModule = {});
   HttpResult handle(const HttpRequestData& request);
 
  private:
   HttpResult dispatch(const HttpRequestData& request);
+  HttpResult runRoute(const RouteSpec& route, const HttpRequestData& request,
+                      const std::string& subpath);
   json::Object runQuery(const std::string& op, const HttpRequestData& request,
                         const StampHeaders& headers,
                         const std::optional<VerifiedApiKeyStamp>& apiKey);
@@ -45,6 +52,8 @@ class Router {
   policy::PolicyEngine authorizer_;
   ActivityPipeline pipeline_;
   CredentialResolver resolver_;
+  const ListenerSpec* listener_;
+  std::string listenerModule_;
 };
 
 HttpResult errorResult(const Error& error);

@@ -48,4 +48,25 @@ json::Object listMemos(RequestContext& ctx, const json::Object&) {
   return out;
 }
 
+HttpReply about(RequestContext&, const HttpCall& call) {
+  HttpReply reply;
+  reply.contentType = "text/plain; charset=utf-8";
+  reply.body = "memo: organization memos, served at " + call.path + "\n";
+  return reply;
+}
+
+HttpReply latest(RequestContext& ctx, const HttpCall&) {
+  json::Object out = json::object();
+  out->set("organizationId", ctx.organizationId());
+  out->set("askedBy", ctx.caller().userId);
+  auto row = ctx.db().queryOne(
+      "SELECT text FROM memo_entries WHERE organization_id = ? ORDER BY created_at_ms DESC, id "
+      "DESC LIMIT 1",
+      {ctx.organizationId()});
+  if (row) out->set("text", row->str(0));
+  HttpReply reply;
+  reply.body = json::stringify(out);
+  return reply;
+}
+
 }  // namespace memo

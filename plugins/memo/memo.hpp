@@ -7,4 +7,8 @@ inline constexpr size_t kMaxMemoBytes = 1024;
 std::vector<signet::Migration> migrations();
 signet::json::Object createMemo(signet::ActivityContext& ctx, const signet::json::Object& params);
 signet::json::Object listMemos(signet::RequestContext& ctx, const signet::json::Object& body);
+// GET /plugins/memo/about (public, also on the memo listener): what the plugin is, as text.
+signet::HttpReply about(signet::RequestContext& ctx, const signet::HttpCall& call);
+// POST /plugins/memo/latest (stamped): the caller's organization's latest memo and who asks.
+signet::HttpReply latest(signet::RequestContext& ctx, const signet::HttpCall& call);
 }  // namespace memo

@@ -9,7 +9,12 @@ void registerMemo(signet::Registry& r) {
   r.activity({"ACTIVITY_TYPE_SIGNET_CREATE_MEMO", "signet_create_memo", "signetCreateMemoIntent", "signetCreateMemoResult", "MEMO", "CREATE", false, memo::createMemo});
   r.query({"signet_list_memos", memo::listMemos});
   r.migrations("memo", memo::migrations());
+  r.route({"GET",  "/about",  signet::RouteAccess::kPublic,  memo::about});
+  r.route({"POST", "/latest", signet::RouteAccess::kStamped, memo::latest});
   // clang-format on
+  // A listener of its own when the settings give it an address (plugins.settings.memo.listen).
+  if (auto address = signet::json::optionalString(r.settings(), "listen", "plugins.settings.memo"))
+    r.listener({"memo", *address, {{"GET", "/about", signet::RouteAccess::kPublic, memo::about}}});
 }
 
 }  // namespace
@@ -20,4 +25,6 @@ SIGNET_PLUGIN(registerMemo, {.name = "memo",
                              .version = "0.1.0",
                              .description = "organization memos: the example plugin",
                              .submitPaths = {"signet_create_memo"},
-                             .queryPaths = {"signet_list_memos"}})
+                             .queryPaths = {"signet_list_memos"},
+                             .routes = {"GET /about public", "POST /latest stamped"},
+                             .listeners = {"memo"}})

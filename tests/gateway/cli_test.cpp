@@ -1,9 +1,14 @@
 // The signet binary as a user runs it: init, org create with a generated key, serve on a
 // free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
 // restart that keeps everything.
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
 #include <Poco/Pipe.h>
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
+#include <Poco/StreamCopier.h>
+#include <Poco/URI.h>
 
 #include <fstream>
 
@@ -141,6 +146,53 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
                             "/libsignet-plugin-badbuild.so: plugin 'badbuild' 9.9.9"),
             std::string::npos)
       << broken.out;
+  std::filesystem::remove_all(dir);
+}
+
+// A plugin's own listener, started by signet serve on the address from the plugin's settings,
+// serving that plugin's listener routes and nothing else; plugins list shows routes and
+// listeners.
+TEST(CliTest, APluginListenerServesItsRoutesBesideTheMainServer) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/signet.json") << R"({"plugins": {"enabled": ["memo"], "settings": )"
+                                      << R"({"memo": {"listen": "127.0.0.1:0"}}}})";
+  ASSERT_EQ(run({"init", "--data-dir", dir}).exitCode, 0);
+  auto listed = run({"plugins", "list", "--data-dir", dir});
+  EXPECT_NE(listed.out.find("route    GET /plugins/memo/about (public)"), std::string::npos)
+      << listed.out;
+  EXPECT_NE(listed.out.find("route    POST /plugins/memo/latest (stamped)"), std::string::npos);
+  EXPECT_NE(listed.out.find("listener memo"), std::string::npos);
+
+  Poco::Pipe out;
+  auto handle =
+      Poco::Process::launch(SIGNET_BINARY, {"serve", "--data-dir", dir, "--listen", "127.0.0.1:0"},
+                            nullptr, &out, nullptr);
+  Poco::PipeInputStream in(out);
+  std::string main, listener;
+  std::getline(in, main);
+  std::getline(in, listener);  // "plugin memo listener memo on http://127.0.0.1:PORT"
+  ASSERT_NE(listener.find("plugin memo listener memo on http://127.0.0.1:"), std::string::npos)
+      << listener;
+  auto get = [](const std::string& base, const std::string& path) {
+    Poco::URI uri(base);
+    Poco::Net::HTTPClientSession session(uri.getHost(), uri.getPort());
+    Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, path,
+                                   Poco::Net::HTTPMessage::HTTP_1_1);
+    session.sendRequest(request);
+    Poco::Net::HTTPResponse response;
+    std::string body;
+    Poco::StreamCopier::copyToString(session.receiveResponse(response), body);
+    return std::make_pair(static_cast<int>(response.getStatus()), body);
+  };
+  std::string listenerUrl = listener.substr(listener.find("http://"));
+  EXPECT_EQ(get(listenerUrl, "/about"),
+            std::make_pair(200, std::string("memo: organization memos, served at /about\n")));
+  EXPECT_EQ(get(listenerUrl, "/plugins/memo/about").first, 404);  // only its own routes
+  EXPECT_EQ(get(listenerUrl, "/healthz").first, 404);
+  EXPECT_EQ(get(main.substr(main.find("http://")), "/plugins/memo/about").first, 200);
+  Poco::Process::requestTermination(handle.id());
+  EXPECT_EQ(handle.wait(), 0);
   std::filesystem::remove_all(dir);
 }
 

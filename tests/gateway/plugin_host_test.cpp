@@ -1,6 +1,12 @@
 // The plugin host against real shared libraries: descriptors read from files, only enabled
 // plugins loaded, broken libraries refused naming what is wrong, pins, and a plugin that throws
 // at each site it can (test_plugins/thrower_plugin.cpp) never taking the gateway down.
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
+#include <Poco/URI.h>
+
 #include <fstream>
 
 #include "plugins/plugin_host.hpp"
@@ -239,6 +245,64 @@ TEST_P(PluginTest, APluginThatThrowsAtStartupIsNamedWithTheCause) {
           << site << ": " << e.what();
     }
   }
+}
+
+// A GET on the gateway (plugin routes are the only GETs besides the health checks).
+HttpResponse httpGet(const std::string& baseUrl, const std::string& path) {
+  Poco::URI uri(baseUrl);
+  Poco::Net::HTTPClientSession session(uri.getHost(), uri.getPort());
+  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, path,
+                                 Poco::Net::HTTPMessage::HTTP_1_1);
+  session.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::istream& in = session.receiveResponse(response);
+  HttpResponse out;
+  out.status = response.getStatus();
+  out.contentType = response.getContentType();
+  Poco::StreamCopier::copyToString(in, out.body);
+  return out;
+}
+
+// Routes under /plugins/<name>: public ones answer anyone, stamped ones resolve the caller as
+// queries do; a disabled plugin's prefix answers an error naming it.
+TEST_P(PluginTest, PluginRoutesArePublicOrStampedUnderTheirPrefix) {
+  TestGateway gw(GetParam(), {"memo"}, SIGNET_TEST_PLUGIN_DIR);
+  auto about = httpGet(gw.baseUrl(), "/plugins/memo/about");
+  EXPECT_EQ(about.status, 200);
+  EXPECT_EQ(about.contentType, "text/plain; charset=utf-8");
+  EXPECT_EQ(about.body, "memo: organization memos, served at /plugins/memo/about\n");
+
+  json::Object memo = json::object();
+  memo->set("text", "the newest memo");
+  gw.rootClient().submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                         gw.root().organizationId, memo);
+  json::Object body = json::object();
+  body->set("organizationId", gw.root().organizationId);
+  auto latest = gw.rootClient().post("/plugins/memo/latest", json::stringify(body));
+  ASSERT_EQ(latest.status, 200) << latest.body;
+  auto answer = json::parseObject(latest.body, "latest");
+  EXPECT_EQ(answer->getValue<std::string>("askedBy"), gw.root().userId);
+  EXPECT_EQ(answer->getValue<std::string>("text"), "the newest memo");
+
+  // Unstamped, or stamped by another tenant: refused, and nothing of the memo is shown.
+  auto unstamped =
+      Client(gw.baseUrl(), nullptr).post("/plugins/memo/latest", json::stringify(body));
+  EXPECT_EQ(unstamped.status, 401) << unstamped.body;
+  auto [other, otherKey] = gw.createOrganization("Other");
+  auto foreign = gw.clientWith(otherKey).post("/plugins/memo/latest", json::stringify(body));
+  EXPECT_NE(foreign.status, 200);
+  EXPECT_EQ(foreign.body.find("the newest memo"), std::string::npos) << foreign.body;
+  // A GET on a stamped route, and a path the plugin does not serve.
+  EXPECT_EQ(httpGet(gw.baseUrl(), "/plugins/memo/latest").status, 404);
+  auto unknown = httpGet(gw.baseUrl(), "/plugins/memo/nothing");
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_NE(unknown.body.find("unknown path GET /plugins/memo/nothing"), std::string::npos);
+
+  TestGateway without(GetParam(), {}, SIGNET_TEST_PLUGIN_DIR);
+  auto disabled = httpGet(without.baseUrl(), "/plugins/memo/about");
+  EXPECT_EQ(disabled.status, 501);
+  EXPECT_NE(disabled.body.find("served by plugin 'memo', which is not enabled"), std::string::npos)
+      << disabled.body;
 }
 
 // A plugin's facts come with the keywords they fill: policies may read those, and no others,

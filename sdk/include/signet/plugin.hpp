@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -243,11 +244,49 @@ struct QuerySpec {
   QueryHandler handler;
 };
 
+// HTTP routes beside the coordinator API: discovery documents, JWKS, a proxy's own API. A
+// plugin's routes are served under the prefix the core assigns it, /plugins/<name>, and on any
+// listener of its own (ListenerSpec).
+struct HttpCall {
+  std::string method;
+  std::string path;     // the whole path, /plugins/<name>/jwks
+  std::string subpath;  // the route's own path: /jwks (on a listener, the whole path)
+  std::string query;    // what followed '?', undecoded
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+};
+struct HttpReply {
+  int status = 200;
+  std::string contentType = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+enum class RouteAccess {
+  kPublic,   // anyone; the context has no caller and no organization
+  kStamped,  // a stamped POST whose JSON body names organizationId, resolved as queries are
+};
+using RouteHandler = std::function<HttpReply(RequestContext&, const HttpCall&)>;
+struct RouteSpec {
+  std::string method;  // GET, POST, ...
+  std::string path;    // "/jwks": exact, below the plugin's prefix (or the listener's root)
+  RouteAccess access = RouteAccess::kPublic;
+  RouteHandler handler;
+};
+// A listener of the plugin's own, which `signet serve` starts beside the main one, with the
+// same limits. The address usually comes from the plugin's settings.
+struct ListenerSpec {
+  std::string name;     // as the descriptor declares it
+  std::string address;  // host:port; port 0 picks a free one
+  std::vector<RouteSpec> routes;
+};
+
 class Registry {
  public:
   virtual ~Registry() = default;
   virtual void activity(ActivitySpec spec) = 0;
   virtual void query(QuerySpec spec) = 0;
+  virtual void route(RouteSpec spec) = 0;
+  virtual void listener(ListenerSpec spec) = 0;
   // `module` names the migration stream, normally the plugin's name.
   virtual void migrations(const std::string& module, std::vector<Migration> list) = 0;
   virtual void walletCreator(WalletCreator creator) = 0;

@@ -47,6 +47,9 @@ struct PluginInfo {
   const char* description = "";
   std::initializer_list<const char*> submitPaths;  // served at /public/v1/submit/<path>
   std::initializer_list<const char*> queryPaths;   // served at /public/v1/query/<path>
+  // "GET /jwks public" or "POST /sessions stamped": served at /plugins/<name><path>.
+  std::initializer_list<const char*> routes;
+  std::initializer_list<const char*> listeners;  // the names of its own listeners
 };
 
 // The build a binary came from. Each field must be equal in the plugin and the gateway.
@@ -172,6 +175,8 @@ constexpr PluginDescriptorText describePlugin(const PluginInfo& info,
   descriptor_detail::signatureLines(w, build);
   for (const char* p : info.submitPaths) w.line("submit", p);
   for (const char* p : info.queryPaths) w.line("query", p);
+  for (const char* r : info.routes) w.line("route", r);
+  for (const char* l : info.listeners) w.line("listener", l);
   return w.done();
 }
 
