@@ -43,6 +43,12 @@ fuzz policy_fuzz tests/fuzz/policy_corpus 512 \
   sdk/src/json.cpp sdk/src/error.cpp tests/fuzz/policy_fuzz.cpp \
   -lPocoJSON -lPocoFoundation
 
+# What the plugin host reads from a plugin directory before any check: ELF section headers and
+# the descriptor's text.
+fuzz plugin_descriptor_fuzz tests/fuzz/plugin_descriptor_corpus 16384 \
+  gateway/plugins/elf_section.cpp gateway/plugins/plugin_manifest.cpp \
+  tests/fuzz/plugin_descriptor_fuzz.cpp
+
 # The signing plugin's parsers of untrusted input (transactions, PSBTs, ABIs, IDLs).
 signing=plugins/signing
 fuzz signing_fuzz tests/fuzz/signing_corpus 4096 \
