@@ -43,6 +43,14 @@ const std::vector<Command>& commands() {
      "signet plugins enable NAME --data-dir DIR [--config FILE]", pluginsEnableCommand},
     {"plugins disable", "disable a plugin in the config (takes effect at the next start)",
      "signet plugins disable NAME --data-dir DIR [--config FILE]", pluginsDisableCommand},
+    {"rollout set", "set an activity version's rollout state, applied without a restart",
+     "signet rollout set TYPE STATE --data-dir DIR [--orgs ID,...] [--percent N]\n"
+     "                  [--replacement TYPE] [--sunset YYYY-MM-DD] [--config FILE]\n"
+     "  STATE: disabled | canary (--orgs, --percent) | general | deprecated (--replacement,\n"
+     "  --sunset, default 90 days on) | retired (--replacement) | default (the plugin's own).\n"
+     "  Every gateway on the same store applies it within two seconds.", rolloutSetCommand},
+    {"rollout list", "every activity type's rollout state, and whether the operator set it",
+     "signet rollout list --data-dir DIR [--config FILE]", rolloutListCommand},
     {"keys show", "print the gateway signer's public key (for SDK override options)",
      "signet keys show --data-dir DIR [--config FILE]", keysShowCommand},
   };

@@ -110,9 +110,9 @@ const ActivitySpec& ActivityPipeline::specFor(const std::string& path,
                         "\" for /public/v1/submit/" + path + " (accepted: " + accepted + ")");
 }
 
-json::Object ActivityPipeline::submit(const std::string& path, std::string_view body,
-                                      const StampHeaders& headers,
-                                      const std::optional<VerifiedApiKeyStamp>& apiKey) {
+ActivityPipeline::Submitted ActivityPipeline::submit(
+    const std::string& path, std::string_view body, const StampHeaders& headers,
+    const std::optional<VerifiedApiKeyStamp>& apiKey) {
   Envelope env = parseEnvelope(body);
   const ActivitySpec& spec = specFor(path, env.type);
 
@@ -128,12 +128,15 @@ json::Object ActivityPipeline::submit(const std::string& path, std::string_view 
   Caller caller;
   std::string fingerprint = activities::fingerprintOf(body);
   std::optional<ActivityRecord> existing;
+  ResponseHeaders responseHeaders;
   gateway_.database().read([&](Db& db) {
     auto who = resolver_.resolve(db, headers, apiKey, body, env.organizationId, now);
     caller = who.caller;
     // A passkey found in a sub-organization of the named one acts there, and the activity
     // reports that sub-organization.
     env.organizationId = who.organizationId;
+    // Whether this version is open to the organization: refused before anything is stored.
+    responseHeaders = rollout_.admit(db, spec, env.organizationId);
     existing = activities::findByFingerprint(db, fingerprint);
   });
 
@@ -172,7 +175,7 @@ json::Object ActivityPipeline::submit(const std::string& path, std::string_view 
   }
   json::Object response = json::object();
   response->set("activity", activities::toJson(record, caller));
-  return response;
+  return {response, std::move(responseHeaders)};
 }
 
 ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,

@@ -10,6 +10,7 @@
 
 #include "activity/activity_store.hpp"
 #include "activity/authorizer.hpp"
+#include "activity/rollout.hpp"
 #include "auth/credential_resolver.hpp"
 #include "gateway.hpp"
 
@@ -40,13 +41,18 @@ class ActivityPipeline {
   ActivityPipeline(Gateway& gateway, Authorizer& authorizer)
       : gateway_(gateway),
         authorizer_(authorizer),
-        resolver_(gateway.config(), gateway.signerPublicKey()) {}
+        resolver_(gateway.config(), gateway.signerPublicKey()),
+        rollout_(gateway) {}
 
-  // Returns {"activity": {...}}. Errors before the pipeline throw signet::Error; a denial or
-  // an execution failure returns a FAILED activity. For approve/reject the activity returned
-  // is the one voted on, after the vote.
-  json::Object submit(const std::string& path, std::string_view body, const StampHeaders& headers,
-                      const std::optional<VerifiedApiKeyStamp>& apiKey);
+  struct Submitted {
+    json::Object response;    // {"activity": {...}}
+    ResponseHeaders headers;  // a deprecated version's Deprecation, Sunset and Link
+  };
+  // Errors before the pipeline throw signet::Error (a version the rollout does not admit for
+  // the organization among them); a denial or an execution failure returns a FAILED activity.
+  // For approve/reject the activity returned is the one voted on, after the vote.
+  Submitted submit(const std::string& path, std::string_view body, const StampHeaders& headers,
+                   const std::optional<VerifiedApiKeyStamp>& apiKey);
 
  private:
   const ActivitySpec& specFor(const std::string& path, const std::string& type) const;
@@ -60,6 +66,7 @@ class ActivityPipeline {
   Gateway& gateway_;
   Authorizer& authorizer_;
   CredentialResolver resolver_;
+  RolloutGate rollout_;
 };
 
 // The handler the core registers for approve/reject: the pipeline runs votes itself.

@@ -19,6 +19,10 @@ void ModuleRegistry::activity(ActivitySpec spec) {
       !spec.handler)
     throw internalError("module '" + module_.name + "' registered an incomplete activity '" +
                         spec.type + "'");
+  // A deprecated default must say since when: responses carry it as Deprecation.
+  if (spec.rollout.state == RolloutState::kDeprecated && spec.rollout.deprecatedAt <= 0)
+    throw internalError("module '" + module_.name + "' declares " + spec.type +
+                        " deprecated by default without rollout.deprecatedAt");
   spec.handler = guard("handler of " + spec.type, std::move(spec.handler));
   module_.activities.push_back(std::move(spec));
 }

@@ -178,8 +178,11 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
 
   if (startsWith(path, kQueryPrefix))
     return jsonResult(200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey));
-  return jsonResult(
-      200, pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey));
+  auto submitted =
+      pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey);
+  HttpResult result = jsonResult(200, submitted.response);
+  result.headers = std::move(submitted.headers);
+  return result;
 }
 
 HttpResult Router::handle(const HttpRequestData& request) {

@@ -113,6 +113,11 @@ std::vector<Migration> coreMigrations() {
         "organization_id TEXT NOT NULL, status TEXT NOT NULL, PRIMARY KEY (activity_id, "
         "user_id))",
         "ALTER TABLE api_keys ADD COLUMN session_profile_id TEXT"}},
+      {12,
+       "operator overrides of activity versions' rollout states (signet rollout set)",
+       {"CREATE TABLE activity_rollouts (activity_type TEXT PRIMARY KEY, state TEXT NOT NULL, "
+        "organization_ids TEXT NOT NULL, percent INTEGER NOT NULL, replacement TEXT NOT NULL, "
+        "sunset_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)"}},
   };
 }
 

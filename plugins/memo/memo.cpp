@@ -11,7 +11,32 @@ std::vector<Migration> migrations() {
             "activity_id TEXT NOT NULL, author_user_id TEXT NOT NULL, text TEXT NOT NULL, "
             "created_at_ms BIGINT NOT NULL)",
             "CREATE INDEX memo_entries_organization ON memo_entries (organization_id, "
-            "created_at_ms)"}}};
+            "created_at_ms)"}},
+          {2, "memo titles (V2)", {"ALTER TABLE memo_entries ADD COLUMN title TEXT"}}};
+}
+
+namespace {
+std::string checkedLength(const json::Object& params, const std::string& field, size_t max) {
+  std::string value = json::requireString(params, field, "parameters");
+  if (value.empty() || value.size() > max)
+    throw invalidArgument("invalid field parameters." + field + ": must be 1 to " +
+                          std::to_string(max) + " bytes, got " + std::to_string(value.size()));
+  return value;
+}
+}  // namespace
+
+json::Object createMemoV2(ActivityContext& ctx, const json::Object& params) {
+  std::string title = checkedLength(params, "title", kMaxTitleBytes);
+  std::string text = checkedLength(params, "text", kMaxMemoBytes);
+  std::string id = ctx.newId();
+  ctx.db().exec(
+      "INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
+      "created_at_ms, title) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs(), title});
+  json::Object result = json::object();
+  result->set("memoId", id);
+  result->set("title", title);
+  return result;
 }
 
 json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
@@ -32,15 +57,17 @@ json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
 
 json::Object listMemos(RequestContext& ctx, const json::Object&) {
   json::Array memos = json::array();
-  for (const auto& row : ctx.db().query("SELECT id, author_user_id, text, created_at_ms FROM "
-                                        "memo_entries WHERE organization_id = ? ORDER BY "
-                                        "created_at_ms, id",
-                                        {ctx.organizationId()})) {
+  for (const auto& row :
+       ctx.db().query("SELECT id, author_user_id, text, created_at_ms, title FROM "
+                      "memo_entries WHERE organization_id = ? ORDER BY "
+                      "created_at_ms, id",
+                      {ctx.organizationId()})) {
     json::Object m = json::object();
     m->set("memoId", row.str(0));
     m->set("authorUserId", row.str(1));
     m->set("text", row.str(2));
     m->set("createdAt", json::timestamp(row.i64(3)));
+    if (auto title = row.optStr(4)) m->set("title", *title);
     memos->add(m);
   }
   json::Object out = json::object();

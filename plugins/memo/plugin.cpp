@@ -7,6 +7,8 @@ void registerMemo(signet::Registry& r) {
   // clang-format off
   //          type                                path                  intent key                 result key                 resource  action
   r.activity({"ACTIVITY_TYPE_SIGNET_CREATE_MEMO", "signet_create_memo", "signetCreateMemoIntent", "signetCreateMemoResult", "MEMO", "CREATE", false, memo::createMemo});
+  r.activity({"ACTIVITY_TYPE_SIGNET_CREATE_MEMO_V2", "signet_create_memo", "signetCreateMemoIntentV2", "signetCreateMemoResult", "MEMO", "CREATE", false, memo::createMemoV2,
+              false, {.state = signet::RolloutState::kCanary}});
   r.query({"signet_list_memos", memo::listMemos});
   r.migrations("memo", memo::migrations());
   r.route({"GET",  "/about",  signet::RouteAccess::kPublic,  memo::about});

@@ -60,6 +60,7 @@ HttpResponse Client::post(const std::string& path, const std::string& body,
   HttpResponse out;
   out.status = resp.getStatus();
   out.contentType = resp.getContentType();
+  for (const auto& [name, value] : resp) out.headers.emplace_back(name, value);
   Poco::StreamCopier::copyToString(in, out.body);
   return out;
 }

@@ -12,6 +12,7 @@
 
 #include <fstream>
 
+#include "support/signet_cli.hpp"
 #include "support/test_gateway.hpp"
 
 #ifndef SIGNET_BINARY
@@ -21,19 +22,8 @@
 namespace signet::test {
 namespace {
 
-struct Run {
-  int exitCode;
-  std::string out;
-  std::string err;
-};
-
-Run run(const std::vector<std::string>& args) {
-  Poco::Pipe outPipe, errPipe;
-  auto handle = Poco::Process::launch(SIGNET_BINARY, args, nullptr, &outPipe, &errPipe);
-  Poco::PipeInputStream out(outPipe), err(errPipe);
-  std::string o((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
-  std::string e((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
-  return {handle.wait(), o, e};
+CliRun run(const std::vector<std::string>& args) {
+  return runSignet(args);
 }
 
 class Server {

@@ -95,6 +95,13 @@ TEST_P(CrossTenantTest, SubOrganizationKeysStayInsideAndParentKeysRunNoSubOrgani
                      RequestError);
         continue;
       }
+      if (spec.rollout.state != RolloutState::kGeneral) {
+        // A version not yet open (memo's canary V2) is refused before anything is stored.
+        EXPECT_THROW(parent.submitRaw(spec.path, activityBody(spec.type, subId, json::object())),
+                     RequestError)
+            << spec.type;
+        continue;
+      }
       ++parentAttempts;
       auto a = parent.submitRaw(spec.path, activityBody(spec.type, subId, json::object()));
       EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED") << spec.type;

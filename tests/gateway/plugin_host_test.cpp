@@ -61,7 +61,7 @@ TEST(PluginHostTest, ReadsEveryDescriptorButLoadsOnlyTheEnabled) {
   EXPECT_EQ(modules[0].version, "0.1.0");
   EXPECT_TRUE(modules[0].enabled);
   EXPECT_TRUE(modules[0].library);
-  ASSERT_EQ(modules[0].activities.size(), 1u);
+  ASSERT_EQ(modules[0].activities.size(), 2u);  // memo and its canary V2
   EXPECT_EQ(modules[0].activities[0].type, "ACTIVITY_TYPE_SIGNET_CREATE_MEMO");
   // The tripwire aborts the process when loaded: that this test runs on proves it was not.
   const ModuleInfo& tripwire = modules[3];
@@ -152,7 +152,7 @@ TEST(PluginHostTest, PinsAreCheckedBeforeLoading) {
   auto modules = host.discover(folder.dir, {"memo"}, {}, {{"memo", actual}});
   EXPECT_TRUE(host.problems().empty()) << problemsOf(host);
   ASSERT_EQ(modules.size(), 1u);
-  EXPECT_EQ(modules[0].activities.size(), 1u);
+  EXPECT_EQ(modules[0].activities.size(), 2u);
 }
 
 TEST(PluginHostTest, ConfigRefusesAPinThatIsNotASha256) {

@@ -41,6 +41,7 @@ struct HttpResponse {
   int status = 0;
   std::string contentType;
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // as received
 };
 
 // A non-2xx answer: the gRPC code and message from the body, and the HTTP status.

@@ -225,6 +225,26 @@ using ActivityHandler =
     std::function<json::Object(ActivityContext&, const json::Object& parameters)>;
 using QueryHandler = std::function<json::Object(RequestContext&, const json::Object& body)>;
 
+// Where an activity type stands in its rollout. A plugin declares each version's default state
+// (ActivitySpec::rollout); the operator overrides it with `signet rollout set`.
+enum class RolloutState {
+  kGeneral,     // allowed for every organization
+  kCanary,      // allowed for listed organizations and a stable share of the others
+  kDisabled,    // refused, naming the version
+  kDeprecated,  // allowed; responses carry Deprecation, Sunset and a Link to the replacement
+  kRetired,     // refused, naming the replacement
+};
+struct RolloutDefault {
+  RolloutState state = RolloutState::kGeneral;
+  // The type to use instead when deprecated or retired; empty: the newest general version
+  // served at the same path.
+  std::string replacement;
+  // When deprecated by default: since when, and when it is to go (epoch seconds; the sunset is
+  // optional). Responses carry them as Deprecation and Sunset.
+  int64_t deprecatedAt = 0;
+  int64_t sunsetAt = 0;
+};
+
 struct ActivitySpec {
   std::string type;       // ACTIVITY_TYPE_CREATE_API_KEYS_V2
   std::string path;       // create_api_keys (served at /public/v1/submit/<path>)
@@ -237,6 +257,8 @@ struct ActivitySpec {
   // Whether a credential of the target's parent organization may run this activity in a
   // sub-organization (login activities). Otherwise only the sub-organization's own users may.
   bool allowParentOrganization = false;
+  // The version's state until the operator says otherwise: a new version can ship as canary.
+  RolloutDefault rollout = {};
 };
 
 struct QuerySpec {

@@ -1,0 +1,198 @@
+#include "activity/rollout.hpp"
+
+#include <Poco/DateTimeFormat.h>
+#include <Poco/DateTimeFormatter.h>
+#include <Poco/Timestamp.h>
+
+#include <algorithm>
+
+#include "gateway.hpp"
+#include "signet/crypto.hpp"
+
+namespace signet {
+
+namespace {
+
+// How often the overrides are re-read: half the two seconds a change may take to arrive.
+constexpr auto kRefresh = std::chrono::milliseconds(1000);
+
+// ACTIVITY_TYPE_X_V3 -> 3; a type without a suffix is version 1.
+int versionOf(const std::string& type) {
+  auto at = type.rfind("_V");
+  if (at == std::string::npos || at + 2 >= type.size()) return 1;
+  for (size_t i = at + 2; i < type.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(type[i]))) return 1;
+  return std::stoi(type.substr(at + 2));
+}
+
+std::string httpDate(int64_t ms) {
+  return Poco::DateTimeFormatter::format(Poco::Timestamp(ms * 1000),
+                                         Poco::DateTimeFormat::HTTP_FORMAT);
+}
+
+// The organization whose assignment applies: a sub-organization follows its parent.
+std::string assignedOrganization(Db& db, const std::string& organizationId) {
+  auto row = db.queryOne("SELECT parent_id FROM organizations WHERE id = ?", {organizationId});
+  if (row && row->optStr(0) && !row->optStr(0)->empty()) return *row->optStr(0);
+  return organizationId;
+}
+
+}  // namespace
+
+const char* rolloutStateName(RolloutState state) {
+  switch (state) {
+    case RolloutState::kGeneral:
+      return "general";
+    case RolloutState::kCanary:
+      return "canary";
+    case RolloutState::kDisabled:
+      return "disabled";
+    case RolloutState::kDeprecated:
+      return "deprecated";
+    case RolloutState::kRetired:
+      return "retired";
+  }
+  return "general";
+}
+
+std::optional<RolloutState> parseRolloutState(const std::string& name) {
+  for (auto s : {RolloutState::kGeneral, RolloutState::kCanary, RolloutState::kDisabled,
+                 RolloutState::kDeprecated, RolloutState::kRetired})
+    if (name == rolloutStateName(s)) return s;
+  return std::nullopt;
+}
+
+int rolloutBucket(const std::string& organizationId) {
+  auto d = crypto::sha256(organizationId);
+  uint32_t first = (uint32_t(d[0]) << 24) | (uint32_t(d[1]) << 16) | (uint32_t(d[2]) << 8) | d[3];
+  return static_cast<int>(first % 100);
+}
+
+std::map<std::string, RolloutAssignment> loadRollouts(Db& db) {
+  std::map<std::string, RolloutAssignment> out;
+  for (const auto& r : db.query("SELECT activity_type, state, organization_ids, percent, "
+                                "replacement, sunset_ms, updated_at_ms FROM activity_rollouts",
+                                {})) {
+    RolloutAssignment a;
+    a.state = parseRolloutState(r.str(1)).value_or(RolloutState::kDisabled);
+    auto ids = json::parseObject("{\"ids\":" + r.str(2) + "}", "activity_rollouts");
+    for (const auto& id : json::optionalStringArray(ids, "ids", "")) a.organizations.insert(id);
+    a.percent = static_cast<int>(r.i64(3));
+    a.replacement = r.str(4);
+    a.sunsetMs = r.i64(5);
+    a.sinceMs = r.i64(6);
+    a.byOperator = true;
+    out[r.str(0)] = std::move(a);
+  }
+  return out;
+}
+
+void storeRollout(Db& db, const std::string& type, const RolloutAssignment& a, int64_t nowMs) {
+  clearRollout(db, type);
+  db.exec(
+      "INSERT INTO activity_rollouts (activity_type, state, organization_ids, percent, "
+      "replacement, sunset_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      {type, std::string(rolloutStateName(a.state)),
+       json::stringify(json::stringArray({a.organizations.begin(), a.organizations.end()})),
+       static_cast<int64_t>(a.percent), a.replacement, a.sunsetMs, nowMs});
+}
+
+void clearRollout(Db& db, const std::string& type) {
+  db.exec("DELETE FROM activity_rollouts WHERE activity_type = ?", {type});
+}
+
+RolloutAssignment rolloutDefault(const ActivitySpec& spec) {
+  RolloutAssignment a;
+  a.state = spec.rollout.state;
+  a.replacement = spec.rollout.replacement;
+  a.sinceMs = spec.rollout.deprecatedAt * 1000;
+  a.sunsetMs = spec.rollout.sunsetAt * 1000;
+  return a;
+}
+
+const std::map<std::string, RolloutAssignment>& RolloutGate::overrides(Db& db) {
+  std::lock_guard lock(mutex_);
+  auto now = std::chrono::steady_clock::now();
+  if (!overrides_ || now - loadedAt_ >= kRefresh) {
+    overrides_ = std::make_shared<const std::map<std::string, RolloutAssignment>>(loadRollouts(db));
+    loadedAt_ = now;
+  }
+  return *overrides_;
+}
+
+RolloutAssignment RolloutGate::effective(Db& db, const ActivitySpec& spec) {
+  const auto& all = overrides(db);
+  auto it = all.find(spec.type);
+  return it != all.end() ? it->second : rolloutDefault(spec);
+}
+
+bool RolloutGate::admits(Db& db, const ActivitySpec& spec, const std::string& organization) {
+  RolloutAssignment a = effective(db, spec);
+  switch (a.state) {
+    case RolloutState::kGeneral:
+    case RolloutState::kDeprecated:
+      return true;
+    case RolloutState::kCanary:
+      return a.organizations.count(organization) || rolloutBucket(organization) < a.percent;
+    case RolloutState::kDisabled:
+    case RolloutState::kRetired:
+      return false;
+  }
+  return false;
+}
+
+std::string RolloutGate::replacementFor(Db& db, const ActivitySpec& spec,
+                                        const RolloutAssignment& a) {
+  if (!a.replacement.empty()) return a.replacement;
+  const ActivitySpec* newest = nullptr;
+  for (const auto* other : gateway_.catalog().activitiesAt(spec.path))
+    if (other != &spec && effective(db, *other).state == RolloutState::kGeneral &&
+        (!newest || versionOf(other->type) > versionOf(newest->type)))
+      newest = other;
+  return newest ? newest->type : "";
+}
+
+ResponseHeaders RolloutGate::admit(Db& db, const ActivitySpec& spec,
+                                   const std::string& organizationId) {
+  std::string organization = assignedOrganization(db, organizationId);
+  RolloutAssignment a = effective(db, spec);
+  const std::string path = "/public/v1/submit/" + spec.path;
+  if (a.state == RolloutState::kDisabled)
+    throw failedPrecondition("activity type " + spec.type + " (version " +
+                             std::to_string(versionOf(spec.type)) + " of " + path +
+                             ") is disabled in this gateway");
+  if (a.state == RolloutState::kRetired) {
+    std::string use = replacementFor(db, spec, a);
+    throw failedPrecondition("activity type " + spec.type + " has been retired" +
+                             (use.empty() ? std::string("; no other version replaces it")
+                                          : "; use " + use + " instead"));
+  }
+  if (!admits(db, spec, organization)) {
+    // Name the newest version this organization may use.
+    const ActivitySpec* usable = nullptr;
+    for (const auto* other : gateway_.catalog().activitiesAt(spec.path))
+      if (other != &spec && admits(db, *other, organization) &&
+          (!usable || versionOf(other->type) > versionOf(usable->type)))
+        usable = other;
+    throw failedPrecondition(
+        "activity type " + spec.type + " is in canary and not yet open to " +
+        (organization == organizationId
+             ? "organization " + organization
+             : "organization " + organizationId + " (which follows " + organization + ")") +
+        (usable ? "; use " + usable->type + " instead"
+                : "; no version of " + path + " is open to it"));
+  }
+  ResponseHeaders headers;
+  if (a.state == RolloutState::kDeprecated) {
+    // RFC 9745 (Deprecation), RFC 8594 (Sunset), RFC 5829 (successor-version).
+    headers.emplace_back("Deprecation", "@" + std::to_string(a.sinceMs / 1000));
+    if (a.sunsetMs) headers.emplace_back("Sunset", httpDate(a.sunsetMs));
+    std::string use = replacementFor(db, spec, a);
+    if (const ActivitySpec* next = use.empty() ? nullptr : gateway_.catalog().activityOfType(use))
+      headers.emplace_back("Link", "</public/v1/submit/" + next->path +
+                                       ">; rel=\"successor-version\"; title=\"" + use + "\"");
+  }
+  return headers;
+}
+
+}  // namespace signet
