@@ -16,6 +16,15 @@ HttpResult jsonResult(int status, const json::Object& body) {
   return {status, json::stringify(body), {}};
 }
 
+// 413, naming the size and the limit.
+HttpResult bodyTooLarge(const HttpRequestData& request, size_t limit) {
+  HttpResult r = errorResult(
+      invalidArgument("request body of " + std::to_string(request.declaredLength) +
+                      " bytes exceeds the limit of " + std::to_string(limit) + " bytes"));
+  r.status = 413;
+  return r;
+}
+
 bool startsWith(const std::string& s, std::string_view prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
@@ -46,14 +55,7 @@ Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string liste
 
 HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& request,
                             const std::string& subpath) {
-  if (request.bodyTooLarge) {
-    HttpResult r =
-        errorResult(invalidArgument("request body of " + std::to_string(request.declaredLength) +
-                                    " bytes exceeds the limit of " +
-                                    std::to_string(gateway_.config().maxBodyBytes) + " bytes"));
-    r.status = 413;
-    return r;
-  }
+  if (request.bodyTooLarge) return bodyTooLarge(request, gateway_.config().maxBodyBytes);
   HttpCall call{request.method, request.path,    subpath,
                 request.query,  request.headers, request.body};
   HttpReply reply;
@@ -163,14 +165,7 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     r.headers.emplace_back("Allow", "POST, OPTIONS");
     return r;
   }
-  if (request.bodyTooLarge) {
-    HttpResult r =
-        errorResult(invalidArgument("request body of " + std::to_string(request.declaredLength) +
-                                    " bytes exceeds the limit of " +
-                                    std::to_string(gateway_.config().maxBodyBytes) + " bytes"));
-    r.status = 413;
-    return r;
-  }
+  if (request.bodyTooLarge) return bodyTooLarge(request, gateway_.config().maxBodyBytes);
   StampHeaders headers = stampHeaders(request);
   // The stamp is verified over the exact received bytes before anything parses them.
   std::optional<VerifiedApiKeyStamp> apiKey;

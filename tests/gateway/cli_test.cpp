@@ -1,14 +1,9 @@
 // The signet binary as a user runs it: init, org create with a generated key, serve on a
 // free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
 // restart that keeps everything.
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
 #include <Poco/Pipe.h>
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
 
 #include <fstream>
 
@@ -165,15 +160,8 @@ TEST(CliTest, APluginListenerServesItsRoutesBesideTheMainServer) {
   ASSERT_NE(listener.find("plugin memo listener memo on http://127.0.0.1:"), std::string::npos)
       << listener;
   auto get = [](const std::string& base, const std::string& path) {
-    Poco::URI uri(base);
-    Poco::Net::HTTPClientSession session(uri.getHost(), uri.getPort());
-    Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, path,
-                                   Poco::Net::HTTPMessage::HTTP_1_1);
-    session.sendRequest(request);
-    Poco::Net::HTTPResponse response;
-    std::string body;
-    Poco::StreamCopier::copyToString(session.receiveResponse(response), body);
-    return std::make_pair(static_cast<int>(response.getStatus()), body);
+    auto r = httpGet(base, path);
+    return std::make_pair(r.status, r.body);
   };
   std::string listenerUrl = listener.substr(listener.find("http://"));
   EXPECT_EQ(get(listenerUrl, "/about"),

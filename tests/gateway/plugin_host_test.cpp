@@ -1,12 +1,6 @@
 // The plugin host against real shared libraries: descriptors read from files, only enabled
 // plugins loaded, broken libraries refused naming what is wrong, pins, and a plugin that throws
 // at each site it can (test_plugins/thrower_plugin.cpp) never taking the gateway down.
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
-
 #include <fstream>
 
 #include "plugins/plugin_host.hpp"
@@ -245,22 +239,6 @@ TEST_P(PluginTest, APluginThatThrowsAtStartupIsNamedWithTheCause) {
           << site << ": " << e.what();
     }
   }
-}
-
-// A GET on the gateway (plugin routes are the only GETs besides the health checks).
-HttpResponse httpGet(const std::string& baseUrl, const std::string& path) {
-  Poco::URI uri(baseUrl);
-  Poco::Net::HTTPClientSession session(uri.getHost(), uri.getPort());
-  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, path,
-                                 Poco::Net::HTTPMessage::HTTP_1_1);
-  session.sendRequest(request);
-  Poco::Net::HTTPResponse response;
-  std::istream& in = session.receiveResponse(response);
-  HttpResponse out;
-  out.status = response.getStatus();
-  out.contentType = response.getContentType();
-  Poco::StreamCopier::copyToString(in, out.body);
-  return out;
 }
 
 // Routes under /plugins/<name>: public ones answer anyone, stamped ones resolve the caller as

@@ -2,6 +2,11 @@
 
 #include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/Session.h>
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
+#include <Poco/URI.h>
 
 #include <atomic>
 #include <fstream>
@@ -200,6 +205,21 @@ Key newKey() {
   auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
   std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
   return {std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256), pub};
+}
+
+HttpResponse httpGet(const std::string& baseUrl, const std::string& path) {
+  Poco::URI uri(baseUrl);
+  Poco::Net::HTTPClientSession session(uri.getHost(), uri.getPort());
+  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, path,
+                                 Poco::Net::HTTPMessage::HTTP_1_1);
+  session.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::istream& in = session.receiveResponse(response);
+  HttpResponse out;
+  out.status = response.getStatus();
+  out.contentType = response.getContentType();
+  Poco::StreamCopier::copyToString(in, out.body);
+  return out;
 }
 
 }  // namespace signet::test

@@ -83,6 +83,9 @@ class TestGateway {
 // {"organizationId": id}: the body of most queries.
 json::Object orgBody(const std::string& organizationId);
 
+// A plain GET (plugin routes, health checks): status, content type and body.
+HttpResponse httpGet(const std::string& baseUrl, const std::string& path);
+
 // A body of an activity request with the current time.
 std::string activityBody(const std::string& type, const std::string& organizationId,
                          const json::Object& parameters, int64_t timestampMs = 0);
