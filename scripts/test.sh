@@ -26,7 +26,7 @@ cmake --build "$prefix/hello-build"
 (cd "$prefix/hello-build" && ctest --output-on-failure --timeout 120)
 rm -rf "$prefix"
 
-echo "== fuzz: the policy language and the signing parsers under libFuzzer with ASan and UBSan (bounded)"
+echo "== fuzz: the policy language, the plugin descriptor reader and the signing parsers under libFuzzer with ASan and UBSan (bounded)"
 tests/fuzz/run_libfuzzer.sh 30
 
 echo "== conformance: official @turnkey SDKs against a running signet"

@@ -3,6 +3,7 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
+#include "activity/parameter_shape.hpp"
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
@@ -139,6 +140,8 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     responseHeaders = rollout_.admit(db, spec, env.organizationId);
     existing = activities::findByFingerprint(db, fingerprint);
   });
+  // Authenticated, and before any policy runs: a malformed intent is refused, nothing stored.
+  checkParameterShapes(spec.parameters, env.parameters);
 
   ActivityRecord record;
   if (spec.type == kApproveActivity || spec.type == kRejectActivity) {

@@ -4,11 +4,26 @@
 namespace {
 
 void registerMemo(signet::Registry& r) {
+  using signet::RolloutState;
+  r.activity({.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+              .path = "signet_create_memo",
+              .intentKey = "signetCreateMemoIntent",
+              .resultKey = "signetCreateMemoResult",
+              .resource = "MEMO",
+              .action = "CREATE",
+              .handler = memo::createMemo,
+              .parameters = {{.name = "text", .maxLength = memo::kMaxMemoBytes}}});
+  r.activity({.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO_V2",
+              .path = "signet_create_memo",
+              .intentKey = "signetCreateMemoIntentV2",
+              .resultKey = "signetCreateMemoResult",
+              .resource = "MEMO",
+              .action = "CREATE",
+              .handler = memo::createMemoV2,
+              .rollout = {.state = RolloutState::kCanary},  // reaches no one until opened
+              .parameters = {{.name = "title", .maxLength = memo::kMaxTitleBytes},
+                             {.name = "text", .maxLength = memo::kMaxMemoBytes}}});
   // clang-format off
-  //          type                                path                  intent key                 result key                 resource  action
-  r.activity({"ACTIVITY_TYPE_SIGNET_CREATE_MEMO", "signet_create_memo", "signetCreateMemoIntent", "signetCreateMemoResult", "MEMO", "CREATE", false, memo::createMemo});
-  r.activity({"ACTIVITY_TYPE_SIGNET_CREATE_MEMO_V2", "signet_create_memo", "signetCreateMemoIntentV2", "signetCreateMemoResult", "MEMO", "CREATE", false, memo::createMemoV2,
-              false, {.state = signet::RolloutState::kCanary}});
   r.query({"signet_list_memos", memo::listMemos});
   r.migrations("memo", memo::migrations());
   r.route({"GET",  "/about",  signet::RouteAccess::kPublic,  memo::about});

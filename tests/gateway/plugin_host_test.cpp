@@ -283,6 +283,41 @@ TEST_P(PluginTest, PluginRoutesArePublicOrStampedUnderTheirPrefix) {
       << disabled.body;
 }
 
+// An activity's declared parameter shapes are checked before policies run: a malformed intent
+// is a 400 naming the field, and no activity (nor evaluation) is stored, even where a policy
+// would have denied it.
+TEST_P(PluginTest, MalformedIntentsAreRefusedBeforePoliciesRun) {
+  TestGateway gw(GetParam(), {"memo"}, SIGNET_TEST_PLUGIN_DIR);
+  Org org(gw);
+  std::string alice = org.user("alice");
+  org.policy("no memos", "EFFECT_DENY", "activity.resource == 'MEMO'");
+  int64_t before = gw.count("SELECT COUNT(*) FROM activities");
+  auto submit = [&](const std::string& body) {
+    return org.as(alice).post("/public/v1/submit/signet_create_memo", body);
+  };
+  auto intent = [&](const std::string& parameters) {
+    return R"({"type":"ACTIVITY_TYPE_SIGNET_CREATE_MEMO","organizationId":")" + org.org() +
+           R"(","timestampMs":")" + std::to_string(systemNowMs()) + R"(","parameters":)" +
+           parameters + "}";
+  };
+  for (const auto& [parameters, expected] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"text":123})", "invalid field parameters.text: expected a string, got a number"},
+           {R"({})", "missing required field parameters.text"},
+           {R"({"text":""})", "invalid field parameters.text: must be 1 to 1024 bytes, got 0"},
+           {R"({"text":")" + std::string(1025, 'x') + R"("})", "must be 1 to 1024 bytes, got 1025"},
+       }) {
+    auto r = submit(intent(parameters));
+    EXPECT_EQ(r.status, 400) << parameters;
+    EXPECT_NE(r.body.find(expected), std::string::npos) << r.body;
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), before);
+  // A well-formed intent reaches the policies, which deny it (and that is recorded).
+  auto denied = submit(intent(R"({"text":"fine"})"));
+  EXPECT_EQ(denied.status, 200);
+  EXPECT_NE(denied.body.find("ACTIVITY_STATUS_FAILED"), std::string::npos) << denied.body;
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), before + 1);
+}
+
 // A plugin's facts come with the keywords they fill: policies may read those, and no others,
 // and a plugin may not claim one of the core's.
 TEST_P(PluginTest, PolicyKeywordsComeFromTheEnabledPlugins) {

@@ -245,6 +245,17 @@ struct RolloutDefault {
   int64_t sunsetAt = 0;
 };
 
+// The shape of one parameter of an activity's intent. Declared shapes are checked before the
+// policy engine runs, so a malformed intent is refused (400, nothing stored) instead of being
+// decided, recorded and failed. Fields not declared are left to the handler.
+enum class ParamType { kString, kBool, kInteger, kObject, kArray, kUuid };
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::kString;
+  bool required = true;
+  size_t maxLength = 0;  // strings: 1 to maxLength bytes when set
+};
+
 struct ActivitySpec {
   std::string type;       // ACTIVITY_TYPE_CREATE_API_KEYS_V2
   std::string path;       // create_api_keys (served at /public/v1/submit/<path>)
@@ -259,6 +270,8 @@ struct ActivitySpec {
   bool allowParentOrganization = false;
   // The version's state until the operator says otherwise: a new version can ship as canary.
   RolloutDefault rollout = {};
+  // The intent's parameters, checked before policies run (ParamSpec).
+  std::vector<ParamSpec> parameters = {};
 };
 
 struct QuerySpec {
