@@ -5,11 +5,17 @@
 namespace {
 
 void registerHello(signet::Registry& r) {
-  // clang-format off
-  //          type                          path           intent key          result key          resource  action
-  r.activity({"ACTIVITY_TYPE_HELLO_GREET", "hello_greet", "helloGreetIntent", "helloGreetResult", "HELLO", "CREATE", false, hello::greet});
+  // Named fields, and the parameter's shape: a name that is not a string of 1 to 64 bytes is
+  // refused before any policy runs (greetingFor adds the rule about control characters).
+  r.activity({.type = "ACTIVITY_TYPE_HELLO_GREET",
+              .path = "hello_greet",
+              .intentKey = "helloGreetIntent",
+              .resultKey = "helloGreetResult",
+              .resource = "HELLO",
+              .action = "CREATE",
+              .handler = hello::greet,
+              .parameters = {{.name = "name", .maxLength = 64}}});
   r.query({"hello_list_greetings", hello::listGreetings});
-  // clang-format on
   r.factProvider({"hello"}, hello::facts);
   r.migrations("hello", hello::migrations());
 }
