@@ -37,6 +37,28 @@ std::string assignedOrganization(Db& db, const std::string& organizationId) {
   return organizationId;
 }
 
+// The state in force: the operator's override, else the module's default.
+RolloutAssignment effective(const std::map<std::string, RolloutAssignment>& overrides,
+                            const ActivitySpec& spec) {
+  auto it = overrides.find(spec.type);
+  return it != overrides.end() ? it->second : rolloutDefault(spec);
+}
+
+bool admits(const RolloutAssignment& a, const std::string& assignedOrganization) {
+  switch (a.state) {
+    case RolloutState::kGeneral:
+    case RolloutState::kDeprecated:
+      return true;
+    case RolloutState::kCanary:
+      return a.organizations.count(assignedOrganization) ||
+             rolloutBucket(assignedOrganization) < a.percent;
+    case RolloutState::kDisabled:
+    case RolloutState::kRetired:
+      return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 const char* rolloutStateName(RolloutState state) {
@@ -110,89 +132,81 @@ RolloutAssignment rolloutDefault(const ActivitySpec& spec) {
   return a;
 }
 
-const std::map<std::string, RolloutAssignment>& RolloutGate::overrides(Db& db) {
+std::shared_ptr<const std::map<std::string, RolloutAssignment>> RolloutGate::overrides(Db& db) {
   std::lock_guard lock(mutex_);
   auto now = std::chrono::steady_clock::now();
   if (!overrides_ || now - loadedAt_ >= kRefresh) {
-    overrides_ = std::make_shared<const std::map<std::string, RolloutAssignment>>(loadRollouts(db));
+    overrides_ = std::make_shared<const Overrides>(loadRollouts(db));
     loadedAt_ = now;
   }
-  return *overrides_;
+  return overrides_;
 }
 
-RolloutAssignment RolloutGate::effective(Db& db, const ActivitySpec& spec) {
-  const auto& all = overrides(db);
-  auto it = all.find(spec.type);
-  return it != all.end() ? it->second : rolloutDefault(spec);
-}
-
-bool RolloutGate::admits(Db& db, const ActivitySpec& spec, const std::string& organization) {
-  RolloutAssignment a = effective(db, spec);
-  switch (a.state) {
-    case RolloutState::kGeneral:
-    case RolloutState::kDeprecated:
-      return true;
-    case RolloutState::kCanary:
-      return a.organizations.count(organization) || rolloutBucket(organization) < a.percent;
-    case RolloutState::kDisabled:
-    case RolloutState::kRetired:
-      return false;
-  }
-  return false;
-}
-
-std::string RolloutGate::replacementFor(Db& db, const ActivitySpec& spec,
-                                        const RolloutAssignment& a) {
+std::string RolloutGate::replacementFor(const Overrides& overrides, const ActivitySpec& spec,
+                                        const RolloutAssignment& a) const {
   if (!a.replacement.empty()) return a.replacement;
   const ActivitySpec* newest = nullptr;
   for (const auto* other : gateway_.catalog().activitiesAt(spec.path))
-    if (other != &spec && effective(db, *other).state == RolloutState::kGeneral &&
+    if (other != &spec && effective(overrides, *other).state == RolloutState::kGeneral &&
         (!newest || versionOf(other->type) > versionOf(newest->type)))
       newest = other;
   return newest ? newest->type : "";
 }
 
+// Why a canary does not admit the organization, naming the newest version it may use.
+std::string RolloutGate::refusal(const Overrides& overrides, const ActivitySpec& spec,
+                                 const std::string& organizationId,
+                                 const std::string& assigned) const {
+  const ActivitySpec* usable = nullptr;
+  for (const auto* other : gateway_.catalog().activitiesAt(spec.path))
+    if (other != &spec && admits(effective(overrides, *other), assigned) &&
+        (!usable || versionOf(other->type) > versionOf(usable->type)))
+      usable = other;
+  return "activity type " + spec.type + " is in canary and not yet open to " +
+         (assigned == organizationId
+              ? "organization " + assigned
+              : "organization " + organizationId + " (which follows " + assigned + ")") +
+         (usable ? "; use " + usable->type + " instead"
+                 : "; no version of /public/v1/submit/" + spec.path + " is open to it");
+}
+
 ResponseHeaders RolloutGate::admit(Db& db, const ActivitySpec& spec,
                                    const std::string& organizationId) {
-  std::string organization = assignedOrganization(db, organizationId);
-  RolloutAssignment a = effective(db, spec);
-  const std::string path = "/public/v1/submit/" + spec.path;
-  if (a.state == RolloutState::kDisabled)
-    throw failedPrecondition("activity type " + spec.type + " (version " +
-                             std::to_string(versionOf(spec.type)) + " of " + path +
-                             ") is disabled in this gateway");
-  if (a.state == RolloutState::kRetired) {
-    std::string use = replacementFor(db, spec, a);
-    throw failedPrecondition("activity type " + spec.type + " has been retired" +
-                             (use.empty() ? std::string("; no other version replaces it")
-                                          : "; use " + use + " instead"));
+  auto all = overrides(db);
+  RolloutAssignment a = effective(*all, spec);
+  switch (a.state) {
+    case RolloutState::kGeneral:
+      return {};
+    case RolloutState::kDisabled:
+      throw failedPrecondition("activity type " + spec.type + " (version " +
+                               std::to_string(versionOf(spec.type)) + " of /public/v1/submit/" +
+                               spec.path + ") is disabled in this gateway");
+    case RolloutState::kRetired: {
+      std::string use = replacementFor(*all, spec, a);
+      throw failedPrecondition("activity type " + spec.type + " has been retired" +
+                               (use.empty() ? std::string("; no other version replaces it")
+                                            : "; use " + use + " instead"));
+    }
+    case RolloutState::kCanary: {
+      // Only a canary depends on the organization, so only a canary looks up its parent.
+      std::string assigned = assignedOrganization(db, organizationId);
+      if (!admits(a, assigned))
+        throw failedPrecondition(refusal(*all, spec, organizationId, assigned));
+      return {};
+    }
+    case RolloutState::kDeprecated: {
+      // RFC 9745 (Deprecation), RFC 8594 (Sunset), RFC 5829 (successor-version).
+      ResponseHeaders headers;
+      headers.emplace_back("Deprecation", "@" + std::to_string(a.sinceMs / 1000));
+      if (a.sunsetMs) headers.emplace_back("Sunset", httpDate(a.sunsetMs));
+      std::string use = replacementFor(*all, spec, a);
+      if (const ActivitySpec* next = use.empty() ? nullptr : gateway_.catalog().activityOfType(use))
+        headers.emplace_back("Link", "</public/v1/submit/" + next->path +
+                                         ">; rel=\"successor-version\"; title=\"" + use + "\"");
+      return headers;
+    }
   }
-  if (!admits(db, spec, organization)) {
-    // Name the newest version this organization may use.
-    const ActivitySpec* usable = nullptr;
-    for (const auto* other : gateway_.catalog().activitiesAt(spec.path))
-      if (other != &spec && admits(db, *other, organization) &&
-          (!usable || versionOf(other->type) > versionOf(usable->type)))
-        usable = other;
-    throw failedPrecondition(
-        "activity type " + spec.type + " is in canary and not yet open to " +
-        (organization == organizationId
-             ? "organization " + organization
-             : "organization " + organizationId + " (which follows " + organization + ")") +
-        (usable ? "; use " + usable->type + " instead"
-                : "; no version of " + path + " is open to it"));
-  }
-  ResponseHeaders headers;
-  if (a.state == RolloutState::kDeprecated) {
-    // RFC 9745 (Deprecation), RFC 8594 (Sunset), RFC 5829 (successor-version).
-    headers.emplace_back("Deprecation", "@" + std::to_string(a.sinceMs / 1000));
-    if (a.sunsetMs) headers.emplace_back("Sunset", httpDate(a.sunsetMs));
-    std::string use = replacementFor(db, spec, a);
-    if (const ActivitySpec* next = use.empty() ? nullptr : gateway_.catalog().activityOfType(use))
-      headers.emplace_back("Link", "</public/v1/submit/" + next->path +
-                                       ">; rel=\"successor-version\"; title=\"" + use + "\"");
-  }
-  return headers;
+  return {};
 }
 
 }  // namespace signet

@@ -61,17 +61,20 @@ class RolloutGate {
   // Admits `spec` for `organizationId` (read in `db`), returning the headers its response
   // carries; throws the refusal (FailedPrecondition naming the version) otherwise.
   ResponseHeaders admit(Db& db, const ActivitySpec& spec, const std::string& organizationId);
-  // The state in force: the operator's override, else the module's default.
-  RolloutAssignment effective(Db& db, const ActivitySpec& spec);
 
  private:
-  const std::map<std::string, RolloutAssignment>& overrides(Db& db);
-  bool admits(Db& db, const ActivitySpec& spec, const std::string& assignedOrganization);
-  std::string replacementFor(Db& db, const ActivitySpec& spec, const RolloutAssignment& a);
+  using Overrides = std::map<std::string, RolloutAssignment>;
+  // The overrides as last read, re-read when a second old. Shared, so that a request keeps the
+  // snapshot it decided on while another request replaces it.
+  std::shared_ptr<const Overrides> overrides(Db& db);
+  std::string replacementFor(const Overrides& overrides, const ActivitySpec& spec,
+                             const RolloutAssignment& a) const;
+  std::string refusal(const Overrides& overrides, const ActivitySpec& spec,
+                      const std::string& organizationId, const std::string& assigned) const;
 
   Gateway& gateway_;
   std::mutex mutex_;
-  std::shared_ptr<const std::map<std::string, RolloutAssignment>> overrides_;
+  std::shared_ptr<const Overrides> overrides_;
   std::chrono::steady_clock::time_point loadedAt_;
 };
 
