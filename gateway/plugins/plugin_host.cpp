@@ -160,11 +160,13 @@ std::vector<ModuleInfo> PluginHost::discover(const std::filesystem::path& dir,
       refuse(*why);
       continue;
     }
-    std::string hash = "sha256:" + toHex(crypto::sha256(bytes).data(), 32);
-    if (auto pin = pins.find(manifest.name); pin != pins.end() && pin->second != hash) {
-      refuse("plugin '" + manifest.name + "' is pinned to " + pin->second +
-             " (plugins.pins), but the library has " + hash);
-      continue;
+    if (auto pin = pins.find(manifest.name); pin != pins.end()) {  // hashed only when pinned
+      std::string hash = "sha256:" + toHex(crypto::sha256(bytes).data(), 32);
+      if (pin->second != hash) {
+        refuse("plugin '" + manifest.name + "' is pinned to " + pin->second +
+               " (plugins.pins), but the library has " + hash);
+        continue;
+      }
     }
 
     ModuleInfo module;

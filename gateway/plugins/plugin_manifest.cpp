@@ -38,10 +38,14 @@ std::vector<std::pair<std::string, std::string>> lines(std::string_view text) {
   return out;
 }
 
-const std::vector<std::string>& buildKeys() {
-  static const std::vector<std::string> keys = {"abi",    "sdk",  "compiler",
-                                                "stdlib", "poco", "boost"};
-  return keys;
+// This gateway's own build signature, as the same header writes it for plugins: its keys are
+// the ones a plugin's descriptor must carry, in order.
+const std::vector<std::pair<std::string, std::string>>& gatewayBuild() {
+  static const auto own = [] {
+    const PluginDescriptorText text = describeBuild();
+    return lines(std::string(kPluginDescriptorMagic) + "\n" + text.data());
+  }();
+  return own;
 }
 
 }  // namespace
@@ -71,7 +75,8 @@ PluginManifest parsePluginManifest(std::string_view section) {
       build[key] = value;
   }
   if (m.name.empty()) throw std::runtime_error("the plugin descriptor has no name");
-  for (const auto& key : buildKeys()) {
+  for (const auto& entry : gatewayBuild()) {
+    const std::string& key = entry.first;
     auto it = build.find(key);
     if (it == build.end())
       throw std::runtime_error("the plugin descriptor's build signature has no '" + key + "'");
@@ -81,15 +86,14 @@ PluginManifest parsePluginManifest(std::string_view section) {
 }
 
 std::optional<std::string> buildMismatch(const PluginManifest& manifest, const std::string& path) {
-  static const PluginDescriptorText own = describeBuild();
-  std::map<std::string, std::string> gateway;
-  for (auto& [key, value] : lines(std::string(kPluginDescriptorMagic) + "\n" + own.data()))
-    gateway[key] = value;
-  for (const auto& [key, value] : manifest.build) {
-    if (gateway[key] == value) continue;
+  // manifest.build holds the gateway's keys in the gateway's order (parsePluginManifest).
+  const auto& own = gatewayBuild();
+  for (size_t i = 0; i < own.size(); ++i) {
+    const auto& [key, value] = manifest.build[i];
+    if (value == own[i].second) continue;
     return "plugin '" + manifest.name + "' " + manifest.version + " (" + path +
            ") was built with " + key + " " + value + ", but this gateway with " + key + " " +
-           gateway[key] + "; rebuild it against this gateway's SDK";
+           own[i].second + "; rebuild it against this gateway's SDK";
   }
   return std::nullopt;
 }

@@ -14,7 +14,7 @@ struct PluginManifest {
   std::string name;
   std::string version;
   std::string description;
-  // abi, sdk, compiler, stdlib, poco, boost: in the order the descriptor writes them.
+  // abi, sdk, compiler, stdlib, poco, boost: the gateway's own keys, in its order.
   std::vector<std::pair<std::string, std::string>> build;
   std::vector<std::string> submitPaths;
   std::vector<std::string> queryPaths;
