@@ -17,18 +17,13 @@ namespace signet::cli {
 namespace {
 // The plugins found (from their descriptors; none is loaded). Without --plugins every one is
 // enabled; operators then trim the list to what they need. With it, each name must be found.
-std::vector<std::string> pluginsToEnable(const std::optional<std::string>& wanted) {
+std::vector<std::string> pluginsToEnable(const Args& args) {
   PluginHost host;
   std::vector<std::string> found;
   for (const auto& m : host.discover(Config::defaultPluginDir(), {})) found.push_back(m.name);
-  if (!wanted) return found;
+  if (!args.has("plugins")) return found;
   std::vector<std::string> names;
-  std::string rest = *wanted;
-  while (!rest.empty()) {
-    size_t comma = rest.find(',');
-    std::string name = rest.substr(0, comma);
-    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
-    if (name.empty()) continue;
+  for (const auto& name : args.list("plugins")) {
     if (std::find(found.begin(), found.end(), name) == found.end()) {
       std::string known;
       for (const auto& f : found) known += (known.empty() ? "" : ", ") + f;
@@ -45,7 +40,7 @@ int initCommand(const std::vector<std::string>& argv) {
   Args args(argv, {"data-dir", "plugins"}, {});
   std::filesystem::path dir = args.require("data-dir");
   // Checked before anything is written: a typo changes nothing.
-  std::vector<std::string> plugins = pluginsToEnable(args.get("plugins"));
+  std::vector<std::string> plugins = pluginsToEnable(args);
   std::filesystem::create_directories(dir);
   ::chmod(dir.c_str(), 0700);
   auto configFile = dir / "signet.json";

@@ -74,11 +74,8 @@ namespace {
 // Adds or removes `name` in plugins.enabled of the config file, keeping every other field and
 // their order; written to a temporary file and renamed, so a failure leaves the old file whole.
 int setEnabled(const std::vector<std::string>& argv, bool enable) {
-  if (argv.empty() || argv[0].rfind("--", 0) == 0)
-    throw UsageError(std::string("name the plugin: signet plugins ") +
-                     (enable ? "enable" : "disable") + " NAME --data-dir DIR");
-  const std::string name = argv[0];
-  Args args(std::vector<std::string>(argv.begin() + 1, argv.end()), {"data-dir", "config"}, {});
+  Args args(argv, {"data-dir", "config"}, {}, {"the plugin's NAME"});
+  const std::string& name = args.word(0);
   std::filesystem::path dir = args.require("data-dir");
   std::filesystem::path file = args.get("config").value_or((dir / "signet.json").string());
   Config config = Config::load(dir, file);  // refuses a config that is already wrong

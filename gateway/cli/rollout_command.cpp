@@ -20,20 +20,6 @@ namespace signet::cli {
 
 namespace {
 
-std::vector<std::string> commaList(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 int parsePercent(const std::string& text) {
   bool digits = !text.empty() && text.size() <= 3 &&
                 std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c); });
@@ -56,11 +42,9 @@ void printRow(const ActivitySpec& spec, const RolloutAssignment& a) {
             << rolloutStateName(a.state) << (a.byOperator ? " operator" : " default ");
   if (a.state == RolloutState::kCanary) {
     std::cout << "  " << a.percent << "%";
-    if (!a.organizations.empty()) {
-      std::cout << " + ";
-      bool first = true;
-      for (const auto& id : a.organizations) std::cout << (first ? "" : ",") << id, first = false;
-    }
+    std::string ids;
+    for (const auto& id : a.organizations) ids += (ids.empty() ? "" : ",") + id;
+    if (!ids.empty()) std::cout << " + " << ids;
   }
   if (!a.replacement.empty()) std::cout << "  replacement " << a.replacement;
   if (a.sunsetMs)
@@ -72,11 +56,9 @@ void printRow(const ActivitySpec& spec, const RolloutAssignment& a) {
 }  // namespace
 
 int rolloutSetCommand(const std::vector<std::string>& argv) {
-  if (argv.size() < 2 || argv[0].rfind("--", 0) == 0 || argv[1].rfind("--", 0) == 0)
-    throw UsageError("name the activity type and the state");
-  const std::string type = argv[0], stateName = argv[1];
-  Args args(std::vector<std::string>(argv.begin() + 2, argv.end()),
-            {"data-dir", "config", "orgs", "percent", "replacement", "sunset"}, {});
+  Args args(argv, {"data-dir", "config", "orgs", "percent", "replacement", "sunset"}, {},
+            {"the activity TYPE", "the STATE"});
+  const std::string &type = args.word(0), &stateName = args.word(1);
   std::optional<RolloutState> state = parseRolloutState(stateName);
   if (!state && stateName != "default")
     throw UsageError("unknown state '" + stateName +
@@ -112,25 +94,25 @@ int rolloutSetCommand(const std::vector<std::string>& argv) {
     a.sunsetMs = args.get("sunset") ? parseSunset(*args.get("sunset"))
                                     : now + int64_t(90) * 24 * 60 * 60 * 1000;
   gateway.database().transaction([&](Db& db) {
-    if (auto orgs = args.get("orgs"))
-      for (const auto& id : commaList(*orgs)) {
-        auto row = db.queryOne("SELECT parent_id FROM organizations WHERE id = ?", {id});
-        if (!row) throw UsageError("--orgs names organization '" + id + "', which does not exist");
-        if (row->optStr(0) && !row->optStr(0)->empty())
-          throw UsageError("--orgs names '" + id + "', a sub-organization; it follows its parent " +
-                           *row->optStr(0));
-        a.organizations.insert(id);
-      }
+    for (const auto& id : args.list("orgs")) {
+      auto row = db.queryOne("SELECT parent_id FROM organizations WHERE id = ?", {id});
+      if (!row) throw UsageError("--orgs names organization '" + id + "', which does not exist");
+      if (row->optStr(0) && !row->optStr(0)->empty())
+        throw UsageError("--orgs names '" + id + "', a sub-organization; it follows its parent " +
+                         *row->optStr(0));
+      a.organizations.insert(id);
+    }
     if (stateName == "default")
       clearRollout(db, type);
     else
       storeRollout(db, type, a, now);
   });
-  if (stateName == "default")
-    a = rolloutDefault(*spec), a.byOperator = false;
-  else
-    a.byOperator = true, a.sinceMs = now;
-  printRow(*spec, a);
+  if (stateName == "default") {
+    printRow(*spec, rolloutDefault(*spec));
+  } else {
+    a.byOperator = true;
+    printRow(*spec, a);
+  }
   std::cerr << "every gateway on this store applies it within two seconds\n";
   return 0;
 }
