@@ -33,8 +33,8 @@ std::string create(ActivityContext& ctx, const json::Object& p, const std::strin
   r.time = json::optionalString(p, "time", field).value_or("");
   r.notes = json::optionalString(p, "notes", field).value_or("");
   validateExpression(r.condition, "condition", field + ".condition", ctx.services().factKeywords);
-  validateExpression(r.consensus, "consensus", field + ".consensus", ctx.services().factKeywords);
-  validateExpression(r.time, "time", field + ".time", ctx.services().factKeywords);
+  validateExpression(r.consensus, "consensus", field + ".consensus");
+  validateExpression(r.time, "time", field + ".time");
   requireUniqueName(ctx.db(), r.organizationId, r.name, "");
   auto count =
       ctx.db()

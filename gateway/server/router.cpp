@@ -67,9 +67,7 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
       reply = route.handler(ctx, call);
     });
   } else {
-    StampHeaders headers = stampHeaders(request);
-    std::optional<VerifiedApiKeyStamp> apiKey;
-    if (headers.apiKey) apiKey = verifyApiKeyStamp(*headers.apiKey, request.body);
+    auto [headers, apiKey] = verifiedStamp(request);
     auto body = json::parseObject(request.body, "request body");
     std::string organizationId = json::requireUuid(body, "organizationId", "");
     gateway_.database().transaction([&](Db& db) {
@@ -107,6 +105,13 @@ StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
         "polls after it, not " +
         request.path);
   return h;
+}
+
+Router::Stamp Router::verifiedStamp(const HttpRequestData& request) const {
+  Stamp s{stampHeaders(request), std::nullopt};
+  // Verified over the exact received bytes, before anything parses them.
+  if (s.headers.apiKey) s.apiKey = verifyApiKeyStamp(*s.headers.apiKey, request.body);
+  return s;
 }
 
 json::Object Router::runQuery(const std::string& op, const HttpRequestData& request,
@@ -166,10 +171,7 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     return r;
   }
   if (request.bodyTooLarge) return bodyTooLarge(request, gateway_.config().maxBodyBytes);
-  StampHeaders headers = stampHeaders(request);
-  // The stamp is verified over the exact received bytes before anything parses them.
-  std::optional<VerifiedApiKeyStamp> apiKey;
-  if (headers.apiKey) apiKey = verifyApiKeyStamp(*headers.apiKey, request.body);
+  auto [headers, apiKey] = verifiedStamp(request);
 
   if (startsWith(path, kQueryPrefix))
     return jsonResult(200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey));

@@ -47,6 +47,13 @@ class Router {
                         const StampHeaders& headers,
                         const std::optional<VerifiedApiKeyStamp>& apiKey);
   StampHeaders stampHeaders(const HttpRequestData& request) const;
+  struct Stamp {
+    StampHeaders headers;
+    std::optional<VerifiedApiKeyStamp> apiKey;  // an X-Stamp, verified
+  };
+  // The request's stamp headers, an X-Stamp verified over the body: the API's and stamped
+  // plugin routes' first step.
+  Stamp verifiedStamp(const HttpRequestData& request) const;
 
   Gateway& gateway_;
   policy::PolicyEngine authorizer_;
