@@ -4,6 +4,8 @@
 // organizations and no restart. At each step every organization's outcome is checked, with the
 // response headers; on PostgreSQL two gateways share the store and both must follow.
 #include <fstream>
+#include <functional>
+#include <thread>
 
 #include "activity/rollout.hpp"
 #include "server/http_server.hpp"
@@ -43,6 +45,19 @@ Outcome submitV2(const std::string& baseUrl, const Tenant& t) {
   if (!o.admitted)
     o.message = json::parseObject(r.body, "refusal")->getValue<std::string>("message");
   for (const auto& [name, value] : r.headers) o.headers[name] = value;
+  return o;
+}
+
+// Submits as `probe` on `url` until `reached` holds for the outcome, for at most two seconds
+// (the promise a change keeps); returns the last outcome.
+Outcome eventually(const std::string& url, const Tenant& probe,
+                   const std::function<bool(const Outcome&)>& reached) {
+  Outcome o;
+  for (int i = 0; i < 20; ++i) {
+    o = submitV2(url, probe);
+    if (reached(o)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   return o;
 }
 
@@ -104,14 +119,11 @@ TEST_P(RolloutTest, OneVersionWalksFromCanaryToRetiredWithoutARestart) {
   // Waits (at most two seconds, the promise) until `probe` is admitted or refused as expected
   // on every gateway.
   auto settle = [&](const Tenant& probe, bool admitted) {
-    for (const auto& url : gateways) {
-      bool ok = false;
-      for (int i = 0; i < 20 && !ok; ++i) {
-        ok = submitV2(url, probe).admitted == admitted;
-        if (!ok) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      ASSERT_TRUE(ok) << "the change did not reach " << url << " within two seconds";
-    }
+    for (const auto& url : gateways)
+      ASSERT_EQ(
+          eventually(url, probe, [&](const Outcome& o) { return o.admitted == admitted; }).admitted,
+          admitted)
+          << "the change did not reach " << url << " within two seconds";
   };
   auto expectEvery = [&](auto admitted, const std::string& step) {
     for (const auto& url : gateways)
@@ -167,12 +179,9 @@ TEST_P(RolloutTest, OneVersionWalksFromCanaryToRetiredWithoutARestart) {
   // Deprecated: still admitted, and told when it goes and what replaces it.
   set({kV2, "deprecated", "--sunset", "2027-06-01", "--replacement", kV1});
   for (const auto& url : gateways) {
-    std::map<std::string, std::string> headers;
-    for (int i = 0; i < 20 && !headers.count("Deprecation"); ++i) {
-      headers = submitV2(url, listed).headers;
-      if (!headers.count("Deprecation"))
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    auto headers = eventually(url, listed, [](const Outcome& o) {
+                     return o.headers.count("Deprecation") > 0;
+                   }).headers;
     ASSERT_TRUE(headers.count("Deprecation")) << url;
     EXPECT_EQ(headers["Deprecation"].rfind("@", 0), 0u) << headers["Deprecation"];
     EXPECT_EQ(headers["Sunset"], "Tue, 01 Jun 2027 00:00:00 GMT");
@@ -189,11 +198,10 @@ TEST_P(RolloutTest, OneVersionWalksFromCanaryToRetiredWithoutARestart) {
             "activity type " + kV2 + " has been retired; use " + kV1 + " instead");
   expectEvery([](const Tenant&) { return false; }, "retired");
   set({kV2, "disabled"});
-  for (int i = 0; i < 20; ++i) {
-    if (submitV2(gw.baseUrl(), listed).message.find("is disabled") != std::string::npos) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_EQ(submitV2(gw.baseUrl(), listed).message,
+  EXPECT_EQ(eventually(
+                gw.baseUrl(), listed,
+                [](const Outcome& o) { return o.message.find("is disabled") != std::string::npos; })
+                .message,
             "activity type " + kV2 +
                 " (version 2 of /public/v1/submit/signet_create_memo) is "
                 "disabled in this gateway");
