@@ -25,8 +25,8 @@ class Gateway {
   // The gateway signer's P-256 public key, uncompressed hex (what SDK overrides take).
   const std::string& signerPublicKey() const { return signerPublicKey_; }
 
-  // App proofs (wire.md §7): {scheme, publicKey, proofPayload, signature} for a payload,
-  // signed by this process's ephemeral P-256 key. publicKey is 130 bytes of hex: an
+  // App proofs (tkhq/sdk packages/crypto, proof.ts): {scheme, publicKey, proofPayload, signature}
+  // for a payload, signed by this process's ephemeral P-256 key. publicKey is 130 bytes of hex: an
   // encryption key ‖ the signing key, both uncompressed. The keys live in memory only and die
   // with the process; a boot proof binding them to an enclave is not available here.
   json::Object appProof(const std::string& proofPayload) const;

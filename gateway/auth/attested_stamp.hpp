@@ -1,8 +1,9 @@
-// X-Stamp-Attested (wire.md §2): base64url JSON {publicKeyAttestation, scheme, publicKey,
-// signature}. The session key signs the body (DER hex, P-256, SHA-256) and the attestation,
-// an OTP verification token issued by this gateway, vouches for the key: its public_key claim
-// must be the stamp's key. Clients send it on stamp_login and the get_activity polls after it,
-// and on approve_activity to present an email or SMS OTP factor for MFA.
+// X-Stamp-Attested (tkhq/sdk packages/core, the attested stamper): base64url JSON
+// {publicKeyAttestation, scheme, publicKey, signature}. The session key signs the body (DER hex,
+// P-256, SHA-256) and the attestation, an OTP verification token issued by this gateway, vouches
+// for the key: its public_key claim must be the stamp's key. Clients send it on stamp_login and the
+// get_activity polls after it, and on approve_activity to present an email or SMS OTP factor for
+// MFA.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// CronSpan(cron, duration, zone) of time-based policies (reference/policy.md §5): true when
+// CronSpan(cron, duration, zone) of time-based policies (Turnkey's time-based policies): true when
 // the instant lies in [fire, fire + duration) for a fire of the cron expression in the zone.
 //   cron:     exactly 5 fields "min hour dom mon dow" (dow 0-6, Sunday 0) of numbers, a-b
 //             ranges, comma lists and '*'; no steps, names, macros or seconds. When both dom

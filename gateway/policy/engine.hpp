@@ -1,5 +1,5 @@
-// The policy engine (reference/policy.md §2): a root quorum's approvals bypass policies;
-// otherwise every policy of the organization is evaluated (no short-circuit, errors fail
+// The policy engine (as Turnkey documents its policy engine): a root quorum's approvals bypass
+// policies; otherwise every policy of the organization is evaluated (no short-circuit, errors fail
 // closed), an explicit DENY wins, then an ALLOW, then pending consensus, else implicit deny.
 // Root-quorum-only activity types ignore policies.
 #pragma once

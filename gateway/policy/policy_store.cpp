@@ -16,7 +16,8 @@ PolicyRecord fromRow(const Row& r) {
           r.str(5), r.str(6), r.str(7), r.i64(8), r.i64(9)};
 }
 
-// The keywords each expression may read (reference/policy.md §1.3).
+// The keywords each expression may read (Turnkey's policy language documentation lists them per
+// field).
 const std::set<std::string> kConditionKeywords = {
     "activity", "wallet", "wallets", "private_key", "wallet_account", "eth",
     "solana",   "tron",   "bitcoin", "tempo",       "secret"};

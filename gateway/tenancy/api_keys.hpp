@@ -6,8 +6,8 @@
 
 namespace signet::api_keys {
 
-// Per-user caps (reference/anchors.md §1.1): long-lived and expiring keys are counted apart;
-// a new expiring key beyond its cap evicts an expired key first, else the oldest.
+// Per-user caps (Turnkey's documented resource limits): long-lived and expiring keys are counted
+// apart; a new expiring key beyond its cap evicts an expired key first, else the oldest.
 inline constexpr size_t kMaxLongLivedKeysPerUser = 10;
 inline constexpr size_t kMaxExpiringKeysPerUser = 10;
 

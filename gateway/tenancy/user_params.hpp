@@ -1,6 +1,6 @@
 // Building a user from UserParams (create_users V3/V4) or RootUserParams (create_sub_organization
 // V4..V8): the user, their API keys, passkeys, OAuth providers and tags, with the per-user and
-// per-organization limits of reference/anchors.md §1.1.
+// per-organization limits Turnkey documents for its resources.
 #pragma once
 
 #include "signet/plugin.hpp"

@@ -4,7 +4,8 @@
 #include "signet/plugin.hpp"
 
 namespace signet::user_tags {
-// Tags per organization (reference/anchors.md §1.1): 100, or 10 in a sub-organization.
+// Tags per organization (Turnkey documents these resource limits): 100, or 10 in a
+// sub-organization.
 inline constexpr size_t kMaxTagsPerOrganization = 100;
 inline constexpr size_t kMaxTagsPerSubOrganization = 10;
 

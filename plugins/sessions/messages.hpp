@@ -1,4 +1,4 @@
-// The messages OTP and email auth send, from the request's customization (authproxy.md §3):
+// The messages OTP and email auth send, from the request's customization:
 // app name, logo URL, magic-link template, template variables, a configured template by id,
 // an SMS template, and the sender and reply-to fields. Templates use the Go-template forms
 // clients write: {{.OtpCode}}, {{ .AppName }}, {{ index .TemplateVariables "key" }}.

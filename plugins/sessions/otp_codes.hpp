@@ -1,6 +1,6 @@
 // One-time codes: generation, storage (the code and the V3 target key sealed in the keyring),
-// the limits of authproxy.md §3, and redemption. Limits: 3 tries per code, then it locks; at
-// most 3 live codes and 3 requests per 3 minutes per user identifier (the client's
+// the limits the hosted service documents, and redemption. Limits: 3 tries per code, then it locks;
+// at most 3 live codes and 3 requests per 3 minutes per user identifier (the client's
 // userIdentifier, else the contact).
 #pragma once
 

@@ -1,6 +1,7 @@
-// Session JWTs (wire.md §6): {"alg":"ES256","typ":"JWT"}, claims exp (seconds), public_key,
-// session_type, user_id, organization_id and, with a session profile, session_profile_id and
-// scope; signed by the gateway signer over SHA-256(SHA-256(header.payload)), raw r‖s.
+// Session JWTs (as tkhq/sdk parseSession reads them): {"alg":"ES256","typ":"JWT"}, claims exp
+// (seconds), public_key, session_type, user_id, organization_id and, with a session profile,
+// session_profile_id and scope; signed by the gateway signer over SHA-256(SHA-256(header.payload)),
+// raw r‖s.
 #pragma once
 
 #include <optional>

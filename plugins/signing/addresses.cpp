@@ -12,7 +12,7 @@ using namespace signet;
 using crypto::Curve;
 
 namespace {
-// Formats whose encoding the reference does not settle: refused, naming what is unknown.
+// Formats whose encoding the public sources do not settle: refused, naming what is unknown.
 const std::map<std::string, std::string> kUnsettled = {
     {"P2SH", "the redeem script is not specified"},
     {"P2WSH", "the witness script is not specified"},

@@ -1,5 +1,5 @@
-// ADDRESS_FORMAT_* encodings (reference signing.md §1.3): from a public key of the format's
-// curve to the address clients expect. A format whose encoding the reference leaves
+// ADDRESS_FORMAT_* encodings (each chain's published address rule): from a public key of the
+// format's curve to the address clients expect. A format whose encoding the public sources leave
 // unsettled (P2SH and P2WSH scripts, TON wallet contracts, Spark) is refused with a message
 // saying so, never guessed.
 #pragma once

@@ -1,10 +1,10 @@
-// Bitcoin PSBTs (BIP-174 version 0; signing.md §3 BITCOIN): the input is a hex PSBT; every
+// Bitcoin PSBTs (BIP-174 version 0): the input is a hex PSBT; every
 // input signWith's key can spend is signed and the PSBT returned, not finalised. P2PKH
 // (SIGHASH_ALL over the legacy digest; needs non_witness_utxo) and P2WPKH (BIP-143; needs
 // witness_utxo) get a DER signature in partial_sigs under the compressed public key; P2TR key
 // path (BIP-341 SIGHASH_DEFAULT; witness_utxo for every input) gets tap_key_sig.
 //
-// Refused: P2SH and P2WSH inputs the key is in (the reference leaves their scripts
+// Refused: P2SH and P2WSH inputs the key is in (the public sources leave their scripts
 // unsettled), wrapped P2SH-P2W*, taproot script paths, a sighash type other than ALL/DEFAULT,
 // an input already signed by the key, PSBT version 2. Also the bitcoin.tx fact.
 #pragma once

@@ -1,6 +1,7 @@
-// Smart contract interfaces (policy.md §5): an Ethereum ABI or a Solana (Anchor) IDL stored
-// per organization for one contract address, so that policies can read a transaction's
-// decoded call. One interface per address and type: two would leave open which one decodes.
+// Smart contract interfaces (Turnkey's smart contract interfaces): an Ethereum ABI or a Solana
+// (Anchor) IDL stored per organization for one contract address, so that policies can read a
+// transaction's decoded call. One interface per address and type: two would leave open which one
+// decodes.
 #pragma once
 
 #include <optional>

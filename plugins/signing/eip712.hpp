@@ -1,5 +1,5 @@
 // EIP-712 typed data hashing from the JSON clients send ({types, domain, primaryType,
-// message}) and the EIP-7702 authorization digest (signing.md §2.5-2.6).
+// message}) and the EIP-7702 authorization digest (EIP-712, EIP-7702).
 #pragma once
 
 #include <string>

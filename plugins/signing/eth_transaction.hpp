@@ -1,8 +1,8 @@
-// Unsigned Ethereum transactions (signing.md §3 ETHEREUM): legacy (with or without the
+// Unsigned Ethereum transactions: legacy (with or without the
 // EIP-155 chainId,0,0 tail) and EIP-2718 typed transactions of types 1 (EIP-2930), 2
 // (EIP-1559), 3 (EIP-4844, body only) and 4 (EIP-7702). Parsed strictly, signed over
 // keccak256 of the exact input, and re-emitted with the signature; plus the eth.tx policy
-// fact (policy.md §1.4).
+// fact (Turnkey's policy language).
 #pragma once
 
 #include <optional>

@@ -1,8 +1,8 @@
-// Export and import (wire.md §5): export_wallet, export_wallet_account, export_private_key
-// seal the mnemonic or key with HPKE to the client's targetPublicKey inside an envelope the
-// gateway signer signs, and mark it exported; init_import_* hands out a signed target key for
-// the user, and import_* opens the client's bundle with it (once) and stores the wallet or
-// key, marked imported.
+// Export and import (tkhq/sdk packages/crypto, tkhq/rust-sdk enclave_encrypt): export_wallet,
+// export_wallet_account, export_private_key seal the mnemonic or key with HPKE to the client's
+// targetPublicKey inside an envelope the gateway signer signs, and mark it exported; init_import_*
+// hands out a signed target key for the user, and import_* opens the client's bundle with it (once)
+// and stores the wallet or key, marked imported.
 #pragma once
 
 #include "signet/plugin.hpp"

@@ -1,4 +1,4 @@
-// Private keys (signing.md §1.5): create_private_keys V2 (one address per requested format),
+// Private keys: create_private_keys V2 (one address per requested format),
 // delete_private_keys, get_private_key, list_private_keys.
 #pragma once
 

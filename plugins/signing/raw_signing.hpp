@@ -1,4 +1,4 @@
-// sign_raw_payload (V2) and sign_raw_payloads (signing.md §2): HEX (optional 0x) or UTF-8
+// sign_raw_payload (V2) and sign_raw_payloads: HEX (optional 0x) or UTF-8
 // payloads, hashed with NO_OP, SHA256 or KECCAK256 for ECDSA and Schnorr, NOT_APPLICABLE
 // (PureEdDSA) for Ed25519. secp256k1 ECDSA is low-S with the recovery id in v ("00"/"01");
 // a Taproot (P2TR) account signs BIP-341 Schnorr and a Spark account plain BIP-340 Schnorr

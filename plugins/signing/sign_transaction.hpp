@@ -1,4 +1,4 @@
-// sign_transaction (V2, signing.md §3): {signWith, unsignedTransaction, type} ->
+// sign_transaction (V2): {signWith, unsignedTransaction, type} ->
 // {signedTransaction}, hex without 0x (input with or without). Ethereum, Solana, Tron, Tempo
 // and Bitcoin (PSBT) transactions are signed here. Also the transaction's policy facts (eth.tx
 // with its ABI-decoded call when the contract has one, solana.tx, tron.tx, tempo.tx,

@@ -1,5 +1,5 @@
-// Anchor IDLs for Solana programs (policy.md §5): read when a smart contract interface is
-// written, and used to decode an instruction's data into `parsed_instruction_data` for
+// Anchor IDLs for Solana programs (Turnkey's smart contract interfaces): read when a smart contract
+// interface is written, and used to decode an instruction's data into `parsed_instruction_data` for
 // solana.tx policies:
 //   {instruction_name, discriminator, named_accounts['<name>'], program_call_args['<arg>']}.
 // Both IDL generations are read: legacy (isMut/isSigner, "publicKey", nested account groups,

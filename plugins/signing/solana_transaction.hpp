@@ -1,9 +1,9 @@
-// Solana wire transactions (signing.md §3 SOLANA): compact-u16 signature slots, then a legacy
+// Solana wire transactions: compact-u16 signature slots, then a legacy
 // or v0 message. The message is signed with Ed25519 and the signature written into the slot
-// of signWith's key among the required signers. Also the solana.tx policy fact (policy.md
-// §1.4): account and program keys, instructions with their accounts, top-level System
-// Program transfers, SPL Token (and Token-2022) Transfer/TransferChecked, the recent
-// blockhash and address table lookups.
+// of signWith's key among the required signers. Also the solana.tx policy fact
+// (Turnkey's policy language): account and program keys, instructions with their accounts,
+// top-level System Program transfers, SPL Token (and Token-2022) Transfer/TransferChecked, the
+// recent blockhash and address table lookups.
 #pragma once
 
 #include <string>

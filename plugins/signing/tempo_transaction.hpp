@@ -1,4 +1,4 @@
-// Tempo transactions (type 0x76, as viem/tempo and ox serialize them; signing.md §3 TEMPO):
+// Tempo transactions (type 0x76, as viem/tempo and ox serialize them):
 // 0x76 ‖ rlp([chain_id, max_priority_fee_per_gas, max_fee_per_gas, gas_limit,
 // calls [[to, value, input], ...], access_list, nonce_key, nonce, valid_before, valid_after,
 // fee_token, fee_payer, authorization_list]). The sender signs keccak256 of exactly that, and

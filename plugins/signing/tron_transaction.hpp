@@ -1,7 +1,7 @@
-// Tron transactions (signing.md §3 TRON): the input is the protobuf Transaction.raw
+// Tron transactions: the input is the protobuf Transaction.raw
 // (raw_data_hex); sha256 of it is signed with secp256k1, and the output is the protobuf
 // Transaction{raw_data, signature: [r‖s‖v]} with v = 27 + recovery id, as TronWeb writes it.
-// Also the tron.tx policy fact (policy.md §1.4).
+// Also the tron.tx policy fact (Turnkey's policy language).
 //
 // Only what a policy can read is signed: raw fields beyond the ones TronWeb writes (auths,
 // scripts), contract types outside the table in tron_transaction.cpp, unknown fields inside a

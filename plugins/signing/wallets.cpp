@@ -52,8 +52,8 @@ std::vector<AccountSpec> readAccounts(const Object& p, const std::string& path) 
   return out;
 }
 
-// An address-derivation app proof's payload (wire.md §7), in the field order of the hosted
-// service's proofs.
+// An address-derivation app proof's payload (tkhq/sdk packages/crypto, proof.ts), in the field
+// order of the hosted service's proofs.
 std::string derivationProof(ActivityContext& ctx, const std::string& organizationId,
                             const std::string& walletId, const std::string& path,
                             const std::string& address) {

@@ -1,4 +1,4 @@
-// Wallets (signing.md §1.1): create_wallet, create_wallet_accounts (persist: false derives
+// Wallets: create_wallet, create_wallet_accounts (persist: false derives
 // without storing), update_wallet, delete_wallets, delete_wallet_accounts, get_wallet,
 // list_wallets, get_wallet_account, list_wallet_accounts, and the WalletCreator that
 // create_sub_organization calls.

@@ -65,7 +65,7 @@ std::optional<hpke::Sealed> parseSealedJson(const std::string& text) {
 std::string signedEnvelope(const std::string& dataJson, const crypto::DigestSigner& sign,
                            const std::string& signerPublicHex) {
   auto signature = sign(crypto::sha256(dataJson));
-  // Field order as the reference servers emit it; clients parse JSON, so it is cosmetic.
+  // Field order as Turnkey's servers emit it; clients parse JSON, so it is cosmetic.
   return "{\"version\":\"v1.0.0\",\"data\":" + json::stringify(toHex(toBytes(dataJson))) +
          ",\"dataSignature\":" + json::stringify(toHex(crypto::encodeDerSignature(signature))) +
          ",\"enclaveQuorumPublic\":" + json::stringify(signerPublicHex) + "}";

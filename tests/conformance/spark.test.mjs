@@ -1,5 +1,5 @@
 // Spark through the official SDKs: @turnkey/sdk-server submits spark_prepare_transfer under
-// the policy of reference/policy.md §4 case 28, and @buildonspark/spark-sdk plays everyone
+// a Spark transfer policy from Turnkey's policy examples, and @buildonspark/spark-sdk plays everyone
 // else. Its DefaultSparkSigner, given the same mnemonic as the Signet wallet, derives the
 // identity and leaf keys; its Rust bindings (sparkFrost) act as the operators, decrypting
 // their packages and validating their Feldman shares, and as the receiver, decrypting the

@@ -1,6 +1,7 @@
-// The policy engine through a real gateway: the test cases of reference/policy.md §4 that
-// core activities can express (the others read signing and chain facts, which come with the
-// signing plugin), policy CRUD and its errors, consensus votes and stored evaluations.
+// The policy engine through a real gateway: the examples of Turnkey's policy documentation
+// (tkhq/docs features/policies) that core activities can express (the others read signing and chain
+// facts, which come with the signing plugin), policy CRUD and its errors, consensus votes and
+// stored evaluations.
 #include "policy/evaluator.hpp"
 #include "policy/policy_set.hpp"
 #include "support/software_authenticator.hpp"
@@ -362,7 +363,7 @@ TEST_P(PolicyEngineTest, Case26RootQuorum) {
   EXPECT_EQ(status(o.createUsers(gw.root().userId)), kCompleted);
 }
 
-// UNK choices (gateway/policy/README.md): an erroring DENY denies; a DENY wins over a root
+// Undocumented choices (gateway/policy/README.md): an erroring DENY denies; a DENY wins over a root
 // vote below the threshold.
 TEST_P(PolicyEngineTest, ErroringDenyDeniesAndDenyBeatsAPartialRootQuorum) {
   TestGateway gw(GetParam());

@@ -1,6 +1,6 @@
 // Time-based policies on their own: IANA zones read from the system's zone files (offsets,
 // DST changes, the footer rule past the table, skipped and repeated wall times), CronSpan
-// windows (reference/policy.md §5, including its DST examples) and the refusals.
+// windows (Turnkey's time-based policies, with DST cases) and the refusals.
 #include <gtest/gtest.h>
 
 #include "policy/cron_span.hpp"

@@ -1,5 +1,6 @@
-// HPKE, Base58Check and the coordinator API's bundles, against the vectors of wire.md §4-§5
-// (from @turnkey/crypto's and the Rust SDK's own tests).
+// HPKE, Base58Check and the coordinator API's bundles, against the vectors of tkhq/sdk
+// packages/crypto and tkhq/rust-sdk enclave_encrypt (from @turnkey/crypto's and the Rust SDK's own
+// tests).
 #include <gtest/gtest.h>
 
 #include "signet/bundles.hpp"

@@ -1,6 +1,7 @@
 // BIP-39, BIP-32 and SLIP-10 against the published vectors (BIP-39's Trezor vectors, BIP-32
 // test vector 1, SLIP-10 test vector 1 for ed25519 and nist256p1), plus the export vector's
-// mnemonic of wire.md §5 checked against @scure/bip32's derivation of it.
+// mnemonic of the export-bundle test vectors (tkhq/rust-sdk enclave_encrypt) checked against
+// @scure/bip32's derivation of it.
 #include <gtest/gtest.h>
 
 #include "signet/hd_keys.hpp"

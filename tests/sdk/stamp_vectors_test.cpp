@@ -1,4 +1,5 @@
-// Every stamp vector of reference/wire.md §1, plus the leniencies the gateway must keep.
+// The stamp vectors of the official stampers' tests (tkhq/sdk api-key-stamper, tkhq/go-sdk
+// stamper_test.go), plus the leniencies the gateway must keep.
 #include <gtest/gtest.h>
 
 #include "signet/json.hpp"

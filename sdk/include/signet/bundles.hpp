@@ -1,8 +1,8 @@
-// The encrypted and signed bundles of the coordinator API (wire.md §4, §5): HPKE with info
-// "turnkey_hpke" and AAD = encapsulated key ‖ receiver key (both 65-byte uncompressed),
-// credential bundles in Base58Check, `{encappedPublic, ciphertext}` JSON for import and OTP
-// codes, and the envelope signed by the gateway signer that export, import and OTP target
-// bundles travel in.
+// The encrypted and signed bundles of the coordinator API (tkhq/sdk packages/crypto turnkey.ts,
+// tkhq/rust-sdk enclave_encrypt): HPKE with info "turnkey_hpke" and AAD = encapsulated key ‖
+// receiver key (both 65-byte uncompressed), credential bundles in Base58Check, `{encappedPublic,
+// ciphertext}` JSON for import and OTP codes, and the envelope signed by the gateway signer that
+// export, import and OTP target bundles travel in.
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
 // The clientSignature of logins and sign-ups that spend an OTP verification token
-// (authproxy.md §3): the token's own key signs {"login"|"signupV2": …, "tokenId": …,
-// "type": "USAGE_TYPE_LOGIN"|"USAGE_TYPE_SIGNUP"} as raw r‖s hex over SHA-256 of the message.
+// (tkhq/sdk packages/core getClientSignatureMessageForLogin/Signup): the token's own key signs
+// {"login"|"signupV2": …, "tokenId": …, "type": "USAGE_TYPE_LOGIN"|"USAGE_TYPE_SIGNUP"} as raw r‖s
+// hex over SHA-256 of the message.
 #pragma once
 
 #include "signet/plugin.hpp"

@@ -21,7 +21,8 @@ std::string signEs256(const crypto::DigestSigner& sign, const std::string& heade
                       const std::string& claimsJson, Hashing hashing);
 // A JSON string literal with everything outside printable ASCII, and '>', '?' and '~', escaped
 // as \uXXXX. Claims built from these have a base64url payload without '-' or '_', which the
-// browsers' atob() (what the SDKs parse sessions with) requires (wire.md §6).
+// browsers' atob() (what the SDKs parse sessions with) requires (tkhq/sdk packages/core
+// parseSession).
 std::string atobSafeJsonString(const std::string& utf8);
 // The claims when the signature verifies under `publicKey` (any SEC1 encoding); nullopt for a
 // malformed token or a bad signature. Expiry is the caller's business (units differ).
