@@ -19,44 +19,251 @@ namespace oc = organization_config;
 namespace so = sub_organizations;
 
 void registerCoreModule(Registry& r) {
-  // clang-format off
-  //          type                                          path                        intent key                          result key                          resource        action    root quorum only  handler
-  r.activity({"ACTIVITY_TYPE_CREATE_API_KEYS_V2",           "create_api_keys",          "createApiKeysIntentV2",            "createApiKeysResult",              "API_KEY",      "CREATE", false, api_keys::createApiKeys});
-  r.activity({"ACTIVITY_TYPE_DELETE_API_KEYS",              "delete_api_keys",          "deleteApiKeysIntent",              "deleteApiKeysResult",              "API_KEY",      "DELETE", false, api_keys::deleteApiKeys});
-  r.activity({"ACTIVITY_TYPE_CREATE_USERS_V3",              "create_users",             "createUsersIntentV3",              "createUsersResult",                "USER",         "CREATE", false, users::createUsers});
-  r.activity({"ACTIVITY_TYPE_CREATE_USERS_V4",              "create_users",             "createUsersIntentV4",              "createUsersResult",                "USER",         "CREATE", false, users::createUsers});
-  r.activity({"ACTIVITY_TYPE_DELETE_USERS",                 "delete_users",             "deleteUsersIntent",                "deleteUsersResult",                "USER",         "DELETE", false, users::deleteUsers});
-  r.activity({"ACTIVITY_TYPE_UPDATE_USER",                  "update_user",              "updateUserIntent",                 "updateUserResult",                 "USER",         "UPDATE", false, users::updateUser});
-  r.activity({"ACTIVITY_TYPE_UPDATE_USER_NAME",             "update_user_name",         "updateUserNameIntent",             "updateUserNameResult",             "USER",         "UPDATE", false, users::updateUserName});
-  r.activity({"ACTIVITY_TYPE_UPDATE_USER_EMAIL",            "update_user_email",        "updateUserEmailIntent",            "updateUserEmailResult",            "USER",         "UPDATE", false, users::updateUserEmail});
-  r.activity({"ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER",     "update_user_phone_number", "updateUserPhoneNumberIntent",      "updateUserPhoneNumberResult",      "USER",         "UPDATE", false, users::updateUserPhoneNumber});
-  r.activity({"ACTIVITY_TYPE_CREATE_USER_TAG",              "create_user_tag",          "createUserTagIntent",              "createUserTagResult",              "USER_TAG",     "CREATE", false, user_tags::createUserTag});
-  r.activity({"ACTIVITY_TYPE_UPDATE_USER_TAG",              "update_user_tag",          "updateUserTagIntent",              "updateUserTagResult",              "USER_TAG",     "UPDATE", false, user_tags::updateUserTag});
-  r.activity({"ACTIVITY_TYPE_DELETE_USER_TAGS",             "delete_user_tags",         "deleteUserTagsIntent",             "deleteUserTagsResult",             "USER_TAG",     "DELETE", false, user_tags::deleteUserTags});
-  r.activity({"ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",     "create_authenticators",    "createAuthenticatorsIntentV2",     "createAuthenticatorsResult",       "AUTHENTICATOR","CREATE", false, authenticators::createAuthenticators});
-  r.activity({"ACTIVITY_TYPE_DELETE_AUTHENTICATORS",        "delete_authenticators",    "deleteAuthenticatorsIntent",       "deleteAuthenticatorsResult",       "AUTHENTICATOR","DELETE", false, authenticators::deleteAuthenticators});
-  r.activity({"ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",           "update_root_quorum",       "updateRootQuorumIntent",           "updateRootQuorumResult",           "ROOT_QUORUM",  "UPDATE", true,  oc::updateRootQuorum});
-  r.activity({"ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",     "set_organization_feature", "setOrganizationFeatureIntent",     "setOrganizationFeatureResult",     "ORGANIZATION", "UPDATE", true,  oc::setFeature});
-  r.activity({"ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE",  "remove_organization_feature","removeOrganizationFeatureIntent", "removeOrganizationFeatureResult",  "ORGANIZATION", "UPDATE", true,  oc::removeFeature});
-  r.activity({"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",     "update_organization_name", "updateOrganizationNameIntent",     "updateOrganizationNameResult",     "ORGANIZATION", "UPDATE", true,  oc::updateOrganizationName});
-  r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4",   "create_sub_organization",  "createSubOrganizationIntentV4",    "createSubOrganizationResultV4",    "ORGANIZATION", "CREATE", false, so::createHandler(4)});
-  r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5",   "create_sub_organization",  "createSubOrganizationIntentV5",    "createSubOrganizationResultV5",    "ORGANIZATION", "CREATE", false, so::createHandler(5)});
-  r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6",   "create_sub_organization",  "createSubOrganizationIntentV6",    "createSubOrganizationResultV6",    "ORGANIZATION", "CREATE", false, so::createHandler(6)});
-  r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",   "create_sub_organization",  "createSubOrganizationIntentV7",    "createSubOrganizationResultV7",    "ORGANIZATION", "CREATE", false, so::createHandler(7)});
-  r.activity({"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",   "create_sub_organization",  "createSubOrganizationIntentV8",    "createSubOrganizationResultV8",    "ORGANIZATION", "CREATE", false, so::createHandler(8)});
-  r.activity({"ACTIVITY_TYPE_CREATE_POLICY_V3",              "create_policy",            "createPolicyIntentV3",             "createPolicyResult",               "POLICY",       "CREATE", false, policy::createPolicy});
-  r.activity({"ACTIVITY_TYPE_CREATE_POLICIES",              "create_policies",          "createPoliciesIntent",             "createPoliciesResult",             "POLICY",       "CREATE", false, policy::createPolicies});
-  r.activity({"ACTIVITY_TYPE_UPDATE_POLICY_V2",             "update_policy",            "updatePolicyIntentV2",             "updatePolicyResultV2",             "POLICY",       "UPDATE", false, policy::updatePolicyHandler});
-  r.activity({"ACTIVITY_TYPE_DELETE_POLICY",                "delete_policy",            "deletePolicyIntent",               "deletePolicyResult",               "POLICY",       "DELETE", false, policy::deletePolicyHandler});
-  r.activity({"ACTIVITY_TYPE_DELETE_POLICIES",              "delete_policies",          "deletePoliciesIntent",             "deletePoliciesResult",             "POLICY",       "DELETE", false, policy::deletePolicies});
-  r.activity({"ACTIVITY_TYPE_CREATE_MFA_POLICY",            "create_mfa_policy",        "createMfaPolicyIntent",            "createMfaPolicyResult",            "MFA_POLICY",   "CREATE", false, mfa::createMfaPolicy});
-  r.activity({"ACTIVITY_TYPE_UPDATE_MFA_POLICY",            "update_mfa_policy",        "updateMfaPolicyIntent",            "updateMfaPolicyResult",            "MFA_POLICY",   "UPDATE", false, mfa::updateMfaPolicy});
-  r.activity({"ACTIVITY_TYPE_DELETE_MFA_POLICY",            "delete_mfa_policy",        "deleteMfaPolicyIntent",            "deleteMfaPolicyResult",            "MFA_POLICY",   "DELETE", false, mfa::deleteMfaPolicy});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+              .path = "create_api_keys",
+              .intentKey = "createApiKeysIntentV2",
+              .resultKey = "createApiKeysResult",
+              .resource = "API_KEY",
+              .action = "CREATE",
+              .handler = api_keys::createApiKeys});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_API_KEYS",
+              .path = "delete_api_keys",
+              .intentKey = "deleteApiKeysIntent",
+              .resultKey = "deleteApiKeysResult",
+              .resource = "API_KEY",
+              .action = "DELETE",
+              .handler = api_keys::deleteApiKeys});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_USERS_V3",
+              .path = "create_users",
+              .intentKey = "createUsersIntentV3",
+              .resultKey = "createUsersResult",
+              .resource = "USER",
+              .action = "CREATE",
+              .handler = users::createUsers});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_USERS_V4",
+              .path = "create_users",
+              .intentKey = "createUsersIntentV4",
+              .resultKey = "createUsersResult",
+              .resource = "USER",
+              .action = "CREATE",
+              .handler = users::createUsers});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_USERS",
+              .path = "delete_users",
+              .intentKey = "deleteUsersIntent",
+              .resultKey = "deleteUsersResult",
+              .resource = "USER",
+              .action = "DELETE",
+              .handler = users::deleteUsers});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_USER",
+              .path = "update_user",
+              .intentKey = "updateUserIntent",
+              .resultKey = "updateUserResult",
+              .resource = "USER",
+              .action = "UPDATE",
+              .handler = users::updateUser});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_USER_NAME",
+              .path = "update_user_name",
+              .intentKey = "updateUserNameIntent",
+              .resultKey = "updateUserNameResult",
+              .resource = "USER",
+              .action = "UPDATE",
+              .handler = users::updateUserName});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_USER_EMAIL",
+              .path = "update_user_email",
+              .intentKey = "updateUserEmailIntent",
+              .resultKey = "updateUserEmailResult",
+              .resource = "USER",
+              .action = "UPDATE",
+              .handler = users::updateUserEmail});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER",
+              .path = "update_user_phone_number",
+              .intentKey = "updateUserPhoneNumberIntent",
+              .resultKey = "updateUserPhoneNumberResult",
+              .resource = "USER",
+              .action = "UPDATE",
+              .handler = users::updateUserPhoneNumber});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_USER_TAG",
+              .path = "create_user_tag",
+              .intentKey = "createUserTagIntent",
+              .resultKey = "createUserTagResult",
+              .resource = "USER_TAG",
+              .action = "CREATE",
+              .handler = user_tags::createUserTag});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_USER_TAG",
+              .path = "update_user_tag",
+              .intentKey = "updateUserTagIntent",
+              .resultKey = "updateUserTagResult",
+              .resource = "USER_TAG",
+              .action = "UPDATE",
+              .handler = user_tags::updateUserTag});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_USER_TAGS",
+              .path = "delete_user_tags",
+              .intentKey = "deleteUserTagsIntent",
+              .resultKey = "deleteUserTagsResult",
+              .resource = "USER_TAG",
+              .action = "DELETE",
+              .handler = user_tags::deleteUserTags});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+              .path = "create_authenticators",
+              .intentKey = "createAuthenticatorsIntentV2",
+              .resultKey = "createAuthenticatorsResult",
+              .resource = "AUTHENTICATOR",
+              .action = "CREATE",
+              .handler = authenticators::createAuthenticators});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
+              .path = "delete_authenticators",
+              .intentKey = "deleteAuthenticatorsIntent",
+              .resultKey = "deleteAuthenticatorsResult",
+              .resource = "AUTHENTICATOR",
+              .action = "DELETE",
+              .handler = authenticators::deleteAuthenticators});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
+              .path = "update_root_quorum",
+              .intentKey = "updateRootQuorumIntent",
+              .resultKey = "updateRootQuorumResult",
+              .resource = "ROOT_QUORUM",
+              .action = "UPDATE",
+              .rootQuorumOnly = true,
+              .handler = oc::updateRootQuorum});
+  r.activity({.type = "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+              .path = "set_organization_feature",
+              .intentKey = "setOrganizationFeatureIntent",
+              .resultKey = "setOrganizationFeatureResult",
+              .resource = "ORGANIZATION",
+              .action = "UPDATE",
+              .rootQuorumOnly = true,
+              .handler = oc::setFeature});
+  r.activity({.type = "ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE",
+              .path = "remove_organization_feature",
+              .intentKey = "removeOrganizationFeatureIntent",
+              .resultKey = "removeOrganizationFeatureResult",
+              .resource = "ORGANIZATION",
+              .action = "UPDATE",
+              .rootQuorumOnly = true,
+              .handler = oc::removeFeature});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",
+              .path = "update_organization_name",
+              .intentKey = "updateOrganizationNameIntent",
+              .resultKey = "updateOrganizationNameResult",
+              .resource = "ORGANIZATION",
+              .action = "UPDATE",
+              .rootQuorumOnly = true,
+              .handler = oc::updateOrganizationName});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4",
+              .path = "create_sub_organization",
+              .intentKey = "createSubOrganizationIntentV4",
+              .resultKey = "createSubOrganizationResultV4",
+              .resource = "ORGANIZATION",
+              .action = "CREATE",
+              .handler = so::createSubOrganization});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5",
+              .path = "create_sub_organization",
+              .intentKey = "createSubOrganizationIntentV5",
+              .resultKey = "createSubOrganizationResultV5",
+              .resource = "ORGANIZATION",
+              .action = "CREATE",
+              .handler = so::createSubOrganization});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6",
+              .path = "create_sub_organization",
+              .intentKey = "createSubOrganizationIntentV6",
+              .resultKey = "createSubOrganizationResultV6",
+              .resource = "ORGANIZATION",
+              .action = "CREATE",
+              .handler = so::createSubOrganization});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+              .path = "create_sub_organization",
+              .intentKey = "createSubOrganizationIntentV7",
+              .resultKey = "createSubOrganizationResultV7",
+              .resource = "ORGANIZATION",
+              .action = "CREATE",
+              .handler = so::createSubOrganization});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+              .path = "create_sub_organization",
+              .intentKey = "createSubOrganizationIntentV8",
+              .resultKey = "createSubOrganizationResultV8",
+              .resource = "ORGANIZATION",
+              .action = "CREATE",
+              .handler = so::createSubOrganization});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_POLICY_V3",
+              .path = "create_policy",
+              .intentKey = "createPolicyIntentV3",
+              .resultKey = "createPolicyResult",
+              .resource = "POLICY",
+              .action = "CREATE",
+              .handler = policy::createPolicy});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_POLICIES",
+              .path = "create_policies",
+              .intentKey = "createPoliciesIntent",
+              .resultKey = "createPoliciesResult",
+              .resource = "POLICY",
+              .action = "CREATE",
+              .handler = policy::createPolicies});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_POLICY_V2",
+              .path = "update_policy",
+              .intentKey = "updatePolicyIntentV2",
+              .resultKey = "updatePolicyResultV2",
+              .resource = "POLICY",
+              .action = "UPDATE",
+              .handler = policy::updatePolicyHandler});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_POLICY",
+              .path = "delete_policy",
+              .intentKey = "deletePolicyIntent",
+              .resultKey = "deletePolicyResult",
+              .resource = "POLICY",
+              .action = "DELETE",
+              .handler = policy::deletePolicyHandler});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_POLICIES",
+              .path = "delete_policies",
+              .intentKey = "deletePoliciesIntent",
+              .resultKey = "deletePoliciesResult",
+              .resource = "POLICY",
+              .action = "DELETE",
+              .handler = policy::deletePolicies});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_MFA_POLICY",
+              .path = "create_mfa_policy",
+              .intentKey = "createMfaPolicyIntent",
+              .resultKey = "createMfaPolicyResult",
+              .resource = "MFA_POLICY",
+              .action = "CREATE",
+              .handler = mfa::createMfaPolicy});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_MFA_POLICY",
+              .path = "update_mfa_policy",
+              .intentKey = "updateMfaPolicyIntent",
+              .resultKey = "updateMfaPolicyResult",
+              .resource = "MFA_POLICY",
+              .action = "UPDATE",
+              .handler = mfa::updateMfaPolicy});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_MFA_POLICY",
+              .path = "delete_mfa_policy",
+              .intentKey = "deleteMfaPolicyIntent",
+              .resultKey = "deleteMfaPolicyResult",
+              .resource = "MFA_POLICY",
+              .action = "DELETE",
+              .handler = mfa::deleteMfaPolicy});
   // Votes: the pipeline runs them (they act on another activity and return it).
-  r.activity({"ACTIVITY_TYPE_APPROVE_ACTIVITY",             "approve_activity",         "approveActivityIntent",            "approveActivityResult",            "ACTIVITY",     "APPROVE", false, votesAreRunByThePipeline});
-  r.activity({"ACTIVITY_TYPE_REJECT_ACTIVITY",              "reject_activity",          "rejectActivityIntent",             "rejectActivityResult",             "ACTIVITY",     "REJECT", false, votesAreRunByThePipeline});
-  r.activity({"ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",      "delete_sub_organization",  "deleteSubOrganizationIntent",      "deleteSubOrganizationResult",      "ORGANIZATION", "DELETE", false, so::deleteSubOrganization});
+  r.activity({.type = "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+              .path = "approve_activity",
+              .intentKey = "approveActivityIntent",
+              .resultKey = "approveActivityResult",
+              .resource = "ACTIVITY",
+              .action = "APPROVE",
+              .handler = votesAreRunByThePipeline});
+  r.activity({.type = "ACTIVITY_TYPE_REJECT_ACTIVITY",
+              .path = "reject_activity",
+              .intentKey = "rejectActivityIntent",
+              .resultKey = "rejectActivityResult",
+              .resource = "ACTIVITY",
+              .action = "REJECT",
+              .handler = votesAreRunByThePipeline});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
+              .path = "delete_sub_organization",
+              .intentKey = "deleteSubOrganizationIntent",
+              .resultKey = "deleteSubOrganizationResult",
+              .resource = "ORGANIZATION",
+              .action = "DELETE",
+              .handler = so::deleteSubOrganization});
 
+  // clang-format off
   r.query({"whoami",                   identity::whoami});
   r.query({"get_user",                 identity::getUser});
   r.query({"list_users",               users::listUsers});

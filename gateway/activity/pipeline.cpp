@@ -3,11 +3,11 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
-#include "activity/parameter_shape.hpp"
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
 #include "plugins/plugin_guard.hpp"
+#include "signet/parameter_shape.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
 

@@ -24,6 +24,7 @@ void ModuleRegistry::activity(ActivitySpec spec) {
     throw internalError("module '" + module_.name + "' declares " + spec.type +
                         " deprecated by default without rollout.deprecatedAt");
   spec.handler = guard("handler of " + spec.type, std::move(spec.handler));
+  if (spec.facts) spec.facts = guard("policy facts of " + spec.type, std::move(spec.facts));
   module_.activities.push_back(std::move(spec));
 }
 
@@ -91,12 +92,16 @@ void ModuleRegistry::subOrganizationFilter(SubOrganizationFilter filter) {
   module_.subOrganizationFilters.push_back(std::move(filter));
 }
 
-void ModuleRegistry::factProvider(std::vector<std::string> keywords, FactProvider provider) {
+void ModuleRegistry::factKeywords(std::vector<std::string> keywords) {
   for (const auto& k : keywords)
     if (policy::builtinKeywords().count(k))
       throw internalError("module '" + module_.name + "' declares policy keyword '" + k +
                           "', which belongs to the core");
   module_.factKeywords.insert(module_.factKeywords.end(), keywords.begin(), keywords.end());
+}
+
+void ModuleRegistry::factProvider(std::vector<std::string> keywords, FactProvider provider) {
+  factKeywords(std::move(keywords));
   module_.factProviders.push_back(guard("policy facts", std::move(provider)));
 }
 

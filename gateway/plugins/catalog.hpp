@@ -67,6 +67,7 @@ class ModuleRegistry : public Registry {
   void organizationDeletionHook(OrganizationDeletionHook hook) override;
   void subscribe(const std::string& event, EventHandler handler) override;
   void subOrganizationFilter(SubOrganizationFilter filter) override;
+  void factKeywords(std::vector<std::string> keywords) override;
   void factProvider(std::vector<std::string> keywords, FactProvider provider) override;
   void sessionProfileLookup(SessionProfileLookup lookup) override;
   const json::Object& settings() const override { return settings_; }

@@ -98,14 +98,17 @@ Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& requ
                                        {"resource", Value::string(spec.resource)},
                                        {"action", Value::string(spec.action)},
                                        {"params", paramsValue(request.parameters)}});
-  if (!gateway.catalog().services().factProviders.empty()) {
+  const auto& providers = gateway.catalog().services().factProviders;
+  if (!providers.empty() || spec.facts) {
     Caller nobody;
     HandlerContext ctx(gateway, db, nobody, request.organizationId);
-    for (const auto& [module, provider] : gateway.catalog().services().factProviders) {
-      json::Object extra = provider(ctx, spec.type, request.parameters);
-      if (!extra) continue;
-      for (const auto& [k, v] : *extra) facts[k] = fromJson(v);
-    }
+    auto merge = [&](const json::Object& extra) {
+      if (extra)
+        for (const auto& [k, v] : *extra) facts[k] = fromJson(v);
+    };
+    for (const auto& [module, provider] : providers)
+      merge(provider(ctx, spec.type, request.parameters));
+    if (spec.facts) merge(spec.facts(ctx, request.parameters));  // the activity's own
   }
   return facts;
 }

@@ -11,9 +11,8 @@
 
 namespace signet::sub_organizations {
 
-namespace {
-
-json::Object create(ActivityContext& ctx, const json::Object& p, int version) {
+json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) {
+  const int version = ctx.activityVersion();
   Db& db = ctx.db();
   auto parent = directory::requireOrganization(db, ctx.organizationId());
   std::string name = json::requireString(p, "subOrganizationName", "parameters");
@@ -82,6 +81,7 @@ json::Object create(ActivityContext& ctx, const json::Object& p, int version) {
   return result;
 }
 
+namespace {
 std::pair<std::string, SqlParams> usersWhere(const std::string& condition,
                                              const std::string& value) {
   return {"id IN (SELECT organization_id FROM users WHERE " + condition + ")", {value}};
@@ -149,10 +149,6 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
   return r;
 }
 }  // namespace
-
-ActivityHandler createHandler(int version) {
-  return [version](ActivityContext& ctx, const json::Object& p) { return create(ctx, p, version); };
-}
 
 json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params) {
   bool withoutExport = json::optionalBool(params, "deleteWithoutExport", "parameters", false);

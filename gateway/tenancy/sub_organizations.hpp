@@ -5,7 +5,8 @@
 #include "signet/plugin.hpp"
 
 namespace signet::sub_organizations {
-ActivityHandler createHandler(int version);
+// V4..V8 share it; it reads ctx.activityVersion() where they differ.
+json::Object createSubOrganization(ActivityContext& ctx, const json::Object& params);
 json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params);
 json::Object listSubOrganizations(RequestContext& ctx, const json::Object& body);
 json::Object listVerifiedSubOrganizations(RequestContext& ctx, const json::Object& body);

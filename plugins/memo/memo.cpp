@@ -15,31 +15,21 @@ std::vector<Migration> migrations() {
           {2, "memo titles (V2)", {"ALTER TABLE memo_entries ADD COLUMN title TEXT"}}};
 }
 
-json::Object createMemoV2(ActivityContext& ctx, const json::Object& params) {
-  // Shapes and lengths were checked before policies ran (the row's parameters).
-  std::string title = json::requireString(params, "title", "parameters");
+json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
+  // Shapes and lengths were checked before policies ran (the rows' parameters). V2 adds a
+  // title; V1 memos have none.
+  std::optional<std::string> title;
+  if (ctx.activityVersion() >= 2) title = json::requireString(params, "title", "parameters");
   std::string text = json::requireString(params, "text", "parameters");
   std::string id = ctx.newId();
   ctx.db().exec(
       "INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
       "created_at_ms, title) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs(), title});
+      {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs(),
+       title ? SqlValue(*title) : SqlValue(nullptr)});
   json::Object result = json::object();
   result->set("memoId", id);
-  result->set("title", title);
-  return result;
-}
-
-json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
-  // Shape and length were checked before policies ran (the row's parameters).
-  std::string text = json::requireString(params, "text", "parameters");
-  std::string id = ctx.newId();
-  ctx.db().exec(
-      "INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
-      "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-      {id, ctx.organizationId(), ctx.activityId(), ctx.caller().userId, text, ctx.nowMs()});
-  json::Object result = json::object();
-  result->set("memoId", id);
+  if (title) result->set("title", *title);
   return result;
 }
 

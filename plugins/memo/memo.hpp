@@ -6,9 +6,8 @@ namespace memo {
 inline constexpr size_t kMaxMemoBytes = 1024;
 inline constexpr size_t kMaxTitleBytes = 100;
 std::vector<signet::Migration> migrations();
+// V1 and V2; V2 adds a title. V2 ships as canary, to show a version rolled out in stages.
 signet::json::Object createMemo(signet::ActivityContext& ctx, const signet::json::Object& params);
-// V2 adds a title. It ships as canary, to show a version rolled out in stages.
-signet::json::Object createMemoV2(signet::ActivityContext& ctx, const signet::json::Object& params);
 signet::json::Object listMemos(signet::RequestContext& ctx, const signet::json::Object& body);
 // GET /plugins/memo/about (public, also on the memo listener): what the plugin is, as text.
 signet::HttpReply about(signet::RequestContext& ctx, const signet::HttpCall& call);

@@ -19,7 +19,7 @@ void registerMemo(signet::Registry& r) {
               .resultKey = "signetCreateMemoResult",
               .resource = "MEMO",
               .action = "CREATE",
-              .handler = memo::createMemoV2,
+              .handler = memo::createMemo,
               .rollout = {.state = RolloutState::kCanary},  // reaches no one until opened
               .parameters = {{.name = "title", .maxLength = memo::kMaxTitleBytes},
                              {.name = "text", .maxLength = memo::kMaxMemoBytes}}});

@@ -87,7 +87,8 @@ json::Object stampLogin(ActivityContext& ctx, const json::Object& p) {
   return loginSession(ctx, user, p);
 }
 
-json::Object otpLogin(ActivityContext& ctx, const json::Object& p, int version) {
+json::Object otpLogin(ActivityContext& ctx, const json::Object& p) {
+  const int version = ctx.activityVersion();
   std::string token = json::requireString(p, "verificationToken", "parameters");
   std::string publicKey =
       compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
@@ -137,7 +138,8 @@ IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user
   return out;
 }
 
-json::Object createReadWriteSession(ActivityContext& ctx, const json::Object& p, int version) {
+json::Object createReadWriteSession(ActivityContext& ctx, const json::Object& p) {
+  const int version = ctx.activityVersion();
   std::string target = json::requireString(p, "targetPublicKey", "parameters");
   std::optional<UserRef> user;
   if (version == 1) {

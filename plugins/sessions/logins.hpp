@@ -1,6 +1,6 @@
 // Logins and sessions: stamp_login, otp_login (V1, V2), create_read_write_session (V1, V2),
 // create_read_only_session, and what they share: a session key registered for the user and a
-// session JWT (wire.md §6), or a fresh key sealed to the client as a credential bundle.
+// session JWT, or a fresh key sealed to the client as a credential bundle.
 #pragma once
 
 #include "plugin_state.hpp"
@@ -11,10 +11,9 @@ namespace sessions {
 inline constexpr int64_t kDefaultSessionSeconds = 900;
 
 signet::json::Object stampLogin(signet::ActivityContext& ctx, const signet::json::Object& params);
-signet::json::Object otpLogin(signet::ActivityContext& ctx, const signet::json::Object& params,
-                              int version);
+signet::json::Object otpLogin(signet::ActivityContext& ctx, const signet::json::Object& params);
 signet::json::Object createReadWriteSession(signet::ActivityContext& ctx,
-                                            const signet::json::Object& params, int version);
+                                            const signet::json::Object& params);
 signet::json::Object createReadOnlySession(signet::ActivityContext& ctx,
                                            const signet::json::Object& params);
 

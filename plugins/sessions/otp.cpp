@@ -116,7 +116,8 @@ std::string verificationToken(ActivityContext& ctx, const OtpRecord& otp,
 
 }  // namespace
 
-Object initOtp(ActivityContext& ctx, const Object& p, const PluginState& state, int version) {
+Object initOtp(ActivityContext& ctx, const Object& p, const PluginState& state) {
+  const int version = ctx.activityVersion();
   auto done = initiate(ctx, p, state, "verify", version >= 2, true, version >= 3);
   json::Object result = json::object();
   result->set("otpId", done.otpId);
@@ -128,7 +129,8 @@ Object initOtp(ActivityContext& ctx, const Object& p, const PluginState& state, 
   return result;
 }
 
-Object verifyOtp(ActivityContext& ctx, const Object& p, int version) {
+Object verifyOtp(ActivityContext& ctx, const Object& p) {
+  const int version = ctx.activityVersion();
   std::string otpId = json::requireString(p, "otpId", "parameters");
   int64_t lifetime = boundedSeconds(p, kDefaultTokenSeconds, kMaxTokenSeconds);
   std::string code;
@@ -158,7 +160,8 @@ Object verifyOtp(ActivityContext& ctx, const Object& p, int version) {
   return result;
 }
 
-Object initOtpAuth(ActivityContext& ctx, const Object& p, const PluginState& state, int version) {
+Object initOtpAuth(ActivityContext& ctx, const Object& p, const PluginState& state) {
+  const int version = ctx.activityVersion();
   auto done = initiate(ctx, p, state, "auth", version >= 3, version >= 2, false);
   json::Object result = json::object();
   result->set("otpId", done.otpId);
@@ -186,7 +189,8 @@ Object otpAuth(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state, int version) {
+Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state) {
+  const int version = ctx.activityVersion();
   std::string email =
       validateEmail(json::requireString(p, "email", "parameters"), "parameters.email");
   std::string target = json::requireString(p, "targetPublicKey", "parameters");

@@ -15,17 +15,6 @@ namespace {
 using namespace signet;
 using namespace sessions;
 
-ActivityHandler versioned(json::Object (*h)(ActivityContext&, const json::Object&, int), int v) {
-  return [h, v](ActivityContext& ctx, const json::Object& p) { return h(ctx, p, v); };
-}
-// Each gateway that loads the plugin gets its own settings; handlers hold them.
-ActivityHandler delivering(json::Object (*h)(ActivityContext&, const json::Object&,
-                                             const PluginState&, int),
-                           int v, std::shared_ptr<const PluginState> state) {
-  return
-      [h, v, state](ActivityContext& ctx, const json::Object& p) { return h(ctx, p, *state, v); };
-}
-
 void registerSessions(Registry& r) {
   auto state = std::make_shared<const PluginState>(parseSettings(r.settings(), r.dataDir()));
   Poco::Net::initializeSSL();  // SMTP STARTTLS and https SMS providers
@@ -39,28 +28,155 @@ void registerSessions(Registry& r) {
         (state->settings.sms.transport == "outbox" ? "SMS" : "") + " messages are written to " +
         state->settings.outboxDir +
         ", not sent (set plugins.settings.sessions.email.transport / sms.transport)");
-  const bool parent = true;  // allowParentOrganization
-  // clang-format off
-  //          type                                           path                         intent key                         result key                         resource          action    root quorum only  handler                                     parent may submit
-  r.activity({"ACTIVITY_TYPE_STAMP_LOGIN",                  "stamp_login",               "stampLoginIntent",                "stampLoginResult",                "AUTH",           "CREATE", false, stampLogin});
-  r.activity({"ACTIVITY_TYPE_OTP_LOGIN",                    "otp_login",                 "otpLoginIntent",                  "otpLoginResult",                  "AUTH",           "CREATE", false, versioned(otpLogin, 1),                     parent});
-  r.activity({"ACTIVITY_TYPE_OTP_LOGIN_V2",                 "otp_login",                 "otpLoginIntentV2",                "otpLoginResult",                  "AUTH",           "CREATE", false, versioned(otpLogin, 2),                     parent});
-  r.activity({"ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",    "create_read_write_session", "createReadWriteSessionIntent",    "createReadWriteSessionResult",    "AUTH",           "CREATE", false, versioned(createReadWriteSession, 1),       parent});
-  r.activity({"ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2", "create_read_write_session", "createReadWriteSessionIntentV2",  "createReadWriteSessionResultV2",  "AUTH",           "CREATE", false, versioned(createReadWriteSession, 2)});
-  r.activity({"ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",     "create_read_only_session",  "createReadOnlySessionIntent",     "createReadOnlySessionResult",     "AUTH",           "CREATE", false, createReadOnlySession});
-  r.activity({"ACTIVITY_TYPE_CREATE_SESSION_PROFILE",       "create_session_profile",    "createSessionProfileIntent",      "createSessionProfileResult",      "SESSION_PROFILE","CREATE", false, createSessionProfile});
-  r.activity({"ACTIVITY_TYPE_INIT_OTP",                     "init_otp",                  "initOtpIntent",                   "initOtpResult",                   "OTP",            "CREATE", false, delivering(initOtp, 1, state),                     parent});
-  r.activity({"ACTIVITY_TYPE_INIT_OTP_V2",                  "init_otp",                  "initOtpIntentV2",                 "initOtpResult",                   "OTP",            "CREATE", false, delivering(initOtp, 2, state),                     parent});
-  r.activity({"ACTIVITY_TYPE_INIT_OTP_V3",                  "init_otp",                  "initOtpIntentV3",                 "initOtpResultV2",                 "OTP",            "CREATE", false, delivering(initOtp, 3, state),                     parent});
-  r.activity({"ACTIVITY_TYPE_VERIFY_OTP",                   "verify_otp",                "verifyOtpIntent",                 "verifyOtpResult",                 "OTP",            "VERIFY", false, versioned(verifyOtp, 1),                    parent});
-  r.activity({"ACTIVITY_TYPE_VERIFY_OTP_V2",                "verify_otp",                "verifyOtpIntentV2",               "verifyOtpResult",                 "OTP",            "VERIFY", false, versioned(verifyOtp, 2),                    parent});
-  r.activity({"ACTIVITY_TYPE_INIT_OTP_AUTH",                "init_otp_auth",             "initOtpAuthIntent",               "initOtpAuthResult",               "OTP",            "CREATE", false, delivering(initOtpAuth, 1, state),                 parent});
-  r.activity({"ACTIVITY_TYPE_INIT_OTP_AUTH_V2",             "init_otp_auth",             "initOtpAuthIntentV2",             "initOtpAuthResultV2",             "OTP",            "CREATE", false, delivering(initOtpAuth, 2, state),                 parent});
-  r.activity({"ACTIVITY_TYPE_INIT_OTP_AUTH_V3",             "init_otp_auth",             "initOtpAuthIntentV3",             "initOtpAuthResultV2",             "OTP",            "CREATE", false, delivering(initOtpAuth, 3, state),                 parent});
-  r.activity({"ACTIVITY_TYPE_OTP_AUTH",                     "otp_auth",                  "otpAuthIntent",                   "otpAuthResult",                   "AUTH",           "CREATE", false, otpAuth,                                    parent});
-  r.activity({"ACTIVITY_TYPE_EMAIL_AUTH_V2",                "email_auth",                "emailAuthIntentV2",               "emailAuthResult",                 "AUTH",           "CREATE", false, delivering(emailAuth, 2, state),                   parent});
-  r.activity({"ACTIVITY_TYPE_EMAIL_AUTH_V3",                "email_auth",                "emailAuthIntentV3",               "emailAuthResult",                 "AUTH",           "CREATE", false, delivering(emailAuth, 3, state),                   parent});
+  // Each gateway that loads the plugin gets its own settings; the delivering handlers hold them.
+  auto delivering = [state](json::Object (*handler)(ActivityContext&, const json::Object&,
+                                                    const PluginState&)) -> ActivityHandler {
+    return [handler, state](ActivityContext& ctx, const json::Object& p) {
+      return handler(ctx, p, *state);
+    };
+  };
+  r.activity({.type = "ACTIVITY_TYPE_STAMP_LOGIN",
+              .path = "stamp_login",
+              .intentKey = "stampLoginIntent",
+              .resultKey = "stampLoginResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = stampLogin});
+  r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN",
+              .path = "otp_login",
+              .intentKey = "otpLoginIntent",
+              .resultKey = "otpLoginResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = otpLogin,
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
+              .path = "otp_login",
+              .intentKey = "otpLoginIntentV2",
+              .resultKey = "otpLoginResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = otpLogin,
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
+              .path = "create_read_write_session",
+              .intentKey = "createReadWriteSessionIntent",
+              .resultKey = "createReadWriteSessionResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = createReadWriteSession,
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+              .path = "create_read_write_session",
+              .intentKey = "createReadWriteSessionIntentV2",
+              .resultKey = "createReadWriteSessionResultV2",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = createReadWriteSession});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
+              .path = "create_read_only_session",
+              .intentKey = "createReadOnlySessionIntent",
+              .resultKey = "createReadOnlySessionResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = createReadOnlySession});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SESSION_PROFILE",
+              .path = "create_session_profile",
+              .intentKey = "createSessionProfileIntent",
+              .resultKey = "createSessionProfileResult",
+              .resource = "SESSION_PROFILE",
+              .action = "CREATE",
+              .handler = createSessionProfile});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_OTP",
+              .path = "init_otp",
+              .intentKey = "initOtpIntent",
+              .resultKey = "initOtpResult",
+              .resource = "OTP",
+              .action = "CREATE",
+              .handler = delivering(initOtp),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V2",
+              .path = "init_otp",
+              .intentKey = "initOtpIntentV2",
+              .resultKey = "initOtpResult",
+              .resource = "OTP",
+              .action = "CREATE",
+              .handler = delivering(initOtp),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V3",
+              .path = "init_otp",
+              .intentKey = "initOtpIntentV3",
+              .resultKey = "initOtpResultV2",
+              .resource = "OTP",
+              .action = "CREATE",
+              .handler = delivering(initOtp),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP",
+              .path = "verify_otp",
+              .intentKey = "verifyOtpIntent",
+              .resultKey = "verifyOtpResult",
+              .resource = "OTP",
+              .action = "VERIFY",
+              .handler = verifyOtp,
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP_V2",
+              .path = "verify_otp",
+              .intentKey = "verifyOtpIntentV2",
+              .resultKey = "verifyOtpResult",
+              .resource = "OTP",
+              .action = "VERIFY",
+              .handler = verifyOtp,
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH",
+              .path = "init_otp_auth",
+              .intentKey = "initOtpAuthIntent",
+              .resultKey = "initOtpAuthResult",
+              .resource = "OTP",
+              .action = "CREATE",
+              .handler = delivering(initOtpAuth),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V2",
+              .path = "init_otp_auth",
+              .intentKey = "initOtpAuthIntentV2",
+              .resultKey = "initOtpAuthResultV2",
+              .resource = "OTP",
+              .action = "CREATE",
+              .handler = delivering(initOtpAuth),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
+              .path = "init_otp_auth",
+              .intentKey = "initOtpAuthIntentV3",
+              .resultKey = "initOtpAuthResultV2",
+              .resource = "OTP",
+              .action = "CREATE",
+              .handler = delivering(initOtpAuth),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_OTP_AUTH",
+              .path = "otp_auth",
+              .intentKey = "otpAuthIntent",
+              .resultKey = "otpAuthResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = otpAuth,
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V2",
+              .path = "email_auth",
+              .intentKey = "emailAuthIntentV2",
+              .resultKey = "emailAuthResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = delivering(emailAuth),
+              .allowParentOrganization = true});
+  r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V3",
+              .path = "email_auth",
+              .intentKey = "emailAuthIntentV3",
+              .resultKey = "emailAuthResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = delivering(emailAuth),
+              .allowParentOrganization = true});
 
+  // clang-format off
   r.query({"get_session_profile",  getSessionProfile});
   r.query({"get_session_profiles", getSessionProfiles});
   // clang-format on

@@ -124,52 +124,88 @@ Object eip7702Fact(const std::string& payload) {
 }
 }  // namespace
 
-Object signingFacts(RequestContext& ctx, const std::string& type, const Object& p) {
+namespace {
+// Facts `fill` puts in an object; malformed parameters are the handler's to refuse, so facts
+// that cannot be read from them stay absent.
+template <class Fill>
+Object collect(Fill fill) {
   Object facts = json::object();
-  auto setIf = [&](const char* name, const Object& value) {
-    if (value) facts->set(name, value);
-  };
   try {
-    if (type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" || type == "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS" ||
-        type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2") {
-      auto target = locateSignWith(ctx, p->optValue<std::string>("signWith", ""));
-      if (target && target->walletAccount) {
-        setIf("wallet", walletFact(ctx, target->walletId));
-        setIf("wallet_account", accountFact(target->address));
-      } else if (target) {
-        setIf("private_key", privateKeyFact(ctx, target->id));
-      }
-      if (target && type == "ACTIVITY_TYPE_SIGN_TRANSACTION_V2") {
-        Object tx = transactionFacts(ctx, *target, p);  // kept alive while it is read
-        for (const auto& [k, v] : *tx) facts->set(k, v);
-      }
-      std::string encoding = p->optValue<std::string>("encoding", "");
-      Object eth = json::object();
-      if (encoding == "PAYLOAD_ENCODING_EIP712")
-        eth->set("eip_712", eip712Fact(p->optValue<std::string>("payload", "")));
-      if (encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION")
-        eth->set("eip_7702_authorization", eip7702Fact(p->optValue<std::string>("payload", "")));
-      if (eth->size() > 0) facts->set("eth", eth);
-    } else if (type == "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT") {
-      auto target = locateSignWith(ctx, p->optValue<std::string>("address", ""));
-      if (target && target->walletAccount) {
-        setIf("wallet", walletFact(ctx, target->walletId));
-        setIf("wallet_account", accountFact(target->address));
-      }
-    } else if (p->has("walletId")) {
-      setIf("wallet", walletFact(ctx, p->optValue<std::string>("walletId", "")));
-    } else if (p->has("privateKeyId")) {
-      setIf("private_key", privateKeyFact(ctx, p->optValue<std::string>("privateKeyId", "")));
-    } else if (p->has("walletIds")) {
-      json::Array wallets = json::array();
-      for (const auto& id : json::optionalStringArray(p, "walletIds", "parameters"))
-        if (auto w = walletFact(ctx, id)) wallets->add(w);
-      facts->set("wallets", wallets);
-    }
+    fill(facts);
   } catch (const Error&) {
-    // Malformed parameters are the handler's to refuse; facts stay absent.
   }
   return facts;
+}
+
+void setIf(Object facts, const char* name, const Object& value) {
+  if (value) facts->set(name, value);
+}
+
+// The wallet and account, or the private key, that `signWith` names.
+void signerFacts(RequestContext& ctx, const std::optional<SignWithTarget>& target, Object facts) {
+  if (target && target->walletAccount) {
+    setIf(facts, "wallet", walletFact(ctx, target->walletId));
+    setIf(facts, "wallet_account", accountFact(target->address));
+  } else if (target) {
+    setIf(facts, "private_key", privateKeyFact(ctx, target->id));
+  }
+}
+
+void payloadFacts(const Object& p, Object facts) {
+  std::string encoding = p->optValue<std::string>("encoding", "");
+  Object eth = json::object();
+  if (encoding == "PAYLOAD_ENCODING_EIP712")
+    eth->set("eip_712", eip712Fact(p->optValue<std::string>("payload", "")));
+  if (encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION")
+    eth->set("eip_7702_authorization", eip7702Fact(p->optValue<std::string>("payload", "")));
+  if (eth->size() > 0) facts->set("eth", eth);
+}
+}  // namespace
+
+Object rawSigningFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    signerFacts(ctx, locateSignWith(ctx, p->optValue<std::string>("signWith", "")), facts);
+    payloadFacts(p, facts);
+  });
+}
+
+Object transactionSigningFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    auto target = locateSignWith(ctx, p->optValue<std::string>("signWith", ""));
+    signerFacts(ctx, target, facts);
+    if (target) {
+      Object tx = transactionFacts(ctx, *target, p);  // kept alive while it is read
+      for (const auto& [k, v] : *tx) facts->set(k, v);
+    }
+  });
+}
+
+Object walletAccountFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    auto target = locateSignWith(ctx, p->optValue<std::string>("address", ""));
+    if (target && target->walletAccount) signerFacts(ctx, target, facts);
+  });
+}
+
+Object walletFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    setIf(facts, "wallet", walletFact(ctx, p->optValue<std::string>("walletId", "")));
+  });
+}
+
+Object walletsFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    json::Array wallets = json::array();
+    for (const auto& id : json::optionalStringArray(p, "walletIds", "parameters"))
+      if (auto w = walletFact(ctx, id)) wallets->add(w);
+    facts->set("wallets", wallets);
+  });
+}
+
+Object privateKeyFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    setIf(facts, "private_key", privateKeyFact(ctx, p->optValue<std::string>("privateKeyId", "")));
+  });
 }
 
 }  // namespace signing

@@ -1,6 +1,6 @@
-// Policy facts for the signing activities (policy.md §1.3-1.4): `wallet` {id, imported,
-// exported, label}, `wallets`, `wallet_account` {address}, `private_key` {id, tags,
-// imported, exported, label}, and for typed-data signing `eth.eip_712` {primary_type,
+// Policy facts for the signing activities (Turnkey's policy language: keywords and structs):
+// `wallet` {id, imported, exported, label}, `wallets`, `wallet_account` {address}, `private_key`
+// {id, tags, imported, exported, label}, and for typed-data signing `eth.eip_712` {primary_type,
 // domain{name, version, chain_id, verifying_contract}, message} and
 // `eth.eip_7702_authorization` {address, chain_id, nonce}, and for sign_transaction `eth.tx`
 // (sign_transaction.hpp). A fact that does not apply is
@@ -11,7 +11,20 @@
 
 namespace signing {
 
-signet::json::Object signingFacts(signet::RequestContext& ctx, const std::string& activityType,
-                                  const signet::json::Object& parameters);
+using signet::RequestContext;
+using signet::json::Object;
+
+// sign_raw_payload(s): the signer (`wallet` and `wallet_account`, or `private_key`) and
+// `eth.eip_712` or `eth.eip_7702_authorization` by the payload's encoding.
+Object rawSigningFacts(RequestContext& ctx, const Object& parameters);
+// sign_transaction: the signer and the transaction's facts (sign_transaction.hpp).
+Object transactionSigningFacts(RequestContext& ctx, const Object& parameters);
+// export_wallet_account: the `wallet` and `wallet_account` of `address`.
+Object walletAccountFacts(RequestContext& ctx, const Object& parameters);
+// Activities on one wallet (`walletId`), on several (`walletIds`: `wallets`), on one private
+// key (`privateKeyId`).
+Object walletFacts(RequestContext& ctx, const Object& parameters);
+Object walletsFacts(RequestContext& ctx, const Object& parameters);
+Object privateKeyFacts(RequestContext& ctx, const Object& parameters);
 
 }  // namespace signing

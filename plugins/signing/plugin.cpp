@@ -29,32 +29,178 @@ SubOrganizationFilter byAddress() {
 }
 
 void registerSigning(Registry& r) {
-  // clang-format off
-  //          type                                    path                      intent key                     result key                     resource       action    root quorum only  handler
-  r.activity({"ACTIVITY_TYPE_CREATE_WALLET",          "create_wallet",          "createWalletIntent",          "createWalletResult",          "WALLET",      "CREATE", false, createWallet});
-  r.activity({"ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS", "create_wallet_accounts", "createWalletAccountsIntent",  "createWalletAccountsResult",  "WALLET",      "CREATE", false, createWalletAccounts});
-  r.activity({"ACTIVITY_TYPE_UPDATE_WALLET",          "update_wallet",          "updateWalletIntent",          "updateWalletResult",          "WALLET",      "UPDATE", false, updateWallet});
-  r.activity({"ACTIVITY_TYPE_DELETE_WALLETS",         "delete_wallets",         "deleteWalletsIntent",         "deleteWalletsResult",         "WALLET",      "DELETE", false, deleteWallets});
-  r.activity({"ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS", "delete_wallet_accounts", "deleteWalletAccountsIntent",  "deleteWalletAccountsResult",  "WALLET",      "DELETE", false, deleteWalletAccounts});
-  r.activity({"ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", "create_private_keys",    "createPrivateKeysIntentV2",   "createPrivateKeysResultV2",   "PRIVATE_KEY", "CREATE", false, createPrivateKeys});
-  r.activity({"ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",    "delete_private_keys",    "deletePrivateKeysIntent",     "deletePrivateKeysResult",     "PRIVATE_KEY", "DELETE", false, deletePrivateKeys});
-  r.activity({"ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",  "create_private_key_tag", "createPrivateKeyTagIntent",   "createPrivateKeyTagResult",   "PRIVATE_KEY",    "CREATE", false, createPrivateKeyTag});
-  r.activity({"ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",  "update_private_key_tag", "updatePrivateKeyTagIntent",   "updatePrivateKeyTagResult",   "PRIVATE_KEY",    "UPDATE", false, updatePrivateKeyTag});
-  r.activity({"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "delete_private_key_tags","deletePrivateKeyTagsIntent",  "deletePrivateKeyTagsResult",  "PRIVATE_KEY",    "DELETE", false, deletePrivateKeyTags});
-  r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",    "sign_raw_payload",       "signRawPayloadIntentV2",      "signRawPayloadResult",        "PRIVATE_KEY", "SIGN",   false, signRawPayload});
-  r.activity({"ACTIVITY_TYPE_EXPORT_WALLET",          "export_wallet",          "exportWalletIntent",          "exportWalletResult",          "WALLET",      "EXPORT", false, exportWallet});
-  r.activity({"ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",  "export_wallet_account",  "exportWalletAccountIntent",   "exportWalletAccountResult",   "WALLET",      "EXPORT", false, exportWalletAccount});
-  r.activity({"ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",     "export_private_key",     "exportPrivateKeyIntent",      "exportPrivateKeyResult",      "PRIVATE_KEY", "EXPORT", false, exportPrivateKey});
-  r.activity({"ACTIVITY_TYPE_INIT_IMPORT_WALLET",     "init_import_wallet",     "initImportWalletIntent",      "initImportWalletResult",      "WALLET",      "IMPORT", false, initImportWallet});
-  r.activity({"ACTIVITY_TYPE_IMPORT_WALLET",          "import_wallet",          "importWalletIntent",          "importWalletResult",          "WALLET",      "IMPORT", false, importWallet});
-  r.activity({"ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY","init_import_private_key","initImportPrivateKeyIntent",  "initImportPrivateKeyResult",  "PRIVATE_KEY", "IMPORT", false, initImportPrivateKey});
-  r.activity({"ACTIVITY_TYPE_IMPORT_PRIVATE_KEY",     "import_private_key",     "importPrivateKeyIntent",      "importPrivateKeyResult",      "PRIVATE_KEY", "IMPORT", false, importPrivateKey});
-  r.activity({"ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",      "sign_raw_payloads",      "signRawPayloadsIntent",       "signRawPayloadsResult",       "PRIVATE_KEY", "SIGN",   false, signRawPayloads});
-  r.activity({"ACTIVITY_TYPE_SIGN_TRANSACTION_V2",    "sign_transaction",       "signTransactionIntentV2",     "signTransactionResult",       "PRIVATE_KEY", "SIGN",   false, signTransaction});
-  r.activity({"ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER", "spark_prepare_transfer", "sparkPrepareTransferIntent",  "sparkPrepareTransferResult",  "PRIVATE_KEY", "SIGN",   false, sparkPrepareTransfer});
-  r.activity({"ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", "create_smart_contract_interface", "createSmartContractInterfaceIntent", "createSmartContractInterfaceResult", "SMART_CONTRACT_INTERFACE", "CREATE", false, createSmartContractInterface});
-  r.activity({"ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE", "delete_smart_contract_interface", "deleteSmartContractInterfaceIntent", "deleteSmartContractInterfaceResult", "SMART_CONTRACT_INTERFACE", "DELETE", false, deleteSmartContractInterface});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_WALLET",
+              .path = "create_wallet",
+              .intentKey = "createWalletIntent",
+              .resultKey = "createWalletResult",
+              .resource = "WALLET",
+              .action = "CREATE",
+              .handler = createWallet});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+              .path = "create_wallet_accounts",
+              .intentKey = "createWalletAccountsIntent",
+              .resultKey = "createWalletAccountsResult",
+              .resource = "WALLET",
+              .action = "CREATE",
+              .handler = createWalletAccounts,
+              .facts = walletFacts});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_WALLET",
+              .path = "update_wallet",
+              .intentKey = "updateWalletIntent",
+              .resultKey = "updateWalletResult",
+              .resource = "WALLET",
+              .action = "UPDATE",
+              .handler = updateWallet,
+              .facts = walletFacts});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_WALLETS",
+              .path = "delete_wallets",
+              .intentKey = "deleteWalletsIntent",
+              .resultKey = "deleteWalletsResult",
+              .resource = "WALLET",
+              .action = "DELETE",
+              .handler = deleteWallets,
+              .facts = walletsFacts});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
+              .path = "delete_wallet_accounts",
+              .intentKey = "deleteWalletAccountsIntent",
+              .resultKey = "deleteWalletAccountsResult",
+              .resource = "WALLET",
+              .action = "DELETE",
+              .handler = deleteWalletAccounts});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+              .path = "create_private_keys",
+              .intentKey = "createPrivateKeysIntentV2",
+              .resultKey = "createPrivateKeysResultV2",
+              .resource = "PRIVATE_KEY",
+              .action = "CREATE",
+              .handler = createPrivateKeys});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",
+              .path = "delete_private_keys",
+              .intentKey = "deletePrivateKeysIntent",
+              .resultKey = "deletePrivateKeysResult",
+              .resource = "PRIVATE_KEY",
+              .action = "DELETE",
+              .handler = deletePrivateKeys});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
+              .path = "create_private_key_tag",
+              .intentKey = "createPrivateKeyTagIntent",
+              .resultKey = "createPrivateKeyTagResult",
+              .resource = "PRIVATE_KEY",
+              .action = "CREATE",
+              .handler = createPrivateKeyTag});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",
+              .path = "update_private_key_tag",
+              .intentKey = "updatePrivateKeyTagIntent",
+              .resultKey = "updatePrivateKeyTagResult",
+              .resource = "PRIVATE_KEY",
+              .action = "UPDATE",
+              .handler = updatePrivateKeyTag});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
+              .path = "delete_private_key_tags",
+              .intentKey = "deletePrivateKeyTagsIntent",
+              .resultKey = "deletePrivateKeyTagsResult",
+              .resource = "PRIVATE_KEY",
+              .action = "DELETE",
+              .handler = deletePrivateKeyTags});
+  r.activity({.type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+              .path = "sign_raw_payload",
+              .intentKey = "signRawPayloadIntentV2",
+              .resultKey = "signRawPayloadResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = signRawPayload,
+              .facts = rawSigningFacts});
+  r.activity({.type = "ACTIVITY_TYPE_EXPORT_WALLET",
+              .path = "export_wallet",
+              .intentKey = "exportWalletIntent",
+              .resultKey = "exportWalletResult",
+              .resource = "WALLET",
+              .action = "EXPORT",
+              .handler = exportWallet,
+              .facts = walletFacts});
+  r.activity({.type = "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
+              .path = "export_wallet_account",
+              .intentKey = "exportWalletAccountIntent",
+              .resultKey = "exportWalletAccountResult",
+              .resource = "WALLET",
+              .action = "EXPORT",
+              .handler = exportWalletAccount,
+              .facts = walletAccountFacts});
+  r.activity({.type = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",
+              .path = "export_private_key",
+              .intentKey = "exportPrivateKeyIntent",
+              .resultKey = "exportPrivateKeyResult",
+              .resource = "PRIVATE_KEY",
+              .action = "EXPORT",
+              .handler = exportPrivateKey,
+              .facts = privateKeyFacts});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
+              .path = "init_import_wallet",
+              .intentKey = "initImportWalletIntent",
+              .resultKey = "initImportWalletResult",
+              .resource = "WALLET",
+              .action = "IMPORT",
+              .handler = initImportWallet});
+  r.activity({.type = "ACTIVITY_TYPE_IMPORT_WALLET",
+              .path = "import_wallet",
+              .intentKey = "importWalletIntent",
+              .resultKey = "importWalletResult",
+              .resource = "WALLET",
+              .action = "IMPORT",
+              .handler = importWallet});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY",
+              .path = "init_import_private_key",
+              .intentKey = "initImportPrivateKeyIntent",
+              .resultKey = "initImportPrivateKeyResult",
+              .resource = "PRIVATE_KEY",
+              .action = "IMPORT",
+              .handler = initImportPrivateKey});
+  r.activity({.type = "ACTIVITY_TYPE_IMPORT_PRIVATE_KEY",
+              .path = "import_private_key",
+              .intentKey = "importPrivateKeyIntent",
+              .resultKey = "importPrivateKeyResult",
+              .resource = "PRIVATE_KEY",
+              .action = "IMPORT",
+              .handler = importPrivateKey});
+  r.activity({.type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+              .path = "sign_raw_payloads",
+              .intentKey = "signRawPayloadsIntent",
+              .resultKey = "signRawPayloadsResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = signRawPayloads,
+              .facts = rawSigningFacts});
+  r.activity({.type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+              .path = "sign_transaction",
+              .intentKey = "signTransactionIntentV2",
+              .resultKey = "signTransactionResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = signTransaction,
+              .facts = transactionSigningFacts});
+  r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
+              .path = "spark_prepare_transfer",
+              .intentKey = "sparkPrepareTransferIntent",
+              .resultKey = "sparkPrepareTransferResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = sparkPrepareTransfer});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
+              .path = "create_smart_contract_interface",
+              .intentKey = "createSmartContractInterfaceIntent",
+              .resultKey = "createSmartContractInterfaceResult",
+              .resource = "SMART_CONTRACT_INTERFACE",
+              .action = "CREATE",
+              .handler = createSmartContractInterface});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE",
+              .path = "delete_smart_contract_interface",
+              .intentKey = "deleteSmartContractInterfaceIntent",
+              .resultKey = "deleteSmartContractInterfaceResult",
+              .resource = "SMART_CONTRACT_INTERFACE",
+              .action = "DELETE",
+              .handler = deleteSmartContractInterface});
 
+  // clang-format off
   r.query({"get_wallet",           getWallet});
   r.query({"list_wallets",         listWallets});
   r.query({"get_wallet_account",   getWalletAccount});
@@ -69,9 +215,8 @@ void registerSigning(Registry& r) {
   r.walletCreator(createWalletIn);
   r.organizationDeletionHook(deleteOrganizationKeys);
   r.subOrganizationFilter(byAddress());
-  r.factProvider({"wallet", "wallets", "wallet_account", "private_key", "eth", "solana", "tron",
-                  "bitcoin", "tempo"},
-                 signingFacts);
+  r.factKeywords({"wallet", "wallets", "wallet_account", "private_key", "eth", "solana", "tron",
+                  "bitcoin", "tempo"});
 }
 
 }  // namespace

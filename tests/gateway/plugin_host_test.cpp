@@ -384,17 +384,20 @@ TEST_P(PluginTest, APluginThatThrowsAtRunTimeFailsOnlyWhatItWasPartOf) {
               std::string::npos);
     stillServing(gw, "handler");
   }
-  {
-    // Policy facts are gathered for a user whom policies govern (the root quorum bypasses them).
+  // Policy facts are gathered for a user whom policies govern (the root quorum bypasses them):
+  // the provider for every activity, then the activity's own.
+  for (const auto& [site, expected] :
+       {std::pair{"facts", "plugin 'thrower' failed in its policy facts ("},
+        std::pair{"activityFacts",
+                  "plugin 'thrower' failed in its policy facts of ACTIVITY_TYPE_THROWER_PING ("}}) {
     TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR,
-                   {{"thrower", throwIn("facts")}});
+                   {{"thrower", throwIn(site)}});
     Org org(gw);
     std::string alice = org.user("alice");
     org.policy("pings", "EFFECT_ALLOW", "activity.resource == 'THROWER'");
     auto a = org.as(alice).submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING", org.org(), ping);
-    EXPECT_NE(failureOf(a).find("plugin 'thrower' failed in its policy facts"), std::string::npos)
-        << json::stringify(a);
-    stillServing(gw, "facts");
+    EXPECT_NE(failureOf(a).find(expected), std::string::npos) << site << json::stringify(a);
+    stillServing(gw, site);
   }
   {
     TestGateway gw(GetParam(), {"memo", "thrower"}, SIGNET_TEST_PLUGIN_DIR,

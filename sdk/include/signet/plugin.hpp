@@ -48,6 +48,18 @@ class Keyring {
 class ActivityContext;
 struct Services;
 
+// N of ACTIVITY_TYPE_..._VN; 1 for a type without a version suffix.
+inline int activityTypeVersion(const std::string& type) {
+  size_t v = type.rfind("_V");
+  if (v == std::string::npos || v + 2 >= type.size()) return 1;
+  int n = 0;
+  for (size_t i = v + 2; i < type.size(); ++i) {
+    if (type[i] < '0' || type[i] > '9' || n > 1000) return 1;
+    n = n * 10 + (type[i] - '0');
+  }
+  return n > 0 ? n : 1;
+}
+
 // What every handler gets. Handlers never read the clock, the random source, or HTTP
 // directly: everything comes through here, so handlers can be tested without a server.
 class RequestContext {
@@ -77,6 +89,10 @@ class ActivityContext : public RequestContext {
  public:
   virtual const std::string& activityId() const = 0;
   virtual const std::string& activityType() const = 0;
+  // The version of the activity type being run: N of a trailing _VN, else 1. The one way
+  // versions are declared: a row per type and version, all naming one handler, which reads
+  // this where the versions differ.
+  int activityVersion() const { return activityTypeVersion(activityType()); }
   // Delivers an event to every subscriber, synchronously and inside this activity's
   // transaction, so that a subscriber's writes (an outbox row) commit or roll back with it.
   virtual void publish(const std::string& event, const json::Object& payload) = 0;
@@ -84,9 +100,10 @@ class ActivityContext : public RequestContext {
   // though the activity fails and its own writes roll back). They run in a transaction of
   // their own only when the handler throws, in the order registered.
   virtual void onFailure(std::function<void(Db&)> write) = 0;
-  // App proofs (wire.md §7): whether the request asked for them (generateAppProofs), and
-  // adding one: the core signs `proofPayload` (a JSON string) with the gateway's ephemeral
-  // key and attaches {scheme, publicKey, proofPayload, signature} to activity.appProofs.
+  // App proofs (tkhq/sdk packages/crypto, proof.ts): whether the request asked for them
+  // (generateAppProofs), and adding one: the core signs `proofPayload` (a JSON string) with the
+  // gateway's ephemeral key and attaches {scheme, publicKey, proofPayload, signature} to
+  // activity.appProofs.
   virtual bool appProofsRequested() const = 0;
   virtual void addAppProof(const std::string& proofPayload) = 0;
 };
@@ -108,11 +125,16 @@ struct SubOrganizationFilter {
   std::function<std::pair<std::string, SqlParams>(const std::string& value)> condition;
 };
 
-// Facts a module exposes to policy conditions for an activity, as JSON merged into the
-// condition's keywords: {"wallet": {...}, "eth": {"tx": {...}}}. Objects are structs, arrays
-// lists, numbers ints; {"$uint": "<decimal>"} is a u256, {"$int": "<decimal>"} a signed
-// integer (ABI intN), and {"$map": {...}} a map. Return
-// an empty object when the activity is not the module's.
+// Facts for policy conditions, as JSON merged into the condition's keywords: {"wallet": {...},
+// "eth": {"tx": {...}}}. Objects are structs, arrays lists, numbers ints; {"$uint": "<decimal>"}
+// is a u256, {"$int": "<decimal>"} a signed integer (ABI intN), and {"$map": {...}} a map. A
+// fact that does not apply is left out, so a condition reading it fails instead of matching.
+//
+// An activity's own facts come from its row (ActivitySpec::facts), which gets the intent's
+// parameters; the keywords it fills are declared once per module (Registry::factKeywords).
+using ActivityFacts = std::function<json::Object(RequestContext&, const json::Object& parameters)>;
+// Facts a module adds to every activity's decision, its own and other modules' (a risk score
+// for any signing, say), given the activity type: Registry::factProvider.
 using FactProvider = std::function<json::Object(RequestContext&, const std::string& activityType,
                                                 const json::Object& parameters)>;
 // The markers above, so that no module spells them itself.
@@ -272,6 +294,10 @@ struct ActivitySpec {
   RolloutDefault rollout = {};
   // The intent's parameters, checked before policies run (ParamSpec).
   std::vector<ParamSpec> parameters = {};
+  // The facts policies may read while deciding this activity (ActivityFacts); empty: none
+  // beyond the core's `activity`. Malformed parameters are the handler's to refuse: leave the
+  // fact out rather than throw.
+  ActivityFacts facts = {};
 };
 
 struct QuerySpec {
@@ -328,9 +354,11 @@ class Registry {
   virtual void organizationDeletionHook(OrganizationDeletionHook hook) = 0;
   virtual void subscribe(const std::string& event, EventHandler handler) = 0;
   virtual void subOrganizationFilter(SubOrganizationFilter filter) = 0;
-  // `keywords` are the top-level names the provider fills ({"eth", "solana"}); policy
-  // conditions may read them while the module is enabled. A keyword of the core's or of another
-  // enabled module is refused.
+  // The top-level policy keywords the module's facts fill ({"eth", "solana"}), its activities'
+  // (ActivitySpec::facts) and its providers'. Policy conditions may read them while the module
+  // is enabled. A keyword of the core's or of another enabled module is refused.
+  virtual void factKeywords(std::vector<std::string> keywords) = 0;
+  // Facts for every activity, declaring the keywords the provider fills.
   virtual void factProvider(std::vector<std::string> keywords, FactProvider provider) = 0;
   virtual void sessionProfileLookup(SessionProfileLookup lookup) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an

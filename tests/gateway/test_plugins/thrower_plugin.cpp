@@ -1,7 +1,8 @@
 // A plugin that throws a plain std::runtime_error (not a signet::Error) at the one site its
 // settings name, plugins.settings.thrower.throwIn: registration, migration, handler, query,
-// facts or event. Everywhere else it behaves, so a test can check that the gateway names the
-// plugin, fails only what the plugin was part of, and keeps serving.
+// facts (its provider for every activity), activityFacts (its activity's own) or event. Everywhere
+// else it behaves, so a test can check that the gateway names the plugin, fails only what the
+// plugin was part of, and keeps serving.
 #include <stdexcept>
 
 #include "signet/plugin.hpp"
@@ -34,6 +35,11 @@ json::Object facts(RequestContext&, const std::string& type, const json::Object&
   return json::object();
 }
 
+json::Object pingFacts(RequestContext&, const json::Object&) {
+  throwIf("activityFacts");
+  return json::object();
+}
+
 void onFeature(ActivityContext& ctx, const std::string&, const json::Object&) {
   throwIf("event");
   ctx.db().exec("INSERT INTO thrower_events (id) VALUES (?)", {ctx.newId()});
@@ -46,8 +52,14 @@ void registerThrower(Registry& r) {
   std::string table = site == "migration" ? "CREATE TABLE thrower_events (id TEXT PRIMARY KEY,"
                                           : "CREATE TABLE thrower_events (id TEXT PRIMARY KEY)";
   r.migrations("thrower", {{1, "events", {table}}});
-  r.activity({"ACTIVITY_TYPE_THROWER_PING", "thrower_ping", "throwerPingIntent",
-              "throwerPingResult", "THROWER", "CREATE", false, ping});
+  r.activity({.type = "ACTIVITY_TYPE_THROWER_PING",
+              .path = "thrower_ping",
+              .intentKey = "throwerPingIntent",
+              .resultKey = "throwerPingResult",
+              .resource = "THROWER",
+              .action = "CREATE",
+              .handler = ping,
+              .facts = pingFacts});
   r.query({"thrower_count", count});
   // The policy keyword its facts fill: "thrower", unless a test asks for another.
   r.factProvider({r.settings()->optValue<std::string>("factKeyword", "thrower")}, facts);

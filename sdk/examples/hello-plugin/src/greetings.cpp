@@ -45,9 +45,8 @@ json::Object listGreetings(RequestContext& ctx, const json::Object&) {
   return out;
 }
 
-json::Object facts(RequestContext&, const std::string& activityType, const json::Object& params) {
+json::Object facts(RequestContext&, const json::Object& params) {
   json::Object out = json::object();
-  if (activityType != "ACTIVITY_TYPE_HELLO_GREET") return out;
   std::string name = json::optionalString(params, "name", "parameters").value_or("");
   json::Object hello = json::object();
   hello->set("name", name);

@@ -19,8 +19,7 @@ signet::json::Object greet(signet::ActivityContext& ctx, const signet::json::Obj
 signet::json::Object listGreetings(signet::RequestContext& ctx, const signet::json::Object& body);
 // Policy facts for a greeting: hello.name and hello.name_length, so that a policy can say
 // who may greet whom ("hello.name_length <= 5").
-signet::json::Object facts(signet::RequestContext& ctx, const std::string& activityType,
-                           const signet::json::Object& params);
+signet::json::Object facts(signet::RequestContext& ctx, const signet::json::Object& params);
 // The plugin's tables.
 std::vector<signet::Migration> migrations();
 

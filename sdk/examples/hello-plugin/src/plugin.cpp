@@ -14,9 +14,10 @@ void registerHello(signet::Registry& r) {
               .resource = "HELLO",
               .action = "CREATE",
               .handler = hello::greet,
-              .parameters = {{.name = "name", .maxLength = 64}}});
+              .parameters = {{.name = "name", .maxLength = 64}},
+              .facts = hello::facts});
   r.query({"hello_list_greetings", hello::listGreetings});
-  r.factProvider({"hello"}, hello::facts);
+  r.factKeywords({"hello"});  // the policy keywords its facts fill
   r.migrations("hello", hello::migrations());
 }
 

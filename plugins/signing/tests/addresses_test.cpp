@@ -3,7 +3,7 @@
 // as cosmjs (Cosmos), Phantom (Solana) and TronWeb publish them; XRPL's genesis account and
 // Sui's SDK test mnemonic; Dogecoin and Aptos vectors of other wallets' tests. The "abandon"
 // addresses of Dogecoin, XRP, Sui and Aptos are also checked against @scure/base and
-// @noble/hashes computing the same chain rules (tests/signing/README.md).
+// @noble/hashes computing the same chain rules (README.md beside this file).
 #include <gtest/gtest.h>
 
 #include "addresses.hpp"
@@ -36,7 +36,8 @@ TEST(Addresses, Eip55Examples) {
 }
 
 TEST(Addresses, EthereumOfTheExportVectorMnemonic) {
-  // wire.md §5's exported mnemonic; @scure/bip32 derives the same public key at this path.
+  // The exported mnemonic of the export-bundle vectors (tkhq/rust-sdk enclave_encrypt);
+  // @scure/bip32 derives the same public key at this path.
   EXPECT_EQ(address("ETHEREUM", Curve::kSecp256k1, "m/44'/60'/0'/0/0",
                     "leaf lady until indicate praise final route toast cake minimum insect unknown")
                 .size(),

@@ -1,6 +1,6 @@
 // Spark's building blocks against the Spark SDK (@buildonspark/spark-sdk 0.8.8): addresses and
 // keys of the "leaf lady …" mnemonic as its DefaultSparkSigner and encodeSparkAddress compute
-// them (tests/signing/README.md); the ECIES layout its Rust bindings read; and Feldman shares,
+// them (README.md beside this file); the ECIES layout its Rust bindings read; and Feldman shares,
 // checked by Lagrange interpolation at 0 with OpenSSL's big numbers.
 #include <gtest/gtest.h>
 #include <openssl/bn.h>

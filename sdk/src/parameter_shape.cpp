@@ -1,4 +1,4 @@
-#include "activity/parameter_shape.hpp"
+#include "signet/parameter_shape.hpp"
 
 namespace signet {
 

@@ -63,7 +63,7 @@ TEST(TempoTransaction, FactShowsCallsAndFees) {
   auto first = calls->getObject(0);
   EXPECT_EQ(first->getValue<std::string>("to"), "0x20c0000000000000000000000000000000000001");
   EXPECT_EQ(first->getValue<std::string>("function_signature"), "0xa9059cbb");
-  // The address argument sits at input[34..74], as the reference's policies slice it.
+  // The address argument sits at input[34..74], as Turnkey's example policies slice it.
   EXPECT_EQ(first->getValue<std::string>("input").substr(34, 40),
             "70997970c51812dc3a010c7d01b50e0d17dc79c8");
   auto second = calls->getObject(1);

@@ -1,6 +1,7 @@
-// reference/policy.md §4 cases that read the signing plugin's facts, through a real gateway:
-// 11 (export one account), 12 (wallet.id errors when signing with a private key), 13 (DENY
-// NO_OP unless EIP-712) and 18 (EIP-712 domain and message, with m['k'] access on lists).
+// Turnkey's policy examples (tkhq/docs features/policies) that read the signing plugin's facts,
+// through a real gateway: 11 (export one account), 12 (wallet.id errors when signing with a private
+// key), 13 (DENY NO_OP unless EIP-712) and 18 (EIP-712 domain and message, with m['k'] access on
+// lists).
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 

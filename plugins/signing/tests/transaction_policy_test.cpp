@@ -1,4 +1,4 @@
-// sign_transaction and the reference/policy.md §4 cases that read transaction facts, through a
+// sign_transaction and Turnkey's policy examples that read transaction facts, through a
 // real gateway: 1 (allowlist with a named approver), 2 (no consensus), 15 (selector, chain id,
 // nonce), 16 (WETH ABI arguments, and no ABI → error), 17 (batched calls as lists, flat
 // address arrays), 19 and 20 (Solana), 21 (Bitcoin PSBT outputs and fee), 22 (Tron contracts)

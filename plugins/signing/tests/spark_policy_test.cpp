@@ -1,6 +1,6 @@
-// spark_prepare_transfer through a real gateway: reference/policy.md §4 case 28 (a policy
-// over activity.params.transfer.receiver_public_key) decides a non-root user's transfers, and
-// what a completed transfer returns is opened as the operators and the receiver would: each
+// spark_prepare_transfer through a real gateway: a Spark transfer policy from Turnkey's examples (a
+// policy over activity.params.transfer.receiver_public_key) decides a non-root user's transfers,
+// and what a completed transfer returns is opened as the operators and the receiver would: each
 // operator's package with its key, the new leaf keys with the receiver's. Bad intents are
 // refused naming the field. (The conformance suite checks the same output with the Spark SDK.)
 #include "ecies.hpp"

@@ -1,0 +1,114 @@
+// The signing plugin's handlers and per-activity policy facts through the plugin test kit: a
+// wallet made by create_wallet on a real SQLite store (its seed sealed in the keyring), then
+// the facts each activity's row gives policies, and a refused signing that changes nothing.
+#include <gtest/gtest.h>
+
+#include "signet/testkit.hpp"
+
+namespace {
+
+using namespace signet;
+using testkit::PluginHarness;
+
+json::Object parse(const std::string& text) {
+  return json::parseObject(text, "test");
+}
+
+struct Wallet {
+  std::string id;
+  std::string address;
+};
+
+Wallet createEthereumWallet(PluginHarness& harness, const std::string& name) {
+  auto result = harness.submit("ACTIVITY_TYPE_CREATE_WALLET", parse(R"({"walletName":")" + name +
+                                                                    R"(","accounts":[{
+      "curve":"CURVE_SECP256K1","pathFormat":"PATH_FORMAT_BIP32",
+      "path":"m/44'/60'/0'/0/0","addressFormat":"ADDRESS_FORMAT_ETHEREUM"}]})"));
+  return {result->getValue<std::string>("walletId"),
+          result->getArray("addresses")->getElement<std::string>(0)};
+}
+
+TEST(SigningHandlers, EachActivityRowGivesItsOwnFacts) {
+  PluginHarness harness(signet_plugin_register);
+  Wallet treasury = createEthereumWallet(harness, "treasury");
+  Wallet ops = createEthereumWallet(harness, "ops");
+  EXPECT_EQ(treasury.address.substr(0, 2), "0x");
+
+  // Signing with an account: the wallet and the account.
+  auto signing = harness.facts("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                               parse(R"({"signWith":")" + treasury.address + R"(",
+      "payload":"00","encoding":"PAYLOAD_ENCODING_HEXADECIMAL",
+      "hashFunction":"HASH_FUNCTION_KECCAK256"})"));
+  EXPECT_EQ(signing->getObject("wallet")->getValue<std::string>("id"), treasury.id);
+  EXPECT_EQ(signing->getObject("wallet")->getValue<std::string>("label"), "treasury");
+  EXPECT_EQ(signing->getObject("wallet_account")->getValue<std::string>("address"),
+            treasury.address);
+  EXPECT_FALSE(signing->has("eth"));  // no typed data
+
+  // Typed data adds eth.eip_712.
+  auto typed = harness.facts("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                             parse(R"({"signWith":")" + treasury.address + R"(",
+      "payload":"{\"types\":{\"EIP712Domain\":[{\"name\":\"name\",\"type\":\"string\"}],\"Mail\":[{\"name\":\"note\",\"type\":\"string\"}]},\"primaryType\":\"Mail\",\"domain\":{\"name\":\"Ether Mail\"},\"message\":{\"note\":\"hi\"}}",
+      "encoding":"PAYLOAD_ENCODING_EIP712","hashFunction":"HASH_FUNCTION_NO_OP"})"));
+  auto eip712 = typed->getObject("eth")->getObject("eip_712");
+  EXPECT_EQ(eip712->getValue<std::string>("primary_type"), "Mail");
+  EXPECT_EQ(eip712->getObject("domain")->getValue<std::string>("name"), "Ether Mail");
+
+  // One wallet by id, several by ids, an account by address.
+  auto one = harness.facts("ACTIVITY_TYPE_EXPORT_WALLET",
+                           parse(R"({"walletId":")" + ops.id + R"(","targetPublicKey":"04"})"));
+  EXPECT_EQ(one->getObject("wallet")->getValue<std::string>("label"), "ops");
+  auto several = harness.facts(
+      "ACTIVITY_TYPE_DELETE_WALLETS",
+      parse(R"({"walletIds":[")" + treasury.id + R"(",")" + ops.id + R"(","no-such-wallet"]})"));
+  EXPECT_EQ(several->getArray("wallets")->size(), 2u);
+  auto account = harness.facts("ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
+                               parse(R"({"address":")" + ops.address + R"("})"));
+  EXPECT_EQ(account->getObject("wallet")->getValue<std::string>("id"), ops.id);
+
+  // Rows without facts give none; facts that cannot be read are left out, not thrown.
+  EXPECT_EQ(harness.facts("ACTIVITY_TYPE_CREATE_WALLET", parse("{}"))->size(), 0u);
+  EXPECT_EQ(harness
+                .facts("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                       parse(R"({"signWith":"0xunknown","payload":"{",
+                                    "encoding":"PAYLOAD_ENCODING_EIP712"})"))
+                ->size(),
+            0u);
+  EXPECT_EQ(harness.factKeywords().front(), "wallet");
+}
+
+TEST(SigningHandlers, SigningWithAnUnknownKeyIsRefusedAndChangesNothing) {
+  PluginHarness harness(signet_plugin_register);
+  Wallet w = createEthereumWallet(harness, "w");
+  auto count = [&] {
+    size_t n = 0;
+    harness.read([&](Db& db) {
+      n = std::stoul(db.queryOne("SELECT COUNT(*) FROM signet_secrets")->str(0)) +
+          std::stoul(db.queryOne("SELECT COUNT(*) FROM signing_wallet_accounts")->str(0));
+    });
+    return n;
+  };
+  size_t before = count();
+  EXPECT_GT(before, 0u);  // the wallet's seed is sealed in the keyring, its account stored
+  try {
+    harness.submit("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                   parse(R"({"signWith":"0x000000000000000000000000000000000000dEaD",
+                             "payload":"00","encoding":"PAYLOAD_ENCODING_HEXADECIMAL",
+                             "hashFunction":"HASH_FUNCTION_KECCAK256"})"));
+    FAIL() << "signed with a key the organization does not have";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kNotFound) << e.what();
+    EXPECT_NE(std::string(e.what()).find("signWith"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(count(), before);
+
+  // The same payload with the wallet's account signs: r, s and v come back.
+  auto signature = harness.submit("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                                  parse(R"({"signWith":")" + w.address + R"(",
+                             "payload":"00","encoding":"PAYLOAD_ENCODING_HEXADECIMAL",
+                             "hashFunction":"HASH_FUNCTION_KECCAK256"})"));
+  EXPECT_EQ(signature->getValue<std::string>("r").size(), 64u);
+  EXPECT_EQ(signature->getValue<std::string>("s").size(), 64u);
+}
+
+}  // namespace
