@@ -49,7 +49,8 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = otpLogin,
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
               .path = "otp_login",
               .intentKey = "otpLoginIntentV2",
@@ -57,7 +58,8 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = otpLogin,
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
               .path = "create_read_write_session",
               .intentKey = "createReadWriteSessionIntent",
@@ -65,14 +67,16 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = createReadWriteSession,
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "targetPublicKey"}, {.name = "email"}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
               .path = "create_read_write_session",
               .intentKey = "createReadWriteSessionIntentV2",
               .resultKey = "createReadWriteSessionResultV2",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = createReadWriteSession});
+              .handler = createReadWriteSession,
+              .parameters = {{.name = "targetPublicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
               .path = "create_read_only_session",
               .intentKey = "createReadOnlySessionIntent",
@@ -94,7 +98,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "CREATE",
               .handler = delivering(initOtp),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V2",
               .path = "init_otp",
               .intentKey = "initOtpIntentV2",
@@ -102,7 +107,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "CREATE",
               .handler = delivering(initOtp),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V3",
               .path = "init_otp",
               .intentKey = "initOtpIntentV3",
@@ -110,7 +116,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "CREATE",
               .handler = delivering(initOtp),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP",
               .path = "verify_otp",
               .intentKey = "verifyOtpIntent",
@@ -118,7 +125,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "VERIFY",
               .handler = verifyOtp,
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpId"}, {.name = "otpCode"}}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP_V2",
               .path = "verify_otp",
               .intentKey = "verifyOtpIntentV2",
@@ -126,7 +134,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "VERIFY",
               .handler = verifyOtp,
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpId"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH",
               .path = "init_otp_auth",
               .intentKey = "initOtpAuthIntent",
@@ -134,7 +143,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "CREATE",
               .handler = delivering(initOtpAuth),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V2",
               .path = "init_otp_auth",
               .intentKey = "initOtpAuthIntentV2",
@@ -142,7 +152,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "CREATE",
               .handler = delivering(initOtpAuth),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
               .path = "init_otp_auth",
               .intentKey = "initOtpAuthIntentV3",
@@ -150,7 +161,8 @@ void registerSessions(Registry& r) {
               .resource = "OTP",
               .action = "CREATE",
               .handler = delivering(initOtpAuth),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_OTP_AUTH",
               .path = "otp_auth",
               .intentKey = "otpAuthIntent",
@@ -158,7 +170,8 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = otpAuth,
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpId"}, {.name = "otpCode"}, {.name = "targetPublicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V2",
               .path = "email_auth",
               .intentKey = "emailAuthIntentV2",
@@ -166,7 +179,8 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = delivering(emailAuth),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "email"}, {.name = "targetPublicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V3",
               .path = "email_auth",
               .intentKey = "emailAuthIntentV3",
@@ -174,7 +188,10 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = delivering(emailAuth),
-              .allowParentOrganization = true});
+              .allowParentOrganization = true,
+              .parameters = {{.name = "email"},
+                             {.name = "targetPublicKey"},
+                             {.name = "emailCustomization", .type = ParamType::kObject}}});
 
   // clang-format off
   r.query({"get_session_profile",  getSessionProfile});

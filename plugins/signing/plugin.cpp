@@ -29,13 +29,15 @@ SubOrganizationFilter byAddress() {
 }
 
 void registerSigning(Registry& r) {
-  r.activity({.type = "ACTIVITY_TYPE_CREATE_WALLET",
-              .path = "create_wallet",
-              .intentKey = "createWalletIntent",
-              .resultKey = "createWalletResult",
-              .resource = "WALLET",
-              .action = "CREATE",
-              .handler = createWallet});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_CREATE_WALLET",
+       .path = "create_wallet",
+       .intentKey = "createWalletIntent",
+       .resultKey = "createWalletResult",
+       .resource = "WALLET",
+       .action = "CREATE",
+       .handler = createWallet,
+       .parameters = {{.name = "walletName"}, {.name = "accounts", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
               .path = "create_wallet_accounts",
               .intentKey = "createWalletAccountsIntent",
@@ -43,6 +45,7 @@ void registerSigning(Registry& r) {
               .resource = "WALLET",
               .action = "CREATE",
               .handler = createWalletAccounts,
+              .parameters = {{.name = "walletId"}, {.name = "accounts", .type = ParamType::kArray}},
               .facts = walletFacts});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_WALLET",
               .path = "update_wallet",
@@ -51,6 +54,7 @@ void registerSigning(Registry& r) {
               .resource = "WALLET",
               .action = "UPDATE",
               .handler = updateWallet,
+              .parameters = {{.name = "walletId"}},
               .facts = walletFacts});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_WALLETS",
               .path = "delete_wallets",
@@ -59,6 +63,7 @@ void registerSigning(Registry& r) {
               .resource = "WALLET",
               .action = "DELETE",
               .handler = deleteWallets,
+              .parameters = {{.name = "walletIds", .type = ParamType::kArray}},
               .facts = walletsFacts});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS",
               .path = "delete_wallet_accounts",
@@ -66,21 +71,24 @@ void registerSigning(Registry& r) {
               .resultKey = "deleteWalletAccountsResult",
               .resource = "WALLET",
               .action = "DELETE",
-              .handler = deleteWalletAccounts});
+              .handler = deleteWalletAccounts,
+              .parameters = {{.name = "walletAccountIds", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
               .path = "create_private_keys",
               .intentKey = "createPrivateKeysIntentV2",
               .resultKey = "createPrivateKeysResultV2",
               .resource = "PRIVATE_KEY",
               .action = "CREATE",
-              .handler = createPrivateKeys});
+              .handler = createPrivateKeys,
+              .parameters = {{.name = "privateKeys", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS",
               .path = "delete_private_keys",
               .intentKey = "deletePrivateKeysIntent",
               .resultKey = "deletePrivateKeysResult",
               .resource = "PRIVATE_KEY",
               .action = "DELETE",
-              .handler = deletePrivateKeys});
+              .handler = deletePrivateKeys,
+              .parameters = {{.name = "privateKeyIds", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
               .path = "create_private_key_tag",
               .intentKey = "createPrivateKeyTagIntent",
@@ -109,6 +117,10 @@ void registerSigning(Registry& r) {
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
               .handler = signRawPayload,
+              .parameters = {{.name = "signWith"},
+                             {.name = "payload"},
+                             {.name = "encoding"},
+                             {.name = "hashFunction"}},
               .facts = rawSigningFacts});
   r.activity({.type = "ACTIVITY_TYPE_EXPORT_WALLET",
               .path = "export_wallet",
@@ -117,6 +129,7 @@ void registerSigning(Registry& r) {
               .resource = "WALLET",
               .action = "EXPORT",
               .handler = exportWallet,
+              .parameters = {{.name = "walletId"}, {.name = "targetPublicKey"}},
               .facts = walletFacts});
   r.activity({.type = "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
               .path = "export_wallet_account",
@@ -125,6 +138,7 @@ void registerSigning(Registry& r) {
               .resource = "WALLET",
               .action = "EXPORT",
               .handler = exportWalletAccount,
+              .parameters = {{.name = "address"}, {.name = "targetPublicKey"}},
               .facts = walletAccountFacts});
   r.activity({.type = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",
               .path = "export_private_key",
@@ -133,6 +147,7 @@ void registerSigning(Registry& r) {
               .resource = "PRIVATE_KEY",
               .action = "EXPORT",
               .handler = exportPrivateKey,
+              .parameters = {{.name = "privateKeyId"}, {.name = "targetPublicKey"}},
               .facts = privateKeyFacts});
   r.activity({.type = "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
               .path = "init_import_wallet",
@@ -169,15 +184,21 @@ void registerSigning(Registry& r) {
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
               .handler = signRawPayloads,
+              .parameters = {{.name = "signWith"},
+                             {.name = "payloads", .type = ParamType::kArray},
+                             {.name = "encoding"},
+                             {.name = "hashFunction"}},
               .facts = rawSigningFacts});
-  r.activity({.type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-              .path = "sign_transaction",
-              .intentKey = "signTransactionIntentV2",
-              .resultKey = "signTransactionResult",
-              .resource = "PRIVATE_KEY",
-              .action = "SIGN",
-              .handler = signTransaction,
-              .facts = transactionSigningFacts});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+       .path = "sign_transaction",
+       .intentKey = "signTransactionIntentV2",
+       .resultKey = "signTransactionResult",
+       .resource = "PRIVATE_KEY",
+       .action = "SIGN",
+       .handler = signTransaction,
+       .parameters = {{.name = "signWith"}, {.name = "unsignedTransaction"}, {.name = "type"}},
+       .facts = transactionSigningFacts});
   r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
               .path = "spark_prepare_transfer",
               .intentKey = "sparkPrepareTransferIntent",
