@@ -143,6 +143,10 @@ json::Object listPolicies(RequestContext& ctx, const json::Object&) {
 
 json::Object getPolicyEvaluations(RequestContext& ctx, const json::Object& body) {
   std::string activityId = json::requireString(body, "activityId", "");
+  // Another organization's activity is as unknown here as in get_activity: the same 404.
+  if (!ctx.db().queryOne("SELECT 1 FROM activities WHERE organization_id = ? AND id = ?",
+                         {ctx.organizationId(), activityId}))
+    throw notFound("activity " + activityId + " not found in organization " + ctx.organizationId());
   json::Array list = json::array();
   for (const auto& row :
        ctx.db().query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations "

@@ -14,6 +14,49 @@
 namespace signet {
 
 namespace {
+// A request line as the log may show it: control bytes and non-ASCII escaped as \xNN, so that
+// what a client sends cannot move the operator's cursor or forge log lines.
+std::string printable(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// Why a request's framing is refused before its body is read, or empty. Both Content-Length
+// and Transfer-Encoding, or two lengths, is how requests are smuggled past a proxy that reads
+// them the other way; a length that is not a plain decimal of sane size is refused outright.
+std::string framingProblem(const Poco::Net::HTTPServerRequest& req) {
+  size_t lengths = 0;
+  std::string length;
+  for (const auto& [name, value] : req)
+    if (asciiLower(name) == "content-length") {
+      ++lengths;
+      length = value;
+    }
+  if (lengths > 1) return "the request has " + std::to_string(lengths) + " Content-Length headers";
+  if (lengths == 1 && req.has("Transfer-Encoding"))
+    return "the request has both Content-Length and Transfer-Encoding";
+  if (req.has("Transfer-Encoding") && asciiLower(req.get("Transfer-Encoding")) != "chunked")
+    return "Transfer-Encoding " + printable(req.get("Transfer-Encoding")) +
+           " is not supported; send chunked or a Content-Length";
+  if (lengths == 1 &&
+      (length.empty() || length.find_first_not_of("0123456789") != std::string::npos))
+    return "Content-Length " + printable(length) + " is not a decimal length";
+  if (lengths == 1 && length.size() > 15)
+    return "Content-Length " + printable(length) + " is beyond any body this server accepts";
+  return {};
+}
+
 class RequestHandler : public Poco::Net::HTTPRequestHandler {
  public:
   RequestHandler(Router& router, size_t maxBody) : router_(router), maxBody_(maxBody) {}
@@ -28,11 +71,21 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
       data.query = data.path.substr(q + 1);
       data.path.resize(q);
     }
-    for (const auto& [name, value] : req) data.headers[asciiLower(name)] = value;
-    readBody(req, data);
-    HttpResult result = router_.handle(data);
-    if (data.bodyTooLarge) resp.setKeepAlive(false);
-    resp.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(result.status));
+    for (const auto& [name, value] : req) {
+      std::string key = asciiLower(name);
+      if (!data.headers.emplace(key, value).second) data.repeatedHeaders.push_back(key);
+    }
+    HttpResult result;
+    if (std::string problem = framingProblem(req); !problem.empty()) {
+      // The body's extent is unknown, so the connection cannot carry another request.
+      result = errorResult(invalidArgument(problem));
+      resp.setKeepAlive(false);
+    } else {
+      readBody(req, data);
+      result = router_.handle(data);
+      if (data.bodyTooLarge) resp.setKeepAlive(false);
+    }
+    resp.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(result.status));
     for (const auto& [name, value] : result.headers) resp.set(name, value);
     if (result.status == 204) {
       resp.setContentLength(0);
@@ -47,12 +100,15 @@ class RequestHandler : public Poco::Net::HTTPRequestHandler {
                       std::chrono::steady_clock::now() - started)
                       .count();
     Poco::Logger::get("signet.http")
-        .information("%s %s %d %z bytes %ld us", data.method, data.path, result.status,
-                     data.body.size(), static_cast<long>(micros));
+        .information("%s %s %d %z bytes %ld us", printable(data.method), printable(data.path),
+                     result.status, data.body.size(), static_cast<long>(micros));
   }
 
  private:
   void readBody(Poco::Net::HTTPServerRequest& req, HttpRequestData& data) {
+    // Without a length or chunks an HTTP/1.1 request has no body (RFC 9112 §6.3). Reading one
+    // anyway waits for the connection to close: a browser's preflight took 30 s.
+    if (!req.hasContentLength() && !req.getChunkedTransferEncoding()) return;
     std::istream& in = req.stream();
     char buf[8192];
     if (req.hasContentLength() && static_cast<size_t>(req.getContentLength()) > maxBody_) {
@@ -106,6 +162,8 @@ HttpServer::HttpServer(Gateway& gateway, const std::string& listen, const Listen
   params->setMaxQueued(256);
   params->setKeepAlive(true);
   params->setTimeout(Poco::Timespan(30, 0));
+  // An idle keep-alive connection holds a worker thread; give it back after a few seconds.
+  params->setKeepAliveTimeout(Poco::Timespan(3, 0));
   server_ = std::make_unique<Poco::Net::HTTPServer>(
       new HandlerFactory(router_, gateway.config().maxBodyBytes), socket, params);
 }

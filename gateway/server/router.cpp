@@ -87,6 +87,9 @@ StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   auto take = [&](const char* name, std::optional<std::string>& slot) {
     auto it = request.headers.find(asciiLower(name));
     if (it == request.headers.end()) return;
+    for (const auto& repeated : request.repeatedHeaders)
+      if (repeated == it->first)
+        throw invalidArgument(std::string("the ") + name + " header is repeated; send exactly one");
     if (it->second.size() > gateway_.config().maxHeaderBytes)
       throw invalidArgument(std::string("the ") + name + " header is " +
                             std::to_string(it->second.size()) + " bytes, over the limit of " +
@@ -150,6 +153,9 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     throw gateway_.catalog().unservedRoute(module, request.method, path);
   }
   bool api = startsWith(path, kQueryPrefix) || startsWith(path, kSubmitPrefix);
+  if (auto field = json::fieldHoldingNul(request.body))
+    throw invalidArgument("invalid field " + *field +
+                          ": it holds a NUL character, which cannot be stored as it was sent");
   if (request.method == "GET" && path == "/healthz") {
     json::Object o = json::object();
     o->set("status", "ok");
@@ -188,7 +194,13 @@ HttpResult Router::handle(const HttpRequestData& request) {
     result.status = 204;
   } else {
     try {
-      result = dispatch(request);
+      if (request.method == "HEAD") {  // what GET answers, without the body (the server drops it)
+        HttpRequestData get = request;
+        get.method = "GET";
+        result = dispatch(get);
+      } else {
+        result = dispatch(request);
+      }
     } catch (const Error& e) {
       result = errorResult(e);
     } catch (const std::exception& e) {

@@ -22,6 +22,9 @@ struct HttpRequestData {
   std::string body;
   bool bodyTooLarge = false;  // the server stopped reading at the limit
   size_t declaredLength = 0;
+  // Headers the request repeated (lower-cased names): a repeated stamp is refused, not
+  // resolved to one of its values.
+  std::vector<std::string> repeatedHeaders;
 };
 
 struct HttpResult {

@@ -53,6 +53,39 @@ Object parseObject(std::string_view text, std::string_view what) {
   return v.extract<Object>();
 }
 
+namespace {
+std::optional<std::string> nulIn(const Poco::Dynamic::Var& v, const std::string& path) {
+  auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  if (v.type() == typeid(Object)) {
+    for (const auto& [key, value] : *v.extract<Object>()) {
+      if (key.find('\0') != std::string::npos) return child(key);
+      if (auto found = nulIn(value, child(key))) return found;
+    }
+  } else if (v.type() == typeid(Array)) {
+    auto list = v.extract<Array>();
+    for (size_t i = 0; i < list->size(); ++i)
+      if (auto found =
+              nulIn(list->get(static_cast<unsigned>(i)), path + "[" + std::to_string(i) + "]"))
+        return found;
+  } else if (v.isString() && v.extract<std::string>().find('\0') != std::string::npos) {
+    return path;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::string> fieldHoldingNul(std::string_view text) {
+  if (text.find("\\u0000") == std::string_view::npos && text.find('\0') == std::string_view::npos)
+    return std::nullopt;
+  Poco::Dynamic::Var v;
+  try {
+    v = Poco::JSON::Parser().parse(std::string(text));
+  } catch (const Poco::Exception&) {
+    return std::nullopt;  // the parse that follows names the syntax error
+  }
+  return nulIn(v, "");
+}
+
 std::string stringify(const Poco::Dynamic::Var& value) {
   std::ostringstream out;
   Poco::JSON::Stringifier::condense(value, out);

@@ -18,6 +18,11 @@ using Array = Poco::JSON::Array::Ptr;
 // Parses a JSON object; a syntax error or a non-object is InvalidArgument naming `what`.
 Object parseObject(std::string_view text, std::string_view what);
 std::string stringify(const Poco::Dynamic::Var& value);
+// The path of the first string (or key) in a JSON text that holds a NUL character
+// ("parameters.walletName"), or nullopt when none does or the text does not parse. Neither
+// store keeps such text whole (PostgreSQL refuses it, SQLite's readers stop at it), so the API
+// refuses it. Costs one scan of the text when there is no NUL.
+std::optional<std::string> fieldHoldingNul(std::string_view text);
 inline Object object() {
   return new Poco::JSON::Object();
 }

@@ -1,0 +1,203 @@
+// The HTTP front end held to the letter, over raw sockets on loopback (a client library would
+// tidy up exactly what these tests send): requests framed two ways, repeated stamps, NUL in
+// text, preflights without a length, HEAD, reason phrases, and another organization's
+// evaluations.
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/StreamSocket.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "support/test_gateway.hpp"
+#include "support/test_org.hpp"
+
+namespace signet::test {
+namespace {
+
+struct RawReply {
+  std::string statusLine;
+  std::string head;
+  std::string body;
+  bool closed = false;  // the server closed the connection after answering
+};
+
+uint16_t portOf(const TestGateway& gw) {
+  return static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1)));
+}
+
+// Sends `request` as it is and reads one answer: headers, then Content-Length bytes of body
+// (none for HEAD), then whether the server closes. Every read is bounded by a 5 s timeout.
+RawReply rawExchange(uint16_t port, const std::string& request, bool head = false) {
+  Poco::Net::StreamSocket socket(Poco::Net::SocketAddress("127.0.0.1", port));
+  socket.setReceiveTimeout(Poco::Timespan(5, 0));
+  socket.sendBytes(request.data(), static_cast<int>(request.size()));
+  std::string data;
+  char buf[4096];
+  size_t headEnd;
+  while ((headEnd = data.find("\r\n\r\n")) == std::string::npos) {
+    int n = socket.receiveBytes(buf, sizeof buf);
+    if (n <= 0)
+      throw std::runtime_error("connection closed before an answer to: " +
+                               request.substr(0, request.find("\r\n\r\n")));
+    data.append(buf, static_cast<size_t>(n));
+  }
+  RawReply reply;
+  reply.head = data.substr(0, headEnd);
+  reply.statusLine = reply.head.substr(0, reply.head.find("\r\n"));
+  size_t length = 0;
+  std::string lower = asciiLower(reply.head);
+  if (auto at = lower.find("content-length: "); at != std::string::npos)
+    length = std::stoul(lower.substr(at + 16));
+  reply.body = data.substr(headEnd + 4);
+  while (!head && reply.body.size() < length) {
+    int n = socket.receiveBytes(buf, sizeof buf);
+    if (n <= 0) break;
+    reply.body.append(buf, static_cast<size_t>(n));
+  }
+  // A closed connection reads 0 at once; an open one times out (kept short here).
+  socket.setReceiveTimeout(Poco::Timespan(0, 300'000));
+  try {
+    reply.closed = socket.receiveBytes(buf, sizeof buf) == 0;
+  } catch (const Poco::TimeoutException&) {
+    reply.closed = false;
+  }
+  return reply;
+}
+
+std::string errorMessage(const RawReply& reply) {
+  return json::parseObject(reply.body, "error")->getValue<std::string>("message");
+}
+
+class HttpStrictnessTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(HttpStrictnessTest);
+
+TEST_P(HttpStrictnessTest, AmbiguousFramingIsRefusedWithJsonAndTheConnectionClosed) {
+  TestGateway gw(GetParam());
+  const uint16_t port = portOf(gw);
+  struct Case {
+    std::string headers;
+    std::string expected;
+  };
+  for (const auto& c : std::vector<Case>{
+           {"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n",
+            "both Content-Length and Transfer-Encoding"},
+           {"Content-Length: 2\r\nContent-Length: 3\r\n", "2 Content-Length headers"},
+           {"Content-Length: 2\r\nContent-Length: 2\r\n", "2 Content-Length headers"},
+           {"Transfer-Encoding: gzip\r\n", "is not supported"},
+           {"Content-Length: 9999999999999999\r\n", "is beyond any body"},
+       }) {
+    auto reply = rawExchange(
+        port, "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n" + c.headers + "\r\n{}");
+    EXPECT_EQ(reply.statusLine, "HTTP/1.1 400 Bad Request") << c.headers;
+    EXPECT_NE(errorMessage(reply).find(c.expected), std::string::npos) << errorMessage(reply);
+    EXPECT_TRUE(reply.closed) << c.headers;
+  }
+}
+
+TEST_P(HttpStrictnessTest, PreflightsAndBodylessPostsAreAnsweredAtOnce) {
+  TestGateway gw(GetParam());
+  const uint16_t port = portOf(gw);
+  auto started = std::chrono::steady_clock::now();
+  // What a browser sends: no Content-Length, and the connection kept for the next request.
+  auto preflight =
+      rawExchange(port,
+                  "OPTIONS /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n"
+                  "Origin: http://app.test\r\nAccess-Control-Request-Method: POST\r\n\r\n");
+  EXPECT_EQ(preflight.statusLine, "HTTP/1.1 204 No Content");
+  EXPECT_FALSE(preflight.closed);
+  auto post = rawExchange(port, "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(post.statusLine, "HTTP/1.1 401 Unauthorized");
+  EXPECT_NE(errorMessage(post).find("not stamped"), std::string::npos);
+  // Each exchange also waits 0.3 s to see whether the server closes; neither waited on a body.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+}
+
+TEST_P(HttpStrictnessTest, HeadAnswersWhatGetAnswersWithoutTheBody) {
+  TestGateway gw(GetParam());
+  const uint16_t port = portOf(gw);
+  auto get = rawExchange(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  auto head = rawExchange(port, "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n", /*head=*/true);
+  EXPECT_EQ(get.statusLine, "HTTP/1.1 200 OK");
+  EXPECT_EQ(head.statusLine, "HTTP/1.1 200 OK");
+  EXPECT_FALSE(get.body.empty());
+  EXPECT_TRUE(head.body.empty());
+  auto unknown = rawExchange(port, "HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\n", /*head=*/true);
+  EXPECT_EQ(unknown.statusLine, "HTTP/1.1 404 Not Found");
+}
+
+TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
+  TestGateway gw(GetParam(), {"memo", "signing"});
+  Org org(gw);
+  const uint16_t port = portOf(gw);
+  std::string body = R"({"organizationId":")" + org.org() + R"("})";
+  auto twice = rawExchange(port,
+                           "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n"
+                           "X-Stamp: a\r\nX-Stamp: b\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n" + body);
+  EXPECT_EQ(twice.statusLine, "HTTP/1.1 400 Bad Request");
+  EXPECT_NE(errorMessage(twice).find("X-Stamp header is repeated"), std::string::npos);
+
+  // A wallet named "\u0000" or "a\u0000b", through the stamped API: refused before anything is
+  // stored, naming the field; the same name without the NUL is accepted.
+  json::Object accounts = json::parseObject(R"({"a":[{"curve":"CURVE_SECP256K1",
+      "pathFormat":"PATH_FORMAT_BIP32","path":"m/44'/60'/0'/0/0",
+      "addressFormat":"ADDRESS_FORMAT_ETHEREUM"}]})",
+                                            "accounts");
+  for (const std::string name : {std::string(1, '\0'), std::string("a\0b", 3)}) {
+    json::Object p = json::object();
+    p->set("walletName", name);
+    p->set("accounts", accounts->getArray("a"));
+    try {
+      gw.rootClient().submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
+                             gw.root().organizationId, p);
+      ADD_FAILURE() << "a wallet name holding NUL was accepted";
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find("parameters.walletName"), std::string::npos) << e.what();
+    }
+  }
+  json::Object list = json::object();
+  list->set("organizationId", gw.root().organizationId);
+  EXPECT_EQ(gw.rootClient().query("list_wallets", list)->getArray("wallets")->size(), 0u);
+  json::Object activities = json::object();
+  activities->set("organizationId", gw.root().organizationId);
+  json::Array stored = gw.rootClient().query("list_activities", activities)->getArray("activities");
+  for (const auto& a : *stored)
+    EXPECT_NE(a.extract<json::Object>()->getValue<std::string>("type"),
+              "ACTIVITY_TYPE_CREATE_WALLET");
+}
+
+TEST_P(HttpStrictnessTest, AnotherOrganizationsEvaluationsAreNotFoundLikeItsActivity) {
+  TestGateway gw(GetParam());
+  Org org(gw);
+  std::string alice = org.user("alice");
+  org.policy("memos", "EFFECT_ALLOW", "activity.resource == 'MEMO'");
+  json::Object memo = json::object();
+  memo->set("text", "ours");
+  auto activity = org.as(alice).submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO",
+                                       org.org(), memo);
+  std::string id = activity->getValue<std::string>("id");
+
+  json::Object own = json::object();
+  own->set("organizationId", org.org());
+  own->set("activityId", id);
+  EXPECT_GT(org.root().query("get_policy_evaluations", own)->getArray("policyEvaluations")->size(),
+            0u);
+
+  auto [other, otherStamper] = gw.createOrganization("Other Org");
+  auto intruder = gw.clientWith(otherStamper);
+  for (const char* query : {"get_activity", "get_policy_evaluations"}) {
+    json::Object q = json::object();
+    q->set("organizationId", other.organizationId);
+    q->set("activityId", id);
+    try {
+      intruder.query(query, q);
+      ADD_FAILURE() << query << " answered for another organization's activity";
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 404) << query << ": " << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace signet::test
