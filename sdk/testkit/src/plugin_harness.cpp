@@ -242,7 +242,12 @@ HttpReply PluginHarness::route(const std::string& method, const std::string& sub
     // A public route's context has no caller and no organization, as in the gateway.
     const bool stamped = r.access == RouteAccess::kStamped;
     Caller nobody;
-    HttpCall call{.method = method, .path = subpath, .subpath = subpath, .body = body};
+    HttpCall call{.method = method,
+                  .path = subpath,
+                  .subpath = subpath,
+                  .query = {},
+                  .headers = {},
+                  .body = body};
     HttpReply reply;
     state_->database->transaction([&](Db& db) {
       HarnessContext ctx(*state_, db, stamped ? state_->options.caller : nobody,

@@ -34,8 +34,11 @@ struct HarnessOptions {
   Caller caller = {.userId = "00000000-0000-4000-8000-0000000000aa",
                    .userName = "test user",
                    .organizationId = "00000000-0000-4000-8000-000000000001",
+                   .publicKey = {},
                    .scheme = "SIGNATURE_SCHEME_TK_API_P256",
-                   .inRootQuorum = true};
+                   .signature = {},
+                   .inRootQuorum = true,
+                   .attestation = {}};
   int64_t nowMs = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 };
 
