@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "plugins/catalog.hpp"
 #include "plugins/plugin_host.hpp"
+#include "server/rate_limiter.hpp"
 #include "store/database.hpp"
 
 namespace signet {
@@ -32,6 +33,9 @@ class Gateway {
   json::Object appProof(const std::string& proofPayload) const;
   const std::string& appProofPublicKey() const { return appProofPublicKey_; }
 
+  // What each organization may request (limits.rateLimit), shared by every listener.
+  RateLimiter& organizationRates() { return organizationRates_; }
+
   int64_t nowMs() const { return clock_(); }
   void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
 
@@ -44,6 +48,8 @@ class Gateway {
 
  private:
   Config config_;
+  RateLimiter organizationRates_{config_.server.rateLimit.perOrganizationPerSecond,
+                                 config_.server.rateLimit.burst};
   crypto::SecretBytes masterKey_;
   std::unique_ptr<Database> database_;
   Catalog catalog_;

@@ -41,7 +41,7 @@ class ActivityPipeline {
   ActivityPipeline(Gateway& gateway, Authorizer& authorizer)
       : gateway_(gateway),
         authorizer_(authorizer),
-        resolver_(gateway.config(), gateway.signerPublicKey()),
+        resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates()),
         rollout_(gateway) {}
 
   struct Submitted {

@@ -70,6 +70,33 @@ Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
                                        std::string_view body,
                                        const std::string& targetOrganizationId, int64_t nowMs,
                                        bool apiKeysDownward) const {
+  Resolution who =
+      resolveCaller(db, headers, apiKey, body, targetOrganizationId, nowMs, apiKeysDownward);
+  chargeRate(db, who.organizationId, nowMs);
+  return who;
+}
+
+void CredentialResolver::chargeRate(Db& db, const std::string& organizationId,
+                                    int64_t nowMs) const {
+  if (!rates_.enabled()) return;
+  std::vector<std::string> buckets{organizationId};
+  auto org = directory::findOrganization(db, organizationId);
+  if (org && org->parentId) buckets.push_back(*org->parentId);
+  if (auto wait = rates_.take(buckets, nowMs))
+    throw Error(
+        Code::kResourceExhausted,
+        "rate limit: organization " + organizationId +
+            (buckets.size() > 1 ? " (with its parent " + buckets[1] + ")" : "") + " may make " +
+            std::to_string(static_cast<int>(config_.server.rateLimit.perOrganizationPerSecond)) +
+            " requests a second (limits.rateLimit.perOrganizationPerSecond); retry in " +
+            std::to_string(*wait) + " ms");
+}
+
+Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers,
+                                             const std::optional<VerifiedApiKeyStamp>& apiKey,
+                                             std::string_view body,
+                                             const std::string& targetOrganizationId, int64_t nowMs,
+                                             bool apiKeysDownward) const {
   auto target = directory::findOrganization(db, targetOrganizationId);
   if (!target) throw notFound("organization " + targetOrganizationId + " not found");
   auto orgs = eligibleOrganizations(*target);

@@ -5,6 +5,7 @@
 
 #include "auth/stamp_check.hpp"
 #include "config/config.hpp"
+#include "server/rate_limiter.hpp"
 #include "signet/plugin.hpp"
 #include "tenancy/directory.hpp"
 
@@ -25,25 +26,35 @@ struct Resolution {
 
 class CredentialResolver {
  public:
-  CredentialResolver(const Config& config, std::string signerPublicKey)
-      : config_(config), signerPublicKey_(std::move(signerPublicKey)) {}
+  // `rates`: what each organization may request (limits.rateLimit.perOrganizationPerSecond).
+  CredentialResolver(const Config& config, std::string signerPublicKey, RateLimiter& rates)
+      : config_(config), signerPublicKey_(std::move(signerPublicKey)), rates_(rates) {}
 
   // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
   // caller for `targetOrganizationId`. Passkeys also resolve downward: a request that names
   // the parent while the passkey lives in one of its sub-organizations acts in that
   // sub-organization (clients that do not know the sub-organization's id do this); API keys
-  // do so only when `apiKeysDownward` (whoami). Throws Unauthenticated or NotFound.
+  // do so only when `apiKeysDownward` (whoami). Throws Unauthenticated or NotFound, and
+  // ResourceExhausted (429) past the organization's rate. The rate is charged only once the
+  // credential resolved, so that no one can spend another organization's allowance; a
+  // sub-organization's request counts against its parent's bucket too.
   Resolution resolve(Db& db, const StampHeaders& headers,
                      const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
                      const std::string& targetOrganizationId, int64_t nowMs,
                      bool apiKeysDownward = false) const;
 
  private:
+  Resolution resolveCaller(Db& db, const StampHeaders& headers,
+                           const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
+                           const std::string& targetOrganizationId, int64_t nowMs,
+                           bool apiKeysDownward) const;
+  void chargeRate(Db& db, const std::string& organizationId, int64_t nowMs) const;
   Resolution resolveAttested(Db& db, const std::string& header, std::string_view body,
                              const OrganizationRecord& target, int64_t nowMs) const;
 
   const Config& config_;
   std::string signerPublicKey_;  // verification tokens of attested stamps are checked with it
+  RateLimiter& rates_;
 };
 
 }  // namespace signet

@@ -49,7 +49,12 @@ std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugi
   "masterKeyFile": "master.key",
   "plugins": { "enabled": [)" +
          enabled + R"(] },
-  "limits": { "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 16 },
+  "limits": {
+    "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 16,
+    "maxConnectionsPerAddress": 256, "headerTimeoutMs": 10000, "bodyTimeoutMs": 30000,
+    "idleTimeoutMs": 5000,
+    "rateLimit": { "perIpPerSecond": 200, "perOrganizationPerSecond": 50, "burst": 600 }
+  },
   "cors": { "allowOrigin": "*" },
   "webauthn": { "rpIds": [] }
 }
@@ -117,6 +122,28 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       positive("maxBodyBytes", c.maxBodyBytes);
       positive("maxHeaderBytes", c.maxHeaderBytes);
       positive("threads", c.threads);
+      positive("maxConnections", c.server.maxConnections);
+      positive("maxConnectionsPerAddress", c.server.maxConnectionsPerAddress);
+      positive("maxHeadBytes", c.server.maxHeadBytes);
+      positive("maxQueuedRequests", c.server.maxQueuedRequests);
+      positive("headerTimeoutMs", c.server.headerTimeoutMs);
+      positive("bodyTimeoutMs", c.server.bodyTimeoutMs);
+      positive("idleTimeoutMs", c.server.idleTimeoutMs);
+      if (auto r = json::optionalObject(l, "rateLimit", "limits")) {
+        auto rate = [&](const char* key, double& target) {
+          if (!r->has(key) || r->get(key).isEmpty()) return;
+          auto v = r->get(key);
+          if (!v.isNumeric() || v.convert<double>() < 0)
+            throw invalidArgument(std::string("invalid field limits.rateLimit.") + key +
+                                  ": expected a number of requests a second, 0 or more (0 "
+                                  "turns the limit off), got " +
+                                  json::stringify(v));
+          target = v.convert<double>();
+        };
+        rate("perIpPerSecond", c.server.rateLimit.perIpPerSecond);
+        rate("perOrganizationPerSecond", c.server.rateLimit.perOrganizationPerSecond);
+        rate("burst", c.server.rateLimit.burst);
+      }
     }
     if (auto cors = json::optionalObject(root, "cors", ""))
       c.corsAllowOrigin = json::optionalString(cors, "allowOrigin", "cors").value_or("*");

@@ -15,6 +15,29 @@ namespace signet {
 // Whether `pin` is "sha256:" and 64 lower-case hex digits.
 bool isSha256Pin(const std::string& pin);
 
+// Request rates (limits.rateLimit). Rates are per second and refill continuously; `burst` is
+// the bucket's size. 0 turns a limit off. The hosted service documents per-minute buckets and
+// 10 requests a second for each sub-organization by default, shared with its parent's plan
+// rate; these defaults give an organization 50 a second and a minute's worth of a 10/s bucket
+// as burst, and bound one client address to 200 a second.
+struct RateLimits {
+  double perIpPerSecond = 200;
+  double perOrganizationPerSecond = 50;
+  double burst = 600;
+};
+
+// The HTTP front end's bounds (server/http_server.hpp), from `limits`.
+struct ServerLimits {
+  size_t maxConnections = 0;  // 0: as many as the process's descriptor limit leaves room for
+  size_t maxConnectionsPerAddress = 256;
+  size_t maxHeadBytes = 64 * 1024;   // request line and headers
+  size_t maxQueuedRequests = 1024;   // complete requests waiting for a worker; past it, 503
+  int64_t headerTimeoutMs = 10'000;  // from a request's first byte to the end of its head
+  int64_t bodyTimeoutMs = 30'000;    // then to the end of its body
+  int64_t idleTimeoutMs = 5'000;     // a connection with no request in progress
+  RateLimits rateLimit;
+};
+
 struct Config {
   std::filesystem::path dataDir;
   std::string listen = "127.0.0.1:8080";
@@ -30,6 +53,7 @@ struct Config {
   // JSON error naming the header rather than Poco's plain 400.
   size_t maxHeaderBytes = 8000;
   int threads = 16;
+  ServerLimits server;
   std::string corsAllowOrigin = "*";
   // WebAuthn relying-party ids whose rpIdHash an assertion may carry; empty accepts any
   // (the hosted service's rule is not published; an operator should set this).

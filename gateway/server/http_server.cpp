@@ -1,19 +1,43 @@
 #include "server/http_server.hpp"
 
 #include <Poco/Logger.h>
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
+#include <arpa/inet.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "server/rate_limiter.hpp"
+#include "server/request_parser.hpp"
 
 namespace signet {
 
 namespace {
+
+constexpr uint64_t kListenerId = 0;
+constexpr uint64_t kWakeId = 1;
+constexpr int64_t kLingerMs = 2000;  // reading what a refused body still sends, after the answer
+constexpr int64_t kWriteTimeoutMs = 30'000;       // a client that stops reading its answer
+constexpr size_t kReadBytesPerTurn = 256 * 1024;  // one connection's share of a loop turn
+
+int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // A request line as the log may show it: control bytes and non-ASCII escaped as \xNN, so that
 // what a client sends cannot move the operator's cursor or forge log lines.
 std::string printable(const std::string& text) {
@@ -32,156 +56,499 @@ std::string printable(const std::string& text) {
   return out;
 }
 
-// Why a request's framing is refused before its body is read, or empty. Both Content-Length
-// and Transfer-Encoding, or two lengths, is how requests are smuggled past a proxy that reads
-// them the other way; a length that is not a plain decimal of sane size is refused outright.
-std::string framingProblem(const Poco::Net::HTTPServerRequest& req) {
-  size_t lengths = 0;
-  std::string length;
-  for (const auto& [name, value] : req)
-    if (asciiLower(name) == "content-length") {
-      ++lengths;
-      length = value;
-    }
-  if (lengths > 1) return "the request has " + std::to_string(lengths) + " Content-Length headers";
-  if (lengths == 1 && req.has("Transfer-Encoding"))
-    return "the request has both Content-Length and Transfer-Encoding";
-  if (req.has("Transfer-Encoding") && asciiLower(req.get("Transfer-Encoding")) != "chunked")
-    return "Transfer-Encoding " + printable(req.get("Transfer-Encoding")) +
-           " is not supported; send chunked or a Content-Length";
-  if (lengths == 1 &&
-      (length.empty() || length.find_first_not_of("0123456789") != std::string::npos))
-    return "Content-Length " + printable(length) + " is not a decimal length";
-  if (lengths == 1 && length.size() > 15)
-    return "Content-Length " + printable(length) + " is beyond any body this server accepts";
-  return {};
+// Header text a handler or plugin produced, without CR or LF: nothing it returns can split the
+// response.
+std::string headerSafe(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if (c == '\r' || c == '\n') c = ' ';
+  return out;
 }
 
-class RequestHandler : public Poco::Net::HTTPRequestHandler {
- public:
-  RequestHandler(Router& router, size_t maxBody) : router_(router), maxBody_(maxBody) {}
-
-  void handleRequest(Poco::Net::HTTPServerRequest& req,
-                     Poco::Net::HTTPServerResponse& resp) override {
-    auto started = std::chrono::steady_clock::now();
-    HttpRequestData data;
-    data.method = req.getMethod();
-    data.path = req.getURI();
-    if (auto q = data.path.find('?'); q != std::string::npos) {
-      data.query = data.path.substr(q + 1);
-      data.path.resize(q);
-    }
-    for (const auto& [name, value] : req) {
-      std::string key = asciiLower(name);
-      if (!data.headers.emplace(key, value).second) data.repeatedHeaders.push_back(key);
-    }
-    HttpResult result;
-    if (std::string problem = framingProblem(req); !problem.empty()) {
-      // The body's extent is unknown, so the connection cannot carry another request.
-      result = errorResult(invalidArgument(problem));
-      resp.setKeepAlive(false);
-    } else {
-      readBody(req, data);
-      result = router_.handle(data);
-      if (data.bodyTooLarge) resp.setKeepAlive(false);
-    }
-    resp.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(result.status));
-    for (const auto& [name, value] : result.headers) resp.set(name, value);
-    if (result.status == 204) {
-      resp.setContentLength(0);
-      resp.send();
-    } else {
-      // Exactly application/json for the API: the Rust client rejects a charset parameter.
-      resp.setContentType(result.contentType);
-      resp.setContentLength(static_cast<std::streamsize>(result.body.size()));
-      resp.send() << result.body;
-    }
-    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - started)
-                      .count();
-    Poco::Logger::get("signet.http")
-        .information("%s %s %d %z bytes %ld us", printable(data.method), printable(data.path),
-                     result.status, data.body.size(), static_cast<long>(micros));
+std::string serialize(const HttpResult& r, bool head, bool close) {
+  std::string reason = Poco::Net::HTTPResponse::getReasonForStatus(
+      static_cast<Poco::Net::HTTPResponse::HTTPStatus>(r.status));
+  std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason + "\r\n";
+  const bool hasBody = r.status != 204 && r.status != 304;
+  if (hasBody) {
+    // Exactly application/json for the API: the Rust client rejects a charset parameter.
+    out += "Content-Type: " + headerSafe(r.contentType) + "\r\n";
+    out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
   }
+  for (const auto& [name, value] : r.headers)
+    out += headerSafe(name) + ": " + headerSafe(value) + "\r\n";
+  if (close) out += "Connection: close\r\n";
+  out += "\r\n";
+  if (hasBody && !head) out += r.body;
+  return out;
+}
 
- private:
-  void readBody(Poco::Net::HTTPServerRequest& req, HttpRequestData& data) {
-    // Without a length or chunks an HTTP/1.1 request has no body (RFC 9112 §6.3). Reading one
-    // anyway waits for the connection to close: a browser's preflight took 30 s.
-    if (!req.hasContentLength() && !req.getChunkedTransferEncoding()) return;
-    std::istream& in = req.stream();
-    char buf[8192];
-    if (req.hasContentLength() && static_cast<size_t>(req.getContentLength()) > maxBody_) {
-      data.bodyTooLarge = true;
-      data.declaredLength = static_cast<size_t>(req.getContentLength());
-    }
-    size_t total = 0;
-    while (in) {
-      in.read(buf, sizeof buf);
-      size_t n = static_cast<size_t>(in.gcount());
-      total += n;
-      if (!data.bodyTooLarge && total <= maxBody_) data.body.append(buf, n);
-      if (total > maxBody_) {
-        data.bodyTooLarge = true;
-        data.declaredLength = std::max(data.declaredLength, total);
-        data.body.clear();
-      }
-      // Drain a moderately oversized body so the client reads our answer instead of a reset;
-      // past this bound, stop reading and let the connection close.
-      if (total > kDrainFactor * maxBody_) break;
-    }
+// An error the front end answers itself, before any handler: {code, message, details}.
+HttpResult frontEndError(Code code, int status, const std::string& message) {
+  HttpResult r = errorResult(Error(code, message));
+  r.status = status;
+  return r;
+}
+
+// As many descriptors as the hard limit allows: every connection is one.
+size_t raiseDescriptorLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
   }
+  return static_cast<size_t>(limit.rlim_cur);
+}
 
-  static constexpr size_t kDrainFactor = 8;
+std::string peerAddress(const sockaddr_storage& address) {
+  char text[INET6_ADDRSTRLEN] = "?";
+  if (address.ss_family == AF_INET)
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(address).sin_addr, text, sizeof text);
+  else if (address.ss_family == AF_INET6)
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(address).sin6_addr, text,
+              sizeof text);
+  return text;
+}
 
-  Router& router_;
-  size_t maxBody_;
+struct Connection {
+  enum class Phase { kReading, kWorking, kWriting, kLingering };
+  int fd = -1;
+  std::string peer;
+  RequestParser parser;
+  std::string in;  // received, not yet parsed (pipelined requests wait here)
+  std::string out;
+  size_t written = 0;
+  Phase phase = Phase::kReading;
+  bool closeAfterWrite = false;
+  bool lingerAfterWrite = false;  // a refused body may still be arriving
+  bool continueSent = false;
+  int64_t requestStarted = 0;
+  int64_t deadline = 0;
 };
 
-class HandlerFactory : public Poco::Net::HTTPRequestHandlerFactory {
- public:
-  HandlerFactory(Router& router, size_t maxBody) : router_(router), maxBody_(maxBody) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(
-      const Poco::Net::HTTPServerRequest&) override {
-    return new RequestHandler(router_, maxBody_);
-  }
-
- private:
-  Router& router_;
-  size_t maxBody_;
+struct Job {
+  uint64_t id;
+  HttpRequestData request;
+  std::string peer;
+  bool keepAlive;
 };
+
+struct Done {
+  uint64_t id;
+  std::string bytes;
+  bool close;
+};
+
 }  // namespace
+
+struct HttpServer::Impl {
+  Gateway& gateway;
+  Router router;
+  ServerLimits limits;
+  Poco::Net::ServerSocket socket;
+  RateLimiter addressLimiter;
+  int epoll = -1;
+  int wake = -1;
+  std::thread loop;
+  std::vector<std::thread> workers;
+  std::atomic<bool> stopping{false};
+
+  // The loop's own state: only its thread touches it.
+  std::unordered_map<uint64_t, Connection> connections;
+  std::unordered_map<std::string, size_t> perAddress;
+  uint64_t nextId = 2;
+
+  // Handed between the loop and the workers.
+  std::mutex mutex;
+  std::condition_variable ready;
+  std::deque<Job> jobs;
+  std::vector<Done> done;
+
+  Impl(Gateway& g, const std::string& listen, const ListenerSpec* listener,
+       const std::string& listenerModule)
+      : gateway(g),
+        router(g, listener, listenerModule),
+        limits(g.config().server),
+        socket(Poco::Net::SocketAddress(listen), 1024),
+        addressLimiter(limits.rateLimit.perIpPerSecond, limits.rateLimit.burst) {
+    size_t descriptors = raiseDescriptorLimit();
+    // Leave room for the database, the log and the plugins' own files.
+    if (limits.maxConnections == 0 || limits.maxConnections + 256 > descriptors)
+      limits.maxConnections = descriptors > 512 ? descriptors - 256 : descriptors / 2;
+    socket.setBlocking(false);
+  }
+
+  void start() {
+    epoll = epoll_create1(EPOLL_CLOEXEC);
+    wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (epoll < 0 || wake < 0) throw internalError("cannot create the HTTP server's event loop");
+    watch(socket.impl()->sockfd(), kListenerId, EPOLLIN, EPOLL_CTL_ADD);
+    watch(wake, kWakeId, EPOLLIN, EPOLL_CTL_ADD);
+    for (int i = 0; i < gateway.config().threads; ++i) workers.emplace_back([this] { work(); });
+    loop = std::thread([this] { run(); });
+  }
+
+  void stop() {
+    if (stopping.exchange(true)) return;
+    uint64_t one = 1;
+    if (wake >= 0) [[maybe_unused]]
+      auto n = ::write(wake, &one, sizeof one);
+    if (loop.joinable()) loop.join();
+    ready.notify_all();
+    for (auto& w : workers)
+      if (w.joinable()) w.join();
+    workers.clear();
+    for (auto& [id, c] : connections) ::close(c.fd);
+    connections.clear();
+    if (epoll >= 0) ::close(epoll);
+    if (wake >= 0) ::close(wake);
+    epoll = wake = -1;
+    socket.close();
+  }
+
+  void watch(int fd, uint64_t id, uint32_t events, int op) {
+    epoll_event ev{};
+    ev.events = events;
+    ev.data.u64 = id;
+    epoll_ctl(epoll, op, fd, &ev);
+  }
+
+  // ---- the event loop ----
+
+  void run() {
+    epoll_event events[256];
+    int64_t nextSweep = 0;
+    while (!stopping) {
+      int n = epoll_wait(epoll, events, 256, 100);
+      for (int i = 0; i < n; ++i) {
+        uint64_t id = events[i].data.u64;
+        if (id == kListenerId) {
+          acceptAll();
+        } else if (id == kWakeId) {
+          uint64_t count;
+          while (::read(wake, &count, sizeof count) > 0) {
+          }
+          finishJobs();
+        } else {
+          auto it = connections.find(id);
+          if (it == connections.end()) continue;
+          uint32_t e = events[i].events;
+          if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) readable(id, it->second);
+          it = connections.find(id);
+          if (it != connections.end() && (e & EPOLLOUT)) writable(id, it->second);
+        }
+      }
+      int64_t now = nowMs();
+      if (now >= nextSweep) {
+        sweep(now);
+        nextSweep = now + 100;
+      }
+    }
+  }
+
+  void acceptAll() {
+    for (;;) {
+      sockaddr_storage address{};
+      socklen_t size = sizeof address;
+      int fd = accept4(socket.impl()->sockfd(), reinterpret_cast<sockaddr*>(&address), &size,
+                       SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) return;  // EAGAIN, or out of descriptors until some close
+      std::string peer = peerAddress(address);
+      size_t& mine = perAddress[peer];
+      if (connections.size() >= limits.maxConnections || mine >= limits.maxConnectionsPerAddress) {
+        bool total = connections.size() >= limits.maxConnections;
+        refuseAtOnce(fd, peer,
+                     total ? "the server holds its limit of " +
+                                 std::to_string(limits.maxConnections) + " connections"
+                           : "client address " + peer + " holds its limit of " +
+                                 std::to_string(limits.maxConnectionsPerAddress) + " connections");
+        if (mine == 0) perAddress.erase(peer);
+        continue;
+      }
+      ++mine;
+      uint64_t id = nextId++;
+      Connection& c =
+          connections
+              .emplace(id,
+                       Connection{.fd = fd, .peer = peer, .parser = RequestParser(parserLimits())})
+              .first->second;
+      c.deadline = nowMs() + limits.idleTimeoutMs;
+      watch(fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_ADD);
+    }
+  }
+
+  ParserLimits parserLimits() const {
+    return {.maxHeadBytes = limits.maxHeadBytes,
+            .maxHeaders = 100,
+            .maxBodyBytes = gateway.config().maxBodyBytes};
+  }
+
+  // Past a connection limit: a 503 written in one go if the socket takes it, then closed.
+  void refuseAtOnce(int fd, const std::string& peer, const std::string& why) {
+    HttpResult r = frontEndError(Code::kUnavailable, 503, why + "; try again shortly");
+    router.addCors(r);
+    r.headers.emplace_back("Retry-After", "1");
+    std::string bytes = serialize(r, false, true);
+    [[maybe_unused]] auto n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    ::close(fd);
+    logRefusal(peer, 503, why);
+  }
+
+  void closeConnection(uint64_t id) {
+    auto it = connections.find(id);
+    if (it == connections.end()) return;
+    epoll_ctl(epoll, EPOLL_CTL_DEL, it->second.fd, nullptr);
+    ::close(it->second.fd);
+    auto a = perAddress.find(it->second.peer);
+    if (a != perAddress.end() && --a->second == 0) perAddress.erase(a);
+    connections.erase(it);
+  }
+
+  void readable(uint64_t id, Connection& c) {
+    if (c.phase == Connection::Phase::kWorking || c.phase == Connection::Phase::kWriting) {
+      // Not reading now; a hang-up is noticed when the answer is written.
+      return;
+    }
+    char buf[16384];
+    size_t total = 0;
+    for (;;) {
+      ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+        closeConnection(id);
+        return;
+      }
+      if (n < 0) break;
+      if (c.phase != Connection::Phase::kLingering) c.in.append(buf, static_cast<size_t>(n));
+      total += static_cast<size_t>(n);
+      if (total >= kReadBytesPerTurn) break;  // the rest next turn: others get theirs
+    }
+    if (c.phase == Connection::Phase::kReading) parse(id, c);
+  }
+
+  void parse(uint64_t id, Connection& c) {
+    const int64_t now = nowMs();
+    while (c.phase == Connection::Phase::kReading && !c.in.empty()) {
+      bool wasStarted = c.parser.started();
+      bool hadHead = c.parser.headComplete();
+      size_t used = c.parser.feed(c.in.data(), c.in.size());
+      c.in.erase(0, used);
+      if (!wasStarted && c.parser.started()) {
+        c.requestStarted = now;
+        c.deadline = now + limits.headerTimeoutMs;
+      }
+      if (!hadHead && c.parser.headComplete())
+        c.deadline = c.requestStarted + limits.headerTimeoutMs + limits.bodyTimeoutMs;
+      auto state = c.parser.state();
+      if (state == RequestParser::State::kError) {
+        int status = c.parser.errorStatus();
+        Code code = status == 505 ? Code::kUnimplemented : Code::kInvalidArgument;
+        HttpResult r = frontEndError(code, status, c.parser.errorMessage());
+        router.addCors(r);
+        logRefusal(c.peer, status, c.parser.errorMessage());
+        answer(id, c, serialize(r, false, true), true);
+        return;
+      }
+      if (state == RequestParser::State::kDone) {
+        dispatch(id, c);
+        return;
+      }
+      if (c.parser.headComplete() && c.parser.expectsContinue() && !c.continueSent) {
+        static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+        [[maybe_unused]] auto n = ::send(c.fd, kContinue.data(), kContinue.size(), MSG_NOSIGNAL);
+        c.continueSent = true;
+      }
+      if (used == 0) break;
+    }
+  }
+
+  void dispatch(uint64_t id, Connection& c) {
+    HttpRequestData& request = c.parser.request();
+    const bool keepAlive = c.parser.keepAlive();
+    const bool head = request.method == "HEAD";
+    c.lingerAfterWrite = request.bodyTooLarge;
+    // Per client address: a flood is answered 429 here, without taking a worker.
+    if (auto wait = addressLimiter.take(c.peer, nowMs())) {
+      HttpResult r = frontEndError(Code::kResourceExhausted, 429,
+                                   "rate limit: client address " + c.peer + " may send " +
+                                       std::to_string(limits.rateLimit.perIpPerSecond) +
+                                       " requests a second (limits.rateLimit.perIpPerSecond)");
+      r.headers.emplace_back("Retry-After", std::to_string((*wait + 999) / 1000));
+      router.addCors(r);
+      logRefusal(c.peer, 429, "per-address rate limit");
+      answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
+      return;
+    }
+    {
+      std::lock_guard lock(mutex);
+      if (jobs.size() < limits.maxQueuedRequests) {
+        jobs.push_back(Job{id, std::move(request), c.peer, keepAlive});
+        c.phase = Connection::Phase::kWorking;
+        c.deadline = 0;  // the handler's time is the handler's
+        watch(c.fd, id, 0, EPOLL_CTL_MOD);
+        ready.notify_one();
+        return;
+      }
+    }
+    HttpResult r = frontEndError(Code::kUnavailable, 503,
+                                 "the server is busy: " + std::to_string(limits.maxQueuedRequests) +
+                                     " requests are waiting for a worker; try again shortly");
+    r.headers.emplace_back("Retry-After", "1");
+    router.addCors(r);
+    logRefusal(c.peer, 503, "worker queue full");
+    answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
+  }
+
+  void answer(uint64_t id, Connection& c, std::string bytes, bool close) {
+    c.out = std::move(bytes);
+    c.written = 0;
+    c.closeAfterWrite = close;
+    c.phase = Connection::Phase::kWriting;
+    c.deadline = nowMs() + kWriteTimeoutMs;
+    writable(id, c);
+  }
+
+  void writable(uint64_t id, Connection& c) {
+    if (c.phase != Connection::Phase::kWriting) return;
+    while (c.written < c.out.size()) {
+      ssize_t n = ::send(c.fd, c.out.data() + c.written, c.out.size() - c.written, MSG_NOSIGNAL);
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        watch(c.fd, id, EPOLLOUT, EPOLL_CTL_MOD);
+        return;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        closeConnection(id);
+        return;
+      }
+      c.written += static_cast<size_t>(n);
+    }
+    c.out.clear();
+    const int64_t now = nowMs();
+    if (c.closeAfterWrite) {
+      if (!c.lingerAfterWrite) {
+        closeConnection(id);
+        return;
+      }
+      // The client may still be sending the body we refused; read and drop it for a moment
+      // so that it reads our answer instead of a reset.
+      ::shutdown(c.fd, SHUT_WR);
+      c.phase = Connection::Phase::kLingering;
+      c.deadline = now + kLingerMs;
+      watch(c.fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_MOD);
+      return;
+    }
+    c.parser.reset();
+    c.continueSent = false;
+    c.phase = Connection::Phase::kReading;
+    c.deadline = now + limits.idleTimeoutMs;
+    watch(c.fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_MOD);
+    if (!c.in.empty()) parse(id, c);  // a pipelined request already here
+  }
+
+  void finishJobs() {
+    std::vector<Done> finished;
+    {
+      std::lock_guard lock(mutex);
+      finished.swap(done);
+    }
+    for (auto& d : finished) {
+      auto it = connections.find(d.id);
+      if (it == connections.end()) continue;  // the client left while its request ran
+      answer(d.id, it->second, std::move(d.bytes), d.close);
+    }
+  }
+
+  void sweep(int64_t now) {
+    std::vector<uint64_t> expired;
+    for (auto& [id, c] : connections)
+      if (c.deadline != 0 && now >= c.deadline) expired.push_back(id);
+    for (uint64_t id : expired) {
+      Connection& c = connections.at(id);
+      if (c.phase == Connection::Phase::kReading && c.parser.started()) {
+        std::string why = c.parser.headComplete()
+                              ? "the request's body did not arrive within " +
+                                    std::to_string(limits.headerTimeoutMs + limits.bodyTimeoutMs) +
+                                    " ms"
+                              : "the request's head did not arrive within " +
+                                    std::to_string(limits.headerTimeoutMs) + " ms";
+        logRefusal(c.peer, 408, why);
+        HttpResult r = frontEndError(Code::kInvalidArgument, 408, why);
+        answer(id, c, serialize(r, false, true), true);
+      } else {
+        closeConnection(id);  // idle past its time, or not reading its answer
+      }
+    }
+  }
+
+  // Refusals are logged at most once a second, with how many were not, so that a flood cannot
+  // fill the disk.
+  void logRefusal(const std::string& peer, int status, const std::string& why) {
+    static std::atomic<int64_t> lastLogged{0};
+    static std::atomic<int64_t> unlogged{0};
+    int64_t now = nowMs();
+    int64_t last = lastLogged.load();
+    if (now - last < 1000 || !lastLogged.compare_exchange_strong(last, now)) {
+      ++unlogged;
+      return;
+    }
+    Poco::Logger::get("signet.http")
+        .warning("refused %s: %d %s (%Ld more refusals in the last second not logged)",
+                 printable(peer), status, printable(why), unlogged.exchange(0));
+  }
+
+  // ---- the workers ----
+
+  void work() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lock(mutex);
+        ready.wait(lock, [this] { return stopping || !jobs.empty(); });
+        if (stopping) return;
+        job = std::move(jobs.front());
+        jobs.pop_front();
+      }
+      auto started = std::chrono::steady_clock::now();
+      HttpResult result = router.handle(job.request);
+      bool head = job.request.method == "HEAD";
+      std::string bytes = serialize(result, head, !job.keepAlive);
+      auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+      Poco::Logger::get("signet.http")
+          .information("%s %s %s %d %z bytes %ld us", printable(job.peer),
+                       printable(job.request.method), printable(job.request.path), result.status,
+                       job.request.body.size(), static_cast<long>(micros));
+      {
+        std::lock_guard lock(mutex);
+        done.push_back(Done{job.id, std::move(bytes), !job.keepAlive});
+      }
+      uint64_t one = 1;
+      [[maybe_unused]] auto n = ::write(wake, &one, sizeof one);
+    }
+  }
+};
 
 HttpServer::HttpServer(Gateway& gateway, const std::string& listen, const ListenerSpec* listener,
                        const std::string& listenerModule)
-    : gateway_(gateway), router_(gateway, listener, listenerModule) {
-  Poco::Net::SocketAddress address(listen);
-  Poco::Net::ServerSocket socket(address, 128);
-  auto* params = new Poco::Net::HTTPServerParams;
-  params->setMaxThreads(gateway.config().threads);
-  params->setMaxQueued(256);
-  params->setKeepAlive(true);
-  params->setTimeout(Poco::Timespan(30, 0));
-  // An idle keep-alive connection holds a worker thread; give it back after a few seconds.
-  params->setKeepAliveTimeout(Poco::Timespan(3, 0));
-  server_ = std::make_unique<Poco::Net::HTTPServer>(
-      new HandlerFactory(router_, gateway.config().maxBodyBytes), socket, params);
-}
+    : impl_(std::make_unique<Impl>(gateway, listen, listener, listenerModule)) {}
 
 HttpServer::~HttpServer() {
   stop();
 }
 
 void HttpServer::start() {
-  server_->start();
+  impl_->start();
 }
 
 void HttpServer::stop() {
-  if (server_) server_->stopAll(false);
+  if (impl_) impl_->stop();
 }
 
 uint16_t HttpServer::port() const {
-  return server_->port();
+  return impl_->socket.address().port();
 }
 
 }  // namespace signet

@@ -1,9 +1,16 @@
-// The HTTP listener: Poco's HTTPServer in front of the Router. Reads at most the configured
-// body size, then hands the request over; logs one line per request (never bodies or stamps).
+// The HTTP listener: one event-loop thread that owns every connection (epoll, non-blocking
+// sockets), and a pool of worker threads that run the Router on complete requests.
+//
+// Why not Poco's HTTPServer: it gives each connection a thread for the connection's whole
+// life, so a handful of slow (one header byte a second), idle or keep-alive clients hold every
+// thread and everyone else waits or is reset. Here a connection costs a buffer until its
+// request is complete; only then does it take a worker, for as long as the handler runs.
+// Deadlines bound how long a request's head and body may take to arrive and how long a
+// keep-alive connection may sit idle; connections are bounded per client address and in
+// total, and a full worker queue answers 503 at once instead of queueing without end.
 #pragma once
 
-#include <Poco/Net/HTTPServer.h>
-
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -22,10 +29,10 @@ class HttpServer {
   void stop();
   uint16_t port() const;
 
+  struct Impl;
+
  private:
-  Gateway& gateway_;
-  Router router_;
-  std::unique_ptr<Poco::Net::HTTPServer> server_;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace signet

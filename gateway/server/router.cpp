@@ -42,14 +42,17 @@ HttpResult errorResult(const Error& error) {
     details->add(d);
   }
   body->set("details", details);
-  return jsonResult(httpStatusFor(error.code()), body);
+  HttpResult r = jsonResult(httpStatusFor(error.code()), body);
+  // Every bucket refills at one request a second or faster.
+  if (error.code() == Code::kResourceExhausted) r.headers.emplace_back("Retry-After", "1");
+  return r;
 }
 
 Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string listenerModule)
     : gateway_(gateway),
       authorizer_(gateway),
       pipeline_(gateway, authorizer_),
-      resolver_(gateway.config(), gateway.signerPublicKey()),
+      resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates()),
       listener_(listener),
       listenerModule_(std::move(listenerModule)) {}
 
@@ -214,6 +217,11 @@ HttpResult Router::handle(const HttpRequestData& request) {
       result = errorResult(internalError("internal error"));
     }
   }
+  addCors(result);
+  return result;
+}
+
+void Router::addCors(HttpResult& result) const {
   const std::string& origin = gateway_.config().corsAllowOrigin;
   if (!origin.empty()) {
     result.headers.emplace_back("Access-Control-Allow-Origin", origin);
@@ -224,7 +232,6 @@ HttpResult Router::handle(const HttpRequestData& request) {
         "X-Auth-Proxy-Config-ID, X-Captcha-Token");
     result.headers.emplace_back("Access-Control-Max-Age", "600");
   }
-  return result;
 }
 
 }  // namespace signet

@@ -41,6 +41,9 @@ class Router {
   explicit Router(Gateway& gateway, const ListenerSpec* listener = nullptr,
                   std::string listenerModule = {});
   HttpResult handle(const HttpRequestData& request);
+  // The CORS headers every answer carries, the front end's own refusals (429, 503) included,
+  // so that a browser app can read them.
+  void addCors(HttpResult& result) const;
 
  private:
   HttpResult dispatch(const HttpRequestData& request);

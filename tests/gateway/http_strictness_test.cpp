@@ -85,6 +85,8 @@ TEST_P(HttpStrictnessTest, AmbiguousFramingIsRefusedWithJsonAndTheConnectionClos
            {"Content-Length: 2\r\nContent-Length: 2\r\n", "2 Content-Length headers"},
            {"Transfer-Encoding: gzip\r\n", "is not supported"},
            {"Content-Length: 9999999999999999\r\n", "is beyond any body"},
+           {"Content-Length: 2x\r\n", "is not a decimal length"},
+           {"Content-Length: 18446744073709551617\r\n", "is beyond any body"},
        }) {
     auto reply = rawExchange(
         port, "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n" + c.headers + "\r\n{}");
