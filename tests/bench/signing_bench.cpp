@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   std::ofstream(dir / "signet.json") << Config::defaultFileText({"signing"});
   Config config = Config::load(dir);
   config.listen = "127.0.0.1:0";
+  // Throughput, not admission: one client address and one organization send everything.
+  config.server.rateLimit.perIpPerSecond = 0;
+  config.server.rateLimit.perOrganizationPerSecond = 0;
   MasterKey::create(config.masterKeyFile);
   Gateway gateway(config);
   Gateway::ensureSignerKey(gateway.database(), gateway.masterKey());

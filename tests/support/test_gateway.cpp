@@ -62,7 +62,8 @@ ScratchDatabase::~ScratchDatabase() {
 
 TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
                          std::filesystem::path pluginDir,
-                         std::map<std::string, json::Object> pluginSettings) {
+                         std::map<std::string, json::Object> pluginSettings,
+                         const std::function<void(Config&)>& adjust) {
   dir_ = std::filesystem::temp_directory_path() / ("signet-test-" + crypto::uuidV4());
   std::filesystem::create_directories(dir_);
   database_ = std::make_unique<ScratchDatabase>(backend, dir_);
@@ -75,6 +76,7 @@ TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
   config_.maxHeaderBytes = 4096;
   if (!pluginDir.empty()) config_.pluginDir = pluginDir;
   config_.pluginSettings = std::move(pluginSettings);
+  if (adjust) adjust(config_);
   MasterKey::create(config_.masterKeyFile);
   start();
 

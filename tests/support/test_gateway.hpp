@@ -36,9 +36,11 @@ class ScratchDatabase {
 
 class TestGateway {
  public:
+  // `adjust` changes the configuration before the gateway starts (limits, say).
   explicit TestGateway(Backend backend, std::vector<std::string> plugins = {"memo"},
                        std::filesystem::path pluginDir = {},
-                       std::map<std::string, json::Object> pluginSettings = {});
+                       std::map<std::string, json::Object> pluginSettings = {},
+                       const std::function<void(Config&)>& adjust = {});
   ~TestGateway();
 
   // Stops the server and the gateway and starts both again on the same store.

@@ -1,0 +1,158 @@
+// The gateway under abuse, on loopback: a legitimate client calls whoami throughout each
+// attack, and at least 99 % of its calls must be answered within 500 ms. Then the limits the
+// front end enforces: per-address and per-organization rates (429 with Retry-After, naming
+// the limit; a sub-organization counting against its parent), and the per-address
+// connection bound (503).
+#include <gtest/gtest.h>
+
+#include "support/abuse.hpp"
+#include "support/auth_fixtures.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+uint16_t portOf(const TestGateway& gw) {
+  return static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1)));
+}
+
+void expectServed(const LegitStats& s, const char* attack) {
+  EXPECT_GT(s.calls, 20u) << attack;
+  EXPECT_GE(s.successRate(), 0.99) << attack << ": " << s.answeredInTime << " of " << s.calls
+                                   << " answered within 500 ms, p99 " << s.p99Ms << " ms";
+}
+
+TEST(AbuseTest, SlowlorisSocketsDoNotStarveOthersAndAreDropped) {
+  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {},
+                 [](Config& c) { c.server.headerTimeoutMs = 2000; });
+  LegitClient legit(gw.rootClient(), gw.root().organizationId);
+  // Past the 2 s head deadline each was answered 408 and closed.
+  EXPECT_EQ(slowloris(portOf(gw), 40, 4), 40u);
+  expectServed(legit.stop(), "40 slowloris sockets");
+}
+
+TEST(AbuseTest, TwoThousandIdleConnectionsDoNotStarveOthers) {
+  TestGateway gw(Backend::kSqlite);
+  LegitClient legit(gw.rootClient(), gw.root().organizationId);
+  EXPECT_EQ(idleConnections(portOf(gw), 2000, 3), 2000u);
+  expectServed(legit.stop(), "2,000 idle connections");
+}
+
+TEST(AbuseTest, AHundredKeepAliveClientsAreAnsweredWithinThreeSeconds) {
+  TestGateway gw(Backend::kSqlite);
+  LegitClient legit(gw.rootClient(), gw.root().organizationId);
+  // Five calls each on 100 connections held open between calls: 500, under the default burst.
+  auto burst = keepAliveClients(portOf(gw), 100, 5, *gw.rootStamper(), gw.root().organizationId);
+  EXPECT_EQ(burst.ok, burst.total);
+  EXPECT_LT(burst.wallMs, 3000) << burst.ok << " of " << burst.total;
+  // The legitimate client goes on a while after them.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  expectServed(legit.stop(), "100 keep-alive clients");
+}
+
+TEST(AbuseTest, AnUnauthenticatedFloodIsRateLimitedAndOthersAreServed) {
+  TestGateway gw(Backend::kSqlite);
+  LegitClient legit(gw.rootClient(), gw.root().organizationId);
+  auto flood = unauthenticatedFlood(portOf(gw), 4, 3);
+  expectServed(legit.stop(), "a flood of unauthenticated requests");
+  // The flood's address spent its burst on 401s, then was answered 429 without a worker.
+  EXPECT_GT(flood.unauthenticated, 0u);
+  EXPECT_GT(flood.rateLimited, 0u);
+  EXPECT_EQ(flood.other, 0u);
+}
+
+TEST(AbuseTest, AnOrganizationPastItsRateGets429NamingTheLimitAndItsParentCounts) {
+  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
+    c.server.rateLimit.perOrganizationPerSecond = 1;
+    c.server.rateLimit.burst = 3;
+    c.server.rateLimit.perIpPerSecond = 0;  // off: the burst is shared, and this is about orgs
+  });
+  auto whoami = [&](Client client, const std::string& org) {
+    try {
+      client.query("whoami", orgBody(org));
+      return std::string("200");
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 429) << e.what();
+      EXPECT_NE(std::string(e.what()).find("limits.rateLimit.perOrganizationPerSecond"),
+                std::string::npos)
+          << e.what();
+      return std::string("429");
+    }
+  };
+  std::vector<std::string> seen;
+  for (int i = 0; i < 5; ++i) seen.push_back(whoami(gw.rootClient(), gw.root().organizationId));
+  EXPECT_EQ(seen, (std::vector<std::string>{"200", "200", "200", "429", "429"}));
+
+  // Another organization has a bucket of its own.
+  auto [other, otherStamper] = gw.createOrganization("Other Org");
+  EXPECT_EQ(whoami(gw.clientWith(otherStamper), other.organizationId), "200");
+
+  // Unauthenticated requests naming an organization do not spend its allowance.
+  Client anonymous(gw.baseUrl(), nullptr);
+  for (int i = 0; i < 5; ++i) {
+    auto r =
+        anonymous.post("/public/v1/query/whoami", json::stringify(orgBody(other.organizationId)));
+    EXPECT_EQ(r.status, 401);
+  }
+  EXPECT_EQ(whoami(gw.clientWith(otherStamper), other.organizationId), "200");
+
+  // The 429 carries Retry-After.
+  auto raw = gw.rootClient().post("/public/v1/query/whoami",
+                                  json::stringify(orgBody(gw.root().organizationId)));
+  EXPECT_EQ(raw.status, 429);
+  bool retryAfter = false;
+  for (const auto& [name, value] : raw.headers)
+    if (asciiLower(name) == "retry-after") retryAfter = value == "1";
+  EXPECT_TRUE(retryAfter);
+}
+
+TEST(AbuseTest, ASubOrganizationsRequestsCountAgainstItsParentToo) {
+  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
+    c.server.rateLimit.perOrganizationPerSecond = 0.2;  // no refill to speak of in this test
+    c.server.rateLimit.burst = 4;
+    c.server.rateLimit.perIpPerSecond = 0;
+  });
+  auto sub = createSubOrganization(gw, "sub@example.com", "+14155550100");  // parent: 1 token
+  Client member = gw.clientWith(sub.userKey.stamper);
+  member.query("whoami", orgBody(sub.id));  // sub 3 left, parent 2
+  member.query("whoami", orgBody(sub.id));  // sub 2 left, parent 1
+  member.query("whoami", orgBody(sub.id));  // sub 1 left, parent 0
+  try {
+    member.query("whoami", orgBody(sub.id));
+    FAIL() << "the parent's allowance was spent, yet the sub-organization was served";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 429);
+    EXPECT_NE(std::string(e.what()).find("with its parent " + gw.root().organizationId),
+              std::string::npos)
+        << e.what();
+  }
+  // The parent's own requests are refused as well: they share its bucket.
+  try {
+    gw.rootClient().query("whoami", orgBody(gw.root().organizationId));
+    FAIL() << "the parent was served past its allowance";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 429);
+  }
+}
+
+TEST(AbuseTest, AnAddressPastItsConnectionBoundGets503AndOthersStillConnect) {
+  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {},
+                 [](Config& c) { c.server.maxConnectionsPerAddress = 10; });
+  // 10 idle connections from one address (127.0.0.3) are held; the 11th is answered 503
+  // naming the bound and closed, while other addresses connect as before.
+  LegitClient legit(gw.rootClient(), gw.root().organizationId);
+  std::thread holders([&] { idleConnections(portOf(gw), 10, 3); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::string refused = answerToSilentConnection(portOf(gw), "127.0.0.3");
+  EXPECT_EQ(refused.substr(0, refused.find("\r\n")), "HTTP/1.1 503 Service Unavailable");
+  EXPECT_NE(refused.find("client address 127.0.0.3 holds its limit of 10 connections"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("Retry-After: 1"), std::string::npos);
+  EXPECT_EQ(answerToSilentConnection(portOf(gw), "127.0.0.4"), "");  // accepted, then idle
+  holders.join();
+  expectServed(legit.stop(), "an address at its connection bound");
+}
+
+}  // namespace
+}  // namespace signet::test
