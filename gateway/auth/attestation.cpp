@@ -103,7 +103,7 @@ void checkClientData(const json::Object& attestation, const std::string& challen
 
 void parseAuthenticatorParams(const json::Object& params, const std::string& field,
                               AuthenticatorRecord& record) {
-  record.name = json::requireString(params, "authenticatorName", field);
+  record.name = json::requireName(params, "authenticatorName", field);
   if (record.name.empty())
     throw invalidArgument("invalid field " + field + ".authenticatorName: must not be empty");
   std::string challenge = json::requireString(params, "challenge", field);

@@ -128,7 +128,7 @@ json::Object createMfaPolicy(ActivityContext& ctx, const json::Object& params) {
   p.id = ctx.newId();
   p.organizationId = ctx.organizationId();
   p.userId = user.id;
-  p.name = checkedName(json::requireString(params, "mfaPolicyName", "parameters"));
+  p.name = checkedName(json::requireName(params, "mfaPolicyName", "parameters"));
   p.condition = checkedCondition(ctx, json::requireString(params, "condition", "parameters"));
   p.steps = parseSteps(json::requireArray(params, "requiredAuthenticationMethods", "parameters"),
                        "parameters.requiredAuthenticationMethods");
@@ -151,7 +151,7 @@ json::Object updateMfaPolicy(ActivityContext& ctx, const json::Object& params) {
   UserRecord user = requireUserOf(ctx, params, "parameters");
   MfaPolicyRecord p = requirePolicy(ctx, user, params, "parameters");
   // Omitted fields stay as they are.
-  if (auto name = json::optionalString(params, "mfaPolicyName", "parameters"))
+  if (auto name = json::optionalName(params, "mfaPolicyName", "parameters"))
     p.name = checkedName(*name);
   if (auto condition = json::optionalString(params, "condition", "parameters"))
     p.condition = checkedCondition(ctx, *condition);

@@ -26,7 +26,7 @@ std::string create(ActivityContext& ctx, const json::Object& p, const std::strin
   PolicyRecord r;
   r.id = ctx.newId();
   r.organizationId = ctx.organizationId();
-  r.name = json::requireString(p, "policyName", field);
+  r.name = json::requireName(p, "policyName", field);
   r.effect = effect(json::requireString(p, "effect", field), field + ".effect");
   r.condition = json::optionalString(p, "condition", field).value_or("");
   r.consensus = json::optionalString(p, "consensus", field).value_or("");
@@ -76,7 +76,7 @@ json::Object createPolicies(ActivityContext& ctx, const json::Object& params) {
 
 json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& params) {
   std::string id = json::requireString(params, "policyId", "parameters");
-  auto name = json::optionalString(params, "policyName", "parameters");
+  auto name = json::optionalName(params, "policyName", "parameters");
   auto eff = json::optionalString(params, "policyEffect", "parameters");
   auto condition = json::optionalString(params, "policyCondition", "parameters");
   auto consensus = json::optionalString(params, "policyConsensus", "parameters");

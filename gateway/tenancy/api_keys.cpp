@@ -63,11 +63,25 @@ ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string
                           std::to_string(*expirationSeconds));
   ApiKeyRecord key;
   key.publicKey = canonicalPublicKey(publicKeyHex, *curve, field);
-  for (const auto& other : directory::apiKeysByPublicKey(db, key.publicKey))
-    if (other.organizationId == organizationId)
-      throw Error(Code::kAlreadyExists, "public key " + key.publicKey +
-                                            " is already registered in organization " +
-                                            organizationId + " (API key " + other.id + ")");
+  // One owner per public key across a parent's whole tree (the parent and its
+  // sub-organizations): a stamp from the parent resolves downward, and two rows would leave
+  // which of them answers to the database's row order.
+  auto organization = directory::findOrganization(db, organizationId);
+  const std::string tree =
+      organization && organization->parentId ? *organization->parentId : organizationId;
+  for (const auto& other : directory::apiKeysByPublicKey(db, key.publicKey)) {
+    auto owner = directory::findOrganization(db, other.organizationId);
+    std::string ownerTree = owner && owner->parentId ? *owner->parentId : other.organizationId;
+    if (ownerTree == tree)
+      throw Error(Code::kAlreadyExists,
+                  "public key " + key.publicKey + " is already registered in organization " +
+                      other.organizationId + " (API key " + other.id + ")" +
+                      (other.organizationId == organizationId
+                           ? std::string()
+                           : ", of the same tree as " + organizationId +
+                                 "; a key has one owner across a parent and its "
+                                 "sub-organizations"));
+  }
   applyCaps(db, organizationId, userId, expirationSeconds.has_value(), nowMs);
   key.id = crypto::uuidV4();
   key.organizationId = organizationId;

@@ -99,7 +99,7 @@ json::Object removeFeature(ActivityContext& ctx, const json::Object& params) {
 }
 
 json::Object updateOrganizationName(ActivityContext& ctx, const json::Object& params) {
-  std::string name = json::requireString(params, "organizationName", "parameters");
+  std::string name = json::requireName(params, "organizationName", "parameters");
   if (name.empty())
     throw invalidArgument("invalid field parameters.organizationName: must not be empty");
   directory::renameOrganization(ctx.db(), ctx.organizationId(), name, ctx.nowMs());

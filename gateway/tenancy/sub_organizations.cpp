@@ -15,7 +15,7 @@ json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) 
   const int version = ctx.activityVersion();
   Db& db = ctx.db();
   auto parent = directory::requireOrganization(db, ctx.organizationId());
-  std::string name = json::requireString(p, "subOrganizationName", "parameters");
+  std::string name = json::requireName(p, "subOrganizationName", "parameters");
   if (name.empty())
     throw invalidArgument("invalid field parameters.subOrganizationName: must not be empty");
   auto rootUsers = json::requireArray(p, "rootUsers", "parameters");

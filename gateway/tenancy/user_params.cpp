@@ -37,7 +37,7 @@ std::string addAuthenticator(Db& db, const std::string& organizationId, const st
 
 std::string addOauthProvider(Db& db, const std::string& organizationId, const std::string& userId,
                              const json::Object& params, const std::string& field, int64_t nowMs) {
-  std::string name = json::requireString(params, "providerName", field);
+  std::string name = json::requireName(params, "providerName", field);
   if (name.empty())
     throw invalidArgument("invalid field " + field + ".providerName: must not be empty");
   // V2 may carry the claims themselves; otherwise they are read from the OIDC token. At
@@ -108,7 +108,7 @@ UserRecord createFromParams(ActivityContext& ctx, const std::string& organizatio
   UserRecord user;
   user.id = crypto::uuidV4();
   user.organizationId = organizationId;
-  user.name = json::requireString(params, "userName", field);
+  user.name = json::requireName(params, "userName", field);
   if (user.name.empty())
     throw invalidArgument("invalid field " + field + ".userName: must not be empty");
   if (auto email = json::optionalString(params, "userEmail", field); email && !email->empty())
@@ -125,7 +125,7 @@ UserRecord createFromParams(ActivityContext& ctx, const std::string& organizatio
     for (size_t i = 0; i < keys->size(); ++i) {
       std::string f = field + ".apiKeys[" + std::to_string(i) + "]";
       auto k = json::objectAt(keys, i, field + ".apiKeys");
-      api_keys::addKey(db, organizationId, user.id, json::requireString(k, "apiKeyName", f),
+      api_keys::addKey(db, organizationId, user.id, json::requireName(k, "apiKeyName", f),
                        json::requireString(k, "publicKey", f),
                        json::optionalString(k, "curveType", f).value_or("API_KEY_CURVE_P256"),
                        json::optionalInt64String(k, "expirationSeconds", f), now, f);

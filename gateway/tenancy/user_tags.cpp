@@ -20,7 +20,7 @@ const TagStore& store() {
 }  // namespace
 
 json::Object createUserTag(ActivityContext& ctx, const json::Object& params) {
-  std::string name = json::requireString(params, "userTagName", "parameters");
+  std::string name = json::requireName(params, "userTagName", "parameters");
   auto userIds = json::requireStringArray(params, "userIds", "parameters");
   Db& db = ctx.db();
   store().requireUniqueName(db, ctx.organizationId(), name, "parameters.userTagName");
@@ -41,7 +41,7 @@ json::Object createUserTag(ActivityContext& ctx, const json::Object& params) {
 json::Object updateUserTag(ActivityContext& ctx, const json::Object& params) {
   std::string id = json::requireString(params, "userTagId", "parameters");
   store().update(ctx.db(), ctx.organizationId(), id,
-                 json::optionalString(params, "newUserTagName", "parameters"),
+                 json::optionalName(params, "newUserTagName", "parameters"),
                  json::optionalStringArray(params, "addUserIds", "parameters"),
                  json::optionalStringArray(params, "removeUserIds", "parameters"),
                  "parameters.newUserTagName", ctx.nowMs());

@@ -79,7 +79,7 @@ json::Object deleteUsers(ActivityContext& ctx, const json::Object& params) {
 json::Object updateUser(ActivityContext& ctx, const json::Object& params) {
   std::string userId = json::requireString(params, "userId", "parameters");
   auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
-  if (auto name = json::optionalString(params, "userName", "parameters")) {
+  if (auto name = json::optionalName(params, "userName", "parameters")) {
     if (name->empty())
       throw invalidArgument("invalid field parameters.userName: must not be empty");
     user.name = *name;
@@ -98,7 +98,7 @@ json::Object updateUser(ActivityContext& ctx, const json::Object& params) {
 
 json::Object updateUserName(ActivityContext& ctx, const json::Object& params) {
   std::string userId = json::requireString(params, "userId", "parameters");
-  std::string name = json::requireString(params, "userName", "parameters");
+  std::string name = json::requireName(params, "userName", "parameters");
   if (name.empty()) throw invalidArgument("invalid field parameters.userName: must not be empty");
   auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   user.name = name;

@@ -65,7 +65,7 @@ std::string keyName(const std::string& prefix, int64_t nowMs) {
 }
 
 std::string apiKeyNameOf(ActivityContext& ctx, const json::Object& p, const std::string& prefix) {
-  return json::optionalString(p, "apiKeyName", "parameters").value_or(keyName(prefix, ctx.nowMs()));
+  return json::optionalName(p, "apiKeyName", "parameters").value_or(keyName(prefix, ctx.nowMs()));
 }
 
 int64_t lifetimeOf(const json::Object& p) {

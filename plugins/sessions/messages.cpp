@@ -85,10 +85,10 @@ const EmailTemplate kCredentialTemplate{
 
 Customization readCustomization(const json::Object& p, const Settings& settings) {
   Customization c;
-  c.appName = json::optionalString(p, "appName", "parameters").value_or("");
+  c.appName = json::optionalName(p, "appName", "parameters").value_or("");
   const std::string ef = "parameters.emailCustomization";
   if (auto e = json::optionalObject(p, "emailCustomization", "parameters")) {
-    if (c.appName.empty()) c.appName = json::optionalString(e, "appName", ef).value_or("");
+    if (c.appName.empty()) c.appName = json::optionalName(e, "appName", ef).value_or("");
     c.logoUrl = json::optionalString(e, "logoUrl", ef).value_or("");
     c.magicLinkTemplate = json::optionalString(e, "magicLinkTemplate", ef).value_or("");
     c.templateId = json::optionalString(e, "templateId", ef).value_or("");
@@ -105,7 +105,7 @@ Customization readCustomization(const json::Object& p, const Settings& settings)
   c.sendFromEmailAddress =
       json::optionalString(p, "sendFromEmailAddress", "parameters").value_or("");
   c.sendFromEmailSenderName =
-      json::optionalString(p, "sendFromEmailSenderName", "parameters").value_or("");
+      json::optionalName(p, "sendFromEmailSenderName", "parameters").value_or("");
   c.replyToEmailAddress = json::optionalString(p, "replyToEmailAddress", "parameters").value_or("");
   const auto& allowed = settings.email.allowedFromAddresses;
   if (!c.sendFromEmailAddress.empty() &&

@@ -62,7 +62,7 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
                    bool withTargetKey) {
   auto [type, contact] = destination(p);
   if (appNameRequired) {
-    std::string appName = json::requireString(p, "appName", "parameters");
+    std::string appName = json::requireName(p, "appName", "parameters");
     if (appName.empty())
       throw invalidArgument("invalid field parameters.appName: must not be empty");
   }

@@ -46,7 +46,7 @@ std::optional<std::string> profileScope(RequestContext& ctx, const std::string& 
 
 json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
   Profile profile;
-  profile.name = json::requireString(p, "sessionProfileName", "parameters");
+  profile.name = json::requireName(p, "sessionProfileName", "parameters");
   profile.scope = json::requireString(p, "scope", "parameters");
   profile.expirationSeconds = json::optionalInt64String(p, "expirationSeconds", "parameters");
   profile.notes = json::optionalString(p, "notes", "parameters").value_or("");

@@ -157,7 +157,7 @@ Object importWallet(ActivityContext& ctx, const Object& p) {
 }
 
 Object importPrivateKey(ActivityContext& ctx, const Object& p) {
-  std::string name = json::requireString(p, "privateKeyName", "parameters");
+  std::string name = json::requireName(p, "privateKeyName", "parameters");
   std::string curveName = json::requireString(p, "curve", "parameters");
   crypto::Curve curve = curveFromApi(curveName, "parameters.curve");
   auto formats = json::requireStringArray(p, "addressFormats", "parameters");

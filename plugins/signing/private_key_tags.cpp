@@ -21,7 +21,7 @@ const TagStore& privateKeyTags() {
 }
 
 Object createPrivateKeyTag(ActivityContext& ctx, const Object& p) {
-  std::string name = json::requireString(p, "privateKeyTagName", "parameters");
+  std::string name = json::requireName(p, "privateKeyTagName", "parameters");
   auto ids = json::requireStringArray(p, "privateKeyIds", "parameters");
   privateKeyTags().requireUniqueName(ctx.db(), ctx.organizationId(), name,
                                      "parameters.privateKeyTagName");
@@ -39,7 +39,7 @@ Object createPrivateKeyTag(ActivityContext& ctx, const Object& p) {
 Object updatePrivateKeyTag(ActivityContext& ctx, const Object& p) {
   std::string id = json::requireString(p, "privateKeyTagId", "parameters");
   privateKeyTags().update(ctx.db(), ctx.organizationId(), id,
-                          json::optionalString(p, "newPrivateKeyTagName", "parameters"),
+                          json::optionalName(p, "newPrivateKeyTagName", "parameters"),
                           json::optionalStringArray(p, "addPrivateKeyIds", "parameters"),
                           json::optionalStringArray(p, "removePrivateKeyIds", "parameters"),
                           "parameters.newPrivateKeyTagName", ctx.nowMs());

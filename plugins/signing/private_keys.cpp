@@ -90,7 +90,7 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
     std::string f = "parameters.privateKeys[" + std::to_string(i) + "]";
     auto k = json::objectAt(list, i, "parameters.privateKeys");
     Wanted w;
-    w.name = json::requireString(k, "privateKeyName", f);
+    w.name = json::requireName(k, "privateKeyName", f);
     w.curveName = json::requireString(k, "curve", f);
     w.curve = curveFromApi(w.curveName, f + ".curve");
     w.formats = json::requireStringArray(k, "addressFormats", f);

@@ -144,7 +144,7 @@ void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
 Object storeWallet(ActivityContext& ctx, const std::string& organizationId, const Object& p,
                    const crypto::SecretBytes& mnemonic, bool imported) {
   const std::string path = "parameters";
-  std::string name = json::requireString(p, "walletName", path);
+  std::string name = json::requireName(p, "walletName", path);
   if (name.empty()) throw invalidArgument("invalid field parameters.walletName: must not be empty");
   auto accounts = readAccounts(p, path);
   if (ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND name = ?",
@@ -196,7 +196,7 @@ Object createWalletAccounts(ActivityContext& ctx, const Object& p) {
 Object updateWallet(ActivityContext& ctx, const Object& p) {
   std::string walletId = json::requireString(p, "walletId", "parameters");
   requireWallet(ctx, walletId);
-  if (auto name = json::optionalString(p, "walletName", "parameters")) {
+  if (auto name = json::optionalName(p, "walletName", "parameters")) {
     if (name->empty())
       throw invalidArgument("invalid field parameters.walletName: must not be empty");
     ctx.db().exec("UPDATE signing_wallets SET name = ?, updated_at_ms = ? WHERE id = ?",

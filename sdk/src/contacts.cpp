@@ -22,7 +22,8 @@ std::string validateEmail(const std::string& input, const std::string& field) {
   bool ok = email.size() <= 254 && at != std::string::npos && at > 0 && at == email.rfind('@') &&
             email.find('.', at) != std::string::npos && email.back() != '.' &&
             std::none_of(email.begin(), email.end(), [](char c) {
-              return std::isspace(static_cast<unsigned char>(c)) || c == ',';
+              auto u = static_cast<unsigned char>(c);
+              return std::isspace(u) || u < 0x20 || u == 0x7f || c == ',';
             });
   if (!ok)
     throw invalidArgument("invalid field " + field + ": \"" + input + "\" is not an email address");

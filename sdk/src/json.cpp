@@ -5,6 +5,7 @@
 #include <Poco/JSON/Stringifier.h>
 
 #include <charconv>
+#include <cstdio>
 #include <sstream>
 
 #include "signet/error.hpp"
@@ -97,6 +98,32 @@ std::string requireString(const Object& o, const std::string& key, const std::st
   if (!v) throw invalidArgument("missing required field " + fieldName(path, key));
   if (!v->isString()) throw wrongType(fieldName(path, key), "a string", *v);
   return v->extract<std::string>();
+}
+
+namespace {
+const std::string& withoutControls(const std::string& text, const std::string& field) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "%04X", c);
+      throw invalidArgument("invalid field " + field + ": it holds the control character U+" +
+                            code + " at byte " + std::to_string(i));
+    }
+  }
+  return text;
+}
+}  // namespace
+
+std::string requireName(const Object& o, const std::string& key, const std::string& path) {
+  return withoutControls(requireString(o, key, path), fieldName(path, key));
+}
+
+std::optional<std::string> optionalName(const Object& o, const std::string& key,
+                                        const std::string& path) {
+  auto value = optionalString(o, key, path);
+  if (value) withoutControls(*value, fieldName(path, key));
+  return value;
 }
 
 std::optional<std::string> optionalString(const Object& o, const std::string& key,

@@ -123,6 +123,92 @@ TEST_P(TenancyTest, CreateSubOrganizationInEveryVersion) {
   }
 }
 
+// Text is stored and read back byte for byte, or refused: control characters in names and
+// emails are refused naming the field and the character; other Unicode comes back as sent.
+TEST_P(TenancyTest, ControlCharactersInNamesAndEmailsAreRefusedAndUnicodeIsKeptExactly) {
+  TestGateway gw(GetParam());
+  Client root = gw.rootClient();
+  const std::string& org = gw.root().organizationId;
+  auto createUser = [&](const json::Object& user) {
+    json::Object p = json::object();
+    json::Array users = json::array();
+    users->add(user);
+    p->set("users", users);
+    return root.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, p);
+  };
+  struct Case {
+    json::Object user;
+    std::string field;
+    std::string character;
+  };
+  for (const auto& c : std::vector<Case>{
+           {userParams(std::string("tab\tname")), "parameters.users[0].userName", "U+0009"},
+           {userParams(std::string("bell\x07")), "parameters.users[0].userName", "U+0007"},
+           {userParams(std::string("del\x7f")), "parameters.users[0].userName", "U+007F"},
+           {userParams("ok", {}, std::string("x\x01y@example.com")),
+            "parameters.users[0].userEmail", "x"},
+       }) {
+    size_t usersBefore = static_cast<size_t>(gw.count("SELECT COUNT(*) FROM users"));
+    try {
+      createUser(c.user);
+      ADD_FAILURE() << "accepted " << json::stringify(c.user);
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      EXPECT_NE(std::string(e.what()).find(c.field), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.character), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(static_cast<size_t>(gw.count("SELECT COUNT(*) FROM users")), usersBefore);
+  }
+  const std::string exact = "Zo\xc3\xab \xf0\x9f\x9a\x80 \xe5\xa4\xa7";  // Zoë, a rocket, 大
+  auto a = createUser(userParams(exact, {}, std::string("zoe@example.com")));
+  std::string id =
+      resultOf(a, "createUsersResult")->getArray("userIds")->getElement<std::string>(0);
+  auto body = orgBody(org);
+  body->set("userId", id);
+  EXPECT_EQ(root.query("get_user", body)->getObject("user")->getValue<std::string>("userName"),
+            exact);
+}
+
+// A public key has one owner across a parent and its sub-organizations: a sibling, or the
+// parent, cannot register a key a sub-organization holds, so a stamp resolves to one user.
+TEST_P(TenancyTest, AnApiKeyHasOneOwnerAcrossAParentAndItsSubOrganizations) {
+  TestGateway gw(GetParam());
+  Client root = gw.rootClient();
+  const std::string& org = gw.root().organizationId;
+  Key shared = newKey();
+  auto subOrg = [&](const std::string& name, const Key& key) {
+    return root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", org,
+                       subOrgParams(name, {userParams("owner", {apiKeyParam(key.publicKey)})}));
+  };
+  auto first = subOrg("first", shared);
+  EXPECT_EQ(first->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  auto sibling = subOrg("sibling", shared);
+  EXPECT_NE(failureOf(sibling).find("a key has one owner across a parent and its "
+                                    "sub-organizations"),
+            std::string::npos)
+      << json::stringify(sibling);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations WHERE name = 'sibling'"), 0);
+
+  json::Object keys = json::object();
+  keys->set("userId", gw.root().userId);
+  json::Array list = json::array();
+  list->add(apiKeyParam(shared.publicKey, "borrowed"));
+  keys->set("apiKeys", list);
+  auto parent = root.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", org, keys);
+  EXPECT_NE(failureOf(parent).find("is already registered in organization"), std::string::npos);
+
+  // Another tree may hold the same key: it is another tenant's.
+  auto [other, otherStamper] = gw.createOrganization("Other Org");
+  auto elsewhere =
+      gw.clientWith(otherStamper)
+          .submit(
+              "create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+              other.organizationId,
+              subOrgParams("elsewhere", {userParams("owner", {apiKeyParam(shared.publicKey)})}));
+  EXPECT_EQ(elsewhere->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
+      << json::stringify(elsewhere);
+}
+
 TEST_P(TenancyTest, PasskeysAndWhoamiResolveDownwardToTheRealSubOrganization) {
   TestGateway gw(GetParam());
   const std::string parent = gw.root().organizationId;

@@ -33,6 +33,11 @@ inline Array array() {
 // Field accessors. `path` is the dotted prefix used in messages ("parameters").
 // Absent and null are the same for optional fields: clients send null for unset optionals.
 std::string requireString(const Object& o, const std::string& key, const std::string& path);
+// A name (of a user, wallet, key, tag, policy, ...): a string without control characters
+// (U+0000 to U+001F, U+007F), which would be stored but shown or compared otherwise than sent.
+std::string requireName(const Object& o, const std::string& key, const std::string& path);
+std::optional<std::string> optionalName(const Object& o, const std::string& key,
+                                        const std::string& path);
 std::optional<std::string> optionalString(const Object& o, const std::string& key,
                                           const std::string& path);
 bool optionalBool(const Object& o, const std::string& key, const std::string& path, bool fallback);
