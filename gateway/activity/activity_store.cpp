@@ -1,6 +1,7 @@
 #include "activity_store.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace signet::activities {
 
@@ -96,8 +97,11 @@ void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& v
 
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                  const ActivityFilter& filter) {
+  // First the page's ids and sizes, then only the activities that fit the budget.
   std::string sql =
-      std::string("SELECT ") + kColumns + " FROM activities WHERE organization_id = ?";
+      "SELECT id, LENGTH(intent) + LENGTH(votes) + COALESCE(LENGTH(result), 0) + "
+      "COALESCE(LENGTH(failure), 0) + COALESCE(LENGTH(app_proofs), 0) FROM activities WHERE "
+      "organization_id = ?";
   SqlParams params{organizationId};
   if (!filter.statuses.empty()) {
     sql += " AND status IN (" + placeholders(filter.statuses.size()) + ")";
@@ -117,7 +121,24 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                 " is not an activity of organization " + organizationId);
         return row->i64(0);
       });
-  auto out = fromRows(db.query(sql, params));
+  std::vector<std::string> ids;
+  size_t characters = 0;
+  for (const auto& row : db.query(sql, params)) {
+    auto size = static_cast<size_t>(row.i64(1));
+    if (!ids.empty() && characters + size > filter.maxCharacters) break;
+    ids.push_back(row.str(0));
+    characters += size;
+  }
+  if (ids.empty()) return {};
+  std::vector<ActivityRecord> out;
+  out.reserve(ids.size());
+  std::map<std::string, ActivityRecord> byId;
+  for (auto& a :
+       fromRows(db.query(std::string("SELECT ") + kColumns + " FROM activities WHERE id IN (" +
+                             placeholders(ids.size()) + ")",
+                         SqlParams(ids.begin(), ids.end()))))
+    byId.emplace(a.id, std::move(a));
+  for (const auto& id : ids) out.push_back(std::move(byId.at(id)));
   if (reverse) std::reverse(out.begin(), out.end());
   return out;
 }

@@ -32,10 +32,16 @@ struct ActivityRecord {
   int64_t updatedAtMs = 0;
 };
 
+// What list() gathers at most for one page, in characters of stored activity: past it the page
+// ends early (with at least one activity) and the client's cursor continues from its last.
+// A page of 100 activities of a megabyte each would otherwise be built whole in memory.
+inline constexpr size_t kListPageCharacters = 2 << 20;
+
 struct ActivityFilter {
   std::vector<std::string> statuses;
   std::vector<std::string> types;
   Pagination page;
+  size_t maxCharacters = kListPageCharacters;
 };
 
 namespace activities {

@@ -52,7 +52,7 @@ std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugi
   "limits": {
     "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 16,
     "maxConnectionsPerAddress": 256, "headerTimeoutMs": 10000, "bodyTimeoutMs": 30000,
-    "idleTimeoutMs": 5000,
+    "idleTimeoutMs": 5000, "maxActivityBytes": 524288,
     "rateLimit": { "perIpPerSecond": 200, "perOrganizationPerSecond": 50, "burst": 600 }
   },
   "cors": { "allowOrigin": "*" },
@@ -126,6 +126,7 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       positive("maxConnectionsPerAddress", c.server.maxConnectionsPerAddress);
       positive("maxHeadBytes", c.server.maxHeadBytes);
       positive("maxQueuedRequests", c.server.maxQueuedRequests);
+      positive("maxActivityBytes", c.server.maxActivityBytes);
       positive("headerTimeoutMs", c.server.headerTimeoutMs);
       positive("bodyTimeoutMs", c.server.bodyTimeoutMs);
       positive("idleTimeoutMs", c.server.idleTimeoutMs);

@@ -30,8 +30,11 @@ struct RateLimits {
 struct ServerLimits {
   size_t maxConnections = 0;  // 0: as many as the process's descriptor limit leaves room for
   size_t maxConnectionsPerAddress = 256;
-  size_t maxHeadBytes = 64 * 1024;   // request line and headers
-  size_t maxQueuedRequests = 1024;   // complete requests waiting for a worker; past it, 503
+  size_t maxHeadBytes = 64 * 1024;  // request line and headers
+  size_t maxQueuedRequests = 1024;  // complete requests waiting for a worker; past it, 503
+  // What a submitted activity may carry: its body is stored with it (intent and vote), denied
+  // or not, so this bounds what any caller can make the store keep per request.
+  size_t maxActivityBytes = 512 * 1024;
   int64_t headerTimeoutMs = 10'000;  // from a request's first byte to the end of its head
   int64_t bodyTimeoutMs = 30'000;    // then to the end of its body
   int64_t idleTimeoutMs = 5'000;     // a connection with no request in progress

@@ -180,6 +180,17 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     return r;
   }
   if (request.bodyTooLarge) return bodyTooLarge(request, gateway_.config().maxBodyBytes);
+  if (startsWith(path, kSubmitPrefix) &&
+      request.body.size() > gateway_.config().server.maxActivityBytes) {
+    HttpResult r = errorResult(invalidArgument(
+        "activity request of " + std::to_string(request.body.size()) +
+        " bytes exceeds limits.maxActivityBytes, " +
+        std::to_string(gateway_.config().server.maxActivityBytes) +
+        " bytes: an activity is stored with its request, so it is held to less than other "
+        "requests"));
+    r.status = 413;
+    return r;
+  }
   auto [headers, apiKey] = verifiedStamp(request);
 
   if (startsWith(path, kQueryPrefix))

@@ -1,11 +1,13 @@
 #include "signet/json.hpp"
 
 #include <Poco/JSON/JSONException.h>
+#include <Poco/JSON/ParseHandler.h>
 #include <Poco/JSON/Parser.h>
 #include <Poco/JSON/Stringifier.h>
 
 #include <charconv>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "signet/error.hpp"
@@ -41,8 +43,33 @@ std::optional<Poco::Dynamic::Var> present(const Object& o, const std::string& ke
 }
 }  // namespace
 
+namespace {
+// Poco's handler, refusing a key an object already has: Poco keeps the last, while another
+// reader (a proxy, a client library, a policy tool) may keep the first, and the two would
+// disagree on what was signed and decided.
+class StrictHandler : public Poco::JSON::ParseHandler {
+ public:
+  void startObject() override {
+    keys_.emplace_back();
+    ParseHandler::startObject();
+  }
+  void endObject() override {
+    keys_.pop_back();
+    ParseHandler::endObject();
+  }
+  void key(const std::string& k) override {
+    if (!keys_.empty() && !keys_.back().insert(k).second)
+      throw Poco::JSON::JSONException("duplicate key \"" + k + "\"");
+    ParseHandler::key(k);
+  }
+
+ private:
+  std::vector<std::set<std::string>> keys_;
+};
+}  // namespace
+
 Object parseObject(std::string_view text, std::string_view what) {
-  Poco::JSON::Parser parser;
+  Poco::JSON::Parser parser(new StrictHandler);
   Poco::Dynamic::Var v;
   try {
     v = parser.parse(std::string(text));

@@ -169,6 +169,40 @@ TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
               "ACTIVITY_TYPE_CREATE_WALLET");
 }
 
+TEST_P(HttpStrictnessTest, DuplicateJsonKeysAreRefusedNamingTheKey) {
+  TestGateway gw(GetParam());
+  Client root = gw.rootClient();
+  const std::string& org = gw.root().organizationId;
+  // Poco would keep the last value; another reader may keep the first.
+  auto reply = root.post("/public/v1/query/whoami", R"({"organizationId":")" + org +
+                                                        R"(","organizationId":")" + org + R"("})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find(R"(duplicate key \"organizationId\")"), std::string::npos)
+      << reply.body;
+  // Nested objects too, and a repeated key in sibling objects is fine.
+  std::string memo = activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", org, json::object());
+  memo.replace(memo.find("\"parameters\":{}"), 15, R"("parameters":{"text":"a","text":"b"})");
+  auto nested = root.post("/public/v1/submit/signet_create_memo", memo);
+  EXPECT_EQ(nested.status, 400);
+  EXPECT_NE(nested.body.find(R"(duplicate key \"text\")"), std::string::npos) << nested.body;
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), 0);
+}
+
+TEST_P(HttpStrictnessTest, AnActivityPastItsByteCapIsRefusedBeforeAnythingIsStored) {
+  TestGateway gw(GetParam(), {"memo"}, {}, {}, [](Config& c) { c.server.maxActivityBytes = 400; });
+  json::Object p = json::object();
+  p->set("text", std::string(500, 'x'));
+  auto reply = gw.rootClient().post(
+      "/public/v1/submit/signet_create_memo",
+      activityBody("ACTIVITY_TYPE_SIGNET_CREATE_MEMO", gw.root().organizationId, p));
+  EXPECT_EQ(reply.status, 413);
+  EXPECT_NE(reply.body.find("limits.maxActivityBytes"), std::string::npos) << reply.body;
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), 0);
+  // Queries keep the general body limit.
+  EXPECT_EQ(gw.rootClient().query("whoami", orgBody(gw.root().organizationId))->has("userId"),
+            true);
+}
+
 TEST_P(HttpStrictnessTest, AnotherOrganizationsEvaluationsAreNotFoundLikeItsActivity) {
   TestGateway gw(GetParam());
   Org org(gw);

@@ -3,6 +3,8 @@
 
 #include <fstream>
 
+#include "activity/activity_store.hpp"
+#include "store/core_schema.hpp"
 #include "store/keyring.hpp"
 #include "support/test_gateway.hpp"
 
@@ -38,6 +40,49 @@ std::vector<Migration> widgetMigrations(int upTo) {
   };
   all.resize(static_cast<size_t>(upTo));
   return all;
+}
+
+// A page of activities is bounded in size as well as in count: it ends early, with at least
+// one activity, and the cursor continues where it ended.
+TEST_P(StoreTest, AListPageEndsEarlyPastItsSizeBudgetAndTheCursorContinues) {
+  db_->migrate("core", coreMigrations());
+  const std::string org = crypto::uuidV4();
+  std::vector<std::string> newestFirst;
+  db_->transaction([&](Db& db) {
+    for (int i = 0; i < 10; ++i) {
+      ActivityRecord a;
+      a.id = crypto::uuidV4();
+      a.organizationId = org;
+      a.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO";
+      a.status = "ACTIVITY_STATUS_COMPLETED";
+      a.fingerprint = "sha256:" + a.id;
+      a.intent = json::object();
+      a.intent->set("text", std::string(300, 'x'));  // about 320 characters stored each
+      a.votes = json::array();
+      a.createdAtMs = a.updatedAtMs = 1000 + i;
+      activities::insert(db, a);
+      newestFirst.insert(newestFirst.begin(), a.id);
+    }
+  });
+  auto page = [&](size_t budget, std::optional<std::string> after) {
+    ActivityFilter filter;
+    filter.page.limit = 100;
+    filter.page.after = after;
+    filter.maxCharacters = budget;
+    std::vector<std::string> ids;
+    db_->read([&](Db& db) {
+      for (const auto& a : activities::list(db, org, filter)) ids.push_back(a.id);
+    });
+    return ids;
+  };
+  auto first = page(1000, std::nullopt);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first, std::vector<std::string>(newestFirst.begin(), newestFirst.begin() + 3));
+  auto second = page(1000, first.back());
+  EXPECT_EQ(second, std::vector<std::string>(newestFirst.begin() + 3, newestFirst.begin() + 6));
+  // A budget smaller than one activity still returns one; a large one returns them all.
+  EXPECT_EQ(page(10, std::nullopt).size(), 1u);
+  EXPECT_EQ(page(1 << 20, std::nullopt), newestFirst);
 }
 
 TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
