@@ -3,6 +3,7 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
+#include "activity/secret_parameters.hpp"
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
@@ -234,6 +235,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
       recordPresentation(db, r, caller, now);
     } else {
       r.status = kStatusRejected;
+      if (activities::redactSecrets(*spec, r)) activities::storeIntent(db, r);
       activities::update(db, r);
       done = true;
     }
@@ -248,10 +250,12 @@ ActivityRecord ActivityPipeline::settle(
   json::Array evaluations, mfaStatuses;
   std::vector<std::function<void(Db&)>> failureWrites;
   auto persist = [&](Db& db) {
+    bool redacted = activities::redactSecrets(spec, record);
     if (isNew)
       activities::insert(db, record);
     else
       activities::update(db, record);
+    if (redacted && !isNew) activities::storeIntent(db, record);
     activities::recordEvaluation(db, record, lastVoteId(record), evaluations, gateway_.nowMs());
     if (mfaStatuses) mfa::storeStatuses(db, record.id, record.organizationId, mfaStatuses);
   };

@@ -42,24 +42,26 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = stampLogin});
-  r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN",
-              .path = "otp_login",
-              .intentKey = "otpLoginIntent",
-              .resultKey = "otpLoginResult",
-              .resource = "AUTH",
-              .action = "CREATE",
-              .handler = otpLogin,
-              .allowParentOrganization = true,
-              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}}});
-  r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
-              .path = "otp_login",
-              .intentKey = "otpLoginIntentV2",
-              .resultKey = "otpLoginResult",
-              .resource = "AUTH",
-              .action = "CREATE",
-              .handler = otpLogin,
-              .allowParentOrganization = true,
-              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}}});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_OTP_LOGIN",
+       .path = "otp_login",
+       .intentKey = "otpLoginIntent",
+       .resultKey = "otpLoginResult",
+       .resource = "AUTH",
+       .action = "CREATE",
+       .handler = otpLogin,
+       .allowParentOrganization = true,
+       .parameters = {{.name = "verificationToken", .secret = true}, {.name = "publicKey"}}});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
+       .path = "otp_login",
+       .intentKey = "otpLoginIntentV2",
+       .resultKey = "otpLoginResult",
+       .resource = "AUTH",
+       .action = "CREATE",
+       .handler = otpLogin,
+       .allowParentOrganization = true,
+       .parameters = {{.name = "verificationToken", .secret = true}, {.name = "publicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
               .path = "create_read_write_session",
               .intentKey = "createReadWriteSessionIntent",
@@ -126,7 +128,7 @@ void registerSessions(Registry& r) {
               .action = "VERIFY",
               .handler = verifyOtp,
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}, {.name = "otpCode"}}});
+              .parameters = {{.name = "otpId"}, {.name = "otpCode", .secret = true}}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP_V2",
               .path = "verify_otp",
               .intentKey = "verifyOtpIntentV2",
@@ -163,15 +165,17 @@ void registerSessions(Registry& r) {
               .handler = delivering(initOtpAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
-  r.activity({.type = "ACTIVITY_TYPE_OTP_AUTH",
-              .path = "otp_auth",
-              .intentKey = "otpAuthIntent",
-              .resultKey = "otpAuthResult",
-              .resource = "AUTH",
-              .action = "CREATE",
-              .handler = otpAuth,
-              .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}, {.name = "otpCode"}, {.name = "targetPublicKey"}}});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_OTP_AUTH",
+       .path = "otp_auth",
+       .intentKey = "otpAuthIntent",
+       .resultKey = "otpAuthResult",
+       .resource = "AUTH",
+       .action = "CREATE",
+       .handler = otpAuth,
+       .allowParentOrganization = true,
+       .parameters = {
+           {.name = "otpId"}, {.name = "otpCode", .secret = true}, {.name = "targetPublicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V2",
               .path = "email_auth",
               .intentKey = "emailAuthIntentV2",

@@ -8,6 +8,7 @@
 #include "support/auth_fixtures.hpp"
 #include "support/http_recorder.hpp"
 #include "support/smtp_sink.hpp"
+#include "support/test_org.hpp"
 
 namespace signet::test {
 namespace {
@@ -204,6 +205,44 @@ TEST_P(OtpTest, ThreeWrongTriesLockTheCode) {
   }
   std::string err = requestErrorOf([&] { verifyOtp(gw, otpId, code, ""); });
   EXPECT_NE(err.find("locked after 3 failed attempts"), std::string::npos) << err;
+}
+
+// The code is a secret of the row: once verify_otp has run, completed or denied, its stored
+// intent and signed request keep "<redacted>" instead, and a denied attempt leaves the code
+// usable by its owner without anyone who reads activities having seen it.
+TEST_P(OtpTest, TheCodeIsRedactedFromTheStoredActivityOnceItHasRun) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  Org org(gw);
+  std::string alice = org.user("alice");  // no policy lets her verify codes
+  std::string otpId = initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
+  std::string code = codeIn(newestOutboxMessage(gw));
+  ASSERT_FALSE(code.empty());
+  auto stored = [&](const std::string& activityId) {
+    auto body = orgBody(gw.root().organizationId);
+    body->set("activityId", activityId);
+    return gw.rootClient().query("get_activity", body)->getObject("activity");
+  };
+  auto expectRedacted = [&](const json::Object& activity) {
+    EXPECT_EQ(activity->getObject("intent")
+                  ->getObject("verifyOtpIntent")
+                  ->getValue<std::string>("otpCode"),
+              "<redacted>");
+    EXPECT_EQ(json::stringify(activity).find(code), std::string::npos) << json::stringify(activity);
+  };
+  auto denied = org.as(alice).submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                     gw.root().organizationId, verifyParams(otpId, code, ""));
+  EXPECT_EQ(denied->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED");
+  expectRedacted(denied);
+  expectRedacted(stored(denied->getValue<std::string>("id")));
+
+  // The code was not spent by the denied attempt: its owner's verification still works.
+  auto done = gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                     gw.root().organizationId, verifyParams(otpId, code, ""));
+  EXPECT_FALSE(
+      resultOf(done, "verifyOtpResult")->getValue<std::string>("verificationToken").empty());
+  expectRedacted(stored(done->getValue<std::string>("id")));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE intent LIKE ?", {"%" + code + "%"}), 0);
 }
 
 TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {

@@ -276,6 +276,9 @@ struct ParamSpec {
   ParamType type = ParamType::kString;
   bool required = true;
   size_t maxLength = 0;  // strings: 1 to maxLength bytes when set
+  // A single-use secret (an OTP code, a verification token): kept while the activity may still
+  // run, shown as "<redacted>" in its stored intent and signed request once it has run.
+  bool secret = false;
 };
 
 struct ActivitySpec {
