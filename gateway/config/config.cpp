@@ -50,7 +50,7 @@ std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugi
   "plugins": { "enabled": [)" +
          enabled + R"(] },
   "limits": {
-    "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 16,
+    "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 0,
     "maxConnectionsPerAddress": 256, "headerTimeoutMs": 10000, "bodyTimeoutMs": 30000,
     "idleTimeoutMs": 5000, "maxActivityBytes": 524288,
     "rateLimit": { "perIpPerSecond": 200, "perOrganizationPerSecond": 50, "burst": 600 }
@@ -121,7 +121,13 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       };
       positive("maxBodyBytes", c.maxBodyBytes);
       positive("maxHeaderBytes", c.maxHeaderBytes);
-      positive("threads", c.threads);
+      if (l->has("threads") && !l->get("threads").isEmpty()) {
+        auto v = l->get("threads");
+        if (!v.isInteger() || v.convert<int64_t>() < 0 || v.convert<int64_t>() > 1024)
+          throw invalidArgument(
+              "invalid field limits.threads: expected 0 (sized for the machine) to 1024");
+        c.threads = v.convert<int>();
+      }
       positive("maxConnections", c.server.maxConnections);
       positive("maxConnectionsPerAddress", c.server.maxConnectionsPerAddress);
       positive("maxHeadBytes", c.server.maxHeadBytes);

@@ -52,10 +52,11 @@ struct Config {
   // plugins.pins.<name>: "sha256:<hex>" of the plugin's library, checked before it is loaded.
   std::map<std::string, std::string> pluginPins;
   size_t maxBodyBytes = 1 << 20;
-  // Below Poco's own 8192-byte limit on a header value, so that an over-long stamp gets our
-  // JSON error naming the header rather than Poco's plain 400.
+  // The longest stamp header value: a longer one is refused with a JSON error naming it.
   size_t maxHeaderBytes = 8000;
-  int threads = 16;
+  // Worker threads that run handlers; 0 sizes the pool for the machine (four per core, at
+  // least eight: handlers mostly wait on the database).
+  int threads = 0;
   ServerLimits server;
   std::string corsAllowOrigin = "*";
   // WebAuthn relying-party ids whose rpIdHash an assertion may carry; empty accepts any

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -186,7 +187,10 @@ struct HttpServer::Impl {
     if (epoll < 0 || wake < 0) throw internalError("cannot create the HTTP server's event loop");
     watch(socket.impl()->sockfd(), kListenerId, EPOLLIN, EPOLL_CTL_ADD);
     watch(wake, kWakeId, EPOLLIN, EPOLL_CTL_ADD);
-    for (int i = 0; i < gateway.config().threads; ++i) workers.emplace_back([this] { work(); });
+    int threads = gateway.config().threads;
+    if (threads <= 0)
+      threads = std::max(8, 4 * static_cast<int>(std::thread::hardware_concurrency()));
+    for (int i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
     loop = std::thread([this] { run(); });
   }
 
@@ -517,10 +521,14 @@ struct HttpServer::Impl {
       auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::steady_clock::now() - started)
                         .count();
-      Poco::Logger::get("signet.http")
-          .information("%s %s %s %d %z bytes %ld us", printable(job.peer),
-                       printable(job.request.method), printable(job.request.path), result.status,
-                       job.request.body.size(), static_cast<long>(micros));
+      // Refused credentials are what a flood produces: logged at most once a second.
+      if (result.status == 401 || result.status == 429)
+        logRefusal(job.peer, result.status, job.request.method + " " + job.request.path);
+      else
+        Poco::Logger::get("signet.http")
+            .information("%s %s %s %d %z bytes %ld us", printable(job.peer),
+                         printable(job.request.method), printable(job.request.path), result.status,
+                         job.request.body.size(), static_cast<long>(micros));
       {
         std::lock_guard lock(mutex);
         done.push_back(Done{job.id, std::move(bytes), !job.keepAlive});

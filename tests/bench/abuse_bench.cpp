@@ -10,9 +10,6 @@ using namespace signet;
 using namespace signet::test;
 
 namespace {
-uint16_t portOf(const TestGateway& gw) {
-  return static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1)));
-}
 
 void print(const char* scenario, const LegitStats& s, const std::string& attack) {
   std::printf("%-34s legit %5.1f %% of %3zu calls within 500 ms, p99 %7.1f ms | %s\n", scenario,
@@ -31,20 +28,20 @@ int main() {
   {
     TestGateway gw(Backend::kSqlite);
     LegitClient legit(gw.rootClient(), gw.root().organizationId);
-    size_t dropped = slowloris(portOf(gw), 40, 12);  // past the 10 s head deadline
+    size_t dropped = slowloris(gw.port(), 40, 12);  // past the 10 s head deadline
     print("40 slowloris sockets, 12 s", legit.stop(),
           std::to_string(dropped) + " answered 408 and closed at the head deadline");
   }
   {
     TestGateway gw(Backend::kSqlite);
     LegitClient legit(gw.rootClient(), gw.root().organizationId);
-    size_t held = idleConnections(portOf(gw), 2000, 4);
+    size_t held = idleConnections(gw.port(), 2000, 4);
     print("2,000 idle connections, 4 s", legit.stop(), std::to_string(held) + " connected");
   }
   {
     TestGateway gw(Backend::kSqlite);
     LegitClient legit(gw.rootClient(), gw.root().organizationId);
-    auto burst = keepAliveClients(portOf(gw), 100, 5, *gw.rootStamper(), gw.root().organizationId);
+    auto burst = keepAliveClients(gw.port(), 100, 5, *gw.rootStamper(), gw.root().organizationId);
     std::this_thread::sleep_for(std::chrono::seconds(2));
     print("100 keep-alive clients x 5 calls", legit.stop(),
           std::to_string(burst.ok) + "/" + std::to_string(burst.total) + " answered 200 in " +
@@ -53,7 +50,7 @@ int main() {
   {
     TestGateway gw(Backend::kSqlite);
     LegitClient legit(gw.rootClient(), gw.root().organizationId);
-    auto flood = unauthenticatedFlood(portOf(gw), 8, 5);
+    auto flood = unauthenticatedFlood(gw.port(), 8, 5);
     print("unauthenticated flood, 8 threads, 5 s", legit.stop(),
           std::to_string(flood.unauthenticated) + " x 401, " + std::to_string(flood.rateLimited) +
               " x 429, " + std::to_string(flood.other) + " other");

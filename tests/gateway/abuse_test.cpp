@@ -12,10 +12,6 @@
 namespace signet::test {
 namespace {
 
-uint16_t portOf(const TestGateway& gw) {
-  return static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1)));
-}
-
 void expectServed(const LegitStats& s, const char* attack) {
   EXPECT_GT(s.calls, 20u) << attack;
   EXPECT_GE(s.successRate(), 0.99) << attack << ": " << s.answeredInTime << " of " << s.calls
@@ -27,14 +23,14 @@ TEST(AbuseTest, SlowlorisSocketsDoNotStarveOthersAndAreDropped) {
                  [](Config& c) { c.server.headerTimeoutMs = 2000; });
   LegitClient legit(gw.rootClient(), gw.root().organizationId);
   // Past the 2 s head deadline each was answered 408 and closed.
-  EXPECT_EQ(slowloris(portOf(gw), 40, 4), 40u);
+  EXPECT_EQ(slowloris(gw.port(), 40, 4), 40u);
   expectServed(legit.stop(), "40 slowloris sockets");
 }
 
 TEST(AbuseTest, TwoThousandIdleConnectionsDoNotStarveOthers) {
   TestGateway gw(Backend::kSqlite);
   LegitClient legit(gw.rootClient(), gw.root().organizationId);
-  EXPECT_EQ(idleConnections(portOf(gw), 2000, 3), 2000u);
+  EXPECT_EQ(idleConnections(gw.port(), 2000, 3), 2000u);
   expectServed(legit.stop(), "2,000 idle connections");
 }
 
@@ -42,7 +38,7 @@ TEST(AbuseTest, AHundredKeepAliveClientsAreAnsweredWithinThreeSeconds) {
   TestGateway gw(Backend::kSqlite);
   LegitClient legit(gw.rootClient(), gw.root().organizationId);
   // Five calls each on 100 connections held open between calls: 500, under the default burst.
-  auto burst = keepAliveClients(portOf(gw), 100, 5, *gw.rootStamper(), gw.root().organizationId);
+  auto burst = keepAliveClients(gw.port(), 100, 5, *gw.rootStamper(), gw.root().organizationId);
   EXPECT_EQ(burst.ok, burst.total);
   EXPECT_LT(burst.wallMs, 3000) << burst.ok << " of " << burst.total;
   // The legitimate client goes on a while after them.
@@ -53,7 +49,7 @@ TEST(AbuseTest, AHundredKeepAliveClientsAreAnsweredWithinThreeSeconds) {
 TEST(AbuseTest, AnUnauthenticatedFloodIsRateLimitedAndOthersAreServed) {
   TestGateway gw(Backend::kSqlite);
   LegitClient legit(gw.rootClient(), gw.root().organizationId);
-  auto flood = unauthenticatedFlood(portOf(gw), 4, 3);
+  auto flood = unauthenticatedFlood(gw.port(), 4, 3);
   expectServed(legit.stop(), "a flood of unauthenticated requests");
   // The flood's address spent its burst on 401s, then was answered 429 without a worker.
   EXPECT_GT(flood.unauthenticated, 0u);
@@ -135,21 +131,34 @@ TEST(AbuseTest, ASubOrganizationsRequestsCountAgainstItsParentToo) {
   }
 }
 
+TEST(AbuseTest, AFullWorkerQueueAnswers503AtOnceInsteadOfQueueingWithoutEnd) {
+  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
+    c.threads = 1;
+    c.server.maxQueuedRequests = 1;
+  });
+  auto burst = keepAliveClients(gw.port(), 50, 1, *gw.rootStamper(), gw.root().organizationId);
+  EXPECT_GT(burst.unavailable, 0u);
+  EXPECT_GT(burst.ok, 0u);
+  EXPECT_EQ(burst.ok + burst.unavailable, burst.total);
+  // Once the burst has passed, requests are served again.
+  EXPECT_TRUE(gw.rootClient().query("whoami", orgBody(gw.root().organizationId))->has("userId"));
+}
+
 TEST(AbuseTest, AnAddressPastItsConnectionBoundGets503AndOthersStillConnect) {
   TestGateway gw(Backend::kSqlite, {"memo"}, {}, {},
                  [](Config& c) { c.server.maxConnectionsPerAddress = 10; });
   // 10 idle connections from one address (127.0.0.3) are held; the 11th is answered 503
   // naming the bound and closed, while other addresses connect as before.
   LegitClient legit(gw.rootClient(), gw.root().organizationId);
-  std::thread holders([&] { idleConnections(portOf(gw), 10, 3); });
+  std::thread holders([&] { idleConnections(gw.port(), 10, 3); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  std::string refused = answerToSilentConnection(portOf(gw), "127.0.0.3");
+  std::string refused = answerToSilentConnection(gw.port(), "127.0.0.3");
   EXPECT_EQ(refused.substr(0, refused.find("\r\n")), "HTTP/1.1 503 Service Unavailable");
   EXPECT_NE(refused.find("client address 127.0.0.3 holds its limit of 10 connections"),
             std::string::npos)
       << refused;
   EXPECT_NE(refused.find("Retry-After: 1"), std::string::npos);
-  EXPECT_EQ(answerToSilentConnection(portOf(gw), "127.0.0.4"), "");  // accepted, then idle
+  EXPECT_EQ(answerToSilentConnection(gw.port(), "127.0.0.4"), "");  // accepted, then idle
   holders.join();
   expectServed(legit.stop(), "an address at its connection bound");
 }

@@ -2,6 +2,10 @@
 // tidy up exactly what these tests send): requests framed two ways, repeated stamps, NUL in
 // text, preflights without a length, HEAD, reason phrases, and another organization's
 // evaluations.
+#include <Poco/AutoPtr.h>
+#include <Poco/Channel.h>
+#include <Poco/Logger.h>
+#include <Poco/Message.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/StreamSocket.h>
 #include <gtest/gtest.h>
@@ -20,10 +24,6 @@ struct RawReply {
   std::string body;
   bool closed = false;  // the server closed the connection after answering
 };
-
-uint16_t portOf(const TestGateway& gw) {
-  return static_cast<uint16_t>(std::stoi(gw.baseUrl().substr(gw.baseUrl().rfind(':') + 1)));
-}
 
 // Sends `request` as it is and reads one answer: headers, then Content-Length bytes of body
 // (none for HEAD), then whether the server closes. Every read is bounded by a 5 s timeout.
@@ -73,7 +73,7 @@ SIGNET_BACKEND_SUITE(HttpStrictnessTest);
 
 TEST_P(HttpStrictnessTest, AmbiguousFramingIsRefusedWithJsonAndTheConnectionClosed) {
   TestGateway gw(GetParam());
-  const uint16_t port = portOf(gw);
+  const uint16_t port = gw.port();
   struct Case {
     std::string headers;
     std::string expected;
@@ -98,7 +98,7 @@ TEST_P(HttpStrictnessTest, AmbiguousFramingIsRefusedWithJsonAndTheConnectionClos
 
 TEST_P(HttpStrictnessTest, PreflightsAndBodylessPostsAreAnsweredAtOnce) {
   TestGateway gw(GetParam());
-  const uint16_t port = portOf(gw);
+  const uint16_t port = gw.port();
   auto started = std::chrono::steady_clock::now();
   // What a browser sends: no Content-Length, and the connection kept for the next request.
   auto preflight =
@@ -116,7 +116,7 @@ TEST_P(HttpStrictnessTest, PreflightsAndBodylessPostsAreAnsweredAtOnce) {
 
 TEST_P(HttpStrictnessTest, HeadAnswersWhatGetAnswersWithoutTheBody) {
   TestGateway gw(GetParam());
-  const uint16_t port = portOf(gw);
+  const uint16_t port = gw.port();
   auto get = rawExchange(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
   auto head = rawExchange(port, "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n", /*head=*/true);
   EXPECT_EQ(get.statusLine, "HTTP/1.1 200 OK");
@@ -130,7 +130,7 @@ TEST_P(HttpStrictnessTest, HeadAnswersWhatGetAnswersWithoutTheBody) {
 TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
   TestGateway gw(GetParam(), {"memo", "signing"});
   Org org(gw);
-  const uint16_t port = portOf(gw);
+  const uint16_t port = gw.port();
   std::string body = R"({"organizationId":")" + org.org() + R"("})";
   auto twice = rawExchange(port,
                            "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n"
@@ -167,6 +167,36 @@ TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
   for (const auto& a : *stored)
     EXPECT_NE(a.extract<json::Object>()->getValue<std::string>("type"),
               "ACTIVITY_TYPE_CREATE_WALLET");
+}
+
+// What the log shows of a request line is escaped: bytes a client sends cannot reach the
+// operator's terminal as they are.
+TEST_P(HttpStrictnessTest, LoggedRequestLinesAreEscaped) {
+  struct Capture : Poco::Channel {
+    void log(const Poco::Message& m) override {
+      std::lock_guard lock(mutex);
+      lines.push_back(m.getText());
+    }
+    std::mutex mutex;
+    std::vector<std::string> lines;
+  };
+  TestGateway gw(GetParam());
+  auto& logger = Poco::Logger::get("signet.http");
+  Poco::AutoPtr<Poco::Channel> previous(logger.getChannel(), true);
+  Poco::AutoPtr<Capture> capture(new Capture);
+  logger.setChannel(capture);
+  auto reply = rawExchange(gw.port(), "GET /caf\xc3\xa9\\x HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(reply.statusLine, "HTTP/1.1 404 Not Found");
+  logger.setChannel(previous);
+  std::lock_guard lock(capture->mutex);
+  bool found = false;
+  for (const auto& line : capture->lines) {
+    if (line.find("/caf") == std::string::npos) continue;
+    found = true;
+    EXPECT_NE(line.find(R"(/caf\xc3\xa9\x5cx)"), std::string::npos) << line;
+    for (unsigned char c : line) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << line;
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST_P(HttpStrictnessTest, DuplicateJsonKeysAreRefusedNamingTheKey) {

@@ -211,7 +211,7 @@ BurstResult keepAliveClients(uint16_t port, int clients, int requests, Stamper& 
     }
   std::vector<int> fds;
   for (int c = 0; c < clients; ++c) fds.push_back(connectFrom("127.0.0.1", port));
-  std::atomic<size_t> ok{0};
+  std::atomic<size_t> ok{0}, unavailable{0};
   auto started = Clock::now();
   std::vector<std::thread> threads;
   for (size_t c = 0; c < fds.size(); ++c)
@@ -220,7 +220,9 @@ BurstResult keepAliveClients(uint16_t port, int clients, int requests, Stamper& 
       std::string buffer;
       for (const auto& request : scripts[c]) {
         if (!sendAll(fds[c], request)) return;
-        if (readAnswer(fds[c], buffer) == 200) ++ok;
+        int status = readAnswer(fds[c], buffer);
+        if (status == 200) ++ok;
+        if (status == 503) ++unavailable;
       }
     });
   for (auto& t : threads) t.join();
@@ -228,6 +230,7 @@ BurstResult keepAliveClients(uint16_t port, int clients, int requests, Stamper& 
   result.wallMs =
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
   result.ok = ok;
+  result.unavailable = unavailable;
   result.total = static_cast<size_t>(clients) * static_cast<size_t>(requests);
   for (int fd : fds)
     if (fd >= 0) ::close(fd);

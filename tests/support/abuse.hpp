@@ -61,6 +61,7 @@ FloodAnswers unauthenticatedFlood(uint16_t port, int threads, int seconds);
 struct BurstResult {
   int64_t wallMs = 0;
   size_t ok = 0;
+  size_t unavailable = 0;  // answered 503
   size_t total = 0;
 };
 BurstResult keepAliveClients(uint16_t port, int clients, int requests, Stamper& stamper,

@@ -130,6 +130,10 @@ void TestGateway::restart() {
   start();
 }
 
+uint16_t TestGateway::port() const {
+  return server_->port();
+}
+
 std::string TestGateway::baseUrl() const {
   return "http://127.0.0.1:" + std::to_string(server_->port());
 }

@@ -46,6 +46,7 @@ class TestGateway {
   // Stops the server and the gateway and starts both again on the same store.
   void restart();
   std::string baseUrl() const;
+  uint16_t port() const;  // of the loopback listener, for raw-socket tests
   Gateway& gateway() { return *gateway_; }
   const std::filesystem::path& dataDir() const { return dir_; }
   // Moves the gateway's clock and the time test clients stamp into requests to `epochMs`
