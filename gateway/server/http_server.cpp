@@ -125,6 +125,7 @@ struct Connection {
   bool closeAfterWrite = false;
   bool lingerAfterWrite = false;  // a refused body may still be arriving
   bool continueSent = false;
+  bool peerClosed = false;  // the client shut its sending side
   int64_t requestStarted = 0;
   int64_t deadline = 0;
 };
@@ -239,7 +240,14 @@ struct HttpServer::Impl {
           auto it = connections.find(id);
           if (it == connections.end()) continue;
           uint32_t e = events[i].events;
-          if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) readable(id, it->second);
+          // A reset connection: nothing more can be read or written. epoll reports it even
+          // while the connection waits for a worker, so it is closed here rather than left to
+          // wake the loop on every turn; the worker's answer then finds no one and is dropped.
+          if (e & (EPOLLHUP | EPOLLERR)) {
+            closeConnection(id);
+            continue;
+          }
+          if (e & (EPOLLIN | EPOLLRDHUP)) readable(id, it->second);
           it = connections.find(id);
           if (it != connections.end() && (e & EPOLLOUT)) writable(id, it->second);
         }
@@ -319,9 +327,20 @@ struct HttpServer::Impl {
     size_t total = 0;
     for (;;) {
       ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
-      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         closeConnection(id);
         return;
+      }
+      if (n == 0) {
+        // The client finished sending. A request it completed is still answered; then the
+        // connection closes.
+        if (c.phase == Connection::Phase::kLingering || c.peerClosed) {
+          closeConnection(id);
+          return;
+        }
+        c.peerClosed = true;
+        watch(c.fd, id, 0, EPOLL_CTL_MOD);  // nothing more to read: stop the EOF waking us
+        break;
       }
       if (n < 0) break;
       if (c.phase != Connection::Phase::kLingering) c.in.append(buf, static_cast<size_t>(n));
@@ -329,6 +348,11 @@ struct HttpServer::Impl {
       if (total >= kReadBytesPerTurn) break;  // the rest next turn: others get theirs
     }
     if (c.phase == Connection::Phase::kReading) parse(id, c);
+    // parse() may have answered and closed the connection: look it up again.
+    auto it = connections.find(id);
+    if (it != connections.end() && it->second.peerClosed &&
+        it->second.phase == Connection::Phase::kReading)
+      closeConnection(id);  // it ended without a whole request
   }
 
   void parse(uint64_t id, Connection& c) {
@@ -430,6 +454,10 @@ struct HttpServer::Impl {
     }
     c.out.clear();
     const int64_t now = nowMs();
+    if (c.peerClosed) {
+      closeConnection(id);
+      return;
+    }
     if (c.closeAfterWrite) {
       if (!c.lingerAfterWrite) {
         closeConnection(id);

@@ -114,6 +114,23 @@ TEST_P(HttpStrictnessTest, PreflightsAndBodylessPostsAreAnsweredAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
 }
 
+// A client that shuts its sending side after its request (as HTTP/1.0 tools do) still gets
+// its answer, and then the connection closes.
+TEST_P(HttpStrictnessTest, AClientThatStopsSendingAfterItsRequestIsStillAnswered) {
+  TestGateway gw(GetParam());
+  Poco::Net::StreamSocket socket(Poco::Net::SocketAddress("127.0.0.1", gw.port()));
+  socket.setReceiveTimeout(Poco::Timespan(5, 0));
+  std::string request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+  socket.sendBytes(request.data(), static_cast<int>(request.size()));
+  socket.shutdownSend();
+  std::string answer;
+  char buf[1024];
+  for (int n; (n = socket.receiveBytes(buf, sizeof buf)) > 0;)
+    answer.append(buf, static_cast<size_t>(n));
+  EXPECT_EQ(answer.substr(0, answer.find("\r\n")), "HTTP/1.1 200 OK");
+  EXPECT_NE(answer.find(R"("status":"ok")"), std::string::npos) << answer;
+}
+
 TEST_P(HttpStrictnessTest, HeadAnswersWhatGetAnswersWithoutTheBody) {
   TestGateway gw(GetParam());
   const uint16_t port = gw.port();
