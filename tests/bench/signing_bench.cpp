@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "crypto_floor.hpp"
 #include "gateway.hpp"
 #include "server/http_server.hpp"
 #include "signet/client.hpp"
@@ -18,14 +19,6 @@
 
 using namespace signet;
 using Clock = std::chrono::steady_clock;
-
-namespace {
-double microsPer(int n, const std::function<void()>& f) {
-  auto start = Clock::now();
-  for (int i = 0; i < n; ++i) f();
-  return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / n;
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   int perThread = argc > 1 ? std::stoi(argv[1]) : 300;
@@ -93,16 +86,8 @@ int main(int argc, char** argv) {
   }
 
   // The floor: what every request must compute, on one core.
-  std::string body =
-      R"({"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","timestampMs":"1763780000000"})";
-  auto stamp = stamp::sign(stamp::Scheme::kP256, rootKey, body);
-  Bytes pub = *fromHex(stamp.publicKey), sig = *fromHex(stamp.signature);
-  auto k1 = crypto::generatePrivateKey(crypto::Curve::kSecp256k1);
-  auto digest = crypto::sha256(body);
-  double verify = microsPer(2000, [&] {
-    if (!stamp::verify(stamp::Scheme::kP256, pub, sig, body)) std::abort();
-  });
-  double sign = microsPer(2000, [&] { crypto::signSecp256k1Recoverable(k1, digest); });
+  auto costs = bench::measureCryptoCosts();
+  double verify = costs.verifyP256Us, sign = costs.signSecp256k1Us;
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::cout << "  crypto floor: P-256 verify " << verify << " us + secp256k1 sign " << sign
             << " us = " << 1e6 / (verify + sign) << " requests/s per core, "

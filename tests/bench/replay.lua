@@ -1,0 +1,30 @@
+-- wrk script: replays pre-stamped requests from a file written by bench_requests, one a line
+-- (path TAB header TAB value TAB body). Each wrk thread takes every n-th line from its own
+-- offset, so that no two threads send the same activity.
+--   wrk -t2 -c16 -d10s -s replay.lua http://127.0.0.1:PORT -- FILE THREADS
+local counter = 0
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+end
+
+local requests = {}
+local next = 0
+
+function init(args)
+  local file, threads = args[1], tonumber(args[2])
+  local index = 0
+  for line in io.lines(file) do
+    if index % threads == id then
+      local path, name, value, body = line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$")
+      requests[#requests + 1] =
+        wrk.format("POST", path, { ["Content-Type"] = "application/json", [name] = value }, body)
+    end
+    index = index + 1
+  end
+end
+
+function request()
+  next = next % #requests + 1
+  return requests[next]
+end
