@@ -201,6 +201,11 @@ struct HttpServer::Impl {
     if (wake >= 0) [[maybe_unused]]
       auto n = ::write(wake, &one, sizeof one);
     if (loop.joinable()) loop.join();
+    {
+      // A worker between its check of `stopping` and its wait holds the mutex: taking it here
+      // orders the notification after that wait, so no worker sleeps through it.
+      std::lock_guard lock(mutex);
+    }
     ready.notify_all();
     for (auto& w : workers)
       if (w.joinable()) w.join();
