@@ -70,18 +70,24 @@ Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
                                        std::string_view body,
                                        const std::string& targetOrganizationId, int64_t nowMs,
                                        bool apiKeysDownward) const {
-  Resolution who =
-      resolveCaller(db, headers, apiKey, body, targetOrganizationId, nowMs, apiKeysDownward);
-  chargeRate(db, who.organizationId, nowMs);
+  auto target = directory::findOrganization(db, targetOrganizationId);
+  if (!target) throw notFound("organization " + targetOrganizationId + " not found");
+  Resolution who = resolveCaller(db, headers, apiKey, body, *target, nowMs, apiKeysDownward);
+  // The acting organization is the target or one of its sub-organizations, so its parent is
+  // known without another read.
+  chargeRate(
+      who.organizationId,
+      who.organizationId == target->id ? target->parentId : std::optional<std::string>(target->id),
+      nowMs);
   return who;
 }
 
-void CredentialResolver::chargeRate(Db& db, const std::string& organizationId,
+void CredentialResolver::chargeRate(const std::string& organizationId,
+                                    const std::optional<std::string>& parentId,
                                     int64_t nowMs) const {
   if (!rates_.enabled()) return;
   std::vector<std::string> buckets{organizationId};
-  auto org = directory::findOrganization(db, organizationId);
-  if (org && org->parentId) buckets.push_back(*org->parentId);
+  if (parentId) buckets.push_back(*parentId);
   if (auto wait = rates_.take(buckets, nowMs))
     throw Error(
         Code::kResourceExhausted,
@@ -95,18 +101,16 @@ void CredentialResolver::chargeRate(Db& db, const std::string& organizationId,
 Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers,
                                              const std::optional<VerifiedApiKeyStamp>& apiKey,
                                              std::string_view body,
-                                             const std::string& targetOrganizationId, int64_t nowMs,
+                                             const OrganizationRecord& target, int64_t nowMs,
                                              bool apiKeysDownward) const {
-  auto target = directory::findOrganization(db, targetOrganizationId);
-  if (!target) throw notFound("organization " + targetOrganizationId + " not found");
-  auto orgs = eligibleOrganizations(*target);
+  auto orgs = eligibleOrganizations(target);
 
   if (apiKey) {
     auto keys = directory::apiKeysByPublicKey(db, apiKey->publicKey);
     const ApiKeyRecord* key = pick(db, keys, orgs, apiKeysDownward);
     if (!key)
       throw unauthenticated(std::string(kUnknownKeyMessage) + ": public key " + apiKey->publicKey +
-                            " is not registered in " + describe(*target) + elsewhere(keys));
+                            " is not registered in " + describe(target) + elsewhere(keys));
     if (key->expiresAtMs && *key->expiresAtMs <= nowMs)
       throw unauthenticated("rpc error: code = " + std::string(kExpiredKeyMessage) + " " +
                             key->publicKey + ": API key " + key->id + " of user " + key->userId +
@@ -119,7 +123,7 @@ Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers
     c.publicKey = apiKey->publicKey;
     c.scheme = stamp::schemeName(apiKey->scheme);
     c.signature = apiKey->signature;
-    return {c, actingOrganization(*target, key->organizationId)};
+    return {c, actingOrganization(target, key->organizationId)};
   }
 
   if (headers.webauthn) {
@@ -128,7 +132,7 @@ Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers
     const AuthenticatorRecord* authenticator = pick(db, candidates, orgs, true);
     if (!authenticator)
       throw unauthenticated("no valid user found for authenticator " + stamp.credentialId + " in " +
-                            describe(*target) + elsewhere(candidates));
+                            describe(target) + elsewhere(candidates));
     int64_t counter = verifyAssertion(stamp, *authenticator, body, config_.webauthnRpIds);
     if (counter > authenticator->signCount)
       directory::updateSignCount(db, authenticator->id, counter);
@@ -136,9 +140,9 @@ Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers
     c.publicKey = authenticator->publicKey;
     c.scheme = "SIGNATURE_SCHEME_TK_WEBAUTHN";
     c.signature = toHex(stamp.signature);
-    return {c, actingOrganization(*target, authenticator->organizationId)};
+    return {c, actingOrganization(target, authenticator->organizationId)};
   }
-  if (headers.attested) return resolveAttested(db, *headers.attested, body, *target, nowMs);
+  if (headers.attested) return resolveAttested(db, *headers.attested, body, target, nowMs);
   throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
 }
 

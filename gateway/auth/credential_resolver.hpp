@@ -46,9 +46,10 @@ class CredentialResolver {
  private:
   Resolution resolveCaller(Db& db, const StampHeaders& headers,
                            const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
-                           const std::string& targetOrganizationId, int64_t nowMs,
+                           const OrganizationRecord& target, int64_t nowMs,
                            bool apiKeysDownward) const;
-  void chargeRate(Db& db, const std::string& organizationId, int64_t nowMs) const;
+  void chargeRate(const std::string& organizationId, const std::optional<std::string>& parentId,
+                  int64_t nowMs) const;
   Resolution resolveAttested(Db& db, const std::string& header, std::string_view body,
                              const OrganizationRecord& target, int64_t nowMs) const;
 
