@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config clang-format
-  libpoco-dev libssl-dev libsecp256k1-dev libboost-dev libboost-filesystem-dev libcbor-dev
+  libpoco-dev libsqlite3-dev libssl-dev libsecp256k1-dev libboost-dev libboost-filesystem-dev libcbor-dev
   libpq-dev libgtest-dev googletest
   clang-14 libclang-rt-14-dev   # libFuzzer for the policy fuzz target
   postgresql            # the PostgreSQL store tests start their own server from this

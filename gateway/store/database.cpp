@@ -1,167 +1,42 @@
 #include "database.hpp"
 
-#include <Poco/Data/PostgreSQL/Connector.h>
-#include <Poco/Data/RecordSet.h>
-#include <Poco/Data/SQLite/Connector.h>
-#include <Poco/Data/Statement.h>
-#include <Poco/Nullable.h>
-
-#include <deque>
+#include <algorithm>
+#include <chrono>
 
 #include "signet/error.hpp"
 
 namespace signet {
 
-using Poco::Data::Keywords::use;
-
 namespace {
-void registerConnectors() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    Poco::Data::SQLite::Connector::registerConnector();
-    Poco::Data::PostgreSQL::Connector::registerConnector();
-  });
-}
-
-// PostgreSQL's libpq wants $1, $2 ...; rewrite `?` outside quoted text.
-std::string numberPlaceholders(const std::string& sql) {
-  std::string out;
-  out.reserve(sql.size() + 16);
-  int n = 0;
-  char quote = 0;
-  for (char c : sql) {
-    if (quote) {
-      if (c == quote) quote = 0;
-      out += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      out += c;
-    } else if (c == '?') {
-      out += '$' + std::to_string(++n);
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-SqlValue toSqlValue(const Poco::Dynamic::Var& v) {
-  if (v.isEmpty()) return nullptr;
-  if (v.isInteger() && !v.isString()) return v.convert<int64_t>();
-  return v.convert<std::string>();
+ConnectionPool::Opener openerFor(const DatabaseConfig& config) {
+  if (config.backend == Backend::kSqlite)
+    return [path = config.connection] { return openSqlite(path); };
+  return [conninfo = config.connection] { return openPostgres(conninfo); };
 }
 }  // namespace
 
-// One pooled session seen as signet::Db.
-class Database::PooledDb : public Db {
- public:
-  PooledDb(Poco::Data::Session session, Backend backend)
-      : session_(std::move(session)), backend_(backend) {}
-
-  size_t exec(const std::string& sql, const SqlParams& params = {}) override {
-    Poco::Data::Statement st(session_);
-    Bound bound;
-    prepare(st, sql, params, bound);
-    return st.execute();
-  }
-
-  std::vector<Row> query(const std::string& sql, const SqlParams& params = {}) override {
-    Poco::Data::Statement st(session_);
-    Bound bound;
-    prepare(st, sql, params, bound);
-    st.execute();
-    Poco::Data::RecordSet rs(st);
-    std::vector<Row> rows;
-    rows.reserve(rs.rowCount());
-    for (size_t r = 0; r < rs.rowCount(); ++r) {
-      std::vector<SqlValue> cells;
-      cells.reserve(rs.columnCount());
-      for (size_t c = 0; c < rs.columnCount(); ++c) cells.push_back(toSqlValue(rs.value(c, r)));
-      rows.emplace_back(std::move(cells));
-    }
-    return rows;
-  }
-
-  Poco::Data::Session& session() { return session_; }
-
- private:
-  // Bound values must outlive execution: Poco binds by reference.
-  struct Bound {
-    std::deque<Poco::Nullable<std::string>> strings;
-    std::deque<Poco::Nullable<Poco::Int64>> ints;
-  };
-
-  void prepare(Poco::Data::Statement& st, const std::string& sql, const SqlParams& params,
-               Bound& bound) {
-    st << (backend_ == Backend::kPostgres ? numberPlaceholders(sql) : sql);
-    for (const auto& p : params) {
-      if (auto* s = std::get_if<std::string>(&p)) {
-        st, use(bound.strings.emplace_back(*s));
-      } else if (auto* i = std::get_if<int64_t>(&p)) {
-        st, use(bound.ints.emplace_back(static_cast<Poco::Int64>(*i)));
-      } else {
-        st, use(bound.strings.emplace_back());
-      }
-    }
-  }
-
-  Poco::Data::Session session_;
-  Backend backend_;
-};
-
-Database::Database(const DatabaseConfig& config) : config_(config) {
-  registerConnectors();
-  const char* connector = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
+Database::Database(const DatabaseConfig& config)
+    : config_(config),
+      pool_(openerFor(config), static_cast<size_t>(std::max(2, config.maxSessions))),
+      commits_(pool_) {
+  const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
   try {
-    pool_ = std::make_unique<Poco::Data::SessionPool>(connector, config.connection, 1,
-                                                      config.maxSessions, 60);
-    if (config.backend == Backend::kSqlite) {
-      // WAL lets readers run beside the single writer; the mode persists in the file.
-      Poco::Data::Session s = pool_->get();
-      Poco::Data::Statement(s) << "PRAGMA journal_mode=WAL", Poco::Data::Keywords::now;
-    }
-  } catch (const Poco::Exception& e) {
+    pool_.acquire();  // fails now, with the cause, rather than on the first request
+  } catch (const std::exception& e) {
     throw Error(Code::kUnavailable,
-                std::string("cannot open the ") + connector + " database: " + e.displayText());
+                std::string("cannot open the ") + name + " database: " + e.what());
   }
 }
 
 Database::~Database() = default;
 
 void Database::read(const std::function<void(Db&)>& fn) {
-  PooledDb db(pool_->get(), config_.backend);
-  if (config_.backend == Backend::kSqlite) db.exec("PRAGMA busy_timeout = 5000");
-  fn(db);
+  auto lease = pool_.acquire();
+  fn(*lease);
 }
 
 void Database::transaction(const std::function<void(Db&)>& fn) {
-  std::lock_guard lock(writeMutex_);
-  PooledDb db(pool_->get(), config_.backend);
-  if (config_.backend == Backend::kSqlite) {
-    db.exec("PRAGMA busy_timeout = 5000");
-    // IMMEDIATE takes the write lock up front, so another process (the CLI beside a running
-    // server) waits on busy_timeout instead of failing on a lock upgrade.
-    db.exec("BEGIN IMMEDIATE");
-  } else {
-    db.session().begin();
-  }
-  try {
-    fn(db);
-    if (config_.backend == Backend::kSqlite)
-      db.exec("COMMIT");
-    else
-      db.session().commit();
-  } catch (...) {
-    try {
-      if (config_.backend == Backend::kSqlite)
-        db.exec("ROLLBACK");
-      else
-        db.session().rollback();
-    } catch (...) {
-      // The original error matters more than a failed rollback; the session is discarded.
-    }
-    throw;
-  }
+  commits_.run(fn);
 }
 
 static const char* kMigrationsTable =

@@ -1,16 +1,16 @@
-// The store: a Poco Data session pool over SQLite (embedded default, WAL) or PostgreSQL,
-// exposed to the rest of the gateway as signet::Db. Writes go through transaction(), which
-// serializes writers inside this process and rolls back on any exception.
+// The store: a pool of connections to SQLite (embedded default, WAL, synchronous=FULL) or
+// PostgreSQL, exposed to the rest of the gateway as signet::Db. Writes go through
+// transaction(), which commits concurrent writers together (group commit, see
+// group_commit.hpp) and rolls back any writer that throws.
 #pragma once
-
-#include <Poco/Data/SessionPool.h>
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "signet/db.hpp"
+#include "store/connection_pool.hpp"
+#include "store/group_commit.hpp"
 
 namespace signet {
 
@@ -28,10 +28,13 @@ class Database {
   ~Database();
   Backend backend() const { return config_.backend; }
 
-  // Runs fn inside one transaction on one pooled session.
+  // Runs fn inside a transaction (its own savepoint of a shared one) and returns once that
+  // transaction is committed; rethrows what fn threw, with fn's writes rolled back.
   void transaction(const std::function<void(Db&)>& fn);
-  // Runs fn on a pooled session outside any explicit transaction (reads).
+  // Runs fn on a pooled connection outside any explicit transaction (reads).
   void read(const std::function<void(Db&)>& fn);
+  // Batches committed and writes they held since the start.
+  GroupCommit::Stats commitStats() const { return commits_.stats(); }
 
   // Applies the migrations of `module` that the database has not recorded yet, each in its
   // own transaction. Refuses a list whose versions are not strictly increasing.
@@ -40,10 +43,9 @@ class Database {
   std::vector<int> appliedMigrations(const std::string& module);
 
  private:
-  class PooledDb;
   DatabaseConfig config_;
-  std::unique_ptr<Poco::Data::SessionPool> pool_;
-  std::mutex writeMutex_;
+  ConnectionPool pool_;
+  GroupCommit commits_;
 };
 
 }  // namespace signet

@@ -1,7 +1,5 @@
 #include "test_gateway.hpp"
 
-#include <Poco/Data/PostgreSQL/Connector.h>
-#include <Poco/Data/Session.h>
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
@@ -13,6 +11,7 @@
 
 #include "signet/jwt.hpp"
 #include "store/keyring.hpp"
+#include "store/sql_connection.hpp"
 
 namespace signet::test {
 
@@ -44,18 +43,16 @@ ScratchDatabase::ScratchDatabase(Backend backend, const std::filesystem::path& d
     config_.connection = (dir / "signet.db").string();
     return;
   }
-  Poco::Data::PostgreSQL::Connector::registerConnector();
   pgName_ = "signet_test_" + crypto::uuidV4().substr(0, 8);
-  Poco::Data::Session admin("PostgreSQL", std::string(pgServer()) + " dbname=postgres");
-  admin << "CREATE DATABASE " + pgName_, Poco::Data::Keywords::now;
+  openPostgres(std::string(pgServer()) + " dbname=postgres")->exec("CREATE DATABASE " + pgName_);
   config_.connection = std::string(pgServer()) + " dbname=" + pgName_;
 }
 
 ScratchDatabase::~ScratchDatabase() {
   if (pgName_.empty()) return;
   try {
-    Poco::Data::Session admin("PostgreSQL", std::string(pgServer()) + " dbname=postgres");
-    admin << "DROP DATABASE IF EXISTS " + pgName_ + " WITH (FORCE)", Poco::Data::Keywords::now;
+    openPostgres(std::string(pgServer()) + " dbname=postgres")
+        ->exec("DROP DATABASE IF EXISTS " + pgName_ + " WITH (FORCE)");
   } catch (...) {
   }
 }

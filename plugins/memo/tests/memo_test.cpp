@@ -17,8 +17,9 @@ json::Object params(std::initializer_list<std::pair<const char*, std::string>> f
 
 size_t memoCount(PluginHarness& harness) {
   size_t n = 0;
-  harness.read(
-      [&](Db& db) { n = std::stoul(db.queryOne("SELECT COUNT(*) FROM memo_entries")->str(0)); });
+  harness.read([&](Db& db) {
+    n = static_cast<size_t>(db.queryOne("SELECT COUNT(*) FROM memo_entries")->i64(0));
+  });
   return n;
 }
 

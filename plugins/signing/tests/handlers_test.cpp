@@ -83,8 +83,8 @@ TEST(SigningHandlers, SigningWithAnUnknownKeyIsRefusedAndChangesNothing) {
   auto count = [&] {
     size_t n = 0;
     harness.read([&](Db& db) {
-      n = std::stoul(db.queryOne("SELECT COUNT(*) FROM signet_secrets")->str(0)) +
-          std::stoul(db.queryOne("SELECT COUNT(*) FROM signing_wallet_accounts")->str(0));
+      n = static_cast<size_t>(db.queryOne("SELECT COUNT(*) FROM signet_secrets")->i64(0)) +
+          static_cast<size_t>(db.queryOne("SELECT COUNT(*) FROM signing_wallet_accounts")->i64(0));
     });
     return n;
   };

@@ -1,0 +1,38 @@
+#include "store/connection_pool.hpp"
+
+#include "signet/error.hpp"
+
+namespace signet {
+
+ConnectionPool::Lease ConnectionPool::acquire(std::chrono::milliseconds wait) {
+  std::unique_lock lock(mutex_);
+  if (!returned_.wait_for(lock, wait, [&] { return !idle_.empty() || openCount_ < max_; }))
+    throw Error(Code::kUnavailable,
+                "all " + std::to_string(max_) + " database connections stayed busy; try again");
+  if (!idle_.empty()) {
+    auto c = std::move(idle_.back());
+    idle_.pop_back();
+    return Lease(*this, std::move(c));
+  }
+  ++openCount_;  // counted before opening, so that concurrent callers respect the bound
+  lock.unlock();
+  try {
+    return Lease(*this, open_());
+  } catch (...) {
+    lock.lock();
+    --openCount_;
+    returned_.notify_one();
+    throw;
+  }
+}
+
+void ConnectionPool::giveBack(std::unique_ptr<SqlConnection> c) {
+  std::lock_guard lock(mutex_);
+  if (c->healthy())
+    idle_.push_back(std::move(c));
+  else
+    --openCount_;  // dropped: the next caller opens a fresh one
+  returned_.notify_one();
+}
+
+}  // namespace signet

@@ -1,0 +1,107 @@
+#include "store/group_commit.hpp"
+
+#include "signet/error.hpp"
+
+namespace signet {
+
+namespace {
+// A write that opened a transaction of its own from inside a batch would wait for itself.
+thread_local bool insideBatch = false;
+
+struct BatchFlag {
+  BatchFlag() { insideBatch = true; }
+  ~BatchFlag() { insideBatch = false; }
+};
+}  // namespace
+
+void GroupCommit::run(const std::function<void(Db&)>& write) {
+  if (insideBatch) throw internalError("a write opened a transaction inside another one");
+  Job job{&write, nullptr, false};
+  std::unique_lock lock(mutex_);
+  queue_.push_back(&job);
+  while (!job.done) {
+    if (leading_)
+      finished_.wait(lock);
+    else
+      lead(lock);
+  }
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+GroupCommit::Stats GroupCommit::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
+  leading_ = true;
+  std::deque<Job*> batch;
+  while (!queue_.empty() && batch.size() < kMaxBatch) {
+    batch.push_back(queue_.front());
+    queue_.pop_front();
+  }
+  lock.unlock();
+  try {
+    runBatch(batch);
+  } catch (...) {
+    // The batch could not start or end (no connection, a failed COMMIT): nothing of it is
+    // durable, so every write in it fails with that cause.
+    for (Job* j : batch)
+      if (!j->error) j->error = std::current_exception();
+  }
+  lock.lock();
+  ++stats_.batches;
+  stats_.writes += batch.size();
+  for (Job* j : batch) j->done = true;
+  leading_ = false;
+  finished_.notify_all();
+}
+
+void GroupCommit::runBatch(std::deque<Job*>& batch) {
+  BatchFlag flag;
+  auto lease = pool_.acquire();
+  SqlConnection& db = *lease;
+  db.begin();
+  if (batch.size() == 1) {
+    try {
+      (*batch.front()->write)(db);
+    } catch (...) {
+      batch.front()->error = std::current_exception();
+      db.rollback();
+      return;
+    }
+  } else {
+    for (Job* j : batch) {
+      db.exec("SAVEPOINT signet_write", {});
+      try {
+        (*j->write)(db);
+        db.exec("RELEASE SAVEPOINT signet_write", {});
+      } catch (...) {
+        j->error = std::current_exception();
+        try {
+          db.exec("ROLLBACK TO SAVEPOINT signet_write", {});
+          db.exec("RELEASE SAVEPOINT signet_write", {});
+        } catch (...) {
+          // The failure took the whole transaction with it (a full disk, a lost connection):
+          // the writes that had succeeded are gone too and fail with the cause.
+          try {
+            db.rollback();
+          } catch (...) {
+          }
+          throw;
+        }
+      }
+    }
+  }
+  try {
+    db.commit();
+  } catch (...) {
+    try {
+      db.rollback();
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+}  // namespace signet

@@ -1,0 +1,56 @@
+// Group commit: the writes of concurrent requests share one transaction and one sync to disk.
+//
+// A request's write (a function over Db) is queued. The first writer to find no batch running
+// leads: it takes everything queued (up to kMaxBatch), opens one transaction and runs each
+// write in a savepoint of its own, so a write that throws rolls back only itself and its error
+// goes back to its own caller. Then one COMMIT makes the whole batch durable, and only then
+// does every caller return. Writes that arrive meanwhile wait for the next batch, which one of
+// them leads. A lone write skips the savepoint: its transaction is its own.
+//
+// The cost of a sync is paid once per batch instead of once per request, and a request never
+// holds the write lock while waiting for the disk on its own: the more requests arrive, the
+// larger the batches. See docs/durability.md.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+
+#include "store/connection_pool.hpp"
+
+namespace signet {
+
+class GroupCommit {
+ public:
+  static constexpr size_t kMaxBatch = 64;
+  explicit GroupCommit(ConnectionPool& pool) : pool_(pool) {}
+
+  // Runs `write` in the next batch and returns once that batch committed; rethrows what
+  // `write` threw (its own writes rolled back, the others' kept), or the commit's failure.
+  void run(const std::function<void(Db&)>& write);
+
+  struct Stats {
+    uint64_t batches = 0, writes = 0;
+  };
+  Stats stats() const;
+
+ private:
+  struct Job {
+    const std::function<void(Db&)>* write;
+    std::exception_ptr error;
+    bool done = false;
+  };
+  void lead(std::unique_lock<std::mutex>& lock);
+  void runBatch(std::deque<Job*>& batch);
+
+  ConnectionPool& pool_;
+  mutable std::mutex mutex_;
+  std::condition_variable finished_;
+  std::deque<Job*> queue_;
+  bool leading_ = false;
+  Stats stats_;
+};
+
+}  // namespace signet

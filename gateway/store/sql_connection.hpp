@@ -1,0 +1,48 @@
+// One open database connection seen as signet::Db. Each connection keeps the statements it has
+// prepared, keyed by their text, and reuses them: parsing and planning a statement costs more
+// than running the small indexed ones the gateway issues, and the same few dozen texts recur
+// on every request. SQLite speaks through its C API, PostgreSQL through libpq; both take the
+// gateway's `?` placeholders.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "signet/db.hpp"
+
+namespace signet {
+
+// A failure the database reported (a constraint, a lost connection, a full disk). Not a
+// signet::Error: the pipeline treats it as an internal error, logs it and answers without it.
+class DatabaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SqlConnection : public Db {
+ public:
+  // Opens a transaction. SQLite takes its write lock up front (BEGIN IMMEDIATE), so another
+  // process writing the same file (the CLI beside a running server) waits on the busy timeout
+  // instead of failing on a lock upgrade.
+  virtual void begin() = 0;
+  void commit() { exec("COMMIT"); }
+  void rollback() { exec("ROLLBACK"); }
+  // False once the connection is lost or was left inside a transaction (a rollback that
+  // failed); the pool then closes it instead of lending it again.
+  virtual bool healthy() const = 0;
+  // Statements prepared and still kept, for tests of the cache.
+  virtual size_t preparedStatements() const = 0;
+};
+
+// Opens (creating when missing) a SQLite file in WAL mode with synchronous=FULL, so a
+// committed transaction is on disk before the commit returns.
+std::unique_ptr<SqlConnection> openSqlite(const std::string& path);
+// Opens a PostgreSQL connection from a libpq connection string.
+std::unique_ptr<SqlConnection> openPostgres(const std::string& conninfo);
+
+// Statements kept per connection before the cache is emptied and starts again: the gateway's
+// own texts are a few hundred at most; a plugin building texts from data must not grow it.
+inline constexpr size_t kMaxPreparedStatements = 1024;
+
+}  // namespace signet

@@ -1,0 +1,171 @@
+// SQLite through its C API, with a per-connection cache of prepared statements.
+#include <sqlite3.h>
+
+#include <cctype>
+#include <unordered_map>
+
+#include "store/sql_connection.hpp"
+
+namespace signet {
+
+namespace {
+
+bool blank(const char* s) {
+  for (; s && *s; ++s)
+    if (!std::isspace(static_cast<unsigned char>(*s))) return false;
+  return true;
+}
+
+class SqliteConnection : public SqlConnection {
+ public:
+  explicit SqliteConnection(const std::string& path) {
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+      std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      throw DatabaseError("cannot open " + path + ": " + why);
+    }
+    // Another connection (or the CLI) holding the write lock is waited for, not failed on.
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA journal_mode=WAL", {});  // readers run beside the writer; persists in the file
+    exec("PRAGMA synchronous=FULL", {});  // a COMMIT returns once the WAL is synced
+  }
+
+  ~SqliteConnection() override {
+    for (auto& [sql, st] : cache_) sqlite3_finalize(st);
+    sqlite3_close(db_);
+  }
+
+  void begin() override { exec("BEGIN IMMEDIATE", {}); }
+  // A file does not hang up; a connection left inside a transaction is not lent again.
+  bool healthy() const override { return sqlite3_get_autocommit(db_) != 0; }
+  size_t preparedStatements() const override { return cache_.size(); }
+
+  size_t exec(const std::string& sql, const SqlParams& params) override {
+    size_t changed = 0;
+    run(sql, params, [&](sqlite3_stmt* st) {
+      changed = sqlite3_stmt_readonly(st) ? 0 : static_cast<size_t>(sqlite3_changes(db_));
+    });
+    return changed;
+  }
+
+  std::vector<Row> query(const std::string& sql, const SqlParams& params) override {
+    std::vector<Row> rows;
+    run(sql, params, nullptr, &rows);
+    return rows;
+  }
+
+ private:
+  template <class Done>
+  void run(const std::string& sql, const SqlParams& params, Done done,
+           std::vector<Row>* rows = nullptr) {
+    sqlite3_stmt* st = statement(sql);
+    if (!st) return runUncached(sql, params, rows);
+    struct Reset {  // leaves the statement reusable whatever happens
+      sqlite3_stmt* st;
+      ~Reset() {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+      }
+    } reset{st};
+    bind(st, sql, params);
+    step(st, sql, rows);
+    if constexpr (!std::is_same_v<Done, std::nullptr_t>) done(st);
+  }
+
+  // The cached statement for `sql`, or null when the text holds several statements (a
+  // migration's), which run once, uncached.
+  sqlite3_stmt* statement(const std::string& sql) {
+    if (auto it = cache_.find(sql); it != cache_.end()) return it->second;
+    sqlite3_stmt* st = nullptr;
+    const char* tail = nullptr;
+    if (sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size() + 1),
+                           SQLITE_PREPARE_PERSISTENT, &st, &tail) != SQLITE_OK)
+      fail("cannot prepare", sql);
+    if (!blank(tail)) {
+      sqlite3_finalize(st);
+      return nullptr;
+    }
+    if (cache_.size() >= kMaxPreparedStatements) {
+      for (auto& [text, old] : cache_) sqlite3_finalize(old);
+      cache_.clear();
+    }
+    cache_.emplace(sql, st);
+    return st;
+  }
+
+  void runUncached(const std::string& sql, const SqlParams& params, std::vector<Row>* rows) {
+    if (!params.empty()) throw DatabaseError("parameters given to several statements: " + sql);
+    const char* next = sql.c_str();
+    while (!blank(next)) {
+      sqlite3_stmt* st = nullptr;
+      if (sqlite3_prepare_v2(db_, next, -1, &st, &next) != SQLITE_OK) fail("cannot prepare", sql);
+      if (!st) break;  // only a comment was left
+      try {
+        step(st, sql, rows);
+      } catch (...) {
+        sqlite3_finalize(st);
+        throw;
+      }
+      sqlite3_finalize(st);
+    }
+  }
+
+  void bind(sqlite3_stmt* st, const std::string& sql, const SqlParams& params) {
+    if (static_cast<int>(params.size()) != sqlite3_bind_parameter_count(st))
+      throw DatabaseError(std::to_string(params.size()) + " parameters given to a statement with " +
+                          std::to_string(sqlite3_bind_parameter_count(st)) + ": " + sql);
+    for (size_t i = 0; i < params.size(); ++i) {
+      int at = static_cast<int>(i + 1), rc;
+      if (auto* s = std::get_if<std::string>(&params[i]))
+        rc = sqlite3_bind_text(st, at, s->data(), static_cast<int>(s->size()), SQLITE_STATIC);
+      else if (auto* n = std::get_if<int64_t>(&params[i]))
+        rc = sqlite3_bind_int64(st, at, *n);
+      else
+        rc = sqlite3_bind_null(st, at);
+      if (rc != SQLITE_OK) fail("cannot bind parameter " + std::to_string(at) + " of", sql);
+    }
+  }
+
+  void step(sqlite3_stmt* st, const std::string& sql, std::vector<Row>* rows) {
+    for (;;) {
+      int rc = sqlite3_step(st);
+      if (rc == SQLITE_DONE) return;
+      if (rc != SQLITE_ROW) fail("cannot run", sql);
+      if (!rows) continue;
+      int columns = sqlite3_column_count(st);
+      std::vector<SqlValue> cells;
+      cells.reserve(columns);
+      for (int c = 0; c < columns; ++c) {
+        switch (sqlite3_column_type(st, c)) {
+          case SQLITE_NULL:
+            cells.emplace_back(nullptr);
+            break;
+          case SQLITE_INTEGER:
+            cells.emplace_back(static_cast<int64_t>(sqlite3_column_int64(st, c)));
+            break;
+          default: {  // text, and the text form of a real or a blob
+            auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+            cells.emplace_back(std::string(text, sqlite3_column_bytes(st, c)));
+          }
+        }
+      }
+      rows->emplace_back(std::move(cells));
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& what, const std::string& sql) {
+    throw DatabaseError("SQLite " + what + " [" + sql + "]: " + sqlite3_errmsg(db_));
+  }
+
+  sqlite3* db_ = nullptr;
+  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+};
+
+}  // namespace
+
+std::unique_ptr<SqlConnection> openSqlite(const std::string& path) {
+  return std::make_unique<SqliteConnection>(path);
+}
+
+}  // namespace signet
