@@ -163,19 +163,23 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
         json::optionalBool(env.parameters, "generateAppProofs", "parameters", false);
     record.result = json::object();
     record.createdAtMs = record.updatedAtMs = now;
-    record = settle(spec, record, caller, true, [&](Db& db, ActivityRecord& r, bool& done) {
-      // A concurrent identical request may have won the race for this fingerprint.
-      if (auto raced = activities::findByFingerprint(db, fingerprint)) {
-        r = *raced;
-        done = true;
-        return;
-      }
-      r.votes = json::array();
-      r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
-      // An attested submission (stamp_login) presents its OTP factor without spending the
-      // token: the handler spends it when the activity runs.
-      recordPresentation(db, r, caller, r.createdAtMs);
-    });
+    std::optional<ActivityRecord> done;
+    if (spec.readOnly) done = runReadOnly(spec, record, caller, body);
+    record = done ? std::move(*done)
+                  : settle(spec, record, caller, true, [&](Db& db, ActivityRecord& r, bool& done) {
+                      // A concurrent identical request may have won the race for this fingerprint.
+                      if (auto raced = activities::findByFingerprint(db, fingerprint)) {
+                        r = *raced;
+                        done = true;
+                        return;
+                      }
+                      r.votes = json::array();
+                      r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body,
+                                            r.createdAtMs));
+                      // An attested submission (stamp_login) presents its OTP factor without
+                      // spending the token: the handler spends it when the activity runs.
+                      recordPresentation(db, r, caller, r.createdAtMs);
+                    });
   }
   json::Object response = json::object();
   response->set("activity", activities::toJson(record, caller));
@@ -242,52 +246,150 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   });
 }
 
+Decision ActivityPipeline::decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
+                                  const Caller& submitter) {
+  const std::string& org = record.organizationId;
+  json::Object params = record.intent->getObject(spec.intentKey);
+  // A parent organization's credentials reach into a sub-organization only for the activities
+  // that say so (logins); everything else is the sub-organization's own.
+  if (submitter.organizationId != org && !spec.allowParentOrganization) {
+    Decision denied;
+    denied.kind = Decision::Kind::kDeny;
+    denied.reason = "user " + submitter.userId + " of parent organization " +
+                    submitter.organizationId + " cannot run " + spec.type +
+                    " in sub-organization " + org + "; only its own users can";
+    return denied;
+  }
+  // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
+  // parent's own root quorum and policies: it is the parent's credential that acts.
+  return authorizer_.decide(db, {&spec, submitter.organizationId, params, record.votes, record.id});
+}
+
+void ActivityPipeline::execute(Db& db, const ActivitySpec& spec, ActivityRecord& record,
+                               const Caller& submitter,
+                               std::vector<std::function<void(Db&)>>& failureWrites) {
+  HandlerContext ctx(gateway_, db, submitter, record.organizationId, record.id, spec.type);
+  ctx.collectFailureWrites(&failureWrites);
+  json::Array proofs = json::array();
+  if (record.generateAppProofs) ctx.collectAppProofs(proofs);
+  json::Object result = spec.handler(ctx, record.intent->getObject(spec.intentKey));
+  record.result = json::object();
+  record.result->set(spec.resultKey, result ? result : json::object());
+  record.status = kStatusCompleted;
+  if (proofs->size() > 0) record.appProofs = proofs;
+  record.updatedAtMs = gateway_.nowMs();
+}
+
+Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const ActivityRecord& record) {
+  try {
+    throw;
+  } catch (const Error& e) {
+    return e;
+  } catch (const std::exception& e) {
+    Poco::Logger::get("signet.activity")
+        .error("activity %s (%s) failed: %s", record.id, spec.type, std::string(e.what()));
+    return internalError("internal error executing " + spec.type + " (activity " + record.id + ")");
+  }
+}
+
+void ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, bool isNew,
+                               const Decision& decision) {
+  bool redacted = activities::redactSecrets(spec, record);
+  if (isNew)
+    activities::insert(db, record);
+  else
+    activities::update(db, record);
+  if (redacted && !isNew) activities::storeIntent(db, record);
+  activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
+                               gateway_.nowMs());
+  if (decision.mfaStatuses)
+    mfa::storeStatuses(db, record.id, record.organizationId, decision.mfaStatuses);
+}
+
+void ActivityPipeline::runFailureWrites(const std::vector<std::function<void(Db&)>>& writes) {
+  gateway_.database().transaction([&](Db& db) {
+    for (const auto& write : writes) write(db);
+  });
+}
+
+void ActivityPipeline::fail(ActivityRecord& record, const Error& failure) {
+  record.status = kStatusFailed;
+  record.result = json::object();
+  record.failure = activities::failureJson(failure.code(), failure.what());
+}
+
+std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& spec,
+                                                            ActivityRecord record,
+                                                            const Caller& submitter,
+                                                            std::string_view body) {
+  // Decide and execute on one snapshot, beside other requests. Only the plain case is taken
+  // here: anything but an allow (a denial, a quorum, MFA, a failing plugin) goes the general
+  // way, which decides again inside the write transaction, where the submission's own MFA
+  // presentation is recorded first. Leaving that presentation out here can only make the
+  // decision stricter, never laxer.
+  Decision decision;
+  std::optional<Error> failure;
+  std::vector<std::function<void(Db&)>> failureWrites;
+  std::exception_ptr refused;
+  bool allowed = false;
+  gateway_.database().snapshot([&](Db& db) {
+    record.votes = json::array();
+    record.votes->add(
+        voteJson(db, submitter, record.id, "VOTE_SELECTION_APPROVED", body, record.createdAtMs));
+    try {
+      decision = decide(db, spec, record, submitter);
+    } catch (const std::exception&) {
+      return;
+    }
+    if (decision.kind != Decision::Kind::kAllow) return;
+    allowed = true;
+    try {
+      execute(db, spec, record, submitter, failureWrites);
+    } catch (const Error& e) {
+      if (e.code() == Code::kInvalidArgument)
+        refused = std::current_exception();  // bad input: refused, no activity stored
+      else
+        failure = e;
+    } catch (const std::exception&) {
+      failure = executionFailure(spec, record);
+    }
+  });
+  if (!allowed) return std::nullopt;
+  if (refused) {
+    if (!failureWrites.empty()) runFailureWrites(failureWrites);
+    std::rethrow_exception(refused);
+  }
+  if (failure) fail(record, *failure);
+  gateway_.database().transaction([&](Db& db) {
+    // A concurrent identical request may have won the race for this fingerprint.
+    if (auto raced = activities::findByFingerprint(db, record.fingerprint)) {
+      record = *raced;
+      return;
+    }
+    if (failure)
+      for (const auto& write : failureWrites) write(db);
+    recordPresentation(db, record, submitter, record.createdAtMs);
+    persist(db, spec, record, true, decision);
+  });
+  return record;
+}
+
 ActivityRecord ActivityPipeline::settle(
     const ActivitySpec& spec, ActivityRecord record, const Caller& submitter, bool isNew,
-    const std::function<void(Db&, ActivityRecord&, bool&)>& prepare) {
-  auto& log = Poco::Logger::get("signet.activity");
+    const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare) {
   std::optional<Error> failure;
-  json::Array evaluations, mfaStatuses;
+  Decision decision;
   std::vector<std::function<void(Db&)>> failureWrites;
-  auto persist = [&](Db& db) {
-    bool redacted = activities::redactSecrets(spec, record);
-    if (isNew)
-      activities::insert(db, record);
-    else
-      activities::update(db, record);
-    if (redacted && !isNew) activities::storeIntent(db, record);
-    activities::recordEvaluation(db, record, lastVoteId(record), evaluations, gateway_.nowMs());
-    if (mfaStatuses) mfa::storeStatuses(db, record.id, record.organizationId, mfaStatuses);
-  };
   auto run = [&](Db& db) {
     bool done = false;
     prepare(db, record, done);
     if (done) return;
-    const std::string& org = record.organizationId;
-    json::Object params = record.intent->getObject(spec.intentKey);
-    // A parent organization's credentials reach into a sub-organization only for the
-    // activities that say so (logins); everything else is the sub-organization's own.
-    Decision decision;
     try {
-      if (submitter.organizationId != org && !spec.allowParentOrganization) {
-        decision.kind = Decision::Kind::kDeny;
-        decision.reason = "user " + submitter.userId + " of parent organization " +
-                          submitter.organizationId + " cannot run " + spec.type +
-                          " in sub-organization " + org + "; only its own users can";
-      } else if (submitter.organizationId != org) {
-        // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
-        // parent's own root quorum and policies: it is the parent's credential that acts.
-        decision = authorizer_.decide(
-            db, {&spec, submitter.organizationId, params, record.votes, record.id});
-      } else {
-        decision = authorizer_.decide(db, {&spec, org, params, record.votes, record.id});
-      }
+      decision = decide(db, spec, record, submitter);
     } catch (const PluginFailure& e) {
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails
       throw;
     }
-    evaluations = decision.evaluations;
-    mfaStatuses = decision.mfaStatuses;
     if (decision.kind == Decision::Kind::kDeny) {
       record.status = kStatusFailed;
       record.failure = activities::failureJson(Code::kPermissionDenied, decision.reason);
@@ -297,43 +399,34 @@ ActivityRecord ActivityPipeline::settle(
       record.status = kStatusAuthenticatorsNeeded;
     } else {
       try {
-        HandlerContext ctx(gateway_, db, submitter, org, record.id, spec.type);
-        ctx.collectFailureWrites(&failureWrites);
-        json::Array proofs = json::array();
-        if (record.generateAppProofs) ctx.collectAppProofs(proofs);
-        json::Object result = spec.handler(ctx, params);
-        record.result = json::object();
-        record.result->set(spec.resultKey, result ? result : json::object());
-        record.status = kStatusCompleted;
-        if (proofs->size() > 0) record.appProofs = proofs;
-        record.updatedAtMs = gateway_.nowMs();
+        execute(db, spec, record, submitter, failureWrites);
       } catch (const Error& e) {
         // Bad input of a new request is refused with nothing stored; once an activity waited
         // for votes it exists, so any error fails it.
         if (isNew && e.code() == Code::kInvalidArgument) throw;
         failure = e;
         throw;  // roll back the handler's writes; the failure is stored below
-      } catch (const std::exception& e) {
-        log.error("activity %s (%s) failed: %s", record.id, spec.type, std::string(e.what()));
-        failure = internalError("internal error executing " + spec.type + " (activity " +
-                                record.id + ")");
+      } catch (const std::exception&) {
+        failure = executionFailure(spec, record);
         throw;
       }
     }
-    persist(db);
+    persist(db, spec, record, isNew, decision);
   };
   try {
     gateway_.database().transaction(run);
   } catch (...) {
-    if (!failureWrites.empty())
-      gateway_.database().transaction([&](Db& db) {
-        for (const auto& write : failureWrites) write(db);
-      });
-    if (!failure) throw;
-    record.status = kStatusFailed;
-    record.result = json::object();
-    record.failure = activities::failureJson(failure->code(), failure->what());
-    gateway_.database().transaction(persist);
+    if (!failure) {
+      // Refused bad input stores no activity, but what the handler asked to keep on failure
+      // (a wrong OTP's attempt count) is kept all the same.
+      if (!failureWrites.empty()) runFailureWrites(failureWrites);
+      throw;
+    }
+    fail(record, *failure);
+    gateway_.database().transaction([&](Db& db) {
+      for (const auto& write : failureWrites) write(db);
+      persist(db, spec, record, isNew, decision);
+    });
   }
   return record;
 }

@@ -62,6 +62,23 @@ class ActivityPipeline {
   ActivityRecord settle(const ActivitySpec& spec, ActivityRecord record, const Caller& submitter,
                         bool isNew,
                         const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare);
+  // A new activity of a read-only type, decided and executed on a snapshot outside the write
+  // lock; nullopt when the decision is not a plain allow, for settle() to take over.
+  std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec, ActivityRecord record,
+                                            const Caller& submitter, std::string_view body);
+  Decision decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
+                  const Caller& submitter);
+  // Runs the handler and records its result; throws what the handler threw.
+  void execute(Db& db, const ActivitySpec& spec, ActivityRecord& record, const Caller& submitter,
+               std::vector<std::function<void(Db&)>>& failureWrites);
+  // The failure to store for the exception being handled (an unexpected one is logged).
+  static Error executionFailure(const ActivitySpec& spec, const ActivityRecord& record);
+  static void fail(ActivityRecord& record, const Error& failure);
+  // What handlers asked to keep even though their activity failed (ActivityContext::onFailure).
+  void runFailureWrites(const std::vector<std::function<void(Db&)>>& writes);
+  // Writes the record, its policy evaluation and MFA statuses.
+  void persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, bool isNew,
+               const Decision& decision);
 
   Gateway& gateway_;
   Authorizer& authorizer_;

@@ -190,7 +190,7 @@ struct HttpServer::Impl {
     watch(wake, kWakeId, EPOLLIN, EPOLL_CTL_ADD);
     int threads = gateway.config().threads;
     if (threads <= 0)
-      threads = std::max(8, 4 * static_cast<int>(std::thread::hardware_concurrency()));
+      threads = std::max(16, 8 * static_cast<int>(std::thread::hardware_concurrency()));
     for (int i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
     loop = std::thread([this] { run(); });
   }

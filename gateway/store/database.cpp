@@ -35,6 +35,22 @@ void Database::read(const std::function<void(Db&)>& fn) {
   fn(*lease);
 }
 
+void Database::snapshot(const std::function<void(Db&)>& fn) {
+  auto lease = pool_.acquire();
+  lease->beginSnapshot();
+  try {
+    fn(*lease);
+  } catch (...) {
+    try {
+      lease->endSnapshot();
+    } catch (...) {
+      // The connection is left inside its transaction, so the pool closes it.
+    }
+    throw;
+  }
+  lease->endSnapshot();
+}
+
 void Database::transaction(const std::function<void(Db&)>& fn) {
   commits_.run(fn);
 }

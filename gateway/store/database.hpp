@@ -19,7 +19,7 @@ enum class Backend { kSqlite, kPostgres };
 struct DatabaseConfig {
   Backend backend = Backend::kSqlite;
   std::string connection;  // SQLite: file path; PostgreSQL: libpq connection string
-  int maxSessions = 16;
+  int maxSessions = 32;    // opened as needed
 };
 
 class Database {
@@ -33,6 +33,9 @@ class Database {
   void transaction(const std::function<void(Db&)>& fn);
   // Runs fn on a pooled connection outside any explicit transaction (reads).
   void read(const std::function<void(Db&)>& fn);
+  // Runs fn in a read-only transaction: one consistent snapshot, writes refused. The
+  // pipeline decides and runs read-only activities (signing) here, outside the write lock.
+  void snapshot(const std::function<void(Db&)>& fn);
   // Batches committed and writes they held since the start.
   GroupCommit::Stats commitStats() const { return commits_.stats(); }
 

@@ -63,6 +63,8 @@ class PostgresConnection : public SqlConnection {
   ~PostgresConnection() override { PQfinish(conn_); }
 
   void begin() override { exec("BEGIN", {}); }
+  void beginSnapshot() override { exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {}); }
+  void endSnapshot() override { exec("ROLLBACK", {}); }
   bool healthy() const override {
     return PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE;
   }

@@ -26,6 +26,10 @@ class SqlConnection : public Db {
   // process writing the same file (the CLI beside a running server) waits on the busy timeout
   // instead of failing on a lock upgrade.
   virtual void begin() = 0;
+  // Opens a read-only transaction: every read in it sees one snapshot, and a write is refused.
+  // endSnapshot() closes it (there is nothing to commit).
+  virtual void beginSnapshot() = 0;
+  virtual void endSnapshot() = 0;
   void commit() { exec("COMMIT"); }
   void rollback() { exec("ROLLBACK"); }
   // False once the connection is lost or was left inside a transaction (a rollback that

@@ -37,6 +37,17 @@ class SqliteConnection : public SqlConnection {
   }
 
   void begin() override { exec("BEGIN IMMEDIATE", {}); }
+  // A deferred transaction takes its snapshot at the first read. Writes are refused here,
+  // statement by statement: PRAGMA query_only would do it too, but setting it expires every
+  // prepared statement of the connection.
+  void beginSnapshot() override {
+    exec("BEGIN", {});
+    readOnly_ = true;
+  }
+  void endSnapshot() override {
+    readOnly_ = false;
+    if (!sqlite3_get_autocommit(db_)) exec("ROLLBACK", {});
+  }
   // A file does not hang up; a connection left inside a transaction is not lent again.
   bool healthy() const override { return sqlite3_get_autocommit(db_) != 0; }
   size_t preparedStatements() const override { return cache_.size(); }
@@ -68,6 +79,8 @@ class SqliteConnection : public SqlConnection {
         sqlite3_clear_bindings(st);
       }
     } reset{st};
+    if (readOnly_ && !sqlite3_stmt_readonly(st))
+      throw DatabaseError("a write inside a read-only snapshot: " + sql);
     bind(st, sql, params);
     step(st, sql, rows);
     if constexpr (!std::is_same_v<Done, std::nullptr_t>) done(st);
@@ -95,6 +108,7 @@ class SqliteConnection : public SqlConnection {
   }
 
   void runUncached(const std::string& sql, const SqlParams& params, std::vector<Row>* rows) {
+    if (readOnly_) throw DatabaseError("several statements inside a read-only snapshot: " + sql);
     if (!params.empty()) throw DatabaseError("parameters given to several statements: " + sql);
     const char* next = sql.c_str();
     while (!blank(next)) {
@@ -159,6 +173,7 @@ class SqliteConnection : public SqlConnection {
   }
 
   sqlite3* db_ = nullptr;
+  bool readOnly_ = false;
   std::unordered_map<std::string, sqlite3_stmt*> cache_;
 };
 

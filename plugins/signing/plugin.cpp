@@ -121,7 +121,8 @@ void registerSigning(Registry& r) {
                              {.name = "payload"},
                              {.name = "encoding"},
                              {.name = "hashFunction"}},
-              .facts = rawSigningFacts});
+              .facts = rawSigningFacts,
+              .readOnly = true});
   r.activity({.type = "ACTIVITY_TYPE_EXPORT_WALLET",
               .path = "export_wallet",
               .intentKey = "exportWalletIntent",
@@ -188,7 +189,8 @@ void registerSigning(Registry& r) {
                              {.name = "payloads", .type = ParamType::kArray},
                              {.name = "encoding"},
                              {.name = "hashFunction"}},
-              .facts = rawSigningFacts});
+              .facts = rawSigningFacts,
+              .readOnly = true});
   r.activity(
       {.type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
        .path = "sign_transaction",
@@ -198,7 +200,8 @@ void registerSigning(Registry& r) {
        .action = "SIGN",
        .handler = signTransaction,
        .parameters = {{.name = "signWith"}, {.name = "unsignedTransaction"}, {.name = "type"}},
-       .facts = transactionSigningFacts});
+       .facts = transactionSigningFacts,
+       .readOnly = true});
   r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
               .path = "spark_prepare_transfer",
               .intentKey = "sparkPrepareTransferIntent",

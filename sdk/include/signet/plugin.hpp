@@ -301,6 +301,11 @@ struct ActivitySpec {
   // beyond the core's `activity`. Malformed parameters are the handler's to refuse: leave the
   // fact out rather than throw.
   ActivityFacts facts = {};
+  // The handler only reads (signing with a stored key): the pipeline then decides and runs it
+  // on a read-only snapshot, beside other requests, and only the activity's own record waits
+  // for the write lock. A write from such a handler is refused by the store. Anything that
+  // creates, changes or spends state keeps the default.
+  bool readOnly = false;
 };
 
 struct QuerySpec {
