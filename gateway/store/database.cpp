@@ -7,17 +7,15 @@
 
 namespace signet {
 
-namespace {
-ConnectionPool::Opener openerFor(const DatabaseConfig& config) {
-  if (config.backend == Backend::kSqlite)
-    return [path = config.connection] { return openSqlite(path); };
-  return [conninfo = config.connection] { return openPostgres(conninfo); };
+std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config) {
+  return config.backend == Backend::kSqlite ? openSqlite(config.connection)
+                                            : openPostgres(config.connection);
 }
-}  // namespace
 
 Database::Database(const DatabaseConfig& config)
     : config_(config),
-      pool_(openerFor(config), static_cast<size_t>(std::max(2, config.maxSessions))),
+      pool_([config] { return openConnection(config); },
+            static_cast<size_t>(std::max(2, config.maxSessions))),
       commits_(pool_) {
   const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
   try {

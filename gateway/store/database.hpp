@@ -22,6 +22,9 @@ struct DatabaseConfig {
   int maxSessions = 32;    // opened as needed
 };
 
+// One connection outside any pool (tools and tests).
+std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config);
+
 class Database {
  public:
   explicit Database(const DatabaseConfig& config);

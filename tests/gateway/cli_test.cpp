@@ -1,9 +1,6 @@
 // The signet binary as a user runs it: init, org create with a generated key, serve on a
 // free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
 // restart that keeps everything.
-#include <Poco/Pipe.h>
-#include <Poco/PipeStream.h>
-#include <Poco/Process.h>
 
 #include <fstream>
 
@@ -20,27 +17,6 @@ namespace {
 CliRun run(const std::vector<std::string>& args) {
   return runSignet(args);
 }
-
-class Server {
- public:
-  explicit Server(const std::string& dataDir) {
-    handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(
-        SIGNET_BINARY, {"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}, nullptr, &out_,
-        nullptr));
-    Poco::PipeInputStream in(out_);
-    std::getline(in, line_);  // "signet listening on http://127.0.0.1:PORT"
-  }
-  std::string baseUrl() const { return line_.substr(line_.find("http://")); }
-  int stop() {
-    Poco::Process::requestTermination(handle_->id());
-    return handle_->wait();
-  }
-
- private:
-  Poco::Pipe out_;
-  std::unique_ptr<Poco::ProcessHandle> handle_;
-  std::string line_;
-};
 
 TEST(CliTest, InitOrgCreateServeAndRestart) {
   auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
@@ -81,7 +57,7 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
   json::Object who = json::object();
   who->set("organizationId", orgId);
   {
-    Server server(dir);
+    ServeProcess server(dir);
     Client client(server.baseUrl(), ApiKeyStamper::fromHex(privateHex));
     auto me = client.query("whoami", who);
     EXPECT_EQ(me->getValue<std::string>("username"), "alice");
@@ -89,7 +65,7 @@ TEST(CliTest, InitOrgCreateServeAndRestart) {
     EXPECT_EQ(server.stop(), 0);
   }
   {
-    Server again(dir);
+    ServeProcess again(dir);
     Client client(again.baseUrl(), ApiKeyStamper::fromHex(privateHex));
     EXPECT_EQ(client.query("whoami", who)->getValue<std::string>("organizationName"), "Acme");
     EXPECT_EQ(again.stop(), 0);
@@ -149,14 +125,9 @@ TEST(CliTest, APluginListenerServesItsRoutesBesideTheMainServer) {
   EXPECT_NE(listed.out.find("route    POST /plugins/memo/latest (stamped)"), std::string::npos);
   EXPECT_NE(listed.out.find("listener memo"), std::string::npos);
 
-  Poco::Pipe out;
-  auto handle =
-      Poco::Process::launch(SIGNET_BINARY, {"serve", "--data-dir", dir, "--listen", "127.0.0.1:0"},
-                            nullptr, &out, nullptr);
-  Poco::PipeInputStream in(out);
-  std::string main, listener;
-  std::getline(in, main);
-  std::getline(in, listener);  // "plugin memo listener memo on http://127.0.0.1:PORT"
+  ServeProcess server(dir);
+  std::string main = server.baseUrl();
+  std::string listener = server.nextLine();  // "plugin memo listener memo on http://127.0.0.1:PORT"
   ASSERT_NE(listener.find("plugin memo listener memo on http://127.0.0.1:"), std::string::npos)
       << listener;
   auto get = [](const std::string& base, const std::string& path) {
@@ -168,9 +139,8 @@ TEST(CliTest, APluginListenerServesItsRoutesBesideTheMainServer) {
             std::make_pair(200, std::string("memo: organization memos, served at /about\n")));
   EXPECT_EQ(get(listenerUrl, "/plugins/memo/about").first, 404);  // only its own routes
   EXPECT_EQ(get(listenerUrl, "/healthz").first, 404);
-  EXPECT_EQ(get(main.substr(main.find("http://")), "/plugins/memo/about").first, 200);
-  Poco::Process::requestTermination(handle.id());
-  EXPECT_EQ(handle.wait(), 0);
+  EXPECT_EQ(get(main, "/plugins/memo/about").first, 200);
+  EXPECT_EQ(server.stop(), 0);
   std::filesystem::remove_all(dir);
 }
 

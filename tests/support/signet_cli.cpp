@@ -22,4 +22,40 @@ CliRun runSignet(const std::vector<std::string>& args) {
   return {handle.wait(), o, e};
 }
 
+ServeProcess::ServeProcess(const std::string& dataDir) {
+  // Its request log would bury the test's own output: warnings and errors only.
+  Poco::Process::Env env{{"SIGNET_LOG_LEVEL", "warning"}};
+  handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(
+      SIGNET_BINARY, {"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}, {}, nullptr,
+      &out_, nullptr, env));
+  line_ = nextLine();  // "signet listening on http://127.0.0.1:PORT"
+}
+
+ServeProcess::~ServeProcess() {
+  if (running_) kill();
+}
+
+std::string ServeProcess::nextLine() {
+  std::string line;
+  for (char c; out_.readBytes(&c, 1) == 1 && c != '\n';) line += c;
+  return line;
+}
+
+std::string ServeProcess::baseUrl() const {
+  auto at = line_.find("http://");
+  return at == std::string::npos ? "" : line_.substr(at);
+}
+
+int ServeProcess::stop() {
+  Poco::Process::requestTermination(handle_->id());
+  running_ = false;
+  return handle_->wait();
+}
+
+void ServeProcess::kill() {
+  Poco::Process::kill(*handle_);
+  running_ = false;
+  handle_->wait();
+}
+
 }  // namespace signet::test

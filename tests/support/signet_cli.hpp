@@ -1,6 +1,10 @@
 // The signet binary as an operator runs it: its exit code and what it printed.
 #pragma once
 
+#include <Poco/Pipe.h>
+#include <Poco/Process.h>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,5 +17,23 @@ struct CliRun {
 };
 
 CliRun runSignet(const std::vector<std::string>& args);
+
+// `signet serve --data-dir DIR` on a free loopback port, as its own process.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::string& dataDir);
+  ~ServeProcess();
+  std::string baseUrl() const;
+  int stop();   // SIGTERM, then its exit code
+  void kill();  // SIGKILL: no chance to finish anything
+  // Any further lines it printed after the listening line (a plugin's listener).
+  std::string nextLine();
+
+ private:
+  Poco::Pipe out_;
+  std::unique_ptr<Poco::ProcessHandle> handle_;
+  std::string line_;
+  bool running_ = true;
+};
 
 }  // namespace signet::test

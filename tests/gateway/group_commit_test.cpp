@@ -1,0 +1,126 @@
+// Group commit on both backends: concurrent writers share transactions, a failing writer rolls
+// back only its own writes (a thrown error, or a statement the database refused), and a caller
+// returns only once its write is visible to everyone. Snapshots refuse writes.
+#include <latch>
+#include <thread>
+
+#include "store/database.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+class GroupCommitTest : public BackendTest {
+ protected:
+  void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFailure()) return;
+    dir_ = std::filesystem::temp_directory_path() / ("signet-commit-" + crypto::uuidV4());
+    std::filesystem::create_directories(dir_);
+    scratch_ = std::make_unique<ScratchDatabase>(GetParam(), dir_);
+    db_ = std::make_unique<Database>(scratch_->config());
+    db_->migrate(
+        "widgets",
+        {{1, "widgets", {"CREATE TABLE widgets (id TEXT PRIMARY KEY, n BIGINT NOT NULL)"}}});
+  }
+  void TearDown() override {
+    db_.reset();
+    scratch_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  int64_t count(const std::string& where = "1 = 1") {
+    int64_t n = -1;
+    // A second Database: what another process (or gateway) sees once a caller has returned.
+    Database other(scratch_->config());
+    other.read(
+        [&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets WHERE " + where)->i64(0); });
+    return n;
+  }
+  static void insert(Db& db, const std::string& id, int64_t n) {
+    db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {id, n});
+  }
+  std::filesystem::path dir_;
+  std::unique_ptr<ScratchDatabase> scratch_;
+  std::unique_ptr<Database> db_;
+};
+SIGNET_BACKEND_SUITE(GroupCommitTest);
+
+// 24 writers start together; each holds its write open for a moment so that the others queue
+// behind the first batch. Writer 7 throws after writing, and writer 13 repeats a primary key
+// of its own so that the database refuses its third statement: both roll back alone, the 22
+// others commit, and fewer commits than writers happened.
+TEST_P(GroupCommitTest, ConcurrentWritersShareCommitsAndAFailureRollsBackOnlyItself) {
+  constexpr int kWriters = 24;
+  std::latch start(kWriters);
+  std::vector<std::string> outcome(kWriters);
+  std::vector<std::thread> threads;
+  auto before = db_->commitStats();
+  for (int i = 0; i < kWriters; ++i) {
+    threads.emplace_back([&, i] {
+      start.arrive_and_wait();
+      try {
+        db_->transaction([&](Db& db) {
+          insert(db, "w" + std::to_string(i), i);
+          insert(db, "extra" + std::to_string(i), i);
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          if (i == 7) throw std::runtime_error("writer 7 fails");
+          if (i == 13) insert(db, "w13", 13);  // refused by the database: a duplicate key
+        });
+        outcome[i] = "committed";
+      } catch (const std::exception& e) {
+        outcome[i] = e.what();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < kWriters; ++i) {
+    if (i == 7)
+      EXPECT_EQ(outcome[i], "writer 7 fails");
+    else if (i == 13)
+      EXPECT_NE(outcome[i], "committed");
+    else
+      EXPECT_EQ(outcome[i], "committed") << "writer " << i;
+  }
+  EXPECT_EQ(count(), 2 * (kWriters - 2));
+  EXPECT_EQ(count("id IN ('w7', 'extra7', 'w13', 'extra13')"), 0);
+  EXPECT_EQ(count("id = 'w12' AND n = 12"), 1);
+  auto after = db_->commitStats();
+  EXPECT_EQ(after.writes - before.writes, static_cast<uint64_t>(kWriters));
+  EXPECT_LT(after.batches - before.batches, static_cast<uint64_t>(kWriters))
+      << "every writer committed alone";
+}
+
+TEST_P(GroupCommitTest, AWriteReturnsOnlyOnceCommittedAndAWriteInsideAWriteIsRefused) {
+  for (int i = 0; i < 5; ++i) {
+    db_->transaction([&](Db& db) { insert(db, "seq" + std::to_string(i), i); });
+    EXPECT_EQ(count(), i + 1);  // seen from another connection as soon as the call returned
+  }
+  EXPECT_THROW(db_->transaction([&](Db&) { db_->transaction([](Db&) {}); }), Error);
+  // The refused inner write left the store usable.
+  db_->transaction([&](Db& db) { insert(db, "after", 1); });
+  EXPECT_EQ(count("id = 'after'"), 1);
+}
+
+TEST_P(GroupCommitTest, ASnapshotReadsButRefusesWrites) {
+  db_->transaction([&](Db& db) { insert(db, "a", 1); });
+  db_->snapshot([&](Db& db) {
+    EXPECT_EQ(db.queryOne("SELECT n FROM widgets WHERE id = 'a'")->i64(0), 1);
+    EXPECT_ANY_THROW(insert(db, "b", 2));
+  });
+  EXPECT_EQ(count(), 1);
+  // The connection went back to the pool usable: writes still work, through the batches.
+  db_->transaction([&](Db& db) { insert(db, "c", 3); });
+  EXPECT_EQ(count(), 2);
+}
+
+TEST_P(GroupCommitTest, StatementsArePreparedOncePerConnection) {
+  auto connection = openConnection(scratch_->config());
+  size_t atOpen = connection->preparedStatements();  // SQLite's pragmas at open
+  for (int i = 0; i < 50; ++i)
+    connection->query("SELECT n FROM widgets WHERE id = ?", {std::string("x") + std::to_string(i)});
+  EXPECT_EQ(connection->preparedStatements(), atOpen + 1);
+}
+
+}  // namespace
+}  // namespace signet::test
