@@ -5,6 +5,11 @@
 # answers, and the ratio to that request's crypto floor measured in the same run (the
 # per-core rate of its unavoidable cryptography times the cores). A benchmark: not in ctest.
 #   tests/bench/http_bench.sh [sqlite|postgresql] [SECONDS] [CONNECTIONS]
+# Environment:
+#   SEED_ACTIVITIES=N     first grows the store by N activities (tests/bench/seed_store.cpp)
+#   SEED_TENANTS=O:A      first adds O organizations holding A wallet accounts in all
+#   KINDS="k1 k2"         runs only these kinds
+# It ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
 set -euo pipefail
@@ -14,9 +19,10 @@ seconds=${2:-10}
 connections=${3:-16}
 threads=2
 command -v wrk >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; }
-cmake --build build --target signet signet-plugin-signing bench_requests >/dev/null
+cmake --build build --target signet signet-plugin-signing bench_requests seed_store >/dev/null
 signet=build/gateway/signet
 tools=build/tests/bench_requests
+seed=build/tests/seed_store
 work=$(mktemp -d /tmp/signet-http-bench.XXXXXX)
 port=$((20000 + RANDOM % 20000))
 cleanup() {
@@ -56,8 +62,14 @@ cores=$(nproc)
 printf '%s, %s s a kind, %s connections, %s wrk threads, %s cores\n' \
   "$backend" "$seconds" "$connections" "$threads" "$cores"
 printf '%-24s %10s %9s %9s %8s %12s %8s\n' kind 'req/s' p50 p99 non-2xx 'floor req/s' 'share'
-for kind in sign_raw_payload whoami get_activity create_wallet_accounts; do
+seeded=
+for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts}; do
   "$tools" "$credentials" "$kind" 60000 "$work/$kind.requests"
+  if [ -z "$seeded" ]; then  # once something exists to copy
+    seeded=1
+    [ "${SEED_ACTIVITIES:-0}" != 0 ] && "$seed" "$work/data" activities "$SEED_ACTIVITIES"
+    [ -n "${SEED_TENANTS:-}" ] && "$seed" "$work/data" tenants "${SEED_TENANTS%%:*}" "${SEED_TENANTS##*:}"
+  fi
   out=$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s tests/bench/replay.lua \
     "http://127.0.0.1:$port" -- "$work/$kind.requests" "$threads")
   rate=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
@@ -71,3 +83,4 @@ for kind in sign_raw_payload whoami get_activity create_wallet_accounts; do
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
 done
+printf 'gateway resident memory after the run: %s\n' "$(awk '/^VmRSS/ {print $2, $3}' /proc/$server/status)"
