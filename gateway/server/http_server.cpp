@@ -554,18 +554,22 @@ struct HttpServer::Impl {
       auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::steady_clock::now() - started)
                         .count();
-      // Refused credentials are what a flood produces: logged at most once a second.
+      // Refused credentials are what a flood produces: logged at most once a second. The
+      // request line is escaped only when it is printed.
+      static Poco::Logger& requests = Poco::Logger::get("signet.http");
       if (result.status == 401 || result.status == 429)
         logRefusal(job.peer, result.status, job.request.method + " " + job.request.path);
-      else
-        Poco::Logger::get("signet.http")
-            .information("%s %s %s %d %z bytes %ld us", printable(job.peer),
-                         printable(job.request.method), printable(job.request.path), result.status,
-                         job.request.body.size(), static_cast<long>(micros));
+      else if (requests.information())
+        requests.information("%s %s %s %d %z bytes %ld us", printable(job.peer),
+                             printable(job.request.method), printable(job.request.path),
+                             result.status, job.request.body.size(), static_cast<long>(micros));
+      bool loopKnows;  // answers already wait: the loop was woken for them and takes them all
       {
         std::lock_guard lock(mutex);
+        loopKnows = !done.empty();
         done.push_back(Done{job.id, std::move(bytes), !job.keepAlive});
       }
+      if (loopKnows) continue;
       uint64_t one = 1;
       [[maybe_unused]] auto n = ::write(wake, &one, sizeof one);
     }

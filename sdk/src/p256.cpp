@@ -7,7 +7,10 @@
 #include <openssl/obj_mac.h>
 
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 
 #include "p256.hpp"
 
@@ -45,6 +48,36 @@ Bytes encodePoint(const EC_POINT* p, point_conversion_form_t form) {
   return out;
 }
 
+// A public key decoded once. Decompressing a point (a modular square root) and building its
+// EC_KEY cost about as much as the verification itself, and a gateway sees the same few API
+// keys again and again. Public keys only: nothing secret is kept. Shared read-only between
+// threads, which OpenSSL allows for verification.
+struct DecodedKey {
+  Ptr<EC_KEY> key;
+  Bytes compressed;
+};
+
+std::shared_ptr<const DecodedKey> decodeKey(const Bytes& encoded) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::shared_ptr<const DecodedKey>> cache;
+  constexpr size_t kMaxKeys = 4096;  // then the cache starts again: bounded, whatever is sent
+  std::string id(encoded.begin(), encoded.end());
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = cache.find(id); it != cache.end()) return it->second;
+  }
+  auto point = decodePoint(encoded);
+  if (!point) return nullptr;
+  auto decoded = std::make_shared<DecodedKey>();
+  decoded->key.reset(EC_KEY_new_by_curve_name(NID_X9_62_prime256v1));
+  if (!decoded->key || EC_KEY_set_public_key(decoded->key.get(), point.get()) != 1) return nullptr;
+  decoded->compressed = encodePoint(point.get(), POINT_CONVERSION_COMPRESSED);
+  std::lock_guard lock(mutex);
+  if (cache.size() >= kMaxKeys) cache.clear();
+  cache.emplace(std::move(id), decoded);
+  return decoded;
+}
+
 Ptr<EC_POINT> publicPoint(const SecretBytes& priv) {
   Ptr<BIGNUM> d(BN_bin2bn(priv.data(), static_cast<int>(priv.size()), nullptr));
   Ptr<EC_POINT> p(EC_POINT_new(group()));
@@ -56,9 +89,9 @@ Ptr<EC_POINT> publicPoint(const SecretBytes& priv) {
 
 std::optional<Bytes> normalize(const Bytes& encoded) {
   if (encoded.size() != 33 && encoded.size() != 65) return std::nullopt;
-  auto p = decodePoint(encoded);
-  if (!p) return std::nullopt;
-  return encodePoint(p.get(), POINT_CONVERSION_COMPRESSED);
+  auto decoded = decodeKey(encoded);
+  if (!decoded) return std::nullopt;
+  return decoded->compressed;
 }
 
 Bytes uncompress(const Bytes& encoded) {
@@ -68,10 +101,9 @@ Bytes uncompress(const Bytes& encoded) {
 }
 
 bool verify(const Bytes& publicKey, const Digest& digest, const EcdsaSignature& sig) {
-  auto point = decodePoint(publicKey);
-  if (!point) return false;
-  Ptr<EC_KEY> key(EC_KEY_new_by_curve_name(NID_X9_62_prime256v1));
-  if (!key || EC_KEY_set_public_key(key.get(), point.get()) != 1) return false;
+  if (publicKey.size() != 33 && publicKey.size() != 65) return false;
+  auto decoded = decodeKey(publicKey);
+  if (!decoded) return false;
   Ptr<ECDSA_SIG> s(ECDSA_SIG_new());
   BIGNUM* r = BN_bin2bn(sig.r.data(), 32, nullptr);
   BIGNUM* sv = BN_bin2bn(sig.s.data(), 32, nullptr);
@@ -80,7 +112,7 @@ bool verify(const Bytes& publicKey, const Digest& digest, const EcdsaSignature& 
     BN_free(sv);
     return false;
   }
-  return ECDSA_do_verify(digest.data(), 32, s.get(), key.get()) == 1;
+  return ECDSA_do_verify(digest.data(), 32, s.get(), decoded->key.get()) == 1;
 }
 
 bool isValidScalar(const SecretBytes& priv) {
