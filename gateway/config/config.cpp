@@ -86,6 +86,13 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       } else if (driver == "postgresql") {
         c.database.backend = Backend::kPostgres;
         c.database.connection = json::requireString(db, "connection", "database");
+        if (db->has("writeLanes") && !db->get("writeLanes").isEmpty()) {
+          auto v = db->get("writeLanes");
+          if (!v.isInteger() || v.convert<int64_t>() < 1 || v.convert<int64_t>() > 16)
+            throw invalidArgument("invalid field database.writeLanes: expected 1 to 16, not " +
+                                  v.convert<std::string>());
+          c.database.writeLanes = v.convert<int>();
+        }
       } else {
         throw invalidArgument("invalid field database.driver: \"" + driver +
                               "\" (expected \"sqlite\" or \"postgresql\")");

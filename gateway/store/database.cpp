@@ -16,7 +16,7 @@ Database::Database(const DatabaseConfig& config)
     : config_(config),
       pool_([config] { return openConnection(config); },
             static_cast<size_t>(std::max(2, config.maxSessions))),
-      commits_(pool_) {
+      commits_(pool_, config.backend == Backend::kSqlite ? 1 : std::max(1, config.writeLanes)) {
   const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
   try {
     pool_.acquire();  // fails now, with the cause, rather than on the first request

@@ -20,6 +20,7 @@ struct DatabaseConfig {
   Backend backend = Backend::kSqlite;
   std::string connection;  // SQLite: file path; PostgreSQL: libpq connection string
   int maxSessions = 32;    // opened as needed
+  int writeLanes = 1;      // PostgreSQL: write batches run at once (GroupCommit)
 };
 
 // One connection outside any pool (tools and tests).

@@ -16,11 +16,11 @@ struct BatchFlag {
 
 void GroupCommit::run(const std::function<void(Db&)>& write) {
   if (insideBatch) throw internalError("a write opened a transaction inside another one");
-  Job job{&write, nullptr, false};
+  Job job{&write, nullptr, false, false};
   std::unique_lock lock(mutex_);
   queue_.push_back(&job);
   while (!job.done) {
-    if (leading_)
+    if (job.taken || leaders_ >= lanes_)
       finished_.wait(lock);
     else
       lead(lock);
@@ -34,10 +34,11 @@ GroupCommit::Stats GroupCommit::stats() const {
 }
 
 void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
-  leading_ = true;
+  ++leaders_;
   std::deque<Job*> batch;
   while (!queue_.empty() && batch.size() < kMaxBatch) {
     batch.push_back(queue_.front());
+    batch.back()->taken = true;
     queue_.pop_front();
   }
   lock.unlock();
@@ -53,7 +54,7 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   ++stats_.batches;
   stats_.writes += batch.size();
   for (Job* j : batch) j->done = true;
-  leading_ = false;
+  --leaders_;
   finished_.notify_all();
 }
 

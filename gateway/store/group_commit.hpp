@@ -25,7 +25,9 @@ namespace signet {
 class GroupCommit {
  public:
   static constexpr size_t kMaxBatch = 64;
-  explicit GroupCommit(ConnectionPool& pool) : pool_(pool) {}
+  // `lanes`: batches that may run at once. SQLite has one writer, so one; PostgreSQL runs
+  // concurrent transactions, each batch on a connection of its own.
+  GroupCommit(ConnectionPool& pool, int lanes) : pool_(pool), lanes_(lanes) {}
 
   // Runs `write` in the next batch and returns once that batch committed; rethrows what
   // `write` threw (its own writes rolled back, the others' kept), or the commit's failure.
@@ -41,6 +43,7 @@ class GroupCommit {
     const std::function<void(Db&)>* write;
     std::exception_ptr error;
     bool done = false;
+    bool taken = false;  // in a batch that runs now
   };
   void lead(std::unique_lock<std::mutex>& lock);
   void runBatch(std::deque<Job*>& batch);
@@ -49,7 +52,8 @@ class GroupCommit {
   mutable std::mutex mutex_;
   std::condition_variable finished_;
   std::deque<Job*> queue_;
-  bool leading_ = false;
+  const int lanes_;
+  int leaders_ = 0;
   Stats stats_;
 };
 

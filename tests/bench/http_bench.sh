@@ -9,6 +9,10 @@
 #   SEED_ACTIVITIES=N     first grows the store by N activities (tests/bench/seed_store.cpp)
 #   SEED_TENANTS=O:A      first adds O organizations holding A wallet accounts in all
 #   KINDS="k1 k2"         runs only these kinds
+#   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
+#   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
+#                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
+#                         p99 the worst of them
 # It ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
@@ -26,7 +30,7 @@ seed=build/tests/seed_store
 work=$(mktemp -d /tmp/signet-http-bench.XXXXXX)
 port=$((20000 + RANDOM % 20000))
 cleanup() {
-  [ -n "${server:-}" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  for pid in ${servers:-}; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   [ "$backend" = postgresql ] && scripts/postgres.sh stop "$work/pg" >/dev/null 2>&1
   rm -rf "$work"
 }
@@ -40,47 +44,72 @@ if [ "$backend" = postgresql ]; then
   database="{\"driver\": \"postgresql\", \"connection\": \"$connection dbname=postgres\"}"
 fi
 python3 - "$work/data/signet.json" "$database" <<'PY'
-import json, sys
+import json, os, sys
 path, database = sys.argv[1], json.loads(sys.argv[2])
 config = json.load(open(path))
 config["database"] = database
+if database["driver"] == "postgresql" and os.environ.get("WRITE_LANES"):
+    config["database"]["writeLanes"] = int(os.environ["WRITE_LANES"])
 config["limits"]["rateLimit"] = {"perIpPerSecond": 0, "perOrganizationPerSecond": 0, "burst": 1}
 json.dump(config, open(path, "w"), indent=2)
 PY
 "$signet" org create --data-dir "$work/data" --name bench --user-name bench \
   --base-url "http://127.0.0.1:$port" >/dev/null 2>&1
 credentials=$(ls "$work"/data/*.api-key.json)
-SIGNET_LOG_LEVEL=warning "$signet" serve --data-dir "$work/data" --listen "127.0.0.1:$port" \
-  >"$work/serve.log" 2>&1 &
-server=$!
-for _ in $(seq 1 100); do
-  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-  sleep 0.1
+gateways=${GATEWAYS:-1}
+[ "$backend" = sqlite ] && gateways=1  # one file, one writer: SQLite's scaling is one gateway
+servers=
+ports=
+for g in $(seq 1 "$gateways"); do
+  p=$((port + 1 + g))
+  [ "$g" = 1 ] && p=$port
+  SIGNET_LOG_LEVEL=warning "$signet" serve --data-dir "$work/data" --listen "127.0.0.1:$p" \
+    >"$work/serve-$g.log" 2>&1 &
+  servers="$servers $!"
+  ports="$ports $p"
+  for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$p/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
 done
 
 cores=$(nproc)
-printf '%s, %s s a kind, %s connections, %s wrk threads, %s cores\n' \
-  "$backend" "$seconds" "$connections" "$threads" "$cores"
+printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores\n' \
+  "$backend" "$gateways" "$seconds" "$connections" "$threads" "$cores"
 printf '%-24s %10s %9s %9s %8s %12s %8s\n' kind 'req/s' p50 p99 non-2xx 'floor req/s' 'share'
 seeded=
 for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts}; do
-  "$tools" "$credentials" "$kind" 60000 "$work/$kind.requests"
+  for g in $(seq 1 "$gateways"); do
+    "$tools" "$credentials" "$kind" 60000 "$work/$kind.$g.requests"
+  done
   if [ -z "$seeded" ]; then  # once something exists to copy
     seeded=1
     [ "${SEED_ACTIVITIES:-0}" != 0 ] && "$seed" "$work/data" activities "$SEED_ACTIVITIES"
     [ -n "${SEED_TENANTS:-}" ] && "$seed" "$work/data" tenants "${SEED_TENANTS%%:*}" "${SEED_TENANTS##*:}"
   fi
-  out=$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s tests/bench/replay.lua \
-    "http://127.0.0.1:$port" -- "$work/$kind.requests" "$threads")
-  rate=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
-  p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
-  p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-  total=$(awk '/requests in/ {print $1}' <<<"$out")
-  bad=$(awk '/Non-2xx or 3xx responses:/ {print $5}' <<<"$out")
+  g=0
+  drivers=
+  for p in $ports; do
+    g=$((g + 1))
+    wrk -t"$threads" -c"$((connections / gateways))" -d"${seconds}s" --latency \
+      -s tests/bench/replay.lua "http://127.0.0.1:$p" -- "$work/$kind.$g.requests" "$threads" \
+      >"$work/wrk-$g.out" &
+    drivers="$drivers $!"
+  done
+  for pid in $drivers; do wait "$pid"; done
+  rate=$(cat "$work"/wrk-*.out | awk '/^Requests\/sec:/ {s += $2} END {printf "%.2f", s}')
+  millis='{v = $2; if (v ~ /us$/) v = v / 1000; else if (v ~ /ms$/) v = v + 0; else v = v * 1000;'
+  p50=$(cat "$work"/wrk-*.out | awk '$1 == "50%" '"$millis"' if (v > m) m = v} END {printf "%.2fms", m}')
+  p99=$(cat "$work"/wrk-*.out | awk '$1 == "99%" '"$millis"' if (v > m) m = v} END {printf "%.2fms", m}')
+  total=$(cat "$work"/wrk-*.out | awk '/requests in/ {s += $1} END {print s}')
+  bad=$(cat "$work"/wrk-*.out | awk '/Non-2xx or 3xx responses:/ {s += $5} END {print s + 0}')
+  rm -f "$work"/wrk-*.out
   perCore=$("$tools" --floor "$kind" | cut -f1)
   floor=$(python3 -c "print(round($perCore * $cores))")
   share=$(python3 -c "print(f'{100 * $rate / $floor:.1f} %')")
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
 done
-printf 'gateway resident memory after the run: %s\n' "$(awk '/^VmRSS/ {print $2, $3}' /proc/$server/status)"
+for pid in $servers; do
+  printf 'gateway resident memory after the run: %s\n' "$(awk '/^VmRSS/ {print $2, $3}' /proc/$pid/status)"
+done

@@ -1,9 +1,12 @@
 // Group commit on both backends: concurrent writers share transactions, a failing writer rolls
 // back only its own writes (a thrown error, or a statement the database refused), and a caller
 // returns only once its write is visible to everyone. Snapshots refuse writes.
+#include <atomic>
+#include <fstream>
 #include <latch>
 #include <thread>
 
+#include "config/config.hpp"
 #include "store/database.hpp"
 #include "support/test_gateway.hpp"
 
@@ -120,6 +123,53 @@ TEST_P(GroupCommitTest, StatementsArePreparedOncePerConnection) {
   for (int i = 0; i < 50; ++i)
     connection->query("SELECT n FROM widgets WHERE id = ?", {std::string("x") + std::to_string(i)});
   EXPECT_EQ(connection->preparedStatements(), atOpen + 1);
+}
+
+// SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up
+// to three batches at once, each in its own transaction.
+TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {
+  DatabaseConfig config = scratch_->config();
+  config.writeLanes = 3;
+  Database lanes(config);
+  std::atomic<int> inside{0}, most{0};
+  std::latch start(12);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 12; ++i)
+    threads.emplace_back([&, i] {
+      start.arrive_and_wait();
+      lanes.transaction([&](Db& db) {
+        int now = ++inside;
+        for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+        }
+        insert(db, "lane" + std::to_string(i), i);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        --inside;
+      });
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(count("id LIKE 'lane%'"), 12);
+  if (GetParam() == Backend::kSqlite)
+    EXPECT_EQ(most.load(), 1);
+  else
+    EXPECT_GT(most.load(), 1);
+  EXPECT_LE(most.load(), 3);
+}
+
+TEST(DatabaseConfigTest, WriteLanesOutOfRangeAreRefusedNamingTheValue) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-lanes-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "signet.json")
+      << R"({"database": {"driver": "postgresql", "connection": "host=127.0.0.1", "writeLanes": 0}})";
+  try {
+    Config::load(dir);
+    ADD_FAILURE() << "writeLanes 0 was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "signet.json: invalid field database.writeLanes: expected 1 to 16, not 0"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
