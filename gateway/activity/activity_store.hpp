@@ -11,6 +11,8 @@
 namespace signet {
 
 inline constexpr const char* kStatusCompleted = "ACTIVITY_STATUS_COMPLETED";
+// Executed and committed, waiting for its network calls (ActivityContext::afterCommit).
+inline constexpr const char* kStatusPending = "ACTIVITY_STATUS_PENDING";
 inline constexpr const char* kStatusFailed = "ACTIVITY_STATUS_FAILED";
 inline constexpr const char* kStatusConsensusNeeded = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 inline constexpr const char* kStatusRejected = "ACTIVITY_STATUS_REJECTED";

@@ -38,6 +38,15 @@ class HandlerContext : public ActivityContext {
       throw internalError("onFailure is only available while an activity's handler runs");
     failureWrites_->push_back(std::move(write));
   }
+  using AfterCommit = std::pair<std::function<void()>, std::function<void(ActivityContext&)>>;
+  void afterCommit(std::function<void()> call,
+                   std::function<void(ActivityContext&)> undo) override {
+    if (!afterCommit_)
+      throw internalError("afterCommit is only available while an activity's handler runs");
+    afterCommit_->emplace_back(std::move(call), std::move(undo));
+  }
+  // Where afterCommit collects; set by the pipeline around a handler call.
+  void collectAfterCommit(std::vector<AfterCommit>* sink) { afterCommit_ = sink; }
   // Where onFailure collects; set by the pipeline around a handler call.
   void collectFailureWrites(std::vector<std::function<void(Db&)>>* sink) { failureWrites_ = sink; }
   bool appProofsRequested() const override { return appProofs_ != nullptr; }
@@ -60,6 +69,7 @@ class HandlerContext : public ActivityContext {
   std::string activityId_;
   std::string activityType_;
   std::vector<std::function<void(Db&)>>* failureWrites_ = nullptr;
+  std::vector<AfterCommit>* afterCommit_ = nullptr;
   json::Array appProofs_;
 };
 

@@ -267,17 +267,45 @@ Decision ActivityPipeline::decide(Db& db, const ActivitySpec& spec, const Activi
 
 void ActivityPipeline::execute(Db& db, const ActivitySpec& spec, ActivityRecord& record,
                                const Caller& submitter,
-                               std::vector<std::function<void(Db&)>>& failureWrites) {
+                               std::vector<std::function<void(Db&)>>& failureWrites,
+                               std::vector<HandlerContext::AfterCommit>& calls) {
   HandlerContext ctx(gateway_, db, submitter, record.organizationId, record.id, spec.type);
   ctx.collectFailureWrites(&failureWrites);
+  ctx.collectAfterCommit(&calls);
   json::Array proofs = json::array();
   if (record.generateAppProofs) ctx.collectAppProofs(proofs);
   json::Object result = spec.handler(ctx, record.intent->getObject(spec.intentKey));
   record.result = json::object();
   record.result->set(spec.resultKey, result ? result : json::object());
-  record.status = kStatusCompleted;
+  record.status = calls.empty() ? kStatusCompleted : kStatusPending;
   if (proofs->size() > 0) record.appProofs = proofs;
   record.updatedAtMs = gateway_.nowMs();
+}
+
+void ActivityPipeline::runAfterCommit(const ActivitySpec& spec, ActivityRecord& record,
+                                      const std::vector<HandlerContext::AfterCommit>& calls) {
+  std::optional<Error> failure;
+  for (const auto& entry : calls) {
+    try {
+      entry.first();
+    } catch (...) {
+      failure = executionFailure(spec, record);
+      break;
+    }
+  }
+  gateway_.database().transaction([&](Db& db) {
+    if (failure) {
+      Caller submitter = submitterOf(db, record);
+      HandlerContext ctx(gateway_, db, submitter, record.organizationId, record.id, spec.type);
+      for (const auto& [call, undo] : calls)
+        if (undo) undo(ctx);
+      fail(record, *failure);
+    } else {
+      record.status = kStatusCompleted;
+    }
+    record.updatedAtMs = gateway_.nowMs();
+    activities::update(db, record);
+  });
 }
 
 Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const ActivityRecord& record) {
@@ -330,6 +358,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
   Decision decision;
   std::optional<Error> failure;
   std::vector<std::function<void(Db&)>> failureWrites;
+  std::vector<HandlerContext::AfterCommit> calls;
   std::exception_ptr refused;
   bool allowed = false;
   gateway_.database().snapshot([&](Db& db) {
@@ -344,7 +373,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
     if (decision.kind != Decision::Kind::kAllow) return;
     allowed = true;
     try {
-      execute(db, spec, record, submitter, failureWrites);
+      execute(db, spec, record, submitter, failureWrites, calls);
     } catch (const Error& e) {
       if (e.code() == Code::kInvalidArgument)
         refused = std::current_exception();  // bad input: refused, no activity stored
@@ -371,6 +400,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
     recordPresentation(db, record, submitter, record.createdAtMs);
     persist(db, spec, record, true, decision);
   });
+  if (record.status == kStatusPending && !calls.empty()) runAfterCommit(spec, record, calls);
   return record;
 }
 
@@ -380,6 +410,7 @@ ActivityRecord ActivityPipeline::settle(
   std::optional<Error> failure;
   Decision decision;
   std::vector<std::function<void(Db&)>> failureWrites;
+  std::vector<HandlerContext::AfterCommit> calls;
   auto run = [&](Db& db) {
     bool done = false;
     prepare(db, record, done);
@@ -399,7 +430,7 @@ ActivityRecord ActivityPipeline::settle(
       record.status = kStatusAuthenticatorsNeeded;
     } else {
       try {
-        execute(db, spec, record, submitter, failureWrites);
+        execute(db, spec, record, submitter, failureWrites, calls);
       } catch (const Error& e) {
         // Bad input of a new request is refused with nothing stored; once an activity waited
         // for votes it exists, so any error fails it.
@@ -427,7 +458,9 @@ ActivityRecord ActivityPipeline::settle(
       for (const auto& write : failureWrites) write(db);
       persist(db, spec, record, isNew, decision);
     });
+    return record;
   }
+  if (record.status == kStatusPending && !calls.empty()) runAfterCommit(spec, record, calls);
   return record;
 }
 

@@ -10,6 +10,7 @@
 
 #include "activity/activity_store.hpp"
 #include "activity/authorizer.hpp"
+#include "activity/handler_context.hpp"
 #include "activity/rollout.hpp"
 #include "auth/credential_resolver.hpp"
 #include "gateway.hpp"
@@ -69,8 +70,14 @@ class ActivityPipeline {
   Decision decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
                   const Caller& submitter);
   // Runs the handler and records its result; throws what the handler threw.
+  // An activity with network calls to make is left PENDING for runAfterCommit.
   void execute(Db& db, const ActivitySpec& spec, ActivityRecord& record, const Caller& submitter,
-               std::vector<std::function<void(Db&)>>& failureWrites);
+               std::vector<std::function<void(Db&)>>& failureWrites,
+               std::vector<HandlerContext::AfterCommit>& calls);
+  // Makes a committed PENDING activity's network calls, outside the write lock, and stores it
+  // COMPLETED, or FAILED with its undo writes when a call fails.
+  void runAfterCommit(const ActivitySpec& spec, ActivityRecord& record,
+                      const std::vector<HandlerContext::AfterCommit>& calls);
   // The failure to store for the exception being handled (an unexpected one is logged).
   static Error executionFailure(const ActivitySpec& spec, const ActivityRecord& record);
   static void fail(ActivityRecord& record, const Error& failure);

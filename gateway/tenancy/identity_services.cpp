@@ -45,6 +45,13 @@ size_t revokeSessionKeys(ActivityContext& ctx, const std::string& organizationId
   return removed;
 }
 
+bool deleteSessionKey(ActivityContext& ctx, const std::string& organizationId,
+                      const std::string& userId, const std::string& apiKeyId) {
+  for (const auto& k : directory::apiKeysOfUser(ctx.db(), organizationId, userId))
+    if (k.id == apiKeyId) return directory::deleteApiKey(ctx.db(), organizationId, k.id) > 0;
+  return false;
+}
+
 VerifiedContact verificationToken(RequestContext& ctx, const std::string& token,
                                   const std::string& organizationId, const std::string& field,
                                   bool spend) {
@@ -84,6 +91,7 @@ IdentityServices identityServices(const Catalog& catalog) {
   };
   s.issueSessionKey = issueSessionKey;
   s.revokeSessionKeys = revokeSessionKeys;
+  s.deleteSessionKey = deleteSessionKey;
   s.verificationToken = verificationToken;
   s.authFeatureEnabled = authFeatureEnabled;
   // The catalog outlives the services it holds; its keywords are read at each check, after

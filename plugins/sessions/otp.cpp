@@ -90,13 +90,18 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
     throw notFound("no user with contact " + contact + " in organization " + ctx.organizationId());
 
   CreatedOtp created = createOtp(ctx, r);
-  // Delivered inside the transaction: a delivery failure fails the activity and rolls the
-  // stored code back with it, so no usable code is left behind.
+  // Delivered once the code is committed, outside the write lock, so that a slow relay holds
+  // up only this request. A delivery failure fails the activity and removes the code, so no
+  // usable code is left behind.
+  const Delivery& delivery = state.delivery;
+  std::function<void()> send;
   if (type == "OTP_TYPE_EMAIL")
-    state.delivery.sendEmail(
-        otpEmail(state.settings, custom, contact, created.code, r.expirationSeconds));
+    send = [&delivery, m = otpEmail(state.settings, custom, contact, created.code,
+                                    r.expirationSeconds)] { delivery.sendEmail(m); };
   else
-    state.delivery.sendSms(otpSms(custom, contact, created.code));
+    send = [&delivery, m = otpSms(custom, contact, created.code)] { delivery.sendSms(m); };
+  ctx.afterCommit(std::move(send),
+                  [id = created.id](ActivityContext& undo) { deleteOtp(undo, id); });
   return {created.id, created.targetPublicKey};
 }
 
@@ -206,8 +211,14 @@ Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state
       ctx, *user, target, "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", name, lifetime,
       json::optionalBool(p, "invalidateExisting", "parameters", false));
   // The bundle travels only by email: the activity result carries the key's id, not the key.
-  state.delivery.sendEmail(
-      credentialEmail(state.settings, custom, email, issued.credentialBundle, lifetime));
+  // Sent once the key is committed; if it cannot be, the key is revoked.
+  ctx.afterCommit(
+      [&delivery = state.delivery,
+       m = credentialEmail(state.settings, custom, email, issued.credentialBundle, lifetime)] {
+        delivery.sendEmail(m);
+      },
+      [org = user->organizationId, userId = user->userId, apiKeyId = issued.apiKeyId](
+          ActivityContext& undo) { identity(undo).deleteSessionKey(undo, org, userId, apiKeyId); });
   json::Object result = json::object();
   result->set("userId", user->userId);
   result->set("apiKeyId", issued.apiKeyId);

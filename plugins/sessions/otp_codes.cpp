@@ -101,6 +101,12 @@ CreatedOtp createOtp(ActivityContext& ctx, const OtpRequest& r) {
   return out;
 }
 
+void deleteOtp(ActivityContext& ctx, const std::string& otpId) {
+  ctx.keyring().erase(codeSecretId(otpId));
+  ctx.keyring().erase(targetSecretId(otpId));
+  ctx.db().exec("DELETE FROM session_otps WHERE id = ?", {otpId});
+}
+
 OtpRecord redeemOtp(ActivityContext& ctx, const std::string& otpId, const std::string& code,
                     const std::string& purpose) {
   auto invalid = [&](const std::string& why) {

@@ -65,6 +65,8 @@ OtpRecord redeemOtp(signet::ActivityContext& ctx, const std::string& otpId, cons
 signet::crypto::SecretBytes otpTargetKey(signet::ActivityContext& ctx, const std::string& otpId);
 
 // Removes an organization's OTPs and their sealed secrets (deletion hook).
+// Removes an OTP and its secrets (its delivery failed: no usable code may be left).
+void deleteOtp(signet::ActivityContext& ctx, const std::string& otpId);
 void deleteOrganizationOtps(signet::ActivityContext& ctx, const std::string& organizationId);
 
 }  // namespace sessions

@@ -20,6 +20,7 @@ class Handler : public Poco::Net::HTTPRequestHandler {
     body << req.stream().rdbuf();
     recorder_.record({req.getMethod(), req.getURI(), req.get("Authorization", ""),
                       req.getContentType(), body.str()});
+    recorder_.waitWhileHeld();
     res.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(recorder_.status()));
     res.setContentType("application/json");
     res.send() << "{}";
@@ -60,6 +61,35 @@ std::string HttpRecorder::url(const std::string& path) const {
 void HttpRecorder::record(RecordedRequest r) {
   std::lock_guard<std::mutex> lock(mutex_);
   requests_.push_back(std::move(r));
+  changed_.notify_all();
+}
+
+void HttpRecorder::holdAnswers() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  holding_ = true;
+}
+
+void HttpRecorder::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  holding_ = false;
+  changed_.notify_all();
+}
+
+bool HttpRecorder::heldTooLong() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return heldTooLong_;
+}
+
+void HttpRecorder::waitWhileHeld() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!changed_.wait_for(lock, std::chrono::seconds(10), [&] { return !holding_; }))
+    heldTooLong_ = true;
+}
+
+bool HttpRecorder::waitForRequests(size_t count) const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return changed_.wait_for(lock, std::chrono::seconds(10),
+                           [&] { return requests_.size() >= count; });
 }
 
 std::vector<RecordedRequest> HttpRecorder::requests() const {

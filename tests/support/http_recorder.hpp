@@ -4,6 +4,7 @@
 
 #include <Poco/Net/HTTPServer.h>
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +27,14 @@ class HttpRecorder {
   std::string url(const std::string& path) const;
   void answerWith(int status) { status_ = status; }
   std::vector<RecordedRequest> requests() const;
+  // A slow peer: requests are recorded at once but answered only after release(), or after
+  // 10 s, whichever comes first. heldTooLong() says whether the 10 s ran out.
+  void holdAnswers();
+  void release();
+  bool heldTooLong() const;
+  // Waits (bounded, 10 s) until `count` requests were recorded.
+  bool waitForRequests(size_t count) const;
+  void waitWhileHeld();  // for the request handler
 
   // For the request handler.
   void record(RecordedRequest r);
@@ -36,6 +45,9 @@ class HttpRecorder {
   mutable std::mutex mutex_;
   std::vector<RecordedRequest> requests_;
   int status_ = 200;
+  mutable std::condition_variable changed_;
+  bool holding_ = false;
+  bool heldTooLong_ = false;
 };
 
 }  // namespace signet::test

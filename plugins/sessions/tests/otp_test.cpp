@@ -4,6 +4,8 @@
 // tries, rate limits, delivery failures, feature flags; the legacy otp_auth and email_auth.
 #include <cstdlib>
 
+#include <thread>
+
 #include "signet/bundles.hpp"
 #include "support/auth_fixtures.hpp"
 #include "support/http_recorder.hpp"
@@ -303,6 +305,47 @@ TEST_P(OtpTest, DeliveryFailuresFailTheActivityAndLeaveNoCode) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM session_otps"), 0);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE kind = 'otp-code'"), 0);
   std::filesystem::remove_all(dir);
+}
+
+// A slow provider holds up only its own request: while an SMS waits for the provider's answer,
+// another activity that writes completes, and the waiting one is PENDING, not COMPLETED, until
+// the provider answers.
+TEST_P(OtpTest, ASlowProviderHoldsUpOnlyItsOwnRequest) {
+  HttpRecorder provider;
+  provider.holdAnswers();
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 sessionsSettings(R"({"sms":{"transport":"http","url":")" +
+                                  provider.url("/v1/messages") + R"("}})"));
+  enableFeature(gw, "FEATURE_NAME_SMS_AUTH");
+  std::string otpStatus;
+  std::thread slow([&] {
+    otpStatus = gw.rootClient()
+                    .submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
+                            initOtpParams("OTP_TYPE_SMS", kPhone))
+                    ->getValue<std::string>("status");
+  });
+  ASSERT_TRUE(provider.waitForRequests(1));  // the SMS is with the provider, unanswered
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE type = ? AND status = ?",
+                     {"ACTIVITY_TYPE_INIT_OTP_V2", "ACTIVITY_STATUS_PENDING"}),
+            1);
+  json::Object user = json::object();
+  user->set("userName", "meanwhile");
+  user->set("userEmail", "meanwhile@x.io");
+  user->set("apiKeys", json::array());
+  user->set("authenticators", json::array());
+  user->set("oauthProviders", json::array());
+  user->set("userTags", json::array());
+  json::Object users = json::object();
+  json::Array list = json::array();
+  list->add(user);
+  users->set("users", list);
+  auto created = gw.rootClient().submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3",
+                                        gw.root().organizationId, users);
+  EXPECT_EQ(created->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  provider.release();
+  slow.join();
+  EXPECT_FALSE(provider.heldTooLong()) << "the other write waited for the provider";
+  EXPECT_EQ(otpStatus, "ACTIVITY_STATUS_COMPLETED");
 }
 
 TEST_P(OtpTest, SmsThroughTheHttpProvider) {

@@ -100,6 +100,14 @@ class ActivityContext : public RequestContext {
   // though the activity fails and its own writes roll back). They run in a transaction of
   // their own only when the handler throws, in the order registered.
   virtual void onFailure(std::function<void(Db&)> write) = 0;
+  // A network call the activity needs (an email, an SMS), run once the activity's writes are
+  // committed: outside the write lock, so that a slow relay holds up only its own request,
+  // and before the answer. Meanwhile the activity is stored as PENDING. If a call throws,
+  // every `undo` of the activity runs, in one transaction with a context like the handler's
+  // (remove what must not outlive a failed delivery, such as an OTP code), and the activity
+  // is FAILED with the error; otherwise COMPLETED.
+  virtual void afterCommit(std::function<void()> call,
+                           std::function<void(ActivityContext&)> undo) = 0;
   // App proofs (tkhq/sdk packages/crypto, proof.ts): whether the request asked for them
   // (generateAppProofs), and adding one: the core signs `proofPayload` (a JSON string) with the
   // gateway's ephemeral key and attaches {scheme, publicKey, proofPayload, signature} to
@@ -208,6 +216,10 @@ struct IdentityServices {
   std::function<size_t(ActivityContext&, const std::string& organizationId,
                        const std::string& userId, const std::vector<std::string>& credentialTypes)>
       revokeSessionKeys;
+  // Deletes one API key of the user (a session key whose delivery failed); whether it existed.
+  std::function<bool(ActivityContext&, const std::string& organizationId, const std::string& userId,
+                     const std::string& apiKeyId)>
+      deleteSessionKey;
   // Checks a verification token (signed by this gateway, unexpired, issued for the
   // organization or its parent, unspent) and, with `spend`, marks it spent. InvalidArgument
   // naming `field` otherwise.

@@ -136,6 +136,11 @@ class HarnessContext : public ActivityContext {
     for (const auto& [module, subscription] : state_.services.subscribers)
       if (subscription.first == event) subscription.second(*this, event, payload);
   }
+  void afterCommit(std::function<void()> call,
+                   std::function<void(ActivityContext&)> undo) override {
+    requireActivity("afterCommit");
+    calls.emplace_back(std::move(call), std::move(undo));
+  }
   void onFailure(std::function<void(Db&)> write) override {
     requireActivity("onFailure");
     failureWrites.push_back(std::move(write));
@@ -147,6 +152,7 @@ class HarnessContext : public ActivityContext {
   }
 
   std::vector<std::function<void(Db&)>> failureWrites;
+  std::vector<std::pair<std::function<void()>, std::function<void(ActivityContext&)>>> calls;
 
  private:
   void requireActivity(const char* what) const {
@@ -191,11 +197,13 @@ json::Object PluginHarness::submit(const std::string& type, const json::Object& 
   state_->appProofs.clear();
   json::Object result;
   std::vector<std::function<void(Db&)>> failureWrites;
+  std::vector<std::pair<std::function<void()>, std::function<void(ActivityContext&)>>> calls;
   try {
     state_->database->transaction([&](Db& db) {
       HarnessContext ctx(*state_, db, state_->options.caller, state_->options.organizationId, type);
       try {
         result = spec.handler(ctx, parameters);
+        calls = std::move(ctx.calls);
       } catch (...) {
         failureWrites = std::move(ctx.failureWrites);
         throw;
@@ -207,6 +215,20 @@ json::Object PluginHarness::submit(const std::string& type, const json::Object& 
         for (const auto& write : failureWrites) write(db);
       });
     throw;
+  }
+  // As the gateway does: the calls after the commit; when one fails, every undo write.
+  for (const auto& entry : calls) {
+    try {
+      entry.first();
+    } catch (...) {
+      state_->database->transaction([&](Db& db) {
+        HarnessContext ctx(*state_, db, state_->options.caller, state_->options.organizationId,
+                           type);
+        for (const auto& [call, undo] : calls)
+          if (undo) undo(ctx);
+      });
+      throw;
+    }
   }
   return result;
 }
