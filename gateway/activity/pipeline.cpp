@@ -73,9 +73,14 @@ Caller submitterOf(Db& db, const ActivityRecord& r) {
   c.publicKey = first->getValue<std::string>("publicKey");
   c.scheme = first->getValue<std::string>("scheme");
   c.signature = first->getValue<std::string>("signature");
-  if (auto row = db.queryOne("SELECT organization_id, name FROM users WHERE id = ?", {c.userId})) {
-    c.organizationId = row->str(0);
-    c.userName = row->str(1);
+  // The submitter belongs to the activity's organization, or to its parent (a login).
+  auto user = directory::findUser(db, r.organizationId, c.userId);
+  if (!user)
+    if (auto org = directory::findOrganization(db, r.organizationId); org && org->parentId)
+      user = directory::findUser(db, *org->parentId, c.userId);
+  if (user) {
+    c.organizationId = user->organizationId;
+    c.userName = user->name;
   }
   return c;
 }

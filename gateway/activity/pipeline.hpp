@@ -39,11 +39,8 @@ inline constexpr const char* kRejectActivity = "ACTIVITY_TYPE_REJECT_ACTIVITY";
 
 class ActivityPipeline {
  public:
-  ActivityPipeline(Gateway& gateway, Authorizer& authorizer)
-      : gateway_(gateway),
-        authorizer_(authorizer),
-        resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates()),
-        rollout_(gateway) {}
+  ActivityPipeline(Gateway& gateway, Authorizer& authorizer, CredentialResolver& resolver)
+      : gateway_(gateway), authorizer_(authorizer), resolver_(resolver), rollout_(gateway) {}
 
   struct Submitted {
     json::Object response;    // {"activity": {...}}
@@ -89,7 +86,7 @@ class ActivityPipeline {
 
   Gateway& gateway_;
   Authorizer& authorizer_;
-  CredentialResolver resolver_;
+  CredentialResolver& resolver_;
   RolloutGate rollout_;
 };
 

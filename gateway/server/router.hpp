@@ -63,8 +63,9 @@ class Router {
 
   Gateway& gateway_;
   policy::PolicyEngine authorizer_;
-  ActivityPipeline pipeline_;
+  // The one resolver of this router: queries, plugin routes and the pipeline's submissions.
   CredentialResolver resolver_;
+  ActivityPipeline pipeline_;
   const ListenerSpec* listener_;
   std::string listenerModule_;
 };
