@@ -9,6 +9,9 @@
 #   SEED_ACTIVITIES=N     first grows the store by N activities (tests/bench/seed_store.cpp)
 #   SEED_TENANTS=O:A      first adds O organizations holding A wallet accounts in all
 #   KINDS="k1 k2"         runs only these kinds
+#   HALF_RATE=1           after each kind's run at saturation, a second run held to half of its
+#                         rate (each connection pausing between requests) reports p50 and p99
+#                         at that load
 #   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
@@ -104,11 +107,24 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
   total=$(cat "$work"/wrk-*.out | awk '/requests in/ {s += $1} END {print s}')
   bad=$(cat "$work"/wrk-*.out | awk '/Non-2xx or 3xx responses:/ {s += $5} END {print s + 0}')
   rm -f "$work"/wrk-*.out
+  if [ -n "${HALF_RATE:-}" ]; then
+    # Each connection pauses so that all of them together send at most half the rate just
+    # measured; fresh requests, so that none is answered from an earlier identical one.
+    pause=$(python3 -c "print(max(1, round($connections * 1000 / ($rate / 2))))")
+    "$tools" "$credentials" "$kind" 60000 "$work/$kind.half.requests"
+    half=$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s tests/bench/replay.lua \
+      "http://127.0.0.1:${ports# }" -- "$work/$kind.half.requests" "$threads" "$pause")
+    halfRate=$(awk '/^Requests\/sec:/ {print $2}' <<<"$half")
+    halfP50=$(awk '$1 == "50%" {print $2}' <<<"$half")
+    halfP99=$(awk '$1 == "99%" {print $2}' <<<"$half")
+  fi
   perCore=$("$tools" --floor "$kind" | cut -f1)
   floor=$(python3 -c "print(round($perCore * $cores))")
   share=$(python3 -c "print(f'{100 * $rate / $floor:.1f} %')")
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
+  [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s\n' \
+    "$halfRate" "$halfP50" "$halfP99"
 done
 for pid in $servers; do
   printf 'gateway resident memory after the run: %s\n' "$(awk '/^VmRSS/ {print $2, $3}' /proc/$pid/status)"

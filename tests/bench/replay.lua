@@ -1,7 +1,9 @@
 -- wrk script: replays pre-stamped requests from a file written by bench_requests, one a line
 -- (path TAB header TAB value TAB body). Each wrk thread takes every n-th line from its own
 -- offset, so that no two threads send the same activity.
---   wrk -t2 -c16 -d10s -s replay.lua http://127.0.0.1:PORT -- FILE THREADS
+--   wrk -t2 -c16 -d10s -s replay.lua http://127.0.0.1:PORT -- FILE THREADS [PAUSE_MS]
+-- PAUSE_MS: each connection waits that long before each request, which holds the rate below
+-- connections * 1000 / PAUSE_MS requests/s (the latency at a set load, not at saturation).
 local counter = 0
 function setup(thread)
   thread:set("id", counter)
@@ -11,8 +13,11 @@ end
 local requests = {}
 local next = 0
 
+local pause = 0
+
 function init(args)
   local file, threads = args[1], tonumber(args[2])
+  pause = tonumber(args[3] or "0")
   local index = 0
   for line in io.lines(file) do
     if index % threads == id then
@@ -27,4 +32,8 @@ end
 function request()
   next = next % #requests + 1
   return requests[next]
+end
+
+function delay()
+  return pause
 end
