@@ -168,23 +168,23 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
         json::optionalBool(env.parameters, "generateAppProofs", "parameters", false);
     record.result = json::object();
     record.createdAtMs = record.updatedAtMs = now;
-    std::optional<ActivityRecord> done;
-    if (spec.readOnly) done = runReadOnly(spec, record, caller, body);
-    record = done ? std::move(*done)
-                  : settle(spec, record, caller, true, [&](Db& db, ActivityRecord& r, bool& done) {
-                      // A concurrent identical request may have won the race for this fingerprint.
-                      if (auto raced = activities::findByFingerprint(db, fingerprint)) {
-                        r = *raced;
-                        done = true;
-                        return;
-                      }
-                      r.votes = json::array();
-                      r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body,
-                                            r.createdAtMs));
-                      // An attested submission (stamp_login) presents its OTP factor without
-                      // spending the token: the handler spends it when the activity runs.
-                      recordPresentation(db, r, caller, r.createdAtMs);
-                    });
+    // The general way's first step in the write transaction: the submitter's vote, and the
+    // presentation of an attested submission (stamp_login), whose OTP factor counts without
+    // spending the token: the handler spends it when the activity runs.
+    auto prepareNew = [&](Db& db, ActivityRecord& r, bool& done) {
+      // A concurrent identical request may have won the race for this fingerprint.
+      if (auto raced = activities::findByFingerprint(db, fingerprint)) {
+        r = *raced;
+        done = true;
+        return;
+      }
+      r.votes = json::array();
+      r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
+      recordPresentation(db, r, caller, r.createdAtMs);
+    };
+    std::optional<ActivityRecord> readOnly;
+    if (spec.readOnly) readOnly = runReadOnly(spec, record, caller, body);
+    record = readOnly ? std::move(*readOnly) : settle(spec, record, caller, true, prepareNew);
   }
   json::Object response = json::object();
   response->set("activity", activities::toJson(record, caller));
@@ -394,10 +394,12 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
     std::rethrow_exception(refused);
   }
   if (failure) fail(record, *failure);
+  bool raced = false;
   gateway_.database().transaction([&](Db& db) {
     // A concurrent identical request may have won the race for this fingerprint.
-    if (auto raced = activities::findByFingerprint(db, record.fingerprint)) {
-      record = *raced;
+    if (auto winner = activities::findByFingerprint(db, record.fingerprint)) {
+      record = *winner;
+      raced = true;
       return;
     }
     if (failure)
@@ -405,7 +407,8 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
     recordPresentation(db, record, submitter, record.createdAtMs);
     persist(db, spec, record, true, decision);
   });
-  if (record.status == kStatusPending && !calls.empty()) runAfterCommit(spec, record, calls);
+  // The winner's calls are the winner's to make; this request's were never committed.
+  if (!raced && record.status == kStatusPending) runAfterCommit(spec, record, calls);
   return record;
 }
 

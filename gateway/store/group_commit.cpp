@@ -12,6 +12,15 @@ struct BatchFlag {
   BatchFlag() { insideBatch = true; }
   ~BatchFlag() { insideBatch = false; }
 };
+
+// Ends a transaction that already failed; the first failure is the one worth reporting, and
+// a connection left inside its transaction is closed by the pool.
+void rollbackQuietly(SqlConnection& db) {
+  try {
+    db.rollback();
+  } catch (...) {
+  }
+}
 }  // namespace
 
 void GroupCommit::run(const std::function<void(Db&)>& write) {
@@ -85,10 +94,7 @@ void GroupCommit::runBatch(std::deque<Job*>& batch) {
         } catch (...) {
           // The failure took the whole transaction with it (a full disk, a lost connection):
           // the writes that had succeeded are gone too and fail with the cause.
-          try {
-            db.rollback();
-          } catch (...) {
-          }
+          rollbackQuietly(db);
           throw;
         }
       }
@@ -97,10 +103,7 @@ void GroupCommit::runBatch(std::deque<Job*>& batch) {
   try {
     db.commit();
   } catch (...) {
-    try {
-      db.rollback();
-    } catch (...) {
-    }
+    rollbackQuietly(db);
     throw;
   }
 }

@@ -53,25 +53,24 @@ class SqliteConnection : public SqlConnection {
   size_t preparedStatements() const override { return cache_.size(); }
 
   size_t exec(const std::string& sql, const SqlParams& params) override {
-    size_t changed = 0;
-    run(sql, params, [&](sqlite3_stmt* st) {
-      changed = sqlite3_stmt_readonly(st) ? 0 : static_cast<size_t>(sqlite3_changes(db_));
-    });
-    return changed;
+    return run(sql, params, nullptr) ? static_cast<size_t>(sqlite3_changes(db_)) : 0;
   }
 
   std::vector<Row> query(const std::string& sql, const SqlParams& params) override {
     std::vector<Row> rows;
-    run(sql, params, nullptr, &rows);
+    run(sql, params, &rows);
     return rows;
   }
 
  private:
-  template <class Done>
-  void run(const std::string& sql, const SqlParams& params, Done done,
-           std::vector<Row>* rows = nullptr) {
+  // Runs `sql`, collecting its rows into `rows` when given. Returns whether it was one
+  // statement that writes, whose changed rows sqlite3_changes then counts.
+  bool run(const std::string& sql, const SqlParams& params, std::vector<Row>* rows) {
     sqlite3_stmt* st = statement(sql);
-    if (!st) return runUncached(sql, params, rows);
+    if (!st) {
+      runUncached(sql, params, rows);
+      return false;
+    }
     struct Reset {  // leaves the statement reusable whatever happens
       sqlite3_stmt* st;
       ~Reset() {
@@ -79,11 +78,11 @@ class SqliteConnection : public SqlConnection {
         sqlite3_clear_bindings(st);
       }
     } reset{st};
-    if (readOnly_ && !sqlite3_stmt_readonly(st))
-      throw DatabaseError("a write inside a read-only snapshot: " + sql);
+    bool writes = !sqlite3_stmt_readonly(st);
+    if (readOnly_ && writes) throw DatabaseError("a write inside a read-only snapshot: " + sql);
     bind(st, sql, params);
     step(st, sql, rows);
-    if constexpr (!std::is_same_v<Done, std::nullptr_t>) done(st);
+    return writes;
   }
 
   // The cached statement for `sql`, or null when the text holds several statements (a
