@@ -8,6 +8,7 @@
 #include "tenancy/api_keys.hpp"
 #include "tenancy/authenticators.hpp"
 #include "tenancy/identity.hpp"
+#include "tenancy/oauth_providers.hpp"
 #include "tenancy/organization_config.hpp"
 #include "tenancy/sub_organizations.hpp"
 #include "tenancy/user_tags.hpp"
@@ -39,14 +40,16 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createUsersResult",
               .resource = "USER",
               .action = "CREATE",
-              .handler = users::createUsers});
+              .handler = users::createUsers,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_USERS_V4",
               .path = "create_users",
               .intentKey = "createUsersIntentV4",
               .resultKey = "createUsersResult",
               .resource = "USER",
               .action = "CREATE",
-              .handler = users::createUsers});
+              .handler = users::createUsers,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_USERS",
               .path = "delete_users",
               .intentKey = "deleteUsersIntent",
@@ -155,35 +158,40 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createSubOrganizationResultV4",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization});
+              .handler = so::createSubOrganization,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5",
               .path = "create_sub_organization",
               .intentKey = "createSubOrganizationIntentV5",
               .resultKey = "createSubOrganizationResultV5",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization});
+              .handler = so::createSubOrganization,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6",
               .path = "create_sub_organization",
               .intentKey = "createSubOrganizationIntentV6",
               .resultKey = "createSubOrganizationResultV6",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization});
+              .handler = so::createSubOrganization,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
               .path = "create_sub_organization",
               .intentKey = "createSubOrganizationIntentV7",
               .resultKey = "createSubOrganizationResultV7",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization});
+              .handler = so::createSubOrganization,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
               .path = "create_sub_organization",
               .intentKey = "createSubOrganizationIntentV8",
               .resultKey = "createSubOrganizationResultV8",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization});
+              .handler = so::createSubOrganization,
+              .prepare = oauth_providers::prepareTokens});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_POLICY_V3",
               .path = "create_policy",
               .intentKey = "createPolicyIntentV3",
@@ -255,6 +263,29 @@ void registerCoreModule(Registry& r) {
               .resource = "ACTIVITY",
               .action = "REJECT",
               .handler = votesAreRunByThePipeline});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
+              .path = "create_oauth_providers",
+              .intentKey = "createOauthProvidersIntent",
+              .resultKey = "createOauthProvidersResult",
+              .resource = "OAUTH_PROVIDER",
+              .action = "CREATE",
+              .handler = oauth_providers::createOauthProviders,
+              .prepare = oauth_providers::prepareTokens});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2",
+              .path = "create_oauth_providers",
+              .intentKey = "createOauthProvidersIntentV2",
+              .resultKey = "createOauthProvidersResultV2",
+              .resource = "OAUTH_PROVIDER",
+              .action = "CREATE",
+              .handler = oauth_providers::createOauthProviders,
+              .prepare = oauth_providers::prepareTokens});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
+              .path = "delete_oauth_providers",
+              .intentKey = "deleteOauthProvidersIntent",
+              .resultKey = "deleteOauthProvidersResult",
+              .resource = "OAUTH_PROVIDER",
+              .action = "DELETE",
+              .handler = oauth_providers::deleteOauthProviders});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
               .path = "delete_sub_organization",
               .intentKey = "deleteSubOrganizationIntent",
@@ -272,6 +303,7 @@ void registerCoreModule(Registry& r) {
   r.query({"get_api_key",              api_keys::getApiKey});
   r.query({"get_authenticator",        authenticators::getAuthenticator});
   r.query({"get_authenticators",       authenticators::getAuthenticators});
+  r.query({"get_oauth_providers",      oauth_providers::getOauthProviders});
   r.query({"get_organization_configs", oc::getOrganizationConfigs});
   r.query({"list_suborgs",             so::listSubOrganizations});
   r.query({"list_verified_suborgs",    so::listVerifiedSubOrganizations});

@@ -156,6 +156,8 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
     record = *existing;
   } else {
+    // Network calls the handler needs (an issuer's keys), before any lock is taken.
+    if (spec.prepare) spec.prepare(gateway_.catalog().services(), env.parameters, now);
     record.id = crypto::uuidV4();
     record.organizationId = env.organizationId;
     record.type = spec.type;
@@ -208,6 +210,12 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   Caller submitter;
   gateway_.database().read([&](Db& db) { submitter = submitterOf(db, *target); });
   int64_t now = gateway_.nowMs();
+  // This vote may run the activity: warm what its handler reads, as at submission. A failure
+  // here is the handler's to report (it fails the activity), not a reason to refuse the vote.
+  if (approve && spec->prepare) try {
+      spec->prepare(gateway_.catalog().services(), target->intent->getObject(spec->intentKey), now);
+    } catch (const std::exception&) {
+    }
 
   return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r, bool& done) {
     // Re-read inside the transaction: another vote may have landed since.

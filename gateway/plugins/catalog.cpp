@@ -25,6 +25,7 @@ void ModuleRegistry::activity(ActivitySpec spec) {
                         " deprecated by default without rollout.deprecatedAt");
   spec.handler = guard("handler of " + spec.type, std::move(spec.handler));
   if (spec.facts) spec.facts = guard("policy facts of " + spec.type, std::move(spec.facts));
+  if (spec.prepare) spec.prepare = guard("preparation of " + spec.type, std::move(spec.prepare));
   module_.activities.push_back(std::move(spec));
 }
 
@@ -109,6 +110,10 @@ void ModuleRegistry::sessionProfileLookup(SessionProfileLookup lookup) {
   module_.sessionProfileLookup = guard("session profile lookup", std::move(lookup));
 }
 
+void ModuleRegistry::oidcVerifier(OidcVerifier verifier) {
+  module_.oidcVerifier = guard("OIDC token verifier", std::move(verifier));
+}
+
 void Catalog::add(ModuleInfo module) {
   for (const auto& m : modules_)
     if (m->name == module.name)
@@ -164,6 +169,12 @@ void Catalog::index() {
       services_.factKeywords.insert(k);
     }
     if (m->sessionProfileLookup) services_.sessionProfileScope = m->sessionProfileLookup;
+    if (m->oidcVerifier) {
+      if (services_.verifyOidcToken)
+        throw failedPrecondition("two enabled modules verify OIDC tokens; '" + m->name +
+                                 "' is the second: enable only one");
+      services_.verifyOidcToken = m->oidcVerifier;
+    }
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});
     for (const auto& f : m->subOrganizationFilters) {

@@ -41,6 +41,7 @@ struct ModuleInfo {
   std::vector<FactProvider> factProviders;
   std::vector<std::string> factKeywords;
   SessionProfileLookup sessionProfileLookup;
+  OidcVerifier oidcVerifier;
   std::vector<std::string> startupNotices;
 };
 
@@ -70,6 +71,7 @@ class ModuleRegistry : public Registry {
   void factKeywords(std::vector<std::string> keywords) override;
   void factProvider(std::vector<std::string> keywords, FactProvider provider) override;
   void sessionProfileLookup(SessionProfileLookup lookup) override;
+  void oidcVerifier(OidcVerifier verifier) override;
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override;

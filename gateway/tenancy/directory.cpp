@@ -2,6 +2,7 @@
 
 #include "mfa/mfa_store.hpp"
 #include "signet/error.hpp"
+#include "tenancy/oauth_providers.hpp"
 
 namespace signet {
 
@@ -404,22 +405,7 @@ json::Object userJson(Db& db, const UserRecord& user) {
   o->set("authenticators", authenticators);
   o->set("apiKeys", keys);
   o->set("userTags", json::stringArray(directory::tagIdsOfUser(db, user.id)));
-  json::Array providers = json::array();
-  for (const auto& r : db.query("SELECT id, name, issuer, audience, subject, created_at_ms, "
-                                "updated_at_ms FROM oauth_providers WHERE organization_id = ? AND "
-                                "user_id = ? ORDER BY created_at_ms, id",
-                                {user.organizationId, user.id})) {
-    json::Object p = json::object();
-    p->set("providerId", r.str(0));
-    p->set("providerName", r.str(1));
-    p->set("issuer", r.str(2));
-    p->set("audience", r.str(3));
-    p->set("subject", r.str(4));
-    p->set("createdAt", json::timestamp(r.i64(5)));
-    p->set("updatedAt", json::timestamp(r.i64(6)));
-    providers->add(p);
-  }
-  o->set("oauthProviders", providers);
+  o->set("oauthProviders", oauth_providers::ofUser(db, user.organizationId, user.id));
   json::Array mfaPolicies = json::array();
   for (const auto& p : mfa::policiesOfUser(db, user.id)) mfaPolicies->add(mfa::policyJson(p));
   o->set("mfaPolicies", mfaPolicies);

@@ -5,6 +5,7 @@
 #include "tenancy/api_keys.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/oauth_providers.hpp"
 
 namespace signet {
 
@@ -86,6 +87,15 @@ IdentityServices identityServices(const Catalog& catalog) {
     return u ? std::optional<UserRef>(refOf(*u)) : std::nullopt;
   };
   s.findUserByContact = findUserByContact;
+  s.findUserByOidc = [](RequestContext& ctx, const std::string& organizationId,
+                        const std::string& issuer, const std::string& subject,
+                        const std::vector<std::string>& audiences) -> std::optional<UserRef> {
+    auto id =
+        oauth_providers::userWithIdentity(ctx.db(), organizationId, issuer, subject, audiences);
+    if (!id) return std::nullopt;
+    auto u = directory::findUser(ctx.db(), organizationId, *id);
+    return u ? std::optional<UserRef>(refOf(*u)) : std::nullopt;
+  };
   s.organizationName = [](RequestContext& ctx, const std::string& organizationId) {
     return directory::requireOrganization(ctx.db(), organizationId).name;
   };

@@ -7,6 +7,7 @@
 #include "store/pagination.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/oauth_providers.hpp"
 #include "tenancy/user_params.hpp"
 
 namespace signet::sub_organizations {
@@ -113,21 +114,35 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
       }
       params.push_back(*filterValue);
     } else {
-      const SubOrganizationFilter* filter = nullptr;
-      for (const auto& [module, f] : ctx.services().subOrganizationFilters)
-        if (f.filterType == filterType) filter = &f;
-      if (!filter) {
-        if (filterType == "WALLET_ACCOUNT_ADDRESS")
+      if (filterType == "OIDC_TOKEN") {
+        // Verified first (the issuer's keys may be fetched: a query holds no write lock), then
+        // matched on issuer, subject and any of the token's audiences.
+        if (!ctx.services().verifyOidcToken)
           throw Error(Code::kUnimplemented,
-                      "filterType WALLET_ACCOUNT_ADDRESS is served by the "
-                      "'signing' plugin, which is not enabled in this "
-                      "gateway's config (plugins.enabled)");
-        throw invalidArgument("invalid field filterType: \"" + filterType +
-                              "\" is not a filter type");
+                      "filterType OIDC_TOKEN needs OIDC token verification, which the "
+                      "'sessions' plugin provides; it is not enabled in this gateway's config "
+                      "(plugins.enabled)");
+        auto [condition, values] = oauth_providers::subOrganizationCondition(
+            ctx.services().verifyOidcToken(*filterValue, "filterValue", ctx.nowMs(), true));
+        sql += " AND (" + condition + ")";
+        params.insert(params.end(), values.begin(), values.end());
+      } else {
+        const SubOrganizationFilter* filter = nullptr;
+        for (const auto& [module, f] : ctx.services().subOrganizationFilters)
+          if (f.filterType == filterType) filter = &f;
+        if (!filter) {
+          if (filterType == "WALLET_ACCOUNT_ADDRESS")
+            throw Error(Code::kUnimplemented,
+                        "filterType WALLET_ACCOUNT_ADDRESS is served by the "
+                        "'signing' plugin, which is not enabled in this "
+                        "gateway's config (plugins.enabled)");
+          throw invalidArgument("invalid field filterType: \"" + filterType +
+                                "\" is not a filter type");
+        }
+        auto [condition, values] = filter->condition(*filterValue);
+        sql += " AND (" + condition + ")";
+        params.insert(params.end(), values.begin(), values.end());
       }
-      auto [condition, values] = filter->condition(*filterValue);
-      sql += " AND (" + condition + ")";
-      params.insert(params.end(), values.begin(), values.end());
     }
   }
   // Oldest first.
@@ -196,17 +211,6 @@ std::vector<SubOrganizationFilter> coreFilters() {
              std::string("id IN (SELECT organization_id FROM api_keys WHERE public_key = ?) OR id "
                          "IN (SELECT organization_id FROM authenticators WHERE public_key = ?)"),
              SqlParams{key, key});
-       }},
-      {"OIDC_TOKEN",
-       [](const std::string& v) {
-         auto decoded = jwt::decodeClaims(v);
-         if (!decoded)
-           throw invalidArgument("invalid field filterValue: the OIDC token is not a JWT");
-         json::Object claims = *decoded;
-         return std::make_pair(std::string("id IN (SELECT organization_id FROM oauth_providers "
-                                           "WHERE issuer = ? AND subject = ?)"),
-                               SqlParams{claims->optValue<std::string>("iss", ""),
-                                         claims->optValue<std::string>("sub", "")});
        }},
   };
 }

@@ -10,6 +10,7 @@ json::Object createSubOrganization(ActivityContext& ctx, const json::Object& par
 json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params);
 json::Object listSubOrganizations(RequestContext& ctx, const json::Object& body);
 json::Object listVerifiedSubOrganizations(RequestContext& ctx, const json::Object& body);
-// CREDENTIAL_ID, NAME, USERNAME, EMAIL, PHONE_NUMBER, OIDC_TOKEN, PUBLIC_KEY.
+// CREDENTIAL_ID, NAME, USERNAME, EMAIL, PHONE_NUMBER, PUBLIC_KEY (OIDC_TOKEN is matched in
+// listSubOrganizations itself: it needs the token verified).
 std::vector<SubOrganizationFilter> coreFilters();
 }  // namespace signet::sub_organizations

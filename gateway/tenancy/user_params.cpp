@@ -4,6 +4,7 @@
 #include "signet/jwt.hpp"
 #include "tenancy/api_keys.hpp"
 #include "tenancy/contacts.hpp"
+#include "tenancy/oauth_providers.hpp"
 
 namespace signet::users {
 
@@ -33,55 +34,6 @@ std::string addAuthenticator(Db& db, const std::string& organizationId, const st
   a.createdAtMs = a.updatedAtMs = nowMs;
   directory::insertAuthenticator(db, a);
   return a.id;
-}
-
-std::string addOauthProvider(Db& db, const std::string& organizationId, const std::string& userId,
-                             const json::Object& params, const std::string& field, int64_t nowMs) {
-  std::string name = json::requireName(params, "providerName", field);
-  if (name.empty())
-    throw invalidArgument("invalid field " + field + ".providerName: must not be empty");
-  // V2 may carry the claims themselves; otherwise they are read from the OIDC token. At
-  // registration the token's signature is not what makes the binding trustworthy: the
-  // creator is authorized to state it, exactly as V2's bare oidcClaims are accepted.
-  std::string iss, sub, aud;
-  if (auto given = json::optionalObject(params, "oidcClaims", field)) {
-    iss = json::requireString(given, "iss", field + ".oidcClaims");
-    sub = json::requireString(given, "sub", field + ".oidcClaims");
-    aud = json::requireString(given, "aud", field + ".oidcClaims");
-  } else {
-    auto token = json::optionalString(params, "oidcToken", field);
-    if (!token)
-      throw invalidArgument("missing required field " + field + ".oidcToken (or oidcClaims)");
-    auto decoded = jwt::decodeClaims(*token);
-    if (!decoded) throw invalidArgument("invalid field " + field + ".oidcToken: not a JWT");
-    json::Object claims = *decoded;
-    iss = claims->optValue<std::string>("iss", "");
-    sub = claims->optValue<std::string>("sub", "");
-    Poco::Dynamic::Var audience = claims->has("aud") ? claims->get("aud") : Poco::Dynamic::Var();
-    if (audience.isString())
-      aud = audience.extract<std::string>();
-    else if (audience.type() == typeid(json::Array) && audience.extract<json::Array>()->size() > 0)
-      aud = audience.extract<json::Array>()->getElement<std::string>(0);
-  }
-  if (iss.empty() || sub.empty() || aud.empty())
-    throw invalidArgument("invalid field " + field + ": the OIDC identity needs iss, sub and aud");
-  if (count(db, "SELECT COUNT(*) FROM oauth_providers WHERE organization_id = ? AND user_id = ?",
-            {organizationId, userId}) >= kMaxOauthProvidersPerUser)
-    throw resourceExhausted("user " + userId + " in organization " + organizationId +
-                            " already has " + std::to_string(kMaxOauthProvidersPerUser) +
-                            " OAuth providers, the limit");
-  if (auto other = db.queryOne("SELECT user_id FROM oauth_providers WHERE organization_id = ? AND "
-                               "issuer = ? AND subject = ? AND audience = ?",
-                               {organizationId, iss, sub, aud}))
-    throw Error(Code::kAlreadyExists, "OIDC identity " + iss + " / " + sub +
-                                          " is already linked to user " + other->str(0) +
-                                          " in organization " + organizationId);
-  std::string id = crypto::uuidV4();
-  db.exec(
-      "INSERT INTO oauth_providers (id, organization_id, user_id, name, issuer, audience, "
-      "subject, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      {id, organizationId, userId, name, iss, aud, sub, nowMs, nowMs});
-  return id;
 }
 
 void setTags(Db& db, const std::string& organizationId, const std::string& userId,
@@ -137,9 +89,9 @@ UserRecord createFromParams(ActivityContext& ctx, const std::string& organizatio
                        field + ".authenticators[" + std::to_string(i) + "]", now);
   if (auto list = json::optionalArray(params, "oauthProviders", field))
     for (size_t i = 0; i < list->size(); ++i)
-      addOauthProvider(db, organizationId, user.id,
-                       json::objectAt(list, i, field + ".oauthProviders"),
-                       field + ".oauthProviders[" + std::to_string(i) + "]", now);
+      oauth_providers::add(ctx, organizationId, user.id,
+                           json::objectAt(list, i, field + ".oauthProviders"),
+                           field + ".oauthProviders[" + std::to_string(i) + "]");
   if (withTags)
     setTags(db, organizationId, user.id, json::optionalStringArray(params, "userTags", field),
             field + ".userTags");

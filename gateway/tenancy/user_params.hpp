@@ -10,7 +10,6 @@ namespace signet::users {
 
 inline constexpr size_t kMaxUsersPerOrganization = 100;
 inline constexpr size_t kMaxAuthenticatorsPerUser = 10;
-inline constexpr size_t kMaxOauthProvidersPerUser = 10;
 
 // Absent arrays count as empty, and an API key without curveType is P-256 (the oldest
 // params had none). `withTags` accepts userTags (ids of existing tags).
@@ -18,8 +17,6 @@ UserRecord createFromParams(ActivityContext& ctx, const std::string& organizatio
                             const json::Object& params, const std::string& field, bool withTags);
 
 std::string addAuthenticator(Db& db, const std::string& organizationId, const std::string& userId,
-                             const json::Object& params, const std::string& field, int64_t nowMs);
-std::string addOauthProvider(Db& db, const std::string& organizationId, const std::string& userId,
                              const json::Object& params, const std::string& field, int64_t nowMs);
 
 // Replaces a user's tag memberships with `tagIds`, each of which must be a tag of the

@@ -16,7 +16,15 @@ const IdentityServices& identity(RequestContext& ctx) {
   return ctx.services().identity;
 }
 
-// Registers `publicKey` as the user's login key and signs the session JWT for it.
+UserRef callerUser(ActivityContext& ctx) {
+  const Caller& c = ctx.caller();
+  auto user = identity(ctx).findUser(ctx, ctx.organizationId(), c.userId);
+  if (!user)
+    throw notFound("user " + c.userId + " not found in organization " + ctx.organizationId());
+  return *user;
+}
+}  // namespace
+
 json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json::Object& p) {
   std::string publicKey =
       compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
@@ -46,15 +54,6 @@ json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json:
   result->set("session", signSessionJwt(ctx, claims));
   return result;
 }
-
-UserRef callerUser(ActivityContext& ctx) {
-  const Caller& c = ctx.caller();
-  auto user = identity(ctx).findUser(ctx, ctx.organizationId(), c.userId);
-  if (!user)
-    throw notFound("user " + c.userId + " not found in organization " + ctx.organizationId());
-  return *user;
-}
-}  // namespace
 
 std::string compressedP256(const std::string& hex, const std::string& field) {
   return toHex(p256PublicKeyParam(hex, field));

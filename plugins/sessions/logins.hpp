@@ -17,6 +17,11 @@ signet::json::Object createReadWriteSession(signet::ActivityContext& ctx,
 signet::json::Object createReadOnlySession(signet::ActivityContext& ctx,
                                            const signet::json::Object& params);
 
+// Registers the intent's `publicKey` as the user's login key (with invalidateExisting and
+// sessionProfileId) and signs the session JWT for it: {session}.
+signet::json::Object loginSession(signet::ActivityContext& ctx, const signet::UserRef& user,
+                                  const signet::json::Object& params);
+
 // A P-256 key made for the user, registered as `credentialType` and sealed to the client's
 // `targetPublicKey` (field `field`): {apiKeyId, credentialBundle}.
 struct IssuedCredential {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "logins.hpp"
+#include "oauth.hpp"
 #include "otp.hpp"
 #include "profiles.hpp"
 #include "schema.hpp"
@@ -28,9 +29,10 @@ void registerSessions(Registry& r) {
         (state->settings.sms.transport == "outbox" ? "SMS" : "") + " messages are written to " +
         state->settings.outboxDir +
         ", not sent (set plugins.settings.sessions.email.transport / sms.transport)");
-  // Each gateway that loads the plugin gets its own settings; the delivering handlers hold them.
-  auto delivering = [state](json::Object (*handler)(ActivityContext&, const json::Object&,
-                                                    const PluginState&)) -> ActivityHandler {
+  // Each gateway that loads the plugin gets its own settings, delivery and key cache; the
+  // handlers that need them hold them.
+  auto withState = [state](json::Object (*handler)(ActivityContext&, const json::Object&,
+                                                   const PluginState&)) -> ActivityHandler {
     return [handler, state](ActivityContext& ctx, const json::Object& p) {
       return handler(ctx, p, *state);
     };
@@ -99,7 +101,7 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpResult",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = delivering(initOtp),
+              .handler = withState(initOtp),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V2",
@@ -108,7 +110,7 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpResult",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = delivering(initOtp),
+              .handler = withState(initOtp),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V3",
@@ -117,7 +119,7 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpResultV2",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = delivering(initOtp),
+              .handler = withState(initOtp),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP",
@@ -144,7 +146,7 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpAuthResult",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = delivering(initOtpAuth),
+              .handler = withState(initOtpAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V2",
@@ -153,7 +155,7 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpAuthResultV2",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = delivering(initOtpAuth),
+              .handler = withState(initOtpAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
@@ -162,7 +164,7 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpAuthResultV2",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = delivering(initOtpAuth),
+              .handler = withState(initOtpAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
   r.activity(
@@ -182,7 +184,7 @@ void registerSessions(Registry& r) {
               .resultKey = "emailAuthResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = delivering(emailAuth),
+              .handler = withState(emailAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "email"}, {.name = "targetPublicKey"}}});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V3",
@@ -191,11 +193,34 @@ void registerSessions(Registry& r) {
               .resultKey = "emailAuthResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = delivering(emailAuth),
+              .handler = withState(emailAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "email"},
                              {.name = "targetPublicKey"},
                              {.name = "emailCustomization", .type = ParamType::kObject}}});
+
+  // OpenID Connect: the token's issuer keys are fetched before the transaction (prepare).
+  r.activity({.type = "ACTIVITY_TYPE_OAUTH_LOGIN",
+              .path = "oauth_login",
+              .intentKey = "oauthLoginIntent",
+              .resultKey = "oauthLoginResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = withState(oauthLogin),
+              .allowParentOrganization = true,
+              .parameters = {{.name = "oidcToken", .secret = true}, {.name = "publicKey"}},
+              .prepare = oidcTokenPreparer(state)});
+  r.activity({.type = "ACTIVITY_TYPE_OAUTH",
+              .path = "oauth",
+              .intentKey = "oauthIntent",
+              .resultKey = "oauthResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = withState(oauth),
+              .allowParentOrganization = true,
+              .parameters = {{.name = "oidcToken", .secret = true}, {.name = "targetPublicKey"}},
+              .prepare = oidcTokenPreparer(state)});
+  r.oidcVerifier(oidcVerifier(state));
 
   // clang-format off
   r.query({"get_session_profile",  getSessionProfile});
@@ -210,11 +235,12 @@ void registerSessions(Registry& r) {
 
 // What the gateway reads from the file before loading it (signet/plugin_descriptor.hpp). The host
 // refuses the plugin if these paths differ from what registerSessions registers.
-SIGNET_PLUGIN(registerSessions,
-              {.name = "sessions",
-               .version = "0.1.0",
-               .description = "sessions, session JWTs, OTP by email and SMS, email auth",
-               .submitPaths = {"stamp_login", "otp_login", "create_read_write_session",
-                               "create_read_only_session", "create_session_profile", "init_otp",
-                               "verify_otp", "init_otp_auth", "otp_auth", "email_auth"},
-               .queryPaths = {"get_session_profile", "get_session_profiles"}})
+SIGNET_PLUGIN(
+    registerSessions,
+    {.name = "sessions",
+     .version = "0.1.0",
+     .description = "sessions, session JWTs, OTP by email and SMS, email auth, OIDC logins",
+     .submitPaths = {"stamp_login", "otp_login", "create_read_write_session",
+                     "create_read_only_session", "create_session_profile", "init_otp", "verify_otp",
+                     "init_otp_auth", "otp_auth", "email_auth", "oauth_login", "oauth"},
+     .queryPaths = {"get_session_profile", "get_session_profiles"}})

@@ -2,14 +2,17 @@
 #pragma once
 
 #include "delivery.hpp"
+#include "oidc_keys.hpp"
 #include "settings.hpp"
 
 namespace sessions {
 
 struct PluginState {
-  explicit PluginState(Settings s) : settings(std::move(s)), delivery(settings) {}
+  explicit PluginState(Settings s)
+      : settings(std::move(s)), delivery(settings), oidcKeys(settings.oidc) {}
   Settings settings;
   Delivery delivery;
+  mutable OidcKeyCache oidcKeys;  // a cache: filled by const handlers
 };
 
 }  // namespace sessions

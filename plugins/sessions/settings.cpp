@@ -78,6 +78,21 @@ SmsSettings parseSms(const json::Object& o, const std::string& path) {
   s.timeoutSeconds = positiveInt(o, "timeoutSeconds", path, s.timeoutSeconds);
   return s;
 }
+OidcSettings parseOidc(const json::Object& o, const std::string& path) {
+  OidcSettings s;
+  s.allowedIssuers = json::optionalStringArray(o, "allowedIssuers", path);
+  s.insecureIssuers = json::optionalStringArray(o, "insecureIssuers", path);
+  for (const auto& issuer : s.insecureIssuers)
+    if (issuer.rfind("http://", 0) != 0)
+      throw invalidArgument("invalid field " + path + ".insecureIssuers: \"" + issuer +
+                            "\" is not an http:// URL (only those need listing)");
+  s.timeoutSeconds = positiveInt(o, "timeoutSeconds", path, s.timeoutSeconds);
+  s.defaultCacheSeconds = positiveInt(o, "defaultCacheSeconds", path, s.defaultCacheSeconds);
+  s.refreshIntervalSeconds =
+      positiveInt(o, "refreshIntervalSeconds", path, s.refreshIntervalSeconds);
+  s.caFile = json::optionalString(o, "caFile", path).value_or("");
+  return s;
+}
 }  // namespace
 
 Settings parseSettings(const json::Object& o, const std::string& dataDir) {
@@ -85,6 +100,7 @@ Settings parseSettings(const json::Object& o, const std::string& dataDir) {
   if (auto email = json::optionalObject(o, "email", kRoot))
     s.email = parseEmail(email, kRoot + ".email");
   if (auto sms = json::optionalObject(o, "sms", kRoot)) s.sms = parseSms(sms, kRoot + ".sms");
+  if (auto oidc = json::optionalObject(o, "oidc", kRoot)) s.oidc = parseOidc(oidc, kRoot + ".oidc");
   std::filesystem::path outbox = json::optionalString(o, "outboxDir", kRoot).value_or("outbox");
   s.outboxDir = (outbox.is_absolute() ? outbox : std::filesystem::path(dataDir) / outbox).string();
   s.defaultAppName = json::optionalString(o, "defaultAppName", kRoot).value_or(s.defaultAppName);

@@ -48,9 +48,25 @@ struct SmsSettings {
   int timeoutSeconds = 10;
 };
 
+// How OpenID Connect ID tokens are verified (oauth_login, oauth, providers at registration).
+struct OidcSettings {
+  // Issuers whose tokens are accepted; empty: any issuer that serves discovery over HTTPS.
+  std::vector<std::string> allowedIssuers;
+  // Issuers whose discovery document and keys may be fetched over plain HTTP (loopback tests).
+  std::vector<std::string> insecureIssuers;
+  // What fetching an issuer's discovery document and keys may cost one request, in all.
+  int timeoutSeconds = 5;
+  // How long keys are kept when the JWKS answer has no Cache-Control max-age.
+  int defaultCacheSeconds = 3600;
+  // An unknown kid refreshes an issuer's keys at most this often.
+  int refreshIntervalSeconds = 60;
+  std::string caFile;  // an extra CA for issuers behind a private CA; the system store otherwise
+};
+
 struct Settings {
   EmailSettings email;
   SmsSettings sms;
+  OidcSettings oidc;
   std::string outboxDir;  // absolute; default <data dir>/outbox
   std::string defaultAppName = "Signet";
 };

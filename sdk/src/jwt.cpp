@@ -110,4 +110,9 @@ std::optional<json::Object> verifyEs256(const std::string& token, const Bytes& p
   return decodeClaims(token);
 }
 
+std::string oidcNonce(const std::string& compressedPublicKeyHex) {
+  auto d = crypto::sha256(compressedPublicKeyHex);
+  return toHex(Bytes(d.begin(), d.end()));
+}
+
 }  // namespace signet::jwt

@@ -1,5 +1,6 @@
 // Tenancy through a real gateway: sub-organizations in every version, users, tags, passkeys,
 // quorum, features, the plugin hooks, and the limits.
+#include "support/oidc_issuer.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
 
@@ -43,12 +44,11 @@ json::Object subOrgParams(const std::string& name, const std::vector<json::Objec
   return p;
 }
 
-// An OIDC id_token as a provider would issue it (the signature is not what registration checks).
-std::string oidcToken(const std::string& iss, const std::string& sub, const std::string& aud) {
-  return base64UrlEncode(std::string(R"({"alg":"RS256","typ":"JWT"})")) + "." +
-         base64UrlEncode("{\"iss\":\"" + iss + "\",\"sub\":\"" + sub + "\",\"aud\":\"" + aud +
-                         "\",\"exp\":4102444800}") +
-         "." + base64UrlEncode(std::string("signature"));
+// A gateway with the sessions plugin, which verifies the OIDC tokens of OAuth providers,
+// trusting `issuer`.
+TestGateway oidcGateway(Backend backend, const OidcIssuer& issuer) {
+  return TestGateway(backend, {"sessions"}, {},
+                     {{"sessions", OidcIssuer::sessionsSettingsTrusting({&issuer})}});
 }
 
 std::vector<std::string> suborgs(Client& client, const std::string& org, const std::string& type,
@@ -64,7 +64,8 @@ std::vector<std::string> suborgs(Client& client, const std::string& org, const s
 }
 
 TEST_P(TenancyTest, CreateSubOrganizationInEveryVersion) {
-  TestGateway gw(GetParam());
+  OidcIssuer issuer;
+  TestGateway gw = oidcGateway(GetParam(), issuer);
   auto root = gw.rootClient();
   for (int version = 4; version <= 8; ++version) {
     Key key = newKey();
@@ -84,7 +85,7 @@ TEST_P(TenancyTest, CreateSubOrganizationInEveryVersion) {
         claims->set("aud", "app");
         provider->set("oidcClaims", claims);
       } else {
-        provider->set("oidcToken", oidcToken("https://accounts.example.com", "subject-7", "app"));
+        provider->set("oidcToken", issuer.idToken("subject-7", "app", "registration"));
       }
       json::Array providers = json::array();
       providers->add(provider);
@@ -281,8 +282,37 @@ TEST_P(TenancyTest, SubOrganizationBadInputIsRefusedAndWritesNothing) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), orgsBefore);
 }
 
+TEST_P(TenancyTest, OidcTokensAreRefusedWithoutAPluginThatVerifiesThem) {
+  OidcIssuer issuer;
+  TestGateway gw(GetParam());  // memo only
+  auto user = userParams("no verifier", {});
+  json::Object provider = json::object();
+  provider->set("providerName", "google");
+  provider->set("oidcToken", issuer.idToken("s", "app", "n"));
+  json::Array providers = json::array();
+  providers->add(provider);
+  user->set("oauthProviders", providers);
+  int64_t before = gw.count("SELECT COUNT(*) FROM organizations");
+  try {
+    gw.rootClient().submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                           gw.root().organizationId, subOrgParams("unverified", {user}));
+    ADD_FAILURE() << "an unverifiable OIDC token was accepted";
+  } catch (const RequestError& e) {
+    EXPECT_NE(std::string(e.what()).find("'sessions' plugin"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rootUsers[0].oauthProviders[0].oidcToken"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), before);
+  auto body = orgBody(gw.root().organizationId);
+  body->set("filterType", "OIDC_TOKEN");
+  body->set("filterValue", issuer.idToken("s", "app", "n"));
+  EXPECT_THROW(gw.rootClient().query("list_suborgs", body), RequestError);
+}
+
 TEST_P(TenancyTest, ListSubOrganizationsByEveryFilterWithPagination) {
-  TestGateway gw(GetParam());
+  OidcIssuer issuer;
+  TestGateway gw = oidcGateway(GetParam(), issuer);
   auto root = gw.rootClient();
   std::vector<std::string> ids;
   std::vector<Key> keys;
@@ -300,7 +330,7 @@ TEST_P(TenancyTest, ListSubOrganizationsByEveryFilterWithPagination) {
     user->set("authenticators", authenticators);
     json::Object provider = json::object();
     provider->set("providerName", "idp");
-    provider->set("oidcToken", oidcToken("https://idp.example", "sub" + n, "app"));
+    provider->set("oidcToken", issuer.idToken("sub" + n, "app", "registration"));
     json::Array providers = json::array();
     providers->add(provider);
     user->set("oauthProviders", providers);
@@ -319,8 +349,7 @@ TEST_P(TenancyTest, ListSubOrganizationsByEveryFilterWithPagination) {
   EXPECT_EQ(suborgs(root, org, "PHONE_NUMBER", "+14155550101"), V{ids[1]});
   EXPECT_EQ(suborgs(root, org, "CREDENTIAL_ID", passkeys[2]->credentialId()), V{ids[2]});
   EXPECT_EQ(suborgs(root, org, "PUBLIC_KEY", keys[0].publicKey), V{ids[0]});
-  EXPECT_EQ(suborgs(root, org, "OIDC_TOKEN", oidcToken("https://idp.example", "sub1", "app")),
-            V{ids[1]});
+  EXPECT_EQ(suborgs(root, org, "OIDC_TOKEN", issuer.idToken("sub1", "app", "lookup")), V{ids[1]});
   EXPECT_TRUE(suborgs(root, org, "EMAIL", "nobody@example.com").empty());
 
   auto all = orgBody(org);
@@ -397,7 +426,11 @@ TEST_P(TenancyTest, VerificationTokensMarkContactsVerifiedOnce) {
                            org, expired),
                RequestError);
   auto forged = subOrgParams("forged", {userParams("f", {}, std::string("f@example.com"))});
-  forged->set("verificationToken", oidcToken("x", "y", "z"));
+  // A JWT of the right shape that no one signed.
+  forged->set("verificationToken",
+              base64UrlEncode(std::string(R"({"alg":"ES256","typ":"JWT"})")) + "." +
+                  base64UrlEncode(std::string(R"({"id":"x","contact":"f@example.com"})")) + "." +
+                  base64UrlEncode(std::string(64, 's')));
   EXPECT_THROW(root.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
                            org, forged),
                RequestError);

@@ -31,4 +31,9 @@ std::optional<json::Object> verifyEs256(const std::string& token, const Bytes& p
 // The claims without checking the signature (to read who a token names before deciding).
 std::optional<json::Object> decodeClaims(const std::string& token);
 
+// The lowercase hex SHA-256 of a compressed P-256 public key's hex text: the nonce that binds an
+// OIDC ID token to the key a login registers (tkhq/sdk packages/crypto; the social-login docs'
+// example maps 0394e549…281a to 1663bba4…ef82).
+std::string oidcNonce(const std::string& compressedPublicKeyHex);
+
 }  // namespace signet::jwt

@@ -172,6 +172,25 @@ using SessionProfileLookup = std::function<std::optional<std::string>(
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
 inline constexpr const char* kEventFeatureRemoved = "organization.feature_removed";  // (name)
 
+// An OpenID Connect ID token whose signature, issuer and time claims were checked (an
+// OidcVerifier's answer). The audience and the nonce are the caller's to check: they depend on
+// what the token is for.
+struct OidcIdentity {
+  std::string issuer;
+  std::string subject;
+  std::vector<std::string> audiences;  // `aud`, a string or a list
+  std::string nonce;                   // `nonce`, else `tknonce`; empty when neither
+  json::Object claims;
+};
+// Checks an ID token: its signature under the issuer's published keys (RS256 or ES256), `exp`,
+// `nbf` and `iat` with 60 s leeway, and that the issuer is one the operator accepts.
+// `mayFetch`: whether it may fetch the issuer's discovery document and keys over the network.
+// Never pass true inside an activity's transaction; fetch in the activity's `prepare` instead,
+// so that a slow issuer holds up only its own request. InvalidArgument names `field` and the
+// check that failed; an issuer that cannot be reached is Unavailable.
+using OidcVerifier = std::function<OidcIdentity(const std::string& token, const std::string& field,
+                                                int64_t nowMs, bool mayFetch)>;
+
 // What the core offers modules that sign users in (sessions, OAuth): users, session keys and
 // verification tokens, without those modules reading the core's tables.
 struct UserRef {
@@ -205,6 +224,12 @@ struct IdentityServices {
   std::function<std::optional<UserRef>(RequestContext&, const std::string& organizationId,
                                        const std::string& otpType, const std::string& contact)>
       findUserByContact;
+  // The user of `organizationId` with an OAuth provider of `issuer` and `subject` whose audience
+  // is one of `audiences`.
+  std::function<std::optional<UserRef>(RequestContext&, const std::string& organizationId,
+                                       const std::string& issuer, const std::string& subject,
+                                       const std::vector<std::string>& audiences)>
+      findUserByOidc;
   std::function<std::string(RequestContext&, const std::string& organizationId)> organizationName;
   // Registers an expiring P-256 API key for a user. At the user's cap of expiring keys the
   // expired ones go first, then the oldest. Returns the API key id.
@@ -250,6 +275,7 @@ struct Services {
   std::vector<std::pair<std::string, FactProvider>> factProviders;  // (module, provider)
   std::set<std::string> factKeywords;        // the top-level keywords the providers declare
   SessionProfileLookup sessionProfileScope;  // empty when no enabled module keeps profiles
+  OidcVerifier verifyOidcToken;              // empty when no enabled module verifies ID tokens
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
@@ -258,6 +284,12 @@ struct Services {
 using ActivityHandler =
     std::function<json::Object(ActivityContext&, const json::Object& parameters)>;
 using QueryHandler = std::function<json::Object(RequestContext&, const json::Object& body)>;
+// Runs before a new activity's transaction, outside every lock, with the intent's parameters:
+// the place for network calls whose answers the handler then reads from a cache (an OIDC
+// issuer's keys). A throw refuses the request with nothing stored. It runs again before an
+// approved activity executes, since its cache may have expired while the votes came in.
+using ActivityPreparer =
+    std::function<void(const Services&, const json::Object& parameters, int64_t nowMs)>;
 
 // Where an activity type stands in its rollout. A plugin declares each version's default state
 // (ActivitySpec::rollout); the operator overrides it with `signet rollout set`.
@@ -318,6 +350,8 @@ struct ActivitySpec {
   // for the write lock. A write from such a handler is refused by the store. Anything that
   // creates, changes or spends state keeps the default.
   bool readOnly = false;
+  // Network calls before the transaction (ActivityPreparer); empty: none.
+  ActivityPreparer prepare = {};
 };
 
 struct QuerySpec {
@@ -381,6 +415,8 @@ class Registry {
   // Facts for every activity, declaring the keywords the provider fills.
   virtual void factProvider(std::vector<std::string> keywords, FactProvider provider) = 0;
   virtual void sessionProfileLookup(SessionProfileLookup lookup) = 0;
+  // The module that verifies OpenID Connect ID tokens for the others (one per gateway).
+  virtual void oidcVerifier(OidcVerifier verifier) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
   // empty object when absent), and the gateway's data directory. Parse them at registration
   // and throw signet::Error naming the field: an enabled plugin with bad settings stops

@@ -62,6 +62,9 @@ class HarnessRegistry : public Registry {
   void sessionProfileLookup(SessionProfileLookup lookup) override {
     services_.sessionProfileScope = std::move(lookup);
   }
+  void oidcVerifier(OidcVerifier verifier) override {
+    services_.verifyOidcToken = std::move(verifier);
+  }
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override { out_.startupNotices.push_back(line); }

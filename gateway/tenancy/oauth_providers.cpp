@@ -1,0 +1,193 @@
+#include "tenancy/oauth_providers.hpp"
+
+#include "tenancy/directory.hpp"
+
+namespace signet::oauth_providers {
+
+namespace {
+OidcIdentity verified(const Services& services, const std::string& token, const std::string& field,
+                      int64_t nowMs, bool mayFetch) {
+  if (!services.verifyOidcToken)
+    throw invalidArgument("invalid field " + field +
+                          ": OIDC tokens are verified by the 'sessions' plugin, which is not "
+                          "enabled in this gateway's config (plugins.enabled)");
+  return services.verifyOidcToken(token, field, nowMs, mayFetch);
+}
+
+std::string placeholders(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += i ? ", ?" : "?";
+  return s;
+}
+
+void prepareList(const Services& services, const json::Object& holder, const std::string& field,
+                 int64_t nowMs) {
+  auto list = json::optionalArray(holder, "oauthProviders", field);
+  if (!list) return;
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto entry = list->getObject(static_cast<unsigned>(i));
+    if (!entry || !entry->has("oidcToken") || !entry->get("oidcToken").isString()) continue;
+    verified(services, entry->getValue<std::string>("oidcToken"),
+             field + ".oauthProviders[" + std::to_string(i) + "].oidcToken", nowMs, true);
+  }
+}
+}  // namespace
+
+std::string add(ActivityContext& ctx, const std::string& organizationId, const std::string& userId,
+                const json::Object& params, const std::string& field) {
+  std::string name = json::requireName(params, "providerName", field);
+  if (name.empty())
+    throw invalidArgument("invalid field " + field + ".providerName: must not be empty");
+  auto token = json::optionalString(params, "oidcToken", field);
+  auto given = json::optionalObject(params, "oidcClaims", field);
+  if (!token && !given)
+    throw invalidArgument("missing required field " + field + ".oidcToken (or oidcClaims)");
+  std::string iss, sub, aud;
+  if (token) {
+    // The keys were fetched by prepareTokens before the transaction.
+    auto id = verified(ctx.services(), *token, field + ".oidcToken", ctx.nowMs(), false);
+    iss = id.issuer;
+    sub = id.subject;
+    aud = id.audiences.empty() ? "" : id.audiences.front();
+  }
+  if (given) {
+    // With a token, oidcClaims adds another audience (another client id of the same app) to the
+    // verified identity; alone, the creator states the identity.
+    std::string f = field + ".oidcClaims";
+    std::string gIss = json::requireString(given, "iss", f);
+    std::string gSub = json::requireString(given, "sub", f);
+    if (token && (gIss != iss || gSub != sub))
+      throw invalidArgument("invalid field " + f + ": iss " + gIss + " and sub " + gSub +
+                            " differ from the token's (" + iss + ", " + sub + ")");
+    iss = gIss;
+    sub = gSub;
+    aud = json::requireString(given, "aud", f);
+  }
+  if (iss.empty() || sub.empty() || aud.empty())
+    throw invalidArgument("invalid field " + field + ": the OIDC identity needs iss, sub and aud");
+  Db& db = ctx.db();
+  if (db.queryOne("SELECT COUNT(*) FROM oauth_providers WHERE organization_id = ? AND user_id = ?",
+                  {organizationId, userId})
+          ->i64(0) >= static_cast<int64_t>(kMaxPerUser))
+    throw resourceExhausted("user " + userId + " in organization " + organizationId +
+                            " already has " + std::to_string(kMaxPerUser) +
+                            " OAuth providers, the limit");
+  if (auto other = userWithIdentity(db, organizationId, iss, sub, {aud}))
+    throw Error(Code::kAlreadyExists, "OIDC identity " + iss + " / " + sub + " (audience " + aud +
+                                          ") is already linked to user " + *other +
+                                          " in organization " + organizationId);
+  std::string id = crypto::uuidV4();
+  int64_t now = ctx.nowMs();
+  db.exec(
+      "INSERT INTO oauth_providers (id, organization_id, user_id, name, issuer, audience, "
+      "subject, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {id, organizationId, userId, name, iss, aud, sub, now, now});
+  return id;
+}
+
+json::Array ofUser(Db& db, const std::string& organizationId, const std::string& userId) {
+  json::Array providers = json::array();
+  std::string sql =
+      "SELECT id, name, issuer, audience, subject, created_at_ms, updated_at_ms FROM "
+      "oauth_providers WHERE organization_id = ?";
+  SqlParams params{organizationId};
+  if (!userId.empty()) {
+    sql += " AND user_id = ?";
+    params.push_back(userId);
+  }
+  for (const auto& r : db.query(sql + " ORDER BY created_at_ms, id", params)) {
+    json::Object p = json::object();
+    p->set("providerId", r.str(0));
+    p->set("providerName", r.str(1));
+    p->set("issuer", r.str(2));
+    p->set("audience", r.str(3));
+    p->set("subject", r.str(4));
+    p->set("createdAt", json::timestamp(r.i64(5)));
+    p->set("updatedAt", json::timestamp(r.i64(6)));
+    providers->add(p);
+  }
+  return providers;
+}
+
+std::optional<std::string> userWithIdentity(Db& db, const std::string& organizationId,
+                                            const std::string& issuer, const std::string& subject,
+                                            const std::vector<std::string>& audiences) {
+  std::string sql =
+      "SELECT user_id FROM oauth_providers WHERE organization_id = ? AND issuer = ? AND "
+      "subject = ?";
+  SqlParams params{organizationId, issuer, subject};
+  if (!audiences.empty()) {
+    sql += " AND audience IN (" + placeholders(audiences.size()) + ")";
+    params.insert(params.end(), audiences.begin(), audiences.end());
+  }
+  auto row = db.queryOne(sql + " ORDER BY created_at_ms, id LIMIT 1", params);
+  return row ? std::optional<std::string>(row->str(0)) : std::nullopt;
+}
+
+std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& token) {
+  SqlParams params{token.issuer, token.subject};
+  params.insert(params.end(), token.audiences.begin(), token.audiences.end());
+  return {
+      "id IN (SELECT organization_id FROM oauth_providers WHERE issuer = ? AND subject = ? "
+      "AND audience IN (" +
+          placeholders(token.audiences.size()) + "))",
+      params};
+}
+
+void prepareTokens(const Services& services, const json::Object& params, int64_t nowMs) {
+  prepareList(services, params, "parameters", nowMs);
+  for (const char* key : {"users", "rootUsers"}) {
+    auto list = params->getArray(key);
+    if (!list) continue;
+    for (size_t i = 0; i < list->size(); ++i)
+      if (auto user = list->getObject(static_cast<unsigned>(i)))
+        prepareList(services, user,
+                    std::string("parameters.") + key + "[" + std::to_string(i) + "]", nowMs);
+  }
+}
+
+json::Object createOauthProviders(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto list = json::requireArray(params, "oauthProviders", "parameters");
+  if (list->size() == 0)
+    throw invalidArgument("invalid field parameters.oauthProviders: must not be empty");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < list->size(); ++i)
+    ids.push_back(add(ctx, ctx.organizationId(), userId,
+                      json::objectAt(list, i, "parameters.oauthProviders"),
+                      "parameters.oauthProviders[" + std::to_string(i) + "]"));
+  json::Object r = json::object();
+  r->set("providerIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object deleteOauthProviders(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto ids = json::requireStringArray(params, "providerIds", "parameters");
+  if (ids.empty()) throw invalidArgument("invalid field parameters.providerIds: must not be empty");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  for (const auto& id : ids) {
+    auto row = ctx.db().queryOne(
+        "SELECT user_id FROM oauth_providers WHERE organization_id = ? AND id = ?",
+        {ctx.organizationId(), id});
+    if (!row || row->str(0) != userId)
+      throw notFound("OAuth provider " + id + " of user " + userId + " not found in organization " +
+                     ctx.organizationId());
+    ctx.db().exec("DELETE FROM oauth_providers WHERE organization_id = ? AND id = ?",
+                  {ctx.organizationId(), id});
+  }
+  json::Object r = json::object();
+  r->set("providerIds", json::stringArray(ids));
+  return r;
+}
+
+json::Object getOauthProviders(RequestContext& ctx, const json::Object& body) {
+  std::string userId = json::optionalString(body, "userId", "").value_or("");
+  if (!userId.empty()) directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  json::Object r = json::object();
+  r->set("oauthProviders", ofUser(ctx.db(), ctx.organizationId(), userId));
+  return r;
+}
+
+}  // namespace signet::oauth_providers

@@ -1,0 +1,33 @@
+// OAuth providers: the OpenID Connect identities (issuer, subject, audience) a user logs in
+// with. Tokens given at registration are verified by the module that verifies ID tokens (the
+// sessions plugin); V2's bare oidcClaims are taken as the creator states them.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace signet::oauth_providers {
+
+inline constexpr size_t kMaxPerUser = 10;
+
+// One OauthProviderParams or OauthProviderParamsV2 entry; returns the provider id.
+std::string add(ActivityContext& ctx, const std::string& organizationId, const std::string& userId,
+                const json::Object& params, const std::string& field);
+json::Array ofUser(Db& db, const std::string& organizationId, const std::string& userId);
+// The user with a provider of (issuer, subject) whose audience is one of `audiences` (any
+// audience when empty).
+std::optional<std::string> userWithIdentity(Db& db, const std::string& organizationId,
+                                            const std::string& issuer, const std::string& subject,
+                                            const std::vector<std::string>& audiences);
+// The list_suborgs OIDC_TOKEN condition: sub-organizations with a provider matching the
+// verified token.
+std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& token);
+
+// ActivitySpec::prepare for every activity that takes oauthProviders (directly, or under users
+// or rootUsers): fetches the issuers' keys and refuses a bad token before anything is stored.
+void prepareTokens(const Services& services, const json::Object& params, int64_t nowMs);
+
+json::Object createOauthProviders(ActivityContext& ctx, const json::Object& params);
+json::Object deleteOauthProviders(ActivityContext& ctx, const json::Object& params);
+json::Object getOauthProviders(RequestContext& ctx, const json::Object& body);
+
+}  // namespace signet::oauth_providers

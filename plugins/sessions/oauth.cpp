@@ -1,0 +1,77 @@
+#include "oauth.hpp"
+
+#include "logins.hpp"
+#include "oidc_verifier.hpp"
+
+namespace sessions {
+
+using namespace signet;
+
+namespace {
+constexpr const char* kTokenField = "parameters.oidcToken";
+
+std::string joined(const std::vector<std::string>& list) {
+  std::string s;
+  for (const auto& v : list) s += (s.empty() ? "" : ", ") + v;
+  return s;
+}
+
+// The user the token names: verified (keys fetched by the preparer), bound to `publicKey`, and
+// matching a provider of the organization.
+UserRef userOfToken(ActivityContext& ctx, const PluginState& state, const std::string& token,
+                    const std::string& publicKey) {
+  auto id =
+      verifyIdToken(state.oidcKeys, state.settings.oidc, token, kTokenField, ctx.nowMs(), false);
+  requireNonceFor(id, publicKey, kTokenField);
+  const auto& identity = ctx.services().identity;
+  if (auto user =
+          identity.findUserByOidc(ctx, ctx.organizationId(), id.issuer, id.subject, id.audiences))
+    return *user;
+  if (identity.findUserByOidc(ctx, ctx.organizationId(), id.issuer, id.subject, {}))
+    throw invalidArgument("invalid field " + std::string(kTokenField) + ": audience " +
+                          joined(id.audiences) + " is not the audience of the OAuth provider " +
+                          id.issuer + " / " + id.subject + " in organization " +
+                          ctx.organizationId());
+  throw invalidArgument("invalid field " + std::string(kTokenField) + ": no user of organization " +
+                        ctx.organizationId() + " has an OAuth provider with issuer " + id.issuer +
+                        " and subject " + id.subject);
+}
+}  // namespace
+
+json::Object oauthLogin(ActivityContext& ctx, const json::Object& p, const PluginState& state) {
+  std::string publicKey =
+      compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
+  UserRef user =
+      userOfToken(ctx, state, json::requireString(p, "oidcToken", "parameters"), publicKey);
+  return loginSession(ctx, user, p);
+}
+
+json::Object oauth(ActivityContext& ctx, const json::Object& p, const PluginState& state) {
+  std::string target = compressedP256(json::requireString(p, "targetPublicKey", "parameters"),
+                                      "parameters.targetPublicKey");
+  UserRef user = userOfToken(ctx, state, json::requireString(p, "oidcToken", "parameters"), target);
+  auto issued = issueCredentialBundle(
+      ctx, user, target, "CREDENTIAL_TYPE_OAUTH_KEY_P256", apiKeyNameOf(ctx, p, "Oauth"),
+      lifetimeOf(p), json::optionalBool(p, "invalidateExisting", "parameters", false));
+  json::Object result = json::object();
+  result->set("userId", user.userId);
+  result->set("apiKeyId", issued.apiKeyId);
+  result->set("credentialBundle", issued.credentialBundle);
+  return result;
+}
+
+OidcVerifier oidcVerifier(std::shared_ptr<const PluginState> state) {
+  return [state](const std::string& token, const std::string& field, int64_t nowMs, bool mayFetch) {
+    return verifyIdToken(state->oidcKeys, state->settings.oidc, token, field, nowMs, mayFetch);
+  };
+}
+
+ActivityPreparer oidcTokenPreparer(std::shared_ptr<const PluginState> state) {
+  return [state](const Services&, const json::Object& p, int64_t nowMs) {
+    if (!p->has("oidcToken") || !p->get("oidcToken").isString()) return;  // the handler refuses
+    verifyIdToken(state->oidcKeys, state->settings.oidc, p->getValue<std::string>("oidcToken"),
+                  kTokenField, nowMs, true);
+  };
+}
+
+}  // namespace sessions

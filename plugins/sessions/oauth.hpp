@@ -1,0 +1,22 @@
+// OpenID Connect logins: oauth_login (a session JWT for `publicKey`) and the legacy oauth
+// activity (a credential bundle for `targetPublicKey`). The ID token must be signed by its
+// issuer, carry the nonce that binds it to the key, and match one of the organization's OAuth
+// providers on issuer, subject and audience.
+#pragma once
+
+#include "plugin_state.hpp"
+#include "signet/plugin.hpp"
+
+namespace sessions {
+
+signet::json::Object oauthLogin(signet::ActivityContext& ctx, const signet::json::Object& params,
+                                const PluginState& state);
+signet::json::Object oauth(signet::ActivityContext& ctx, const signet::json::Object& params,
+                           const PluginState& state);
+
+// The verifier the plugin offers the core and its own handlers (Registry::oidcVerifier).
+signet::OidcVerifier oidcVerifier(std::shared_ptr<const PluginState> state);
+// ActivitySpec::prepare of oauth_login and oauth: the token verified, its keys fetched.
+signet::ActivityPreparer oidcTokenPreparer(std::shared_ptr<const PluginState> state);
+
+}  // namespace sessions

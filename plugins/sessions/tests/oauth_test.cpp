@@ -1,0 +1,358 @@
+// OpenID Connect through a real gateway and a real issuer on loopback: providers registered
+// from verified tokens, oauth_login and the legacy oauth bundle, sign-up with a provider found
+// again by list_suborgs, and every way a token is refused, with nothing written.
+#include <chrono>
+#include <thread>
+
+#include "signet/bundles.hpp"
+#include "signet/jwt.hpp"
+#include "support/auth_fixtures.hpp"
+#include "support/oidc_issuer.hpp"
+#include "support/test_org.hpp"
+
+namespace signet::test {
+namespace {
+
+class OauthTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(OauthTest);
+
+const std::string kAudience = "web-client-id";
+
+std::unique_ptr<TestGateway> gatewayFor(Backend backend,
+                                        const std::vector<const OidcIssuer*>& issuers) {
+  return std::make_unique<TestGateway>(
+      backend, std::vector<std::string>{"sessions"}, std::filesystem::path{},
+      std::map<std::string, json::Object>{
+          {"sessions", OidcIssuer::sessionsSettingsTrusting(issuers)}});
+}
+
+json::Object providerParams(const std::string& token) {
+  json::Object p = json::object();
+  p->set("providerName", "Google");
+  p->set("oidcToken", token);
+  return p;
+}
+
+// Registers the issuer's `subject` (audience kAudience) as an OAuth provider of the
+// sub-organization's root user, through create_oauth_providers; returns the provider id.
+std::string addProvider(TestGateway& gw, const SubOrganization& sub, const OidcIssuer& issuer,
+                        const std::string& subject, const std::string& type = "V2") {
+  json::Array list = json::array();
+  list->add(providerParams(issuer.idToken(subject, kAudience, "registration")));
+  json::Object p = json::object();
+  p->set("userId", sub.userId);
+  p->set("oauthProviders", list);
+  bool v2 = type == "V2";
+  auto r = resultOf(gw.clientWith(sub.userKey.stamper)
+                        .submit("create_oauth_providers",
+                                v2 ? "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2"
+                                   : "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
+                                sub.id, p),
+                    v2 ? "createOauthProvidersResultV2" : "createOauthProvidersResult");
+  return r->getArray("providerIds")->getElement<std::string>(0);
+}
+
+json::Object loginParams(const std::string& token, const std::string& publicKey) {
+  json::Object p = json::object();
+  p->set("oidcToken", token);
+  p->set("publicKey", publicKey);
+  return p;
+}
+
+// oauth_login submitted by the parent organization for the sub-organization (as an app's
+// backend does).
+json::Object oauthLogin(TestGateway& gw, const std::string& subId, const json::Object& params) {
+  return gw.rootClient().submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", subId, params);
+}
+
+int64_t stored(TestGateway& gw) {
+  return gw.count("SELECT COUNT(*) FROM activities") + gw.count("SELECT COUNT(*) FROM api_keys");
+}
+
+TEST_P(OauthTest, GoogleStyleLoginThenWhoamiWithTheSessionKey) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "ann@example.com", "+14155550111");
+  std::string providerId = addProvider(*gw, sub, issuer, "google-ann");
+
+  for (const std::string alg : {"RS256", "ES256"}) {
+    auto session = newSessionKey();
+    std::string token =
+        issuer.idToken("google-ann", kAudience, jwt::oidcNonce(session.publicKey), alg);
+    auto activity = oauthLogin(*gw, sub.id, loginParams(token, session.publicKey));
+    auto claims = gatewayJwtClaims(
+        *gw, resultOf(activity, "oauthLoginResult")->getValue<std::string>("session"), true);
+    EXPECT_EQ(claims->getValue<std::string>("user_id"), sub.userId) << alg;
+    EXPECT_EQ(claims->getValue<std::string>("public_key"), session.publicKey);
+    int64_t exp = claims->getValue<int64_t>("exp");
+    EXPECT_NEAR(static_cast<double>(exp), gw->gateway().nowMs() / 1000.0 + 900, 5.0);
+    EXPECT_EQ(gw->clientWith(session.stamper())
+                  .query("whoami", orgBody(sub.id))
+                  ->getValue<std::string>("userId"),
+              sub.userId);
+    // The token is a credential: once used, the stored intent no longer shows it.
+    EXPECT_EQ(activity->getObject("intent")
+                  ->getObject("oauthLoginIntent")
+                  ->getValue<std::string>("oidcToken"),
+              "<redacted>");
+  }
+  EXPECT_EQ(issuer.jwksFetches(), 1);  // fetched by create_oauth_providers, cached since
+
+  // get_oauth_providers shows what registration stored; delete removes it, and the login
+  // stops working.
+  auto body = orgBody(sub.id);
+  body->set("userId", sub.userId);
+  Client ann = gw->clientWith(sub.userKey.stamper);
+  auto providers = ann.query("get_oauth_providers", body)->getArray("oauthProviders");
+  ASSERT_EQ(providers->size(), 1u);
+  auto p = providers->getObject(0);
+  EXPECT_EQ(p->getValue<std::string>("providerId"), providerId);
+  EXPECT_EQ(p->getValue<std::string>("issuer"), issuer.url());
+  EXPECT_EQ(p->getValue<std::string>("subject"), "google-ann");
+  EXPECT_EQ(p->getValue<std::string>("audience"), kAudience);
+  json::Object del = json::object();
+  del->set("userId", sub.userId);
+  del->set("providerIds", json::stringArray({providerId}));
+  resultOf(
+      ann.submit("delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", sub.id, del),
+      "deleteOauthProvidersResult");
+  EXPECT_EQ(ann.query("get_oauth_providers", body)->getArray("oauthProviders")->size(), 0u);
+  auto session = newSessionKey();
+  std::string message = refusalOf([&] {
+    return oauthLogin(
+        *gw, sub.id,
+        loginParams(issuer.idToken("google-ann", kAudience, jwt::oidcNonce(session.publicKey)),
+                    session.publicKey));
+  });
+  EXPECT_NE(message.find("no user of organization"), std::string::npos) << message;
+}
+
+TEST_P(OauthTest, LegacyOauthBundleStampsRequests) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "bo@example.com", "+14155550112");
+  addProvider(*gw, sub, issuer, "google-bo", "V1");
+  auto target = newSessionKey();
+  json::Object p = json::object();
+  p->set("oidcToken", issuer.idToken("google-bo", kAudience, jwt::oidcNonce(target.publicKey)));
+  p->set("targetPublicKey", target.publicKey);
+  auto r =
+      resultOf(gw->rootClient().submit("oauth", "ACTIVITY_TYPE_OAUTH", sub.id, p), "oauthResult");
+  EXPECT_EQ(r->getValue<std::string>("userId"), sub.userId);
+  auto key = bundles::openCredentialBundle(target.privateKey,
+                                           r->getValue<std::string>("credentialBundle"));
+  ASSERT_TRUE(key);
+  auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
+  EXPECT_EQ(
+      gw->clientWith(stamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
+      sub.userId);
+  EXPECT_EQ(gw->count("SELECT COUNT(*) FROM api_keys WHERE id = ? AND credential_type = ?",
+                      {r->getValue<std::string>("apiKeyId"),
+                       std::string("CREDENTIAL_TYPE_OAUTH_KEY_P256")}),
+            1);
+}
+
+TEST_P(OauthTest, SignUpWithAProviderIsFoundAgainByListSuborgs) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  Key key = newKey();
+  json::Object apiKey = json::object();
+  apiKey->set("apiKeyName", "k");
+  apiKey->set("publicKey", key.publicKey);
+  apiKey->set("curveType", "API_KEY_CURVE_P256");
+  json::Object user = json::object();
+  user->set("userName", "cy");
+  json::Array apiKeys = json::array();
+  apiKeys->add(apiKey);
+  user->set("apiKeys", apiKeys);
+  user->set("authenticators", json::array());
+  json::Array providers = json::array();
+  providers->add(providerParams(issuer.idToken("google-cy", kAudience, "signup")));
+  user->set("oauthProviders", providers);
+  json::Array users = json::array();
+  users->add(user);
+  json::Object p = json::object();
+  p->set("subOrganizationName", "cy's org");
+  p->set("rootUsers", users);
+  p->set("rootQuorumThreshold", 1);
+  std::string subId = resultOf(gw->rootClient().submit("create_sub_organization",
+                                                       "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                                                       gw->root().organizationId, p),
+                               "createSubOrganizationResultV7")
+                          ->getValue<std::string>("subOrganizationId");
+
+  auto find = [&](const std::string& token) {
+    auto body = orgBody(gw->root().organizationId);
+    body->set("filterType", "OIDC_TOKEN");
+    body->set("filterValue", token);
+    auto ids = gw->rootClient().query("list_suborgs", body)->getArray("organizationIds");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < ids->size(); ++i)
+      out.push_back(ids->getElement<std::string>(static_cast<unsigned>(i)));
+    return out;
+  };
+  // A fresh token of the same identity finds it; another audience or subject does not.
+  EXPECT_EQ(find(issuer.idToken("google-cy", kAudience, "x")), std::vector<std::string>{subId});
+  EXPECT_TRUE(find(issuer.idToken("google-cy", "other-app", "x")).empty());
+  EXPECT_TRUE(find(issuer.idToken("google-dee", kAudience, "x")).empty());
+  // An unsigned token naming the identity is refused, not matched.
+  std::string forged = issuer.idToken("google-cy", kAudience, "x");
+  forged = forged.substr(0, forged.rfind('.') + 1) + base64UrlEncode(std::string(256, 'x'));
+  try {
+    find(forged);
+    ADD_FAILURE() << "a forged token was accepted";
+  } catch (const RequestError& e) {
+    EXPECT_NE(std::string(e.what()).find("signature does not verify"), std::string::npos)
+        << e.what();
+  }
+
+  // And the new user logs in with it.
+  auto session = newSessionKey();
+  auto login = oauthLogin(
+      *gw, subId,
+      loginParams(issuer.idToken("google-cy", kAudience, jwt::oidcNonce(session.publicKey)),
+                  session.publicKey));
+  EXPECT_EQ(status(login), kCompleted) << json::stringify(login);
+}
+
+TEST_P(OauthTest, EveryBadTokenIsRefusedNamingTheCheckAndNothingIsWritten) {
+  OidcIssuer issuer, other;
+  auto gw = gatewayFor(GetParam(), {&issuer, &other});
+  auto sub = createSubOrganization(*gw, "di@example.com", "+14155550113");
+  addProvider(*gw, sub, issuer, "google-di");
+  auto session = newSessionKey();
+  std::string nonce = jwt::oidcNonce(session.publicKey);
+  int64_t now = systemNowMs() / 1000;
+  auto claims = [&](const std::string& iss) {
+    json::Object c = json::object();
+    c->set("iss", iss);
+    c->set("sub", "google-di");
+    c->set("aud", kAudience);
+    c->set("nonce", nonce);
+    c->set("iat", now);
+    c->set("exp", now + 600);
+    return c;
+  };
+  auto expired = claims(issuer.url());
+  expired->set("iat", now - 4000);
+  expired->set("exp", now - 3600);
+  auto notYet = claims(issuer.url());
+  notYet->set("nbf", now + 3600);
+  std::string good = issuer.idToken("google-di", kAudience, nonce);
+  std::string tampered = good;
+  char& c = tampered[good.rfind('.') + 10];  // one character of the signature
+  c = c == 'A' ? 'B' : 'A';
+
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {issuer.idToken("google-di", "another-app", nonce), "is not the audience"},
+      {other.idToken("google-di", kAudience, nonce), "has an OAuth provider with issuer"},
+      {issuer.sign(expired), "expired at"},
+      {issuer.sign(notYet), "not valid before"},
+      {issuer.idToken("google-di", kAudience, jwt::oidcNonce(newSessionKey().publicKey)),
+       "does not bind the token"},
+      {tampered, "signature does not verify"},
+      {issuer.signWithUnpublishedKey(claims(issuer.url())), "even after refreshing"},
+      {"not.a-token", "not a JWT"},
+  };
+  int64_t before = stored(*gw);
+  for (const auto& [token, expected] : cases) {
+    std::string message =
+        refusalOf([&] { return oauthLogin(*gw, sub.id, loginParams(token, session.publicKey)); });
+    EXPECT_NE(message.find(expected), std::string::npos) << expected << " / " << message;
+    EXPECT_NE(message.find("parameters.oidcToken"), std::string::npos) << message;
+  }
+  EXPECT_EQ(stored(*gw), before);
+
+  // The unknown kid refreshed the keys once; asking again within the minute does not.
+  int fetches = issuer.jwksFetches();
+  refusalOf([&] {
+    return oauthLogin(
+        *gw, sub.id,
+        loginParams(issuer.signWithUnpublishedKey(claims(issuer.url())), session.publicKey));
+  });
+  EXPECT_EQ(issuer.jwksFetches(), fetches);
+
+  // Rotated keys: the new kid is unknown, so the keys are fetched again and it verifies.
+  gw->gateway().setClock([] { return systemNowMs() + 61'000; });
+  issuer.rotate();
+  auto login = oauthLogin(
+      *gw, sub.id,
+      loginParams(issuer.idToken("google-di", kAudience, nonce, "RS256", systemNowMs() + 61'000),
+                  session.publicKey));
+  EXPECT_EQ(status(login), kCompleted) << json::stringify(login);
+  EXPECT_EQ(issuer.jwksFetches(), fetches + 1);
+}
+
+TEST_P(OauthTest, ASlowOrDeadIssuerCostsOnlyItsOwnRequestsTheTimeout) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "ed@example.com", "+14155550114");
+  addProvider(*gw, sub, issuer, "google-ed");
+  gw->restart();  // the keys create_oauth_providers fetched are forgotten
+  auto session = newSessionKey();
+  std::string token = issuer.idToken("google-ed", kAudience, jwt::oidcNonce(session.publicKey));
+  int64_t before = stored(*gw);
+
+  issuer.holdAnswers();
+  std::string slowMessage;
+  auto started = std::chrono::steady_clock::now();
+  std::thread slow([&] {
+    slowMessage =
+        refusalOf([&] { return oauthLogin(*gw, sub.id, loginParams(token, session.publicKey)); });
+  });
+  // Meanwhile other requests, writes included, go through.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto other = gw->clientWith(sub.userKey.stamper);
+  auto whoamiStarted = std::chrono::steady_clock::now();
+  other.query("whoami", orgBody(sub.id));
+  EXPECT_EQ(status(createUsersWith(other, sub.id)), kCompleted);
+  auto otherTook = std::chrono::steady_clock::now() - whoamiStarted;
+  slow.join();
+  auto slowTook = std::chrono::steady_clock::now() - started;
+  issuer.release();
+  EXPECT_LT(otherTook, std::chrono::milliseconds(900));
+  EXPECT_LT(slowTook, std::chrono::seconds(3));  // the 1 s budget, not the issuer's 10 s
+  EXPECT_NE(slowMessage.find("no answer in time"), std::string::npos) << slowMessage;
+  EXPECT_NE(slowMessage.find(issuer.url()), std::string::npos) << slowMessage;
+
+  issuer.goDown();
+  std::string downMessage =
+      refusalOf([&] { return oauthLogin(*gw, sub.id, loginParams(token, session.publicKey)); });
+  EXPECT_NE(downMessage.find("cannot be reached"), std::string::npos) << downMessage;
+  EXPECT_EQ(stored(*gw), before + 1);  // the create_users activity, and nothing of the logins
+}
+
+TEST_P(OauthTest, IssuersCanBeRestrictedAndPlainHttpIsRefusedUnlessListed) {
+  OidcIssuer issuer;
+  json::Object settings = json::object();  // the issuer is not listed as insecure
+  TestGateway gw(GetParam(), {"sessions"}, {}, {{"sessions", settings}});
+  auto sub = createSubOrganization(gw, "fay@example.com", "+14155550115");
+  json::Array list = json::array();
+  list->add(providerParams(issuer.idToken("google-fay", kAudience, "r")));
+  json::Object p = json::object();
+  p->set("userId", sub.userId);
+  p->set("oauthProviders", list);
+  std::string message = refusalOf([&] {
+    return gw.clientWith(sub.userKey.stamper)
+        .submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", sub.id, p);
+  });
+  EXPECT_NE(message.find("only https:// is allowed"), std::string::npos) << message;
+
+  json::Object oidc = json::object();
+  oidc->set("allowedIssuers", json::stringArray({"https://accounts.google.com"}));
+  oidc->set("insecureIssuers", json::stringArray({issuer.url()}));
+  json::Object restricted = json::object();
+  restricted->set("oidc", oidc);
+  TestGateway gw2(GetParam(), {"sessions"}, {}, {{"sessions", restricted}});
+  auto sub2 = createSubOrganization(gw2, "fay@example.com", "+14155550115");
+  p->set("userId", sub2.userId);
+  message = refusalOf([&] {
+    return gw2.clientWith(sub2.userKey.stamper)
+        .submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", sub2.id, p);
+  });
+  EXPECT_NE(message.find("is not accepted by this gateway"), std::string::npos) << message;
+  EXPECT_EQ(issuer.jwksFetches(), 0);
+}
+
+}  // namespace
+}  // namespace signet::test
