@@ -19,15 +19,11 @@ AttestedStamp verifyAttestedStamp(const std::string& header, std::string_view bo
     throw fail("not a JSON object");
   }
   std::string scheme = o->optValue<std::string>("scheme", "");
-  if (scheme == "STAMP_ATTESTED_SCHEME_P256_OIDC")
-    throw fail(
-        "scheme STAMP_ATTESTED_SCHEME_P256_OIDC (OIDC tokens) is not supported by this "
-        "gateway yet; use " +
-        std::string(kAttestedTokenScheme));
-  if (scheme != kAttestedTokenScheme)
+  if (scheme != kAttestedTokenScheme && scheme != kAttestedOidcScheme)
     throw fail("scheme \"" + scheme + "\" is not supported (expected " + kAttestedTokenScheme +
-               ")");
+               " or " + kAttestedOidcScheme + ")");
   AttestedStamp s;
+  s.scheme = scheme;
   s.token = o->optValue<std::string>("publicKeyAttestation", "");
   if (s.token.empty()) throw fail("publicKeyAttestation is missing");
   auto key = fromHex(o->optValue<std::string>("publicKey", ""));

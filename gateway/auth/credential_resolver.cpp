@@ -6,6 +6,7 @@
 #include "auth/webauthn.hpp"
 #include "signet/jwt.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/oauth_providers.hpp"
 
 namespace signet {
 
@@ -151,6 +152,7 @@ Resolution CredentialResolver::resolveAttested(Db& db, const std::string& header
                                                const OrganizationRecord& target,
                                                int64_t nowMs) const {
   AttestedStamp stamp = verifyAttestedStamp(header, body);
+  if (stamp.scheme == kAttestedOidcScheme) return resolveOidcAttested(db, stamp, target, nowMs);
   auto fail = [](const std::string& why) {
     return unauthenticated("X-Stamp-Attested: " + why, "SIGNATURE_INVALID");
   };
@@ -192,6 +194,52 @@ Resolution CredentialResolver::resolveAttested(Db& db, const std::string& header
   caller.scheme = kAttestedTokenScheme;
   caller.attestation = stamp.token;
   return {caller, actingOrganization(target, user->organizationId)};
+}
+
+Resolution CredentialResolver::resolveOidcAttested(Db& db, const AttestedStamp& stamp,
+                                                   const OrganizationRecord& target,
+                                                   int64_t nowMs) const {
+  auto fail = [](const std::string& why) {
+    return unauthenticated("X-Stamp-Attested: " + why, "SIGNATURE_INVALID");
+  };
+  if (!services_.verifyOidcToken)
+    throw fail(std::string(kAttestedOidcScheme) +
+               " needs OIDC token verification, which the 'sessions' plugin provides; it is not "
+               "enabled in this gateway's config (plugins.enabled)");
+  // The issuer's keys may be fetched here: resolving holds a read connection, never the write
+  // lock, and the fetch is bounded by the configured timeout.
+  OidcIdentity id;
+  try {
+    id = services_.verifyOidcToken(stamp.token, "publicKeyAttestation", nowMs, true);
+  } catch (const Error& e) {
+    if (e.code() != Code::kInvalidArgument) throw;
+    throw fail(e.what());
+  }
+  if (id.nonce != jwt::oidcNonce(stamp.publicKey))
+    throw fail("the OIDC token's nonce does not bind it to public key " + stamp.publicKey +
+               " (expected " + jwt::oidcNonce(stamp.publicKey) + ")");
+  // The user with the token's identity: in the target, else in one of its sub-organizations.
+  std::optional<std::string> userId, organizationId;
+  auto search = [&](const std::string& org) {
+    if (auto u = oauth_providers::userWithIdentity(db, org, id.issuer, id.subject, id.audiences)) {
+      userId = *u;
+      organizationId = org;
+    }
+  };
+  search(target.id);
+  for (const auto& child : directory::subOrganizationIds(db, target.id)) {
+    if (userId) break;
+    search(child);
+  }
+  if (!userId)
+    throw unauthenticated(std::string(kUnknownKeyMessage) + ": no user with OAuth provider " +
+                          id.issuer + " / " + id.subject + " in organization " + target.id +
+                          " or its sub-organizations");
+  Caller caller = callerFor(db, *organizationId, *userId);
+  caller.publicKey = stamp.publicKey;
+  caller.scheme = kAttestedOidcScheme;
+  caller.attestation = stamp.token;
+  return {caller, actingOrganization(target, *organizationId)};
 }
 
 }  // namespace signet

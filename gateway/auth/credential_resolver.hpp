@@ -27,8 +27,13 @@ struct Resolution {
 class CredentialResolver {
  public:
   // `rates`: what each organization may request (limits.rateLimit.perOrganizationPerSecond).
-  CredentialResolver(const Config& config, std::string signerPublicKey, RateLimiter& rates)
-      : config_(config), signerPublicKey_(std::move(signerPublicKey)), rates_(rates) {}
+  // `services`: what the enabled modules offer (an OIDC-attested stamp needs the verifier).
+  CredentialResolver(const Config& config, std::string signerPublicKey, RateLimiter& rates,
+                     const Services& services)
+      : config_(config),
+        signerPublicKey_(std::move(signerPublicKey)),
+        rates_(rates),
+        services_(services) {}
 
   // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
   // caller for `targetOrganizationId`. Passkeys also resolve downward: a request that names
@@ -52,10 +57,13 @@ class CredentialResolver {
                   int64_t nowMs) const;
   Resolution resolveAttested(Db& db, const std::string& header, std::string_view body,
                              const OrganizationRecord& target, int64_t nowMs) const;
+  Resolution resolveOidcAttested(Db& db, const struct AttestedStamp& stamp,
+                                 const OrganizationRecord& target, int64_t nowMs) const;
 
   const Config& config_;
   std::string signerPublicKey_;  // verification tokens of attested stamps are checked with it
   RateLimiter& rates_;
+  const Services& services_;
 };
 
 }  // namespace signet

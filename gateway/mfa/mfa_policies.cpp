@@ -91,7 +91,14 @@ bool available(RequestContext& ctx, const UserRecord& user, const Method& m) {
     auto org = directory::requireOrganization(db, user.organizationId);
     return lookup(ctx, org.id, m.id) || (org.parentId && lookup(ctx, *org.parentId, m.id));
   }
-  return false;  // OAuth: see requireSatisfiable
+  if (m.type == kOauth) {
+    // Presented by an OIDC-attested stamp, which needs the module that verifies ID tokens.
+    if (!ctx.services().verifyOidcToken) return false;
+    return m.id.empty()
+               ? any("SELECT 1 FROM oauth_providers WHERE user_id = ?", {user.id})
+               : any("SELECT 1 FROM oauth_providers WHERE user_id = ? AND id = ?", {user.id, m.id});
+  }
+  return false;
 }
 
 void requireSatisfiable(RequestContext& ctx, const UserRecord& user, const MfaPolicyRecord& p) {
@@ -99,13 +106,15 @@ void requireSatisfiable(RequestContext& ctx, const UserRecord& user, const MfaPo
     if (std::any_of(step.begin(), step.end(),
                     [&](const Method& m) { return available(ctx, user, m); }))
       continue;
-    // Only an OIDC-attested stamp presents OAuth, and this gateway does not verify OIDC tokens
-    // yet: a step only OAuth could meet would lock the user out.
-    if (std::all_of(step.begin(), step.end(), [](const Method& m) { return m.type == kOauth; }))
+    // Only an OIDC-attested stamp presents OAuth: without a module that verifies ID tokens, a
+    // step only OAuth could meet would lock the user out.
+    if (!ctx.services().verifyOidcToken &&
+        std::all_of(step.begin(), step.end(), [](const Method& m) { return m.type == kOauth; }))
       throw Error(Code::kUnimplemented,
                   "mfa policy '" + p.name +
                       "' has a step only OAuth can meet; OAuth is presented by an OIDC-attested "
-                      "stamp, which this gateway does not verify yet");
+                      "stamp, verified by the 'sessions' plugin, which is not enabled in this "
+                      "gateway's config (plugins.enabled)");
     std::string names;
     for (const auto& m : step) names += (names.empty() ? "\"" : ", \"") + label(m.type) + "\"";
     throw invalidArgument("user (" + user.id +

@@ -2,6 +2,7 @@
 
 #include "auth/attested_stamp.hpp"
 #include "signet/jwt.hpp"
+#include "tenancy/oauth_providers.hpp"
 
 namespace signet::mfa {
 
@@ -14,10 +15,21 @@ Method attested(const Caller& caller) {
   if (type == "OTP_TYPE_SMS") return {kSmsOtp, ""};
   throw unauthenticated("X-Stamp-Attested: verification token of unknown type \"" + type + "\"");
 }
+
+// An OIDC-attested stamp presents OAuth, pinned to the provider its token matched (the resolver
+// verified the token and found the user by it).
+Method attestedByOidc(Db& db, const Caller& caller) {
+  auto claims = jwt::decodeClaims(caller.attestation);
+  if (!claims) throw unauthenticated("X-Stamp-Attested: the OIDC token is not a JWT");
+  auto id = oauth_providers::providerOfToken(db, caller.organizationId, caller.userId, *claims);
+  if (!id) throw unauthenticated("the OAuth provider of user " + caller.userId + " is gone");
+  return {kOauth, *id};
+}
 }  // namespace
 
 Method presentedBy(Db& db, const Caller& caller) {
   if (caller.scheme == kAttestedTokenScheme) return attested(caller);
+  if (caller.scheme == kAttestedOidcScheme) return attestedByOidc(db, caller);
   if (caller.scheme == "SIGNATURE_SCHEME_TK_WEBAUTHN") {
     auto a = db.queryOne("SELECT id FROM authenticators WHERE user_id = ? AND public_key = ?",
                          {caller.userId, caller.publicKey});

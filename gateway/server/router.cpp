@@ -51,7 +51,8 @@ HttpResult errorResult(const Error& error) {
 Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string listenerModule)
     : gateway_(gateway),
       authorizer_(gateway),
-      resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates()),
+      resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates(),
+                gateway.catalog().services()),
       pipeline_(gateway, authorizer_, resolver_),
       listener_(listener),
       listenerModule_(std::move(listenerModule)) {}

@@ -124,6 +124,32 @@ std::optional<std::string> userWithIdentity(Db& db, const std::string& organizat
   return row ? std::optional<std::string>(row->str(0)) : std::nullopt;
 }
 
+std::optional<std::string> providerOfToken(Db& db, const std::string& organizationId,
+                                           const std::string& userId, const json::Object& claims) {
+  std::vector<std::string> audiences;
+  if (claims->has("aud")) {
+    auto aud = claims->get("aud");
+    if (aud.isString()) {
+      audiences.push_back(aud.extract<std::string>());
+    } else if (aud.type() == typeid(json::Array)) {
+      auto list = aud.extract<json::Array>();
+      for (size_t i = 0; i < list->size(); ++i)
+        if (list->get(static_cast<unsigned>(i)).isString())
+          audiences.push_back(list->getElement<std::string>(static_cast<unsigned>(i)));
+    }
+  }
+  if (audiences.empty()) return std::nullopt;
+  SqlParams params{organizationId, userId, claims->optValue<std::string>("iss", ""),
+                   claims->optValue<std::string>("sub", "")};
+  params.insert(params.end(), audiences.begin(), audiences.end());
+  auto row = db.queryOne(
+      "SELECT id FROM oauth_providers WHERE organization_id = ? AND user_id = ? AND issuer = ? AND "
+      "subject = ? AND audience IN (" +
+          placeholders(audiences.size()) + ") ORDER BY created_at_ms, id LIMIT 1",
+      params);
+  return row ? std::optional<std::string>(row->str(0)) : std::nullopt;
+}
+
 std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& token) {
   SqlParams params{token.issuer, token.subject};
   params.insert(params.end(), token.audiences.begin(), token.audiences.end());

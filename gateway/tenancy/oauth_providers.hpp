@@ -18,6 +18,9 @@ json::Array ofUser(Db& db, const std::string& organizationId, const std::string&
 std::optional<std::string> userWithIdentity(Db& db, const std::string& organizationId,
                                             const std::string& issuer, const std::string& subject,
                                             const std::vector<std::string>& audiences);
+// The provider of `userId` that a verified token's claims (iss, sub, aud) match.
+std::optional<std::string> providerOfToken(Db& db, const std::string& organizationId,
+                                           const std::string& userId, const json::Object& claims);
 // The list_suborgs OIDC_TOKEN condition: sub-organizations with a provider matching the
 // verified token.
 std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& token);

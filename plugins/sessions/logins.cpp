@@ -79,8 +79,9 @@ int64_t lifetimeOf(const json::Object& p) {
 json::Object stampLogin(ActivityContext& ctx, const json::Object& p) {
   UserRef user = callerUser(ctx);
   // An attested stamp's verification token is single use: this login spends it (the
-  // get_activity polls that follow may still show it).
-  if (!ctx.caller().attestation.empty())
+  // get_activity polls that follow may still show it). An OIDC attestation is the issuer's,
+  // good until it expires.
+  if (ctx.caller().scheme == "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN")
     identity(ctx).verificationToken(ctx, ctx.caller().attestation, ctx.organizationId(),
                                     "X-Stamp-Attested", true);
   return loginSession(ctx, user, p);

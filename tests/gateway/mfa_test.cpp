@@ -2,7 +2,9 @@
 // as the public docs describe it. The submitter and each approver present factors by stamping
 // approve_activity with an API key, a passkey, a session key of a given profile or an attested
 // stamp from an email OTP; only MFA-satisfied approvals count, and policies still deny at once.
+#include "signet/jwt.hpp"
 #include "support/auth_fixtures.hpp"
+#include "support/oidc_issuer.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_org.hpp"
 
@@ -216,7 +218,7 @@ TEST_P(MfaTest, PoliciesAreWrittenReadAndRefusedWhenTheUserCannotMeetThem) {
             std::string::npos);
   EXPECT_NE(
       failureOf(createMfa(o.root(), org, mfaParams(u, "oauth", "true", steps({{"OAUTH"}}), 0)))
-          .find("OIDC-attested stamp, which this gateway does not verify yet"),
+          .find("verified by the 'sessions' plugin, which is not enabled"),
       std::string::npos);
 
   // Delete one; deleting the user takes the rest with it.
@@ -371,6 +373,51 @@ TEST_P(MfaTest, AnAttestedStampPresentsTheEmailOtpFactorOnce) {
   poll->set("activityId", b->getValue<std::string>("id"));
   EXPECT_EQ(status(alice.query("get_activity", poll)->getObject("activity")),
             kAuthenticatorsNeeded);
+}
+
+TEST_P(MfaTest, AnOidcAttestedStampPresentsOAuthPinnedToItsProvider) {
+  OidcIssuer issuer;
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 {{"sessions", OidcIssuer::sessionsSettingsTrusting({&issuer})}});
+  auto sub = createSubOrganization(gw, "alice@example.com", "+14155550123");
+  Client alice = gw.clientWith(sub.userKey.stamper);
+  // A step only OAuth meets is refused while alice has no provider, accepted once she has one.
+  EXPECT_NE(refusalOf([&] {
+              return createMfa(alice, sub.id,
+                               mfaParams(sub.userId, "users", "activity.resource == 'USER'",
+                                         steps({{"OAUTH"}}), 0));
+            }).find("cannot satisfy mfa policy requirement"),
+            std::string::npos);
+  json::Object provider = json::object();
+  provider->set("providerName", "Google");
+  provider->set("oidcToken", issuer.idToken("google-alice", "app", "registration"));
+  json::Array providers = json::array();
+  providers->add(provider);
+  json::Object add = json::object();
+  add->set("userId", sub.userId);
+  add->set("oauthProviders", providers);
+  std::string providerId =
+      resultOf(alice.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2",
+                            sub.id, add),
+               "createOauthProvidersResultV2")
+          ->getArray("providerIds")
+          ->getElement<std::string>(0);
+  mfaId(createMfa(alice, sub.id,
+                  mfaParams(sub.userId, "users", "activity.resource == 'USER'",
+                            steps({{"OAUTH:" + providerId}}), 0)));
+
+  auto a = createUsersWith(alice, sub.id);
+  ASSERT_EQ(status(a), kAuthenticatorsNeeded) << json::stringify(a);
+  auto key = newSessionKey();
+  Client attested = gw.clientWith(std::make_shared<AttestedStamper>(
+      key, issuer.idToken("google-alice", "app", jwt::oidcNonce(key.publicKey)),
+      "STAMP_ATTESTED_SCHEME_P256_OIDC"));
+  auto done = approve(attested, sub.id, a);
+  ASSERT_EQ(status(done), kCompleted) << json::stringify(done);
+  auto met = mfaStatuses(alice, sub.id, a)->getObject(0)->getArray("satisfiedMethods");
+  ASSERT_EQ(met->size(), 1u);
+  EXPECT_EQ(met->getObject(0)->getValue<std::string>("type"), "AUTHENTICATION_TYPE_OAUTH");
+  EXPECT_EQ(met->getObject(0)->getValue<std::string>("id"), providerId);
 }
 
 TEST_P(MfaTest, ASessionKeyPresentsItsSessionProfile) {

@@ -55,7 +55,7 @@ std::pair<std::string, std::string> AttestedStamper::stamp(std::string_view body
   auto sig = crypto::signEcdsa(crypto::Curve::kP256, key_.privateKey, crypto::sha256(body));
   json::Object o = json::object();
   o->set("publicKeyAttestation", token_);
-  o->set("scheme", "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN");
+  o->set("scheme", scheme_);
   o->set("publicKey", key_.publicKey);
   o->set("signature", toHex(crypto::encodeDerSignature(sig)));
   return {"X-Stamp-Attested", base64UrlEncode(json::stringify(o))};

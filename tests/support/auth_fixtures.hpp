@@ -30,15 +30,19 @@ SubOrganization createSubOrganization(TestGateway& gw, const std::string& email,
                                       const std::string& phone,
                                       const json::Object& flags = json::object());
 
-// X-Stamp-Attested: the session key signs the body; a verification token bound to it vouches.
+// X-Stamp-Attested: the session key signs the body; a verification token bound to it vouches
+// (or, with STAMP_ATTESTED_SCHEME_P256_OIDC, an OIDC ID token whose nonce names the key).
 class AttestedStamper : public Stamper {
  public:
-  AttestedStamper(const SessionKey& key, std::string token) : key_(key), token_(std::move(token)) {}
+  AttestedStamper(const SessionKey& key, std::string token,
+                  std::string scheme = "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN")
+      : key_(key), token_(std::move(token)), scheme_(std::move(scheme)) {}
   std::pair<std::string, std::string> stamp(std::string_view body) override;
 
  private:
   const SessionKey& key_;
   std::string token_;
+  std::string scheme_;
 };
 
 // A verification token for `email`, bound to `key`, through the API as a client gets one:

@@ -127,6 +127,55 @@ TEST_P(OauthTest, GoogleStyleLoginThenWhoamiWithTheSessionKey) {
   EXPECT_NE(message.find("no user of organization"), std::string::npos) << message;
 }
 
+TEST_P(OauthTest, AnOidcAttestedStampLogsInWhereverTheProviderLives) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "gus@example.com", "+14155550116");
+  addProvider(*gw, sub, issuer, "google-gus");
+  auto session = newSessionKey();
+  std::string token =
+      issuer.idToken("google-gus", kAudience, jwt::oidcNonce(session.publicKey), "ES256");
+  // The client knows only the parent: the login lands in gus's sub-organization.
+  Client attested = gw->clientWith(
+      std::make_shared<AttestedStamper>(session, token, "STAMP_ATTESTED_SCHEME_P256_OIDC"));
+  json::Object p = json::object();
+  p->set("publicKey", session.publicKey);
+  auto activity =
+      attested.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", gw->root().organizationId, p);
+  EXPECT_EQ(activity->getValue<std::string>("organizationId"), sub.id);
+  auto claims = gatewayJwtClaims(
+      *gw, resultOf(activity, "stampLoginResult")->getValue<std::string>("session"), true);
+  EXPECT_EQ(claims->getValue<std::string>("user_id"), sub.userId);
+  EXPECT_EQ(gw->clientWith(session.stamper())
+                .query("whoami", orgBody(sub.id))
+                ->getValue<std::string>("userId"),
+            sub.userId);
+
+  // A token whose nonce names another key does not vouch for this one; nor does an unknown
+  // identity. Both are refused as unauthenticated, and nothing is stored.
+  int64_t before = stored(*gw);
+  auto other = newSessionKey();
+  for (const auto& [stamper, expected] :
+       std::vector<std::pair<std::shared_ptr<Stamper>, std::string>>{
+           {std::make_shared<AttestedStamper>(other, token, "STAMP_ATTESTED_SCHEME_P256_OIDC"),
+            "does not bind it to public key"},
+           {std::make_shared<AttestedStamper>(
+                other, issuer.idToken("google-nobody", kAudience, jwt::oidcNonce(other.publicKey)),
+                "STAMP_ATTESTED_SCHEME_P256_OIDC"),
+            "no user with OAuth provider"}}) {
+    json::Object q = json::object();
+    q->set("publicKey", other.publicKey);
+    try {
+      gw->clientWith(stamper).submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", sub.id, q);
+      ADD_FAILURE() << "accepted: " << expected;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 401);
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(stored(*gw), before);
+}
+
 TEST_P(OauthTest, LegacyOauthBundleStampsRequests) {
   OidcIssuer issuer;
   auto gw = gatewayFor(GetParam(), {&issuer});

@@ -30,8 +30,9 @@ struct Caller {
   std::string scheme;          // SIGNATURE_SCHEME_* or WEBAUTHN
   std::string signature;
   bool inRootQuorum = false;  // of the organization the request targets
-  // X-Stamp-Attested only: the verification token the stamp carried (scheme is then
-  // STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN). Empty for every other stamp.
+  // X-Stamp-Attested only: the attestation the stamp carried, a verification token (scheme
+  // STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN) or a verified OIDC ID token (scheme
+  // STAMP_ATTESTED_SCHEME_P256_OIDC). Empty for every other stamp.
   std::string attestation;
 };
 
