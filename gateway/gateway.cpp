@@ -30,23 +30,27 @@ ModuleInfo coreModule() {
   return core;
 }
 
-std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey) {
+std::string Gateway::ensureKey(Database& db, const crypto::SecretBytes& masterKey,
+                               const std::string& settingName, const std::string& secretId) {
   std::string publicKey;
   db.transaction([&](Db& tx) {
-    if (auto row = tx.queryOne("SELECT value FROM gateway_settings WHERE name = ?",
-                               {std::string("signer_public_key")})) {
+    if (auto row =
+            tx.queryOne("SELECT value FROM gateway_settings WHERE name = ?", {settingName})) {
       publicKey = row->str(0);
       return;
     }
     auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
     auto pub = crypto::uncompressPublicKey(
         crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
-    DbKeyring(tx, masterKey).seal(kSignerSecretId, kSignerKind, priv);
+    DbKeyring(tx, masterKey).seal(secretId, kSignerKind, priv);
     publicKey = toHex(pub);
-    tx.exec("INSERT INTO gateway_settings (name, value) VALUES (?, ?)",
-            {std::string("signer_public_key"), publicKey});
+    tx.exec("INSERT INTO gateway_settings (name, value) VALUES (?, ?)", {settingName, publicKey});
   });
   return publicKey;
+}
+
+std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey) {
+  return ensureKey(db, masterKey, "signer_public_key", kSignerSecretId);
 }
 
 Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs) {
@@ -92,6 +96,15 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
     if (module->enabled)
       for (const auto& [stream, list] : module->migrations) database_->migrate(stream, list);
   signerPublicKey_ = ensureSignerKey(*database_, masterKey_);
+  GatewayFacts facts;
+  facts.publicUrl = config_.publicUrl;
+  facts.oidcIssuerPublicKey =
+      ensureKey(*database_, masterKey_, "oidc_issuer_public_key", kOidcIssuerSecretId);
+  // The kid names the key: a rotated key gets another.
+  facts.oidcIssuerKeyId = facts.oidcIssuerPublicKey.substr(2, 16);
+  facts.clientSecretPublicKey =
+      ensureKey(*database_, masterKey_, "client_secrets_public_key", kClientSecretsSecretId);
+  catalog_.provideGatewayFacts(std::move(facts));
 
   auto uncompressed = [](const crypto::SecretBytes& k) {
     return crypto::uncompressPublicKey(crypto::Curve::kP256,

@@ -43,8 +43,17 @@ class Gateway {
   static constexpr const char* kSignerSecretId = "gateway-signer";
   static constexpr const char* kSignerKind = "p256-private-key";
 
+  // The OIDC issuer's key (ID tokens from oauth2_authenticate) and the key clients encrypt
+  // secrets to: P-256, each in the keyring under its own id.
+  static constexpr const char* kOidcIssuerSecretId = "gateway-oidc-issuer";
+  static constexpr const char* kClientSecretsSecretId = "gateway-client-secrets";
+
   // Creates the signer key on first use of a fresh store (signet init does it).
   static std::string ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey);
+  // Creates a gateway key of the keyring on first use; returns its public key (uncompressed
+  // hex), which gateway_settings keeps under `settingName`.
+  static std::string ensureKey(Database& db, const crypto::SecretBytes& masterKey,
+                               const std::string& settingName, const std::string& secretId);
 
  private:
   Config config_;

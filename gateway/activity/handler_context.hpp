@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gateway.hpp"
+#include "signet/quorum_envelope.hpp"
 #include "store/keyring.hpp"
 
 namespace signet {
@@ -30,6 +31,22 @@ class HandlerContext : public ActivityContext {
   crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) override {
     auto key = keyring_.open(Gateway::kSignerSecretId, Gateway::kSignerKind);
     return crypto::signEcdsa(crypto::Curve::kP256, key, digest);
+  }
+  crypto::EcdsaSignature signAsOidcIssuer(const crypto::Digest& digest) override {
+    auto key = keyring_.open(Gateway::kOidcIssuerSecretId, Gateway::kSignerKind);
+    return crypto::signEcdsa(crypto::Curve::kP256, key, digest);
+  }
+  crypto::SecretBytes openClientSecret(const std::string& envelopeHex,
+                                       const std::string& field) override {
+    auto envelope = fromHex(envelopeHex);
+    if (!envelope) throw invalidArgument("invalid field " + field + ": not hex");
+    auto key = keyring_.open(Gateway::kClientSecretsSecretId, Gateway::kSignerKind);
+    auto opened = quorum_envelope::open(key, *envelope);
+    if (!opened)
+      throw invalidArgument("invalid field " + field +
+                            ": it does not open with this gateway's client-secret key "
+                            "(clientSecretEncryptionPublicKey in /.well-known/signet.json)");
+    return std::move(*opened);
   }
   const std::string& activityId() const override { return activityId_; }
   const std::string& activityType() const override { return activityType_; }

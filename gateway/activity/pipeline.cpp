@@ -157,7 +157,7 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     record = *existing;
   } else {
     // Network calls the handler needs (an issuer's keys), before any lock is taken.
-    if (spec.prepare) spec.prepare(gateway_.catalog().services(), env.parameters, now);
+    if (spec.prepare) runPreparer(spec, caller, env.organizationId, env.parameters);
     record.id = crypto::uuidV4();
     record.organizationId = env.organizationId;
     record.type = spec.type;
@@ -193,6 +193,16 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
   return {response, std::move(responseHeaders)};
 }
 
+void ActivityPipeline::runPreparer(const ActivitySpec& spec, const Caller& caller,
+                                   const std::string& organizationId,
+                                   const json::Object& parameters) {
+  // On a read-only snapshot: what the preparer reads is consistent, and it cannot write.
+  gateway_.database().snapshot([&](Db& db) {
+    HandlerContext ctx(gateway_, db, caller, organizationId);
+    spec.prepare(ctx, parameters);
+  });
+}
+
 ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
                                       std::string_view body) {
   std::string fingerprint = json::requireString(env.parameters, "fingerprint", "parameters");
@@ -213,7 +223,8 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   // This vote may run the activity: warm what its handler reads, as at submission. A failure
   // here is the handler's to report (it fails the activity), not a reason to refuse the vote.
   if (approve && spec->prepare) try {
-      spec->prepare(gateway_.catalog().services(), target->intent->getObject(spec->intentKey), now);
+      runPreparer(*spec, caller, target->organizationId,
+                  target->intent->getObject(spec->intentKey));
     } catch (const std::exception&) {
     }
 

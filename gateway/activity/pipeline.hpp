@@ -62,6 +62,9 @@ class ActivityPipeline {
                         const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare);
   // A new activity of a read-only type, decided and executed on a snapshot outside the write
   // lock; nullopt when the decision is not a plain allow, for settle() to take over.
+  // ActivitySpec::prepare, outside the write lock, on a read-only snapshot.
+  void runPreparer(const ActivitySpec& spec, const Caller& caller,
+                   const std::string& organizationId, const json::Object& parameters);
   std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec, ActivityRecord record,
                                             const Caller& submitter, std::string_view body);
   Decision decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,

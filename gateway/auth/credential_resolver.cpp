@@ -210,7 +210,7 @@ Resolution CredentialResolver::resolveOidcAttested(Db& db, const AttestedStamp& 
   // lock, and the fetch is bounded by the configured timeout.
   OidcIdentity id;
   try {
-    id = services_.verifyOidcToken(stamp.token, "publicKeyAttestation", nowMs, true);
+    id = services_.verifyOidcToken(services_, stamp.token, "publicKeyAttestation", nowMs, true);
   } catch (const Error& e) {
     if (e.code() != Code::kInvalidArgument) throw;
     throw fail(e.what());

@@ -163,6 +163,11 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       c.corsAllowOrigin = json::optionalString(cors, "allowOrigin", "cors").value_or("*");
     if (auto w = json::optionalObject(root, "webauthn", ""))
       c.webauthnRpIds = json::optionalStringArray(w, "rpIds", "webauthn");
+    c.publicUrl = json::optionalString(root, "publicUrl", "").value_or("http://" + c.listen);
+    while (!c.publicUrl.empty() && c.publicUrl.back() == '/') c.publicUrl.pop_back();
+    if (c.publicUrl.rfind("http://", 0) != 0 && c.publicUrl.rfind("https://", 0) != 0)
+      throw invalidArgument("invalid field publicUrl: \"" + c.publicUrl +
+                            "\" is not an http:// or https:// URL");
   } catch (const Error& e) {
     throw Error(e.code(), "config " + where + ": " + e.what());
   }

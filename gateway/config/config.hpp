@@ -62,6 +62,10 @@ struct Config {
   // WebAuthn relying-party ids whose rpIdHash an assertion may carry; empty accepts any
   // (the hosted service's rule is not published; an operator should set this).
   std::vector<std::string> webauthnRpIds;
+  // Where clients reach this gateway, without a trailing slash: the `iss` of the ID tokens it
+  // signs (oauth2_authenticate) and the base of its OpenID configuration. Default:
+  // http://<listen>.
+  std::string publicUrl;
 
   // Reads `file` (default <dataDir>/signet.json) and fills defaults. Errors name the file
   // and the field.

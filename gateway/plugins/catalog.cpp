@@ -128,8 +128,10 @@ void Catalog::index() {
   queries_.clear();
   types_.clear();
   IdentityServices identity = std::move(services_.identity);  // the core's, kept
+  GatewayFacts facts = std::move(services_.gateway);
   services_ = Services{};
   services_.identity = std::move(identity);
+  services_.gateway = std::move(facts);
   std::map<std::string, const ModuleInfo*> filterOwner;
   std::map<std::string, const ModuleInfo*> typeOwner;
   std::map<std::string, const ModuleInfo*> queryOwner;

@@ -113,6 +113,7 @@ class Catalog {
   const Services& services() const { return services_; }
   // The core's identity services, kept across index().
   void provideIdentity(IdentityServices identity) { services_.identity = std::move(identity); }
+  void provideGatewayFacts(GatewayFacts facts) { services_.gateway = std::move(facts); }
 
  private:
   std::vector<std::unique_ptr<ModuleInfo>> modules_;

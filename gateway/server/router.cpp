@@ -48,6 +48,50 @@ HttpResult errorResult(const Error& error) {
   return r;
 }
 
+namespace {
+// What the gateway publishes about itself, unauthenticated: its keys (signet.json, for the SDKs'
+// override arguments) and an OpenID Provider configuration (OpenID Connect Discovery 1.0 §3) with
+// its JWKS (RFC 7517), so that the ID tokens oauth2_authenticate signs verify like any issuer's.
+std::optional<HttpResult> wellKnown(const Gateway& gateway, const std::string& path) {
+  const GatewayFacts& facts = gateway.catalog().services().gateway;
+  json::Object o = json::object();
+  if (path == "/.well-known/signet.json") {
+    o->set("signerPublicKey", gateway.signerPublicKey());
+    o->set("clientSecretEncryptionPublicKey", facts.clientSecretPublicKey);
+    o->set("oidcIssuer", facts.publicUrl);
+    o->set("version", "0.1.0");
+    return jsonResult(200, o);
+  }
+  if (path == "/.well-known/openid-configuration") {
+    o->set("issuer", facts.publicUrl);
+    o->set("jwks_uri", facts.publicUrl + "/.well-known/jwks.json");
+    o->set("id_token_signing_alg_values_supported", json::stringArray({"ES256"}));
+    o->set("subject_types_supported", json::stringArray({"public"}));
+    o->set("response_types_supported", json::stringArray({"id_token"}));
+    o->set("claims_supported", json::stringArray({"iss", "sub", "aud", "exp", "iat", "nonce",
+                                                  "encrypted_bearer_token"}));
+  } else if (path == "/.well-known/jwks.json") {
+    Bytes point = *fromHex(facts.oidcIssuerPublicKey);
+    json::Object key = json::object();
+    key->set("kty", "EC");
+    key->set("crv", "P-256");
+    key->set("use", "sig");
+    key->set("alg", "ES256");
+    key->set("kid", facts.oidcIssuerKeyId);
+    key->set("x", base64UrlEncode(Bytes(point.begin() + 1, point.begin() + 33)));
+    key->set("y", base64UrlEncode(Bytes(point.begin() + 33, point.end())));
+    json::Array keys = json::array();
+    keys->add(key);
+    o->set("keys", keys);
+  } else {
+    return std::nullopt;
+  }
+  HttpResult r = jsonResult(200, o);
+  r.headers.emplace_back("Cache-Control", "public, max-age=3600");
+  return r;
+}
+}  // namespace
+
 Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string listenerModule)
     : gateway_(gateway),
       authorizer_(gateway),
@@ -165,11 +209,8 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     o->set("status", "ok");
     return jsonResult(200, o);
   }
-  if (request.method == "GET" && path == "/.well-known/signet.json") {
-    json::Object o = json::object();
-    o->set("signerPublicKey", gateway_.signerPublicKey());
-    o->set("version", "0.1.0");
-    return jsonResult(200, o);
+  if (request.method == "GET" && startsWith(path, "/.well-known/")) {
+    if (auto document = wellKnown(gateway_, path)) return *document;
   }
   if (!api) throw notFound("unknown path " + path);
   if (request.method != "POST") {

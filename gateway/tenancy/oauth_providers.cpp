@@ -11,7 +11,7 @@ OidcIdentity verified(const Services& services, const std::string& token, const 
     throw invalidArgument("invalid field " + field +
                           ": OIDC tokens are verified by the 'sessions' plugin, which is not "
                           "enabled in this gateway's config (plugins.enabled)");
-  return services.verifyOidcToken(token, field, nowMs, mayFetch);
+  return services.verifyOidcToken(services, token, field, nowMs, mayFetch);
 }
 
 std::string placeholders(size_t n) {
@@ -160,7 +160,9 @@ std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& t
       params};
 }
 
-void prepareTokens(const Services& services, const json::Object& params, int64_t nowMs) {
+void prepareTokens(RequestContext& ctx, const json::Object& params) {
+  const Services& services = ctx.services();
+  int64_t nowMs = ctx.nowMs();
   prepareList(services, params, "parameters", nowMs);
   for (const char* key : {"users", "rootUsers"}) {
     auto list = params->getArray(key);

@@ -27,7 +27,7 @@ std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& t
 
 // ActivitySpec::prepare for every activity that takes oauthProviders (directly, or under users
 // or rootUsers): fetches the issuers' keys and refuses a bad token before anything is stored.
-void prepareTokens(const Services& services, const json::Object& params, int64_t nowMs);
+void prepareTokens(RequestContext& ctx, const json::Object& params);
 
 json::Object createOauthProviders(ActivityContext& ctx, const json::Object& params);
 json::Object deleteOauthProviders(ActivityContext& ctx, const json::Object& params);

@@ -122,8 +122,9 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
                       "filterType OIDC_TOKEN needs OIDC token verification, which the "
                       "'sessions' plugin provides; it is not enabled in this gateway's config "
                       "(plugins.enabled)");
-        auto [condition, values] = oauth_providers::subOrganizationCondition(
-            ctx.services().verifyOidcToken(*filterValue, "filterValue", ctx.nowMs(), true));
+        auto [condition, values] =
+            oauth_providers::subOrganizationCondition(ctx.services().verifyOidcToken(
+                ctx.services(), *filterValue, "filterValue", ctx.nowMs(), true));
         sql += " AND (" + condition + ")";
         params.insert(params.end(), values.begin(), values.end());
       } else {

@@ -20,8 +20,8 @@ std::string joined(const std::vector<std::string>& list) {
 // matching a provider of the organization.
 UserRef userOfToken(ActivityContext& ctx, const PluginState& state, const std::string& token,
                     const std::string& publicKey) {
-  auto id =
-      verifyIdToken(state.oidcKeys, state.settings.oidc, token, kTokenField, ctx.nowMs(), false);
+  auto id = verifyIdToken(state.oidcKeys, state.settings.oidc, ctx.services().gateway, token,
+                          kTokenField, ctx.nowMs(), false);
   requireNonceFor(id, publicKey, kTokenField);
   const auto& identity = ctx.services().identity;
   if (auto user =
@@ -61,16 +61,18 @@ json::Object oauth(ActivityContext& ctx, const json::Object& p, const PluginStat
 }
 
 OidcVerifier oidcVerifier(std::shared_ptr<const PluginState> state) {
-  return [state](const std::string& token, const std::string& field, int64_t nowMs, bool mayFetch) {
-    return verifyIdToken(state->oidcKeys, state->settings.oidc, token, field, nowMs, mayFetch);
+  return [state](const Services& services, const std::string& token, const std::string& field,
+                 int64_t nowMs, bool mayFetch) {
+    return verifyIdToken(state->oidcKeys, state->settings.oidc, services.gateway, token, field,
+                         nowMs, mayFetch);
   };
 }
 
 ActivityPreparer oidcTokenPreparer(std::shared_ptr<const PluginState> state) {
-  return [state](const Services&, const json::Object& p, int64_t nowMs) {
+  return [state](RequestContext& ctx, const json::Object& p) {
     if (!p->has("oidcToken") || !p->get("oidcToken").isString()) return;  // the handler refuses
-    verifyIdToken(state->oidcKeys, state->settings.oidc, p->getValue<std::string>("oidcToken"),
-                  kTokenField, nowMs, true);
+    verifyIdToken(state->oidcKeys, state->settings.oidc, ctx.services().gateway,
+                  p->getValue<std::string>("oidcToken"), kTokenField, ctx.nowMs(), true);
   };
 }
 

@@ -56,8 +56,8 @@ bool signatureHolds(const Jwk& key, const std::string& alg, const std::string& s
 }  // namespace
 
 OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
-                           const std::string& token, const std::string& field, int64_t nowMs,
-                           bool mayFetch) {
+                           const GatewayFacts& self, const std::string& token,
+                           const std::string& field, int64_t nowMs, bool mayFetch) {
   auto parts = split(token);
   if (!parts) throw invalidArgument("invalid field " + field + ": not a JWT (three parts)");
   json::Object header = decodedJson(parts->header, field, "header");
@@ -73,7 +73,8 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
   id.subject = claims->optValue<std::string>("sub", "");
   if (id.issuer.empty() || id.subject.empty())
     throw invalidArgument("invalid field " + field + ": the token has no iss or no sub");
-  if (!settings.allowedIssuers.empty() &&
+  bool selfIssued = !self.publicUrl.empty() && id.issuer == self.publicUrl;
+  if (!selfIssued && !settings.allowedIssuers.empty() &&
       std::find(settings.allowedIssuers.begin(), settings.allowedIssuers.end(), id.issuer) ==
           settings.allowedIssuers.end())
     throw invalidArgument("invalid field " + field + ": issuer " + id.issuer +
@@ -96,7 +97,15 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
   if (id.nonce.empty()) id.nonce = claims->optValue<std::string>("tknonce", "");
 
   std::string kid = header->optValue<std::string>("kid", "");
-  auto key = keys.key(id.issuer, kid, nowMs, mayFetch);
+  std::optional<Jwk> key;
+  if (selfIssued) {
+    if (kid == self.oidcIssuerKeyId) {
+      key = Jwk{.kid = kid, .kty = "EC", .alg = "ES256"};
+      key->point = *fromHex(self.oidcIssuerPublicKey);
+    }
+  } else {
+    key = keys.key(id.issuer, kid, nowMs, mayFetch);
+  }
   if (!key)
     throw invalidArgument("invalid field " + field + ": key id \"" + kid +
                           "\" is not among issuer " + id.issuer +

@@ -11,9 +11,11 @@ namespace sessions {
 
 inline constexpr int64_t kOidcLeewaySeconds = 60;
 
+// Tokens whose issuer is this gateway (`self.publicUrl`, from oauth2_authenticate) are checked
+// against its own issuer key, without a fetch.
 signet::OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
-                                   const std::string& token, const std::string& field,
-                                   int64_t nowMs, bool mayFetch);
+                                   const signet::GatewayFacts& self, const std::string& token,
+                                   const std::string& field, int64_t nowMs, bool mayFetch);
 
 // The caller's checks: `audiences` must include one of `accepted` (when not empty), and the
 // token's nonce must bind it to `publicKey` (compressed P-256 hex). InvalidArgument naming

@@ -7,6 +7,8 @@
 
 #include "logins.hpp"
 #include "oauth.hpp"
+#include "oauth2_authenticate.hpp"
+#include "oauth2_credentials.hpp"
 #include "otp.hpp"
 #include "profiles.hpp"
 #include "schema.hpp"
@@ -222,9 +224,48 @@ void registerSessions(Registry& r) {
               .prepare = oidcTokenPreparer(state)});
   r.oidcVerifier(oidcVerifier(state));
 
+  // OAuth 2.0 without OpenID Connect (X, Discord): the code is exchanged before the transaction.
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL",
+              .path = "create_oauth2_credential",
+              .intentKey = "createOauth2CredentialIntent",
+              .resultKey = "createOauth2CredentialResult",
+              .resource = "OAUTH2_CREDENTIAL",
+              .action = "CREATE",
+              .handler = createOauth2Credential});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
+              .path = "update_oauth2_credential",
+              .intentKey = "updateOauth2CredentialIntent",
+              .resultKey = "updateOauth2CredentialResult",
+              .resource = "OAUTH2_CREDENTIAL",
+              .action = "UPDATE",
+              .handler = updateOauth2Credential});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL",
+              .path = "delete_oauth2_credential",
+              .intentKey = "deleteOauth2CredentialIntent",
+              .resultKey = "deleteOauth2CredentialResult",
+              .resource = "OAUTH2_CREDENTIAL",
+              .action = "DELETE",
+              .handler = deleteOauth2Credential});
+  r.activity({.type = "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE",
+              .path = "oauth2_authenticate",
+              .intentKey = "oauth2AuthenticateIntent",
+              .resultKey = "oauth2AuthenticateResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = withState(oauth2Authenticate),
+              .allowParentOrganization = true,
+              .parameters = {{.name = "oauth2CredentialId"},
+                             {.name = "authCode", .secret = true},
+                             {.name = "redirectUri"},
+                             {.name = "codeVerifier", .secret = true},
+                             {.name = "nonce"}},
+              .prepare = oauth2Preparer(state)});
+
   // clang-format off
-  r.query({"get_session_profile",  getSessionProfile});
-  r.query({"get_session_profiles", getSessionProfiles});
+  r.query({"get_session_profile",     getSessionProfile});
+  r.query({"get_session_profiles",    getSessionProfiles});
+  r.query({"get_oauth2_credential",   getOauth2Credential});
+  r.query({"list_oauth2_credentials", listOauth2Credentials});
   // clang-format on
   r.migrations("sessions", migrations());
   r.organizationDeletionHook(deleteOrganization);
@@ -242,5 +283,8 @@ SIGNET_PLUGIN(
      .description = "sessions, session JWTs, OTP by email and SMS, email auth, OIDC logins",
      .submitPaths = {"stamp_login", "otp_login", "create_read_write_session",
                      "create_read_only_session", "create_session_profile", "init_otp", "verify_otp",
-                     "init_otp_auth", "otp_auth", "email_auth", "oauth_login", "oauth"},
-     .queryPaths = {"get_session_profile", "get_session_profiles"}})
+                     "init_otp_auth", "otp_auth", "email_auth", "oauth_login", "oauth",
+                     "create_oauth2_credential", "update_oauth2_credential",
+                     "delete_oauth2_credential", "oauth2_authenticate"},
+     .queryPaths = {"get_session_profile", "get_session_profiles", "get_oauth2_credential",
+                    "list_oauth2_credentials"}})

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "delivery.hpp"
+#include "oauth2_exchanges.hpp"
 #include "oidc_keys.hpp"
 #include "settings.hpp"
 
@@ -13,6 +14,7 @@ struct PluginState {
   Settings settings;
   Delivery delivery;
   mutable OidcKeyCache oidcKeys;  // a cache: filled by const handlers
+  mutable OAuth2Exchanges oauth2Exchanges;
 };
 
 }  // namespace sessions

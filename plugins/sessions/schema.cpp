@@ -16,12 +16,26 @@ std::vector<signet::Migration> migrations() {
             "name TEXT NOT NULL, scope TEXT NOT NULL, expiration_seconds BIGINT, notes TEXT, "
             "created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
             "CREATE UNIQUE INDEX session_profiles_name ON session_profiles (organization_id, "
-            "name)"}}};
+            "name)"}},
+          {2,
+           "OAuth 2.0 credentials (client secrets sealed in the keyring) and spent codes",
+           {"CREATE TABLE oauth2_credentials (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "provider TEXT NOT NULL, client_id TEXT NOT NULL, encrypted_client_secret TEXT NOT "
+            "NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX oauth2_credentials_org ON oauth2_credentials (organization_id)",
+            // SHA-256 of (credential id, code): a code is exchanged once, even if the provider
+            // would take it twice.
+            "CREATE TABLE oauth2_spent_codes (code_hash TEXT PRIMARY KEY, spent_at_ms BIGINT NOT "
+            "NULL)"}}};
 }
 
 void deleteOrganization(signet::ActivityContext& ctx, const std::string& organizationId, bool) {
   deleteOrganizationOtps(ctx, organizationId);
   ctx.db().exec("DELETE FROM session_profiles WHERE organization_id = ?", {organizationId});
+  for (const auto& row : ctx.db().query(
+           "SELECT id FROM oauth2_credentials WHERE organization_id = ?", {organizationId}))
+    ctx.keyring().erase(row.str(0));
+  ctx.db().exec("DELETE FROM oauth2_credentials WHERE organization_id = ?", {organizationId});
 }
 
 }  // namespace sessions

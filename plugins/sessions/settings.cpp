@@ -93,6 +93,23 @@ OidcSettings parseOidc(const json::Object& o, const std::string& path) {
   s.caFile = json::optionalString(o, "caFile", path).value_or("");
   return s;
 }
+OAuth2Endpoints parseEndpoints(const json::Object& o, const std::string& path, OAuth2Endpoints e) {
+  e.tokenUrl = json::optionalString(o, "tokenUrl", path).value_or(e.tokenUrl);
+  e.userInfoUrl = json::optionalString(o, "userInfoUrl", path).value_or(e.userInfoUrl);
+  return e;
+}
+
+OAuth2Settings parseOAuth2(const json::Object& o, const std::string& path) {
+  OAuth2Settings s;
+  if (auto x = json::optionalObject(o, "x", path)) s.x = parseEndpoints(x, path + ".x", s.x);
+  if (auto d = json::optionalObject(o, "discord", path))
+    s.discord = parseEndpoints(d, path + ".discord", s.discord);
+  s.allowHttp = json::optionalBool(o, "allowHttp", path, s.allowHttp);
+  s.timeoutSeconds = positiveInt(o, "timeoutSeconds", path, s.timeoutSeconds);
+  s.tokenLifetimeSeconds = positiveInt(o, "tokenLifetimeSeconds", path, s.tokenLifetimeSeconds);
+  s.caFile = json::optionalString(o, "caFile", path).value_or("");
+  return s;
+}
 }  // namespace
 
 Settings parseSettings(const json::Object& o, const std::string& dataDir) {
@@ -101,6 +118,8 @@ Settings parseSettings(const json::Object& o, const std::string& dataDir) {
     s.email = parseEmail(email, kRoot + ".email");
   if (auto sms = json::optionalObject(o, "sms", kRoot)) s.sms = parseSms(sms, kRoot + ".sms");
   if (auto oidc = json::optionalObject(o, "oidc", kRoot)) s.oidc = parseOidc(oidc, kRoot + ".oidc");
+  if (auto oauth2 = json::optionalObject(o, "oauth2", kRoot))
+    s.oauth2 = parseOAuth2(oauth2, kRoot + ".oauth2");
   std::filesystem::path outbox = json::optionalString(o, "outboxDir", kRoot).value_or("outbox");
   s.outboxDir = (outbox.is_absolute() ? outbox : std::filesystem::path(dataDir) / outbox).string();
   s.defaultAppName = json::optionalString(o, "defaultAppName", kRoot).value_or(s.defaultAppName);

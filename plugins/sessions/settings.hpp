@@ -63,10 +63,29 @@ struct OidcSettings {
   std::string caFile;  // an extra CA for issuers behind a private CA; the system store otherwise
 };
 
+// An OAuth 2.0 provider without OpenID Connect: where the code is exchanged and the user read.
+struct OAuth2Endpoints {
+  std::string tokenUrl;
+  std::string userInfoUrl;
+};
+
+struct OAuth2Settings {
+  // Defaults: the providers' documented endpoints (developer.x.com OAuth 2.0 with PKCE;
+  // discord.com/developers OAuth2).
+  OAuth2Endpoints x{"https://api.x.com/2/oauth2/token", "https://api.x.com/2/users/me"};
+  OAuth2Endpoints discord{"https://discord.com/api/oauth2/token",
+                          "https://discord.com/api/users/@me"};
+  bool allowHttp = false;          // plain http:// endpoints (loopback tests only)
+  int timeoutSeconds = 10;         // the exchange and the user-info call together
+  int tokenLifetimeSeconds = 300;  // of the ID token oauth2_authenticate returns
+  std::string caFile;
+};
+
 struct Settings {
   EmailSettings email;
   SmsSettings sms;
   OidcSettings oidc;
+  OAuth2Settings oauth2;
   std::string outboxDir;  // absolute; default <data dir>/outbox
   std::string defaultAppName = "Signet";
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "signet/bundles.hpp"
+#include "signet/quorum_envelope.hpp"
 
 using namespace signet;
 
@@ -110,3 +111,41 @@ TEST(SignedEnvelope, VerifiesUnderTheSignerAndFailsWhenTampered) {
   envelope[pos] = envelope[pos] == '7' ? '6' : '7';
   EXPECT_FALSE(bundles::openEnvelope(envelope, signerPublic));
 }
+
+namespace signet {
+namespace {
+
+// Made by @turnkey/crypto's encryptOauth2ClientSecret("discord-client-secret-42", key) with the
+// override argument, the key's private scalar 3f1ba1c1…f0a1.
+TEST(QuorumEnvelopeTest, OpensWhatTheOfficialHelperEncrypts) {
+  crypto::SecretBytes key(
+      *fromHex("3f1ba1c1f2a8a2a5f7b0e6d2c4b6a8e0d2c4b6a8e0f2a4c6e8d0b2a4c6e8f0a1"));
+  auto envelope = *fromHex(
+      "f1d1769ddef699dce82e8a2804dc87a49085653ace7b08e236bb6ccbe7c6a75b47818e7022dfe5b04e2f5ffcdbd5"
+      "95f07886c39e5083e7e00805bc18cfe310edd8a0bff24b4c86879adc88e17f280000001f077c4f6f685d9a06e8fa"
+      "5751ffd345a7c0838b0e0a20647432e1341f9615ddb170b8771182c6c9");
+  auto opened = quorum_envelope::open(key, envelope);
+  ASSERT_TRUE(opened);
+  EXPECT_EQ(std::string(opened->data(), opened->data() + opened->size()),
+            "discord-client-secret-42");
+  // One flipped bit anywhere, or another key, and it does not open.
+  envelope[envelope.size() - 3] ^= 1;
+  EXPECT_FALSE(quorum_envelope::open(key, envelope));
+  EXPECT_FALSE(
+      quorum_envelope::open(crypto::generatePrivateKey(crypto::Curve::kP256), *fromHex("00")));
+}
+
+TEST(QuorumEnvelopeTest, SealsWhatOpens) {
+  auto key = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string secret = "x-client-secret";
+  auto envelope =
+      quorum_envelope::seal(crypto::publicKeyFromPrivate(crypto::Curve::kP256, key),
+                            reinterpret_cast<const uint8_t*>(secret.data()), secret.size());
+  auto opened = quorum_envelope::open(key, envelope);
+  ASSERT_TRUE(opened);
+  EXPECT_EQ(std::string(opened->data(), opened->data() + opened->size()), secret);
+  EXPECT_FALSE(quorum_envelope::open(crypto::generatePrivateKey(crypto::Curve::kP256), envelope));
+}
+
+}  // namespace
+}  // namespace signet

@@ -84,6 +84,14 @@ class RequestContext {
   crypto::DigestSigner gatewaySigner() {
     return [this](const crypto::Digest& d) { return signWithGatewayKey(d); };
   }
+  // Signs a digest with the key of the gateway's own OpenID Connect issuer (GatewayFacts), a key
+  // apart from the signer's, so that an ID token can never pass for a verification token.
+  virtual crypto::EcdsaSignature signAsOidcIssuer(const crypto::Digest& digest) = 0;
+  // Opens a secret a client encrypted to the gateway's client-secret key (GatewayFacts), given
+  // as hex of a quorum envelope (signet/quorum_envelope.hpp). InvalidArgument naming `field`
+  // when it does not open. Keep the plaintext only as long as the request needs it.
+  virtual crypto::SecretBytes openClientSecret(const std::string& envelopeHex,
+                                               const std::string& field) = 0;
 };
 
 class ActivityContext : public RequestContext {
@@ -189,8 +197,20 @@ struct OidcIdentity {
 // Never pass true inside an activity's transaction; fetch in the activity's `prepare` instead,
 // so that a slow issuer holds up only its own request. InvalidArgument names `field` and the
 // check that failed; an issuer that cannot be reached is Unavailable.
-using OidcVerifier = std::function<OidcIdentity(const std::string& token, const std::string& field,
-                                                int64_t nowMs, bool mayFetch)>;
+using OidcVerifier =
+    std::function<OidcIdentity(const Services& services, const std::string& token,
+                               const std::string& field, int64_t nowMs, bool mayFetch)>;
+
+// What the gateway publishes about itself, in /.well-known/signet.json and its OpenID
+// configuration.
+struct GatewayFacts {
+  std::string publicUrl;            // config publicUrl: the issuer of the ID tokens it signs
+  std::string oidcIssuerPublicKey;  // P-256, uncompressed hex: signs those tokens (ES256)
+  std::string oidcIssuerKeyId;      // their `kid`
+  // P-256, uncompressed hex: what clients encrypt secrets to (an OAuth 2.0 client secret, with
+  // @turnkey/crypto's encryptOauth2ClientSecret and its override argument).
+  std::string clientSecretPublicKey;
+};
 
 // What the core offers modules that sign users in (sessions, OAuth): users, session keys and
 // verification tokens, without those modules reading the core's tables.
@@ -277,6 +297,7 @@ struct Services {
   std::set<std::string> factKeywords;        // the top-level keywords the providers declare
   SessionProfileLookup sessionProfileScope;  // empty when no enabled module keeps profiles
   OidcVerifier verifyOidcToken;              // empty when no enabled module verifies ID tokens
+  GatewayFacts gateway;                      // provided by the core
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
@@ -285,12 +306,13 @@ struct Services {
 using ActivityHandler =
     std::function<json::Object(ActivityContext&, const json::Object& parameters)>;
 using QueryHandler = std::function<json::Object(RequestContext&, const json::Object& body)>;
-// Runs before a new activity's transaction, outside every lock, with the intent's parameters:
-// the place for network calls whose answers the handler then reads from a cache (an OIDC
-// issuer's keys). A throw refuses the request with nothing stored. It runs again before an
-// approved activity executes, since its cache may have expired while the votes came in.
-using ActivityPreparer =
-    std::function<void(const Services&, const json::Object& parameters, int64_t nowMs)>;
+// Runs before a new activity's transaction, outside the write lock, with the intent's parameters
+// and a context that may read (its db() is a read connection; writes are refused): the place for
+// network calls whose answers the handler then reads from a cache (an OIDC issuer's keys, what
+// an OAuth 2.0 provider says of a code). A throw refuses the request with nothing stored. It runs
+// again before an approved activity executes, since its cache may have expired while the votes
+// came in.
+using ActivityPreparer = std::function<void(RequestContext&, const json::Object& parameters)>;
 
 // Where an activity type stands in its rollout. A plugin declares each version's default state
 // (ActivitySpec::rollout); the operator overrides it with `signet rollout set`.

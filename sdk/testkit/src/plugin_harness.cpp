@@ -1,3 +1,4 @@
+#include "signet/quorum_envelope.hpp"
 #include "signet/testkit.hpp"
 
 #include <filesystem>
@@ -92,8 +93,22 @@ struct PluginHarness::State {
   crypto::SecretBytes signerKey = crypto::generatePrivateKey(crypto::Curve::kP256);
   std::string signerPublicKey = toHex(crypto::uncompressPublicKey(
       crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, signerKey)));
+  // The harness's OIDC issuer and client-secret keys (GatewayFacts in `services`).
+  crypto::SecretBytes oidcIssuerKey = crypto::generatePrivateKey(crypto::Curve::kP256);
+  crypto::SecretBytes clientSecretKey = crypto::generatePrivateKey(crypto::Curve::kP256);
   Registered registered;
-  Services services;
+  Services services = [this] {
+    Services s;
+    auto hex = [](const crypto::SecretBytes& k) {
+      return toHex(crypto::uncompressPublicKey(
+          crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, k)));
+    };
+    s.gateway.publicUrl = "http://signet.testkit";
+    s.gateway.oidcIssuerPublicKey = hex(oidcIssuerKey);
+    s.gateway.oidcIssuerKeyId = s.gateway.oidcIssuerPublicKey.substr(2, 16);
+    s.gateway.clientSecretPublicKey = hex(clientSecretKey);
+    return s;
+  }();
   std::vector<std::pair<std::string, json::Object>> published;
   std::vector<std::string> appProofs;
 
@@ -130,6 +145,17 @@ class HarnessContext : public ActivityContext {
   const Services& services() const override { return state_.services; }
   crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) override {
     return crypto::signEcdsa(crypto::Curve::kP256, state_.signerKey, digest);
+  }
+  crypto::EcdsaSignature signAsOidcIssuer(const crypto::Digest& digest) override {
+    return crypto::signEcdsa(crypto::Curve::kP256, state_.oidcIssuerKey, digest);
+  }
+  crypto::SecretBytes openClientSecret(const std::string& envelopeHex,
+                                       const std::string& field) override {
+    auto envelope = fromHex(envelopeHex);
+    auto opened =
+        envelope ? quorum_envelope::open(state_.clientSecretKey, *envelope) : std::nullopt;
+    if (!opened) throw invalidArgument("invalid field " + field + ": it does not open");
+    return std::move(*opened);
   }
   const std::string& activityId() const override { return activityId_; }
   const std::string& activityType() const override { return activityType_; }

@@ -1,0 +1,130 @@
+#include "oauth2_credentials.hpp"
+
+namespace sessions {
+
+using namespace signet;
+
+namespace {
+constexpr size_t kMaxPerOrganization = 100;
+
+OAuth2Credential fromRow(const Row& r) {
+  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), r.i64(5), r.i64(6)};
+}
+
+json::Object toJson(const OAuth2Credential& c) {
+  json::Object o = json::object();
+  o->set("oauth2CredentialId", c.id);
+  o->set("organizationId", c.organizationId);
+  o->set("provider", c.provider);
+  o->set("clientId", c.clientId);
+  o->set("encryptedClientSecret", c.encryptedClientSecret);
+  o->set("createdAt", json::timestamp(c.createdAtMs));
+  o->set("updatedAt", json::timestamp(c.updatedAtMs));
+  return o;
+}
+
+const char* kColumns =
+    "SELECT id, organization_id, provider, client_id, encrypted_client_secret, created_at_ms, "
+    "updated_at_ms FROM oauth2_credentials";
+
+// The fields create and update share, checked; the secret opened and sealed under `id`.
+OAuth2Credential fromParams(ActivityContext& ctx, const json::Object& p, const std::string& id) {
+  OAuth2Credential c;
+  c.id = id;
+  c.organizationId = ctx.organizationId();
+  c.provider = json::requireString(p, "provider", "parameters");
+  if (c.provider != "OAUTH2_PROVIDER_X" && c.provider != "OAUTH2_PROVIDER_DISCORD")
+    throw invalidArgument("invalid field parameters.provider: \"" + c.provider +
+                          "\" (expected OAUTH2_PROVIDER_X or OAUTH2_PROVIDER_DISCORD)");
+  c.clientId = json::requireName(p, "clientId", "parameters");
+  if (c.clientId.empty())
+    throw invalidArgument("invalid field parameters.clientId: must not be empty");
+  c.encryptedClientSecret = json::requireString(p, "encryptedClientSecret", "parameters");
+  auto secret = ctx.openClientSecret(c.encryptedClientSecret, "parameters.encryptedClientSecret");
+  if (secret.size() == 0)
+    throw invalidArgument("invalid field parameters.encryptedClientSecret: the secret is empty");
+  ctx.keyring().seal(id, kClientSecretKind, secret);
+  c.createdAtMs = c.updatedAtMs = ctx.nowMs();
+  return c;
+}
+
+json::Object idResult(const std::string& id) {
+  json::Object r = json::object();
+  r->set("oauth2CredentialId", id);
+  return r;
+}
+
+OAuth2Credential requireCredential(RequestContext& ctx, const std::string& id,
+                                   const std::string& field) {
+  auto c = findOAuth2Credential(ctx.db(), ctx.organizationId(), id);
+  if (!c)
+    throw notFound("OAuth 2.0 credential " + id + " (" + field + ") not found in organization " +
+                   ctx.organizationId());
+  return *c;
+}
+}  // namespace
+
+std::optional<OAuth2Credential> findOAuth2Credential(Db& db, const std::string& organizationId,
+                                                     const std::string& id) {
+  auto row = db.queryOne(std::string(kColumns) + " WHERE organization_id = ? AND id = ?",
+                         {organizationId, id});
+  return row ? std::optional<OAuth2Credential>(fromRow(*row)) : std::nullopt;
+}
+
+json::Object createOauth2Credential(ActivityContext& ctx, const json::Object& p) {
+  if (ctx.db()
+          .queryOne("SELECT COUNT(*) FROM oauth2_credentials WHERE organization_id = ?",
+                    {ctx.organizationId()})
+          ->i64(0) >= static_cast<int64_t>(kMaxPerOrganization))
+    throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
+                            std::to_string(kMaxPerOrganization) +
+                            " OAuth 2.0 credentials, the limit");
+  auto c = fromParams(ctx, p, ctx.newId());
+  ctx.db().exec(
+      "INSERT INTO oauth2_credentials (id, organization_id, provider, client_id, "
+      "encrypted_client_secret, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      {c.id, c.organizationId, c.provider, c.clientId, c.encryptedClientSecret, c.createdAtMs,
+       c.updatedAtMs});
+  return idResult(c.id);
+}
+
+json::Object updateOauth2Credential(ActivityContext& ctx, const json::Object& p) {
+  std::string id = json::requireString(p, "oauth2CredentialId", "parameters");
+  auto old = requireCredential(ctx, id, "parameters.oauth2CredentialId");
+  auto c = fromParams(ctx, p, id);
+  ctx.db().exec(
+      "UPDATE oauth2_credentials SET provider = ?, client_id = ?, encrypted_client_secret = ?, "
+      "updated_at_ms = ? WHERE organization_id = ? AND id = ?",
+      {c.provider, c.clientId, c.encryptedClientSecret, c.updatedAtMs, old.organizationId, id});
+  return idResult(id);
+}
+
+json::Object deleteOauth2Credential(ActivityContext& ctx, const json::Object& p) {
+  std::string id = json::requireString(p, "oauth2CredentialId", "parameters");
+  requireCredential(ctx, id, "parameters.oauth2CredentialId");
+  ctx.db().exec("DELETE FROM oauth2_credentials WHERE organization_id = ? AND id = ?",
+                {ctx.organizationId(), id});
+  ctx.keyring().erase(id);
+  return idResult(id);
+}
+
+json::Object getOauth2Credential(RequestContext& ctx, const json::Object& body) {
+  auto c = requireCredential(ctx, json::requireString(body, "oauth2CredentialId", ""),
+                             "oauth2CredentialId");
+  json::Object r = json::object();
+  r->set("oauth2Credential", toJson(c));
+  return r;
+}
+
+json::Object listOauth2Credentials(RequestContext& ctx, const json::Object&) {
+  json::Array list = json::array();
+  for (const auto& row : ctx.db().query(
+           std::string(kColumns) + " WHERE organization_id = ? ORDER BY created_at_ms, id",
+           {ctx.organizationId()}))
+    list->add(toJson(fromRow(row)));
+  json::Object r = json::object();
+  r->set("oauth2Credentials", list);
+  return r;
+}
+
+}  // namespace sessions

@@ -1,0 +1,38 @@
+// OAuth 2.0 credentials of an organization (create/update/delete_oauth2_credential,
+// get_oauth2_credential, list_oauth2_credentials): a provider's client id and secret, for
+// providers without OpenID Connect (X, Discord). The secret arrives encrypted to the gateway's
+// client-secret key, is sealed again under the keyring, and is opened only for an exchange.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace sessions {
+
+struct OAuth2Credential {
+  std::string id;
+  std::string organizationId;
+  std::string provider;  // OAUTH2_PROVIDER_X or OAUTH2_PROVIDER_DISCORD
+  std::string clientId;
+  std::string encryptedClientSecret;  // as the client sent it
+  int64_t createdAtMs = 0;
+  int64_t updatedAtMs = 0;
+};
+
+inline constexpr const char* kClientSecretKind = "oauth2-client-secret";
+
+std::optional<OAuth2Credential> findOAuth2Credential(signet::Db& db,
+                                                     const std::string& organizationId,
+                                                     const std::string& id);
+
+signet::json::Object createOauth2Credential(signet::ActivityContext& ctx,
+                                            const signet::json::Object& params);
+signet::json::Object updateOauth2Credential(signet::ActivityContext& ctx,
+                                            const signet::json::Object& params);
+signet::json::Object deleteOauth2Credential(signet::ActivityContext& ctx,
+                                            const signet::json::Object& params);
+signet::json::Object getOauth2Credential(signet::RequestContext& ctx,
+                                         const signet::json::Object& body);
+signet::json::Object listOauth2Credentials(signet::RequestContext& ctx,
+                                           const signet::json::Object& body);
+
+}  // namespace sessions
