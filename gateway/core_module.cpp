@@ -8,6 +8,7 @@
 #include "tenancy/api_keys.hpp"
 #include "tenancy/authenticators.hpp"
 #include "tenancy/identity.hpp"
+#include "tenancy/invitations.hpp"
 #include "tenancy/oauth_providers.hpp"
 #include "tenancy/organization_config.hpp"
 #include "tenancy/sub_organizations.hpp"
@@ -286,6 +287,27 @@ void registerCoreModule(Registry& r) {
               .resource = "OAUTH_PROVIDER",
               .action = "DELETE",
               .handler = oauth_providers::deleteOauthProviders});
+  r.activity({.type = "ACTIVITY_TYPE_RECOVER_USER",
+              .path = "recover_user",
+              .intentKey = "recoverUserIntent",
+              .resultKey = "recoverUserResult",
+              .resource = "AUTHENTICATOR",
+              .action = "CREATE",
+              .handler = authenticators::recoverUser});
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_INVITATIONS",
+              .path = "create_invitations",
+              .intentKey = "createInvitationsIntent",
+              .resultKey = "createInvitationsResult",
+              .resource = "INVITATION",
+              .action = "CREATE",
+              .handler = invitations::createInvitations});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_INVITATION",
+              .path = "delete_invitation",
+              .intentKey = "deleteInvitationIntent",
+              .resultKey = "deleteInvitationResult",
+              .resource = "INVITATION",
+              .action = "DELETE",
+              .handler = invitations::deleteInvitation});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION",
               .path = "delete_sub_organization",
               .intentKey = "deleteSubOrganizationIntent",

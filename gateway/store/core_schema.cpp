@@ -118,6 +118,13 @@ std::vector<Migration> coreMigrations() {
        {"CREATE TABLE activity_rollouts (activity_type TEXT PRIMARY KEY, state TEXT NOT NULL, "
         "organization_ids TEXT NOT NULL, percent INTEGER NOT NULL, replacement TEXT NOT NULL, "
         "sunset_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)"}},
+      {13,
+       "invitations to join an organization",
+       {"CREATE TABLE invitations (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+        "sender_user_id TEXT NOT NULL, receiver_user_name TEXT NOT NULL, receiver_email TEXT NOT "
+        "NULL, receiver_user_tags TEXT NOT NULL, access_type TEXT NOT NULL, created_at_ms BIGINT "
+        "NOT NULL)",
+        "CREATE INDEX invitations_organization ON invitations (organization_id)"}},
   };
 }
 

@@ -40,6 +40,31 @@ json::Object deleteAuthenticators(ActivityContext& ctx, const json::Object& para
   return r;
 }
 
+json::Object recoverUser(ActivityContext& ctx, const json::Object& params) {
+  std::string userId = json::requireString(params, "userId", "parameters");
+  auto authenticator = json::requireObject(params, "authenticator", "parameters");
+  directory::requireUser(ctx.db(), ctx.organizationId(), userId);
+  // Only the credential init_user_email_recovery emailed to this user may recover them, and
+  // only once: it is removed with the recovery.
+  const Caller& caller = ctx.caller();
+  auto key = ctx.db().queryOne(
+      "SELECT id FROM api_keys WHERE organization_id = ? AND user_id = ? AND public_key = ? AND "
+      "credential_type = ?",
+      {ctx.organizationId(), userId, caller.publicKey,
+       std::string("CREDENTIAL_TYPE_RECOVER_USER_KEY_P256")});
+  if (caller.userId != userId || !key)
+    throw permissionDenied(
+        "recover_user must be stamped with the recovery credential that "
+        "init_user_email_recovery sent to user " +
+        userId + "; this request was stamped by user " + caller.userId);
+  std::string id = users::addAuthenticator(ctx.db(), ctx.organizationId(), userId, authenticator,
+                                           "parameters.authenticator", ctx.nowMs());
+  directory::deleteApiKey(ctx.db(), ctx.organizationId(), key->str(0));
+  json::Object r = json::object();
+  r->set("authenticatorId", json::stringArray({id}));
+  return r;
+}
+
 json::Object getAuthenticator(RequestContext& ctx, const json::Object& body) {
   std::string id = json::requireString(body, "authenticatorId", "");
   auto a = directory::findAuthenticator(ctx.db(), ctx.organizationId(), id);

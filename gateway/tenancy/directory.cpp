@@ -176,9 +176,10 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
       "DELETE FROM mfa_presentations WHERE activity_id IN (SELECT id FROM activities WHERE "
       "organization_id = ?)",
       p);
-  for (const char* table : {"user_tags", "oauth_providers", "api_keys", "authenticators", "users",
-                            "policies", "root_quorum_members", "organization_features",
-                            "activities", "policy_evaluations", "mfa_policies", "mfa_statuses"})
+  for (const char* table :
+       {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
+        "root_quorum_members", "organization_features", "activities", "policy_evaluations",
+        "mfa_policies", "mfa_statuses", "invitations"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }

@@ -5,6 +5,7 @@
 #include "tenancy/api_keys.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/invitations.hpp"
 #include "tenancy/oauth_providers.hpp"
 
 namespace signet {
@@ -98,6 +99,16 @@ IdentityServices identityServices(const Catalog& catalog) {
   };
   s.organizationName = [](RequestContext& ctx, const std::string& organizationId) {
     return directory::requireOrganization(ctx.db(), organizationId).name;
+  };
+  s.isRootUserOfRootOrganization = [](RequestContext& ctx, const std::string& organizationId,
+                                      const std::string& userId) {
+    auto org = directory::requireOrganization(ctx.db(), organizationId);
+    auto quorum = directory::rootQuorumUserIds(ctx.db(), organizationId);
+    return !org.parentId && std::find(quorum.begin(), quorum.end(), userId) != quorum.end();
+  };
+  s.deleteInvitation = [](ActivityContext& ctx, const std::string& organizationId,
+                          const std::string& invitationId) {
+    return invitations::remove(ctx.db(), organizationId, invitationId);
   };
   s.issueSessionKey = issueSessionKey;
   s.revokeSessionKeys = revokeSessionKeys;

@@ -74,6 +74,20 @@ const EmailTemplate kOtpTemplate{
     "<p>It expires in {{.ExpiresInMinutes}} minutes. If you did not ask for it, ignore this "
     "message.</p></body></html>"};
 
+const EmailTemplate kRecoveryTemplate{
+    "Recover your {{.AppName}} account",
+    "Use this link to recover your {{.AppName}} account: {{.MagicLink}}\n\n"
+    "Or paste this recovery bundle into the app:\n{{.CredentialBundle}}\n\n"
+    "It expires in {{.ExpiresInMinutes}} minutes. If you did not ask to recover your account, "
+    "ignore this message: nothing changes until the bundle is used.\n",
+    ""};
+
+const EmailTemplate kInvitationTemplate{
+    "{{.SenderName}} invited you to {{.OrganizationName}}",
+    "Hello {{.ReceiverName}},\n\n{{.SenderName}} invited you to join the organization "
+    "{{.OrganizationName}} on {{.AppName}}.\n\nInvitation: {{.InvitationId}}\n",
+    ""};
+
 const EmailTemplate kCredentialTemplate{
     "Sign in to {{.AppName}}",
     "Use this link to sign in to {{.AppName}}: {{.MagicLink}}\n\n"
@@ -172,7 +186,7 @@ SmsMessage otpSms(const Customization& c, const std::string& to, const std::stri
 
 EmailMessage credentialEmail(const Settings& settings, const Customization& c,
                              const std::string& to, const std::string& credentialBundle,
-                             int64_t expiresInSeconds) {
+                             int64_t expiresInSeconds, EmailPurpose purpose) {
   std::string link = c.magicLinkTemplate;
   if (auto pos = link.find("%s"); pos != std::string::npos) link.replace(pos, 2, credentialBundle);
   std::map<std::string, std::string> values{
@@ -181,7 +195,24 @@ EmailMessage credentialEmail(const Settings& settings, const Customization& c,
       {"LogoUrl", c.logoUrl},
       {"MagicLink", link.empty() ? "(no link configured)" : link},
       {"ExpiresInMinutes", std::to_string((expiresInSeconds + 59) / 60)}};
-  return compose(settings, c, to, templateFor(settings, c, kCredentialTemplate), values);
+  return compose(
+      settings, c, to,
+      templateFor(settings, c,
+                  purpose == EmailPurpose::kRecovery ? kRecoveryTemplate : kCredentialTemplate),
+      values);
+}
+
+EmailMessage invitationEmail(const Settings& settings, const std::string& to,
+                             const std::string& receiverName, const std::string& organizationName,
+                             const std::string& senderName, const std::string& invitationId) {
+  Customization c;
+  c.appName = settings.defaultAppName;
+  std::map<std::string, std::string> values{{"ReceiverName", receiverName},
+                                            {"OrganizationName", organizationName},
+                                            {"SenderName", senderName},
+                                            {"InvitationId", invitationId},
+                                            {"AppName", c.appName}};
+  return compose(settings, c, to, kInvitationTemplate, values);
 }
 
 }  // namespace sessions

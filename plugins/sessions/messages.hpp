@@ -38,8 +38,13 @@ std::string renderTemplate(const std::string& text,
 EmailMessage otpEmail(const Settings& settings, const Customization& c, const std::string& to,
                       const std::string& code, int64_t expiresInSeconds);
 SmsMessage otpSms(const Customization& c, const std::string& to, const std::string& code);
+enum class EmailPurpose { kSignIn, kRecovery };
 EmailMessage credentialEmail(const Settings& settings, const Customization& c,
                              const std::string& to, const std::string& credentialBundle,
-                             int64_t expiresInSeconds);
+                             int64_t expiresInSeconds, EmailPurpose purpose);
+// An invitation to join an organization (create_invitations).
+EmailMessage invitationEmail(const Settings& settings, const std::string& to,
+                             const std::string& receiverName, const std::string& organizationName,
+                             const std::string& senderName, const std::string& invitationId);
 
 }  // namespace sessions

@@ -194,34 +194,77 @@ Object otpAuth(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state) {
-  const int version = ctx.activityVersion();
+namespace {
+// email_auth and init_user_email_recovery: a fresh key for the user with `email`, registered
+// as `credentialType` and sent, sealed to the client's target key, only by email.
+struct EmailedCredentialKind {
+  const char* feature;         // FEATURE_NAME_EMAIL_AUTH, FEATURE_NAME_EMAIL_RECOVERY
+  const char* what;            // for messages
+  const char* credentialType;  // CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256, ..._RECOVER_USER_...
+  const char* keyName;         // the default API key name's prefix
+  EmailPurpose purpose;
+};
+struct EmailedCredential {
+  UserRef user;
+  std::string apiKeyId;
+};
+
+EmailedCredential emailCredential(ActivityContext& ctx, const Object& p, const PluginState& state,
+                                  const EmailedCredentialKind& kind, bool customizationRequired) {
   std::string email =
       validateEmail(json::requireString(p, "email", "parameters"), "parameters.email");
   std::string target = json::requireString(p, "targetPublicKey", "parameters");
-  if (version >= 3) json::requireObject(p, "emailCustomization", "parameters");
+  if (customizationRequired) json::requireObject(p, "emailCustomization", "parameters");
   int64_t lifetime = lifetimeOf(p);
   Customization custom = readCustomization(p, state.settings);
-  requireFeature(ctx, "FEATURE_NAME_EMAIL_AUTH", "email auth");
+  requireFeature(ctx, kind.feature, kind.what);
   auto user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), "OTP_TYPE_EMAIL", email);
   if (!user)
     throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
-  std::string name = apiKeyNameOf(ctx, p, "Email Auth");
-  auto issued = issueCredentialBundle(
-      ctx, *user, target, "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", name, lifetime,
-      json::optionalBool(p, "invalidateExisting", "parameters", false));
+  if (kind.purpose == EmailPurpose::kRecovery &&
+      identity(ctx).isRootUserOfRootOrganization(ctx, user->organizationId, user->userId) &&
+      !identity(ctx).authFeatureEnabled(ctx, ctx.organizationId(),
+                                        "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY"))
+    throw failedPrecondition("user " + user->userId + " is a root user of root organization " +
+                             user->organizationId +
+                             ": recovering root users by email needs "
+                             "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY");
+  std::string name = apiKeyNameOf(ctx, p, kind.keyName);
+  auto issued =
+      issueCredentialBundle(ctx, *user, target, kind.credentialType, name, lifetime,
+                            json::optionalBool(p, "invalidateExisting", "parameters", false));
   // The bundle travels only by email: the activity result carries the key's id, not the key.
   // Sent once the key is committed; if it cannot be, the key is revoked.
   ctx.afterCommit(
       [&delivery = state.delivery,
-       m = credentialEmail(state.settings, custom, email, issued.credentialBundle, lifetime)] {
-        delivery.sendEmail(m);
-      },
+       m = credentialEmail(state.settings, custom, email, issued.credentialBundle, lifetime,
+                           kind.purpose)] { delivery.sendEmail(m); },
       [org = user->organizationId, userId = user->userId, apiKeyId = issued.apiKeyId](
           ActivityContext& undo) { identity(undo).deleteSessionKey(undo, org, userId, apiKeyId); });
+  return {*user, issued.apiKeyId};
+}
+}  // namespace
+
+Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state) {
+  auto sent =
+      emailCredential(ctx, p, state,
+                      {"FEATURE_NAME_EMAIL_AUTH", "email auth",
+                       "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", "Email Auth", EmailPurpose::kSignIn},
+                      ctx.activityVersion() >= 3);
   json::Object result = json::object();
-  result->set("userId", user->userId);
-  result->set("apiKeyId", issued.apiKeyId);
+  result->set("userId", sent.user.userId);
+  result->set("apiKeyId", sent.apiKeyId);
+  return result;
+}
+
+Object initUserEmailRecovery(ActivityContext& ctx, const Object& p, const PluginState& state) {
+  auto sent = emailCredential(
+      ctx, p, state,
+      {"FEATURE_NAME_EMAIL_RECOVERY", "email recovery", "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256",
+       "Recovery", EmailPurpose::kRecovery},
+      ctx.activityVersion() >= 2);
+  json::Object result = json::object();
+  result->set("userId", sent.user.userId);
   return result;
 }
 

@@ -17,5 +17,8 @@ Object verifyOtp(ActivityContext& ctx, const Object& params);
 Object initOtpAuth(ActivityContext& ctx, const Object& params, const PluginState& state);
 Object otpAuth(ActivityContext& ctx, const Object& params);
 Object emailAuth(ActivityContext& ctx, const Object& params, const PluginState& state);
+// init_user_email_recovery V1/V2: a recovery credential (CREDENTIAL_TYPE_RECOVER_USER_KEY_P256)
+// emailed as a bundle; recover_user, stamped with it, adds the user's new authenticator.
+Object initUserEmailRecovery(ActivityContext& ctx, const Object& params, const PluginState& state);
 
 }  // namespace sessions

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "logins.hpp"
+#include "messages.hpp"
 #include "oauth.hpp"
 #include "oauth2_authenticate.hpp"
 #include "oauth2_credentials.hpp"
@@ -201,6 +202,42 @@ void registerSessions(Registry& r) {
                              {.name = "targetPublicKey"},
                              {.name = "emailCustomization", .type = ParamType::kObject}}});
 
+  r.activity({.type = "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY",
+              .path = "init_user_email_recovery",
+              .intentKey = "initUserEmailRecoveryIntent",
+              .resultKey = "initUserEmailRecoveryResult",
+              .resource = "RECOVERY",
+              .action = "CREATE",
+              .handler = withState(initUserEmailRecovery),
+              .allowParentOrganization = true,
+              .parameters = {{.name = "email"}, {.name = "targetPublicKey"}}});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
+              .path = "init_user_email_recovery",
+              .intentKey = "initUserEmailRecoveryIntentV2",
+              .resultKey = "initUserEmailRecoveryResult",
+              .resource = "RECOVERY",
+              .action = "CREATE",
+              .handler = withState(initUserEmailRecovery),
+              .allowParentOrganization = true,
+              .parameters = {{.name = "email"},
+                             {.name = "targetPublicKey"},
+                             {.name = "emailCustomization", .type = ParamType::kObject}}});
+  // Invitations are the core's; this plugin, which sends email, delivers them after the commit
+  // and removes one it could not send.
+  r.subscribe(kEventInvitationCreated, [state](ActivityContext& ctx, const std::string&,
+                                               const json::Object& e) {
+    auto get = [&](const char* k) { return e->getValue<std::string>(k); };
+    ctx.afterCommit(
+        [&delivery = state->delivery,
+         m = invitationEmail(state->settings, get("receiverUserEmail"), get("receiverUserName"),
+                             get("organizationName"), get("senderUserName"), get("invitationId"))] {
+          delivery.sendEmail(m);
+        },
+        [org = get("organizationId"), id = get("invitationId")](ActivityContext& undo) {
+          undo.services().identity.deleteInvitation(undo, org, id);
+        });
+  });
+
   // OpenID Connect: the token's issuer keys are fetched before the transaction (prepare).
   r.activity({.type = "ACTIVITY_TYPE_OAUTH_LOGIN",
               .path = "oauth_login",
@@ -285,6 +322,6 @@ SIGNET_PLUGIN(
                      "create_read_only_session", "create_session_profile", "init_otp", "verify_otp",
                      "init_otp_auth", "otp_auth", "email_auth", "oauth_login", "oauth",
                      "create_oauth2_credential", "update_oauth2_credential",
-                     "delete_oauth2_credential", "oauth2_authenticate"},
+                     "delete_oauth2_credential", "oauth2_authenticate", "init_user_email_recovery"},
      .queryPaths = {"get_session_profile", "get_session_profiles", "get_oauth2_credential",
                     "list_oauth2_credentials"}})

@@ -180,6 +180,9 @@ using SessionProfileLookup = std::function<std::optional<std::string>(
 // Events the core publishes (payload fields in parentheses).
 inline constexpr const char* kEventFeatureSet = "organization.feature_set";  // (name, value)
 inline constexpr const char* kEventFeatureRemoved = "organization.feature_removed";  // (name)
+// (invitationId, organizationId, organizationName, senderUserId, senderUserName,
+//  receiverUserName, receiverUserEmail, accessType)
+inline constexpr const char* kEventInvitationCreated = "organization.invitation_created";
 
 // An OpenID Connect ID token whose signature, issuer and time claims were checked (an
 // OidcVerifier's answer). The audience and the nonce are the caller's to check: they depend on
@@ -252,6 +255,14 @@ struct IdentityServices {
                                        const std::vector<std::string>& audiences)>
       findUserByOidc;
   std::function<std::string(RequestContext&, const std::string& organizationId)> organizationName;
+  // Whether the user is in the root quorum of a root organization (one without a parent):
+  // the users FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY is about.
+  std::function<bool(RequestContext&, const std::string& organizationId, const std::string& userId)>
+      isRootUserOfRootOrganization;
+  // Removes an invitation (one whose email could not be sent); whether it existed.
+  std::function<bool(ActivityContext&, const std::string& organizationId,
+                     const std::string& invitationId)>
+      deleteInvitation;
   // Registers an expiring P-256 API key for a user. At the user's cap of expiring keys the
   // expired ones go first, then the oldest. Returns the API key id.
   std::function<std::string(ActivityContext&, const std::string& organizationId,
