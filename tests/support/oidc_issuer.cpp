@@ -1,9 +1,11 @@
 #include "support/oidc_issuer.hpp"
 
+#include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPRequestHandler.h>
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -15,6 +17,7 @@
 #include "gateway.hpp"
 #include "signet/crypto.hpp"
 #include "signet/encoding.hpp"
+#include "support/test_certificate.hpp"
 
 namespace signet::test {
 
@@ -132,19 +135,37 @@ class Factory : public Poco::Net::HTTPRequestHandlerFactory {
 };
 }  // namespace
 
-OidcIssuer::OidcIssuer() {
+OidcIssuer::OidcIssuer(bool https) {
   rotate();
   unpublished_ = Key::make("never-published", "RS256");
-  Poco::Net::ServerSocket socket(Poco::Net::SocketAddress("127.0.0.1", 0));
-  server_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(*this), socket,
-                                                    new Poco::Net::HTTPServerParams);
+  Poco::Net::SocketAddress address("127.0.0.1", 0);
+  if (https) {
+    dir_ = std::filesystem::temp_directory_path() / ("signet-issuer-" + crypto::uuidV4());
+    std::filesystem::create_directories(dir_);
+    cert_ = dir_ / "cert.pem";
+    makeSelfSignedCertificate(cert_, dir_ / "key.pem");
+    Poco::Net::Context::Ptr context =
+        new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, (dir_ / "key.pem").string(),
+                               cert_.string(), "", Poco::Net::Context::VERIFY_NONE);
+    Poco::Net::SecureServerSocket socket(address, 64, context);
+    server_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(*this), socket,
+                                                      new Poco::Net::HTTPServerParams);
+  } else {
+    Poco::Net::ServerSocket socket(address);
+    server_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(*this), socket,
+                                                      new Poco::Net::HTTPServerParams);
+  }
   server_->start();
-  url_ = "http://127.0.0.1:" + std::to_string(server_->port());
+  url_ = std::string(https ? "https" : "http") + "://127.0.0.1:" + std::to_string(server_->port());
 }
 
 OidcIssuer::~OidcIssuer() {
   release();
   if (server_) server_->stopAll(true);
+  if (!dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
 }
 
 json::Object OidcIssuer::sessionsSettingsTrusting(const std::vector<const OidcIssuer*>& issuers) {

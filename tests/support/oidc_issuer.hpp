@@ -6,6 +6,7 @@
 #include <Poco/Net/HTTPServer.h>
 
 #include <condition_variable>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,10 +18,13 @@ namespace signet::test {
 
 class OidcIssuer {
  public:
-  OidcIssuer();
+  // `https`: serve over TLS with a fresh self-signed certificate (certificate()); the issuer is
+  // then https://127.0.0.1:PORT.
+  explicit OidcIssuer(bool https = false);
   ~OidcIssuer();
 
   const std::string& url() const { return url_; }  // the issuer (iss), http://127.0.0.1:PORT
+  const std::filesystem::path& certificate() const { return cert_; }
 
   // A token with these claims, signed by the issuer's current key for `alg` (RS256 or ES256).
   std::string sign(const json::Object& claims, const std::string& alg = "RS256") const;
@@ -51,6 +55,7 @@ class OidcIssuer {
 
  private:
   std::unique_ptr<Poco::Net::HTTPServer> server_;
+  std::filesystem::path dir_, cert_;
   std::string url_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -1,5 +1,7 @@
 #include "support/smtp_sink.hpp"
 
+#include "support/test_certificate.hpp"
+
 #include <Poco/PipeStream.h>
 #include <sys/wait.h>
 
@@ -12,41 +14,13 @@
 
 namespace signet::test {
 
-namespace {
-// A self-signed P-256 certificate for localhost / 127.0.0.1, made with the openssl tool.
-void makeCertificate(const std::filesystem::path& cert, const std::filesystem::path& key) {
-  std::vector<std::string> args{"req",
-                                "-x509",
-                                "-newkey",
-                                "ec",
-                                "-pkeyopt",
-                                "ec_paramgen_curve:prime256v1",
-                                "-nodes",
-                                "-keyout",
-                                key.string(),
-                                "-out",
-                                cert.string(),
-                                "-days",
-                                "1",
-                                "-subj",
-                                "/CN=localhost",
-                                "-addext",
-                                "subjectAltName=DNS:localhost,IP:127.0.0.1"};
-  Poco::Pipe outPipe;
-  auto handle = Poco::Process::launch("openssl", args, nullptr, &outPipe, &outPipe);
-  Poco::PipeInputStream drain(outPipe);
-  std::string ignored((std::istreambuf_iterator<char>(drain)), std::istreambuf_iterator<char>());
-  if (handle.wait() != 0) throw std::runtime_error("openssl req failed: " + ignored);
-}
-}  // namespace
-
 SmtpSink::SmtpSink(const std::filesystem::path& dir, SmtpSinkOptions options) : dir_(dir) {
   std::filesystem::create_directories(dir_ / "mail");
   std::vector<std::string> args{SIGNET_TEST_SOURCE_DIR "/support/smtp_sink.py", "--dir",
                                 (dir_ / "mail").string()};
   if (options.startTls) {
     cert_ = dir_ / "cert.pem";
-    makeCertificate(cert_, dir_ / "key.pem");
+    makeSelfSignedCertificate(cert_, dir_ / "key.pem");
     args.insert(args.end(), {"--cert", cert_.string(), "--key", (dir_ / "key.pem").string()});
   }
   if (!options.user.empty())

@@ -371,6 +371,67 @@ TEST_P(OauthTest, ASlowOrDeadIssuerCostsOnlyItsOwnRequestsTheTimeout) {
   EXPECT_EQ(stored(*gw), before + 1);  // the create_users activity, and nothing of the logins
 }
 
+TEST_P(OauthTest, KeysAreKeptForTheirCacheControlLifetime) {
+  OidcIssuer issuer;
+  issuer.setCacheSeconds(30);
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "hal@example.com", "+14155550117");
+  addProvider(*gw, sub, issuer, "google-hal");
+  ASSERT_EQ(issuer.jwksFetches(), 1);
+  auto loginAt = [&](int64_t offsetMs) {
+    gw->gateway().setClock([offsetMs] { return systemNowMs() + offsetMs; });
+    auto session = newSessionKey();
+    auto a = oauthLogin(
+        *gw, sub.id,
+        loginParams(issuer.idToken("google-hal", kAudience, jwt::oidcNonce(session.publicKey)),
+                    session.publicKey));
+    EXPECT_EQ(status(a), kCompleted) << json::stringify(a);
+  };
+  loginAt(20'000);  // within max-age=30: the cached keys
+  EXPECT_EQ(issuer.jwksFetches(), 1);
+  loginAt(40'000);  // past it: fetched again
+  EXPECT_EQ(issuer.jwksFetches(), 2);
+  gw->gateway().setClock(systemNowMs);
+}
+
+TEST_P(OauthTest, AnHttpsIssuerIsTrustedThroughItsCertificateOnly) {
+  OidcIssuer issuer(/*https=*/true);
+  auto settingsWith = [&](const std::string& caFile) {
+    json::Object oidc = json::object();
+    oidc->set("caFile", caFile);
+    oidc->set("timeoutSeconds", "2");
+    json::Object s = json::object();
+    s->set("oidc", oidc);
+    return std::map<std::string, json::Object>{{"sessions", s}};
+  };
+  // Trusting the issuer's CA: the keys are fetched over TLS and the login works.
+  TestGateway gw(GetParam(), {"sessions"}, {}, settingsWith(issuer.certificate().string()));
+  auto sub = createSubOrganization(gw, "ivy@example.com", "+14155550118");
+  addProvider(gw, sub, issuer, "google-ivy");
+  auto session = newSessionKey();
+  auto a = oauthLogin(
+      gw, sub.id,
+      loginParams(issuer.idToken("google-ivy", kAudience, jwt::oidcNonce(session.publicKey)),
+                  session.publicKey));
+  EXPECT_EQ(status(a), kCompleted) << json::stringify(a);
+
+  // Not trusting it: the system store does not know the certificate, and nothing is fetched.
+  TestGateway untrusting(GetParam(), {"sessions"}, {}, settingsWith(""));
+  auto other = createSubOrganization(untrusting, "ivy@example.com", "+14155550118");
+  int fetches = issuer.jwksFetches();
+  json::Array list = json::array();
+  list->add(providerParams(issuer.idToken("google-ivy", kAudience, "r")));
+  json::Object p = json::object();
+  p->set("userId", other.userId);
+  p->set("oauthProviders", list);
+  std::string message = refusalOf([&] {
+    return untrusting.clientWith(other.userKey.stamper)
+        .submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", other.id, p);
+  });
+  EXPECT_NE(message.find("cannot be reached"), std::string::npos) << message;
+  EXPECT_EQ(issuer.jwksFetches(), fetches);
+}
+
 TEST_P(OauthTest, IssuersCanBeRestrictedAndPlainHttpIsRefusedUnlessListed) {
   OidcIssuer issuer;
   json::Object settings = json::object();  // the issuer is not listed as insecure
