@@ -1,5 +1,6 @@
 #include "tenancy/oauth_providers.hpp"
 
+#include "signet/jwt.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet::oauth_providers {
@@ -126,18 +127,7 @@ std::optional<std::string> userWithIdentity(Db& db, const std::string& organizat
 
 std::optional<std::string> providerOfToken(Db& db, const std::string& organizationId,
                                            const std::string& userId, const json::Object& claims) {
-  std::vector<std::string> audiences;
-  if (claims->has("aud")) {
-    auto aud = claims->get("aud");
-    if (aud.isString()) {
-      audiences.push_back(aud.extract<std::string>());
-    } else if (aud.type() == typeid(json::Array)) {
-      auto list = aud.extract<json::Array>();
-      for (size_t i = 0; i < list->size(); ++i)
-        if (list->get(static_cast<unsigned>(i)).isString())
-          audiences.push_back(list->getElement<std::string>(static_cast<unsigned>(i)));
-    }
-  }
+  std::vector<std::string> audiences = jwt::audiences(claims);
   if (audiences.empty()) return std::nullopt;
   SqlParams params{organizationId, userId, claims->optValue<std::string>("iss", ""),
                    claims->optValue<std::string>("sub", "")};

@@ -9,18 +9,6 @@ namespace sessions {
 using namespace signet;
 
 namespace {
-struct Parts {
-  std::string header, payload, signature;
-};
-
-std::optional<Parts> split(const std::string& token) {
-  auto a = token.find('.');
-  if (a == std::string::npos) return std::nullopt;
-  auto b = token.find('.', a + 1);
-  if (b == std::string::npos || token.find('.', b + 1) != std::string::npos) return std::nullopt;
-  return Parts{token.substr(0, a), token.substr(a + 1, b - a - 1), token.substr(b + 1)};
-}
-
 json::Object decodedJson(const std::string& part, const std::string& field, const char* what) {
   auto raw = base64Decode(part);
   if (!raw) throw invalidArgument("invalid field " + field + ": the " + what + " is not base64url");
@@ -58,7 +46,7 @@ bool signatureHolds(const Jwk& key, const std::string& alg, const std::string& s
 OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
                            const GatewayFacts& self, const std::string& token,
                            const std::string& field, int64_t nowMs, bool mayFetch) {
-  auto parts = split(token);
+  auto parts = jwt::split(token);
   if (!parts) throw invalidArgument("invalid field " + field + ": not a JWT (three parts)");
   json::Object header = decodedJson(parts->header, field, "header");
   json::Object claims = decodedJson(parts->payload, field, "payload");
@@ -80,17 +68,7 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
     throw invalidArgument("invalid field " + field + ": issuer " + id.issuer +
                           " is not accepted by this gateway (plugins.settings.sessions.oidc."
                           "allowedIssuers)");
-  if (claims->has("aud")) {
-    auto aud = claims->get("aud");
-    if (aud.isString()) {
-      id.audiences.push_back(aud.extract<std::string>());
-    } else if (aud.type() == typeid(json::Array)) {
-      auto list = aud.extract<json::Array>();
-      for (size_t i = 0; i < list->size(); ++i)
-        if (list->get(static_cast<unsigned>(i)).isString())
-          id.audiences.push_back(list->getElement<std::string>(static_cast<unsigned>(i)));
-    }
-  }
+  id.audiences = jwt::audiences(claims);
   if (id.audiences.empty())
     throw invalidArgument("invalid field " + field + ": the token has no aud");
   id.nonce = claims->optValue<std::string>("nonce", "");

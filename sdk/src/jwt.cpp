@@ -10,10 +10,8 @@ crypto::Digest digestOf(const std::string& signingInput, Hashing hashing) {
   if (hashing == Hashing::kSingleSha256) return once;
   return crypto::sha256(once.data(), once.size());
 }
+}  // namespace
 
-struct Parts {
-  std::string header, payload, signature;
-};
 std::optional<Parts> split(const std::string& token) {
   auto a = token.find('.');
   if (a == std::string::npos) return std::nullopt;
@@ -21,7 +19,21 @@ std::optional<Parts> split(const std::string& token) {
   if (b == std::string::npos || token.find('.', b + 1) != std::string::npos) return std::nullopt;
   return Parts{token.substr(0, a), token.substr(a + 1, b - a - 1), token.substr(b + 1)};
 }
-}  // namespace
+
+std::vector<std::string> audiences(const json::Object& claims) {
+  std::vector<std::string> out;
+  if (!claims->has("aud")) return out;
+  auto aud = claims->get("aud");
+  if (aud.isString()) {
+    out.push_back(aud.extract<std::string>());
+  } else if (aud.type() == typeid(json::Array)) {
+    auto list = aud.extract<json::Array>();
+    for (size_t i = 0; i < list->size(); ++i)
+      if (list->get(static_cast<unsigned>(i)).isString())
+        out.push_back(list->getElement<std::string>(static_cast<unsigned>(i)));
+  }
+  return out;
+}
 
 std::string signEs256(const crypto::SecretBytes& privateKey, const json::Object& header,
                       const json::Object& claims, Hashing hashing) {

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <thread>
 
+#include "signet/bundles.hpp"
 #include "signet/jwt.hpp"
 
 namespace signet::test {
@@ -59,6 +60,13 @@ std::pair<std::string, std::string> AttestedStamper::stamp(std::string_view body
   o->set("publicKey", key_.publicKey);
   o->set("signature", toHex(crypto::encodeDerSignature(sig)));
   return {"X-Stamp-Attested", base64UrlEncode(json::stringify(o))};
+}
+
+std::shared_ptr<ApiKeyStamper> stamperFromBundle(const SessionKey& target,
+                                                 const std::string& credentialBundle) {
+  auto key = bundles::openCredentialBundle(target.privateKey, credentialBundle);
+  EXPECT_TRUE(key) << "the credential bundle does not open with the target key";
+  return key ? std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256) : nullptr;
 }
 
 std::string emailVerificationToken(TestGateway& gw, const std::string& email,

@@ -60,6 +60,11 @@ std::string newestOutboxMessage(const TestGateway& gw, const std::string& extens
 json::Object loginClientSignature(const SessionKey& tokenKey, const std::string& verificationToken,
                                   const std::string& sessionPublicKey);
 
+// A stamper for the key a credential bundle sealed to `target` holds; null (and a test
+// failure) when the bundle does not open.
+std::shared_ptr<ApiKeyStamper> stamperFromBundle(const SessionKey& target,
+                                                 const std::string& credentialBundle);
+
 // The claims of a JWT signed by the gateway (single or double SHA-256), or a test failure.
 json::Object gatewayJwtClaims(TestGateway& gw, const std::string& token, bool doubleHash);
 

@@ -188,10 +188,8 @@ TEST_P(OauthTest, LegacyOauthBundleStampsRequests) {
   auto r =
       resultOf(gw->rootClient().submit("oauth", "ACTIVITY_TYPE_OAUTH", sub.id, p), "oauthResult");
   EXPECT_EQ(r->getValue<std::string>("userId"), sub.userId);
-  auto key = bundles::openCredentialBundle(target.privateKey,
-                                           r->getValue<std::string>("credentialBundle"));
-  ASSERT_TRUE(key);
-  auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
+  auto stamper = stamperFromBundle(target, r->getValue<std::string>("credentialBundle"));
+  ASSERT_TRUE(stamper);
   EXPECT_EQ(
       gw->clientWith(stamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
       sub.userId);

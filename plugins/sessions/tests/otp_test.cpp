@@ -490,10 +490,8 @@ TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
   auto r = resultOf(gw.rootClient().submit("otp_auth", "ACTIVITY_TYPE_OTP_AUTH", sub.id, p),
                     "otpAuthResult");
   EXPECT_EQ(r->getValue<std::string>("userId"), sub.userId);
-  auto key = bundles::openCredentialBundle(target.privateKey,
-                                           r->getValue<std::string>("credentialBundle"));
-  ASSERT_TRUE(key);
-  auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
+  auto stamper = stamperFromBundle(target, r->getValue<std::string>("credentialBundle"));
+  ASSERT_TRUE(stamper);
   EXPECT_EQ(
       gw.clientWith(stamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
       sub.userId);
@@ -511,9 +509,8 @@ TEST_P(OtpTest, LegacyOtpAuthAndEmailAuthHandOutWorkingCredentialBundles) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(message, m, std::regex(R"(auth\?bundle=([1-9A-HJ-NP-Za-km-z]+))")))
       << message;
-  auto emailed = bundles::openCredentialBundle(target.privateKey, m[1].str());
-  ASSERT_TRUE(emailed);
-  auto emailStamper = std::make_shared<ApiKeyStamper>(std::move(*emailed), stamp::Scheme::kP256);
+  auto emailStamper = stamperFromBundle(target, m[1].str());
+  ASSERT_TRUE(emailStamper);
   EXPECT_EQ(
       gw.clientWith(emailStamper).query("whoami", orgBody(sub.id))->getValue<std::string>("userId"),
       sub.userId);

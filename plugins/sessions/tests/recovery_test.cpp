@@ -49,9 +49,7 @@ std::shared_ptr<ApiKeyStamper> recoveryKeyFrom(const std::string& message,
   EXPECT_TRUE(
       std::regex_search(message, m, std::regex(R"(recover\?bundle=([1-9A-HJ-NP-Za-km-z]+))")))
       << message;
-  auto key = bundles::openCredentialBundle(target.privateKey, m[1].str());
-  EXPECT_TRUE(key);
-  return key ? std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256) : nullptr;
+  return stamperFromBundle(target, m[1].str());
 }
 
 json::Object recoverParams(const std::string& userId, const SoftwareAuthenticator& passkey) {

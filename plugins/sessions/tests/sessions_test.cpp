@@ -138,10 +138,8 @@ TEST_P(SessionsTest, ReadWriteSessionsAreCredentialBundlesAndReadOnlySessionsAre
                     "createReadWriteSessionResultV2");
   EXPECT_EQ(r->getValue<std::string>("userId"), sub.userId);
   EXPECT_EQ(r->getValue<std::string>("organizationName"), "end user");
-  auto key = bundles::openCredentialBundle(target.privateKey,
-                                           r->getValue<std::string>("credentialBundle"));
-  ASSERT_TRUE(key);
-  auto stamper = std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256);
+  auto stamper = stamperFromBundle(target, r->getValue<std::string>("credentialBundle"));
+  ASSERT_TRUE(stamper);
   gw.clientWith(stamper).query("whoami", orgBody(sub.id));
   auto stored = alice.query(
       "get_api_key", json::parseObject(R"({"organizationId":")" + sub.id + R"(","apiKeyId":")" +

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "signet/crypto.hpp"
 #include "signet/json.hpp"
@@ -28,6 +29,13 @@ std::string atobSafeJsonString(const std::string& utf8);
 // malformed token or a bad signature. Expiry is the caller's business (units differ).
 std::optional<json::Object> verifyEs256(const std::string& token, const Bytes& publicKey,
                                         Hashing hashing);
+// A compact JWT's three base64url parts, or nullopt when it does not have exactly three.
+struct Parts {
+  std::string header, payload, signature;
+};
+std::optional<Parts> split(const std::string& token);
+// The `aud` claim (RFC 7519 §4.1.3: a string or a list of strings) as a list.
+std::vector<std::string> audiences(const json::Object& claims);
 // The claims without checking the signature (to read who a token names before deciding).
 std::optional<json::Object> decodeClaims(const std::string& token);
 
