@@ -285,6 +285,8 @@ TEST_P(OauthTest, EveryBadTokenIsRefusedNamingTheCheckAndNothingIsWritten) {
   expired->set("exp", now - 3600);
   auto notYet = claims(issuer.url());
   notYet->set("nbf", now + 3600);
+  auto future = claims(issuer.url());
+  future->set("iat", now + 3600);
   std::string good = issuer.idToken("google-di", kAudience, nonce);
   std::string tampered = good;
   char& c = tampered[good.rfind('.') + 10];  // one character of the signature
@@ -295,6 +297,7 @@ TEST_P(OauthTest, EveryBadTokenIsRefusedNamingTheCheckAndNothingIsWritten) {
       {other.idToken("google-di", kAudience, nonce), "has an OAuth provider with issuer"},
       {issuer.sign(expired), "expired at"},
       {issuer.sign(notYet), "not valid before"},
+      {issuer.sign(future), "issued in the future"},
       {issuer.idToken("google-di", kAudience, jwt::oidcNonce(newSessionKey().publicKey)),
        "does not bind the token"},
       {tampered, "signature does not verify"},
@@ -367,6 +370,48 @@ TEST_P(OauthTest, ASlowOrDeadIssuerCostsOnlyItsOwnRequestsTheTimeout) {
       refusalOf([&] { return oauthLogin(*gw, sub.id, loginParams(token, session.publicKey)); });
   EXPECT_NE(downMessage.find("cannot be reached"), std::string::npos) << downMessage;
   EXPECT_EQ(stored(*gw), before + 1);  // the create_users activity, and nothing of the logins
+}
+
+TEST_P(OauthTest, OidcClaimsAddAnAudienceAndTknonceBindsLikeNonce) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "jo@example.com", "+14155550119");
+  Client jo = gw->clientWith(sub.userKey.stamper);
+  // V2: a verified token plus oidcClaims registers the same identity for another client id.
+  auto provider = providerParams(issuer.idToken("google-jo", kAudience, "r"));
+  json::Object extra = json::object();
+  extra->set("iss", issuer.url());
+  extra->set("sub", "google-jo");
+  extra->set("aud", "ios-client-id");
+  provider->set("oidcClaims", extra);
+  json::Array list = json::array();
+  list->add(provider);
+  json::Object p = json::object();
+  p->set("userId", sub.userId);
+  p->set("oauthProviders", list);
+  resultOf(
+      jo.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", sub.id, p),
+      "createOauthProvidersResultV2");
+  // oidcClaims naming another subject than the token's is refused.
+  extra->set("sub", "google-someone-else");
+  std::string message = refusalOf([&] {
+    return jo.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", sub.id,
+                     p);
+  });
+  EXPECT_NE(message.find("differ from the token's"), std::string::npos) << message;
+
+  // A token for the iOS client id, bound by tknonce instead of nonce, logs in.
+  auto session = newSessionKey();
+  int64_t now = systemNowMs() / 1000;
+  json::Object c = json::object();
+  c->set("iss", issuer.url());
+  c->set("sub", "google-jo");
+  c->set("aud", json::stringArray({"ios-client-id", "some-other-party"}));
+  c->set("tknonce", jwt::oidcNonce(session.publicKey));
+  c->set("iat", now);
+  c->set("exp", now + 600);
+  auto a = oauthLogin(*gw, sub.id, loginParams(issuer.sign(c, "ES256"), session.publicKey));
+  EXPECT_EQ(status(a), kCompleted) << json::stringify(a);
 }
 
 TEST_P(OauthTest, KeysAreKeptForTheirCacheControlLifetime) {
