@@ -10,6 +10,9 @@ using crypto::Curve;
 std::string mnemonicSecretId(const std::string& walletId) {
   return "wallet-mnemonic:" + walletId;
 }
+std::string seedSecretId(const std::string& walletId) {
+  return "wallet-seed:" + walletId;
+}
 std::string privateKeySecretId(const std::string& privateKeyId) {
   return "private-key:" + privateKeyId;
 }
@@ -38,9 +41,9 @@ std::string curveToApi(Curve curve) {
   return "";
 }
 
-crypto::SecretBytes walletSeed(RequestContext& ctx, const std::string& walletId) {
-  auto mnemonic = ctx.keyring().open(mnemonicSecretId(walletId), kMnemonicKind);
-  // Stored as "mnemonic" or "mnemonic\npassphrase" (an imported wallet's BIP-39 passphrase).
+namespace {
+// Stored as "mnemonic" or "mnemonic\npassphrase" (an imported wallet's BIP-39 passphrase).
+crypto::SecretBytes seedOfMnemonic(const crypto::SecretBytes& mnemonic) {
   std::string text = toString(mnemonic.bytes());
   auto newline = text.find('\n');
   std::string words = text.substr(0, newline);
@@ -51,13 +54,27 @@ crypto::SecretBytes walletSeed(RequestContext& ctx, const std::string& walletId)
   crypto::wipe(passphrase.data(), passphrase.size());
   return seed;
 }
+}  // namespace
 
-crypto::SecretBytes walletAccountKey(RequestContext& ctx, const std::string& walletId, Curve curve,
-                                     const std::string& path, const std::string& field) {
+crypto::SecretBytes walletSeed(RequestContext& ctx, const std::string& walletId) {
+  try {
+    return ctx.keyring().open(seedSecretId(walletId), kSeedKind);
+  } catch (const Error& e) {
+    if (e.code() != Code::kNotFound) throw;  // a wallet stored before seeds were sealed
+  }
+  return seedOfMnemonic(ctx.keyring().open(mnemonicSecretId(walletId), kMnemonicKind));
+}
+
+void sealWalletSeed(ActivityContext& ctx, const std::string& walletId,
+                    const crypto::SecretBytes& mnemonic) {
+  ctx.keyring().seal(seedSecretId(walletId), kSeedKind, seedOfMnemonic(mnemonic));
+}
+
+crypto::SecretBytes accountKeyFromSeed(const crypto::SecretBytes& seed, Curve curve,
+                                       const std::string& path, const std::string& field) {
   std::string why;
   auto segments = hd::parsePath(path, why);
   if (!segments) throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + why);
-  auto seed = walletSeed(ctx, walletId);
   try {
     return std::move(hd::derive(curve, seed, *segments).privateKey);
   } catch (const std::invalid_argument& e) {

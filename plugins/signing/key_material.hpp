@@ -12,7 +12,12 @@ namespace signing {
 
 inline constexpr const char* kMnemonicKind = "bip39-mnemonic";
 inline constexpr const char* kPrivateKeyKind = "private-key";
+inline constexpr const char* kSeedKind = "bip39-seed";
 std::string mnemonicSecretId(const std::string& walletId);
+// A wallet's BIP-39 seed, sealed beside its mnemonic when the wallet is stored, so that adding
+// accounts does not run PBKDF2 (2048 rounds of HMAC-SHA512) again. Wallets stored before it
+// have none; their seed is derived from the mnemonic as before.
+std::string seedSecretId(const std::string& walletId);
 std::string privateKeySecretId(const std::string& privateKeyId);
 // A stored wallet account's derived key, sealed at creation so that signing opens one secret
 // instead of re-running PBKDF2 and the derivation on every request.
@@ -22,16 +27,16 @@ std::string accountKeySecretId(const std::string& walletAccountId);
 signet::crypto::Curve curveFromApi(const std::string& name, const std::string& field);
 std::string curveToApi(signet::crypto::Curve curve);
 
-// A wallet's BIP-39 seed (the mnemonic is opened, used and wiped here): for callers that
-// derive several keys of one wallet in a request.
+// A wallet's BIP-39 seed: the sealed seed, else derived from the mnemonic (opened, used and
+// wiped here). For callers that derive several keys of one wallet in a request.
 signet::crypto::SecretBytes walletSeed(signet::RequestContext& ctx, const std::string& walletId);
-// The account key at `path` of a wallet (the mnemonic is opened, used and wiped here).
-// InvalidArgument naming `field` for a bad path.
-signet::crypto::SecretBytes walletAccountKey(signet::RequestContext& ctx,
-                                             const std::string& walletId,
-                                             signet::crypto::Curve curve, const std::string& path,
-                                             const std::string& field);
-
+// Derives and seals the seed of `mnemonic` ("words" or "words\npassphrase") for a new wallet.
+void sealWalletSeed(signet::ActivityContext& ctx, const std::string& walletId,
+                    const signet::crypto::SecretBytes& mnemonic);
+// The account key at `path` under a seed. InvalidArgument naming `field` for a bad path.
+signet::crypto::SecretBytes accountKeyFromSeed(const signet::crypto::SecretBytes& seed,
+                                               signet::crypto::Curve curve, const std::string& path,
+                                               const std::string& field);
 // A key that can sign: what signWith resolved to.
 struct SigningKey {
   signet::crypto::Curve curve;

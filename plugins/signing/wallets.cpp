@@ -68,8 +68,10 @@ std::vector<std::string> addAccounts(ActivityContext& ctx, const std::string& or
                                      const std::string& walletId,
                                      const std::vector<AccountSpec>& accounts, bool persist) {
   std::vector<std::string> addresses;
+  if (accounts.empty()) return addresses;
+  auto seed = walletSeed(ctx, walletId);  // once for all the accounts
   for (const auto& s : accounts) {
-    auto key = walletAccountKey(ctx, walletId, s.curve, s.path, s.field + ".path");
+    auto key = accountKeyFromSeed(seed, s.curve, s.path, s.field + ".path");
     Bytes pub = crypto::publicKeyFromPrivate(s.curve, key);
     std::string address = addressFor(s.addressFormat, s.curve, pub);
     addresses.push_back(address);
@@ -138,6 +140,7 @@ void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
   ctx.db().exec("DELETE FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId});
   ctx.db().exec("DELETE FROM signing_wallets WHERE id = ?", {walletId});
   ctx.keyring().erase(mnemonicSecretId(walletId));
+  ctx.keyring().erase(seedSecretId(walletId));
 }
 }  // namespace
 
@@ -154,6 +157,7 @@ Object storeWallet(ActivityContext& ctx, const std::string& organizationId, cons
   std::string walletId = ctx.newId();
   ctx.keyring().seal(mnemonicSecretId(walletId), kMnemonicKind,
                      crypto::SecretBytes(mnemonic.bytes()));
+  sealWalletSeed(ctx, walletId, mnemonic);
   ctx.db().exec(
       "INSERT INTO signing_wallets (id, organization_id, name, exported, imported, "
       "created_at_ms, updated_at_ms) VALUES (?, ?, ?, 0, ?, ?, ?)",

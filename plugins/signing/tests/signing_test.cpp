@@ -176,9 +176,9 @@ TEST_P(SigningTest, WalletAccountsSignWithTheirSchemes) {
   del->set("deleteWithoutExport", true);
   resultOf(gw.rootClient().submit("delete_wallets", "ACTIVITY_TYPE_DELETE_WALLETS", org, del),
            "deleteWalletsResult");
-  EXPECT_EQ(
-      gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?", {"wallet-mnemonic:" + walletId}),
-      0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id IN (?, ?)",
+                     {"wallet-mnemonic:" + walletId, "wallet-seed:" + walletId}),
+            0);
 }
 
 TEST_P(SigningTest, PrivateKeysSignByIdAndAddress) {
@@ -416,6 +416,39 @@ TEST_P(SigningTest, ImportedMnemonicWithPassphraseDerivesWithIt) {
   body->set("walletId", r->getValue<std::string>("walletId"));
   EXPECT_TRUE(
       gw.rootClient().query("get_wallet", body)->getObject("wallet")->getValue<bool>("imported"));
+
+  // The seed (with its passphrase) is sealed beside the mnemonic, so new accounts skip PBKDF2;
+  // a wallet stored before seeds were sealed derives them from the mnemonic, to the same keys.
+  auto addAccount = [&](const std::string& walletId) {
+    json::Array accounts = json::array();
+    accounts->add(account("CURVE_SECP256K1", "m/44'/60'/0'/0/1", "ADDRESS_FORMAT_ETHEREUM"));
+    json::Object p = json::object();
+    p->set("walletId", walletId);
+    p->set("accounts", accounts);
+    return resultOf(gw.rootClient().submit("create_wallet_accounts",
+                                           "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS", org, p),
+                    "createWalletAccountsResult")
+        ->getArray("addresses")
+        ->getElement<std::string>(0);
+  };
+  std::string sealedSeedWallet = r->getValue<std::string>("walletId");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ? AND kind = 'bip39-seed'",
+                     {"wallet-seed:" + sealedSeedWallet}),
+            1);
+  std::string fromSeed = addAccount(sealedSeedWallet);
+  im->set("walletName", "stored before seeds");
+  auto again = importTarget(gw);
+  im->set("encryptedBundle",
+          bundles::sealedJson(
+              bundles::seal(again, reinterpret_cast<const uint8_t*>(plain.data()), plain.size())));
+  std::string olderWallet =
+      resultOf(gw.rootClient().submit("import_wallet", "ACTIVITY_TYPE_IMPORT_WALLET", org, im),
+               "importWalletResult")
+          ->getValue<std::string>("walletId");
+  gw.write([&](Db& db) {
+    db.exec("DELETE FROM signet_secrets WHERE id = ?", {"wallet-seed:" + olderWallet});
+  });
+  EXPECT_EQ(addAccount(olderWallet), fromSeed);
 }
 
 }  // namespace
