@@ -53,6 +53,15 @@ const std::vector<Command>& commands() {
      "signet rollout list --data-dir DIR [--config FILE]", rolloutListCommand},
     {"keys show", "print the gateway signer's public key (for SDK override options)",
      "signet keys show --data-dir DIR [--config FILE]", keysShowCommand},
+    {"backup", "copy a SQLite store consistently, while the gateway serves",
+     "signet backup --data-dir DIR --out FILE [--config FILE]\n"
+     "  FILE must not exist; it is written 0600. The master key is not in it: keep\n"
+     "  master.key (or SIGNET_MASTER_KEY) safe elsewhere. PostgreSQL: pg_dump (README).",
+     backupCommand},
+    {"restore", "put a backup back in place of the SQLite store (the gateway stopped)",
+     "signet restore --data-dir DIR --from FILE [--config FILE]\n"
+     "  Refused while a gateway serves from DIR, for a file that is not an intact Signet\n"
+     "  store, and when DIR's master key does not open its secrets.", restoreCommand},
   };
   // clang-format on
   return table;

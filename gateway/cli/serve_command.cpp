@@ -7,6 +7,7 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/serve_lock.hpp"
 #include "server/http_server.hpp"
 
 namespace signet::cli {
@@ -22,6 +23,12 @@ int serveCommand(const std::vector<std::string>& argv) {
 
   Config config = Config::load(args.require("data-dir"), args.get("config").value_or(""));
   if (auto listen = args.get("listen")) config.listen = *listen;
+  // Held until the process ends: `signet restore` refuses to run under a serving gateway.
+  // Several gateways may serve one PostgreSQL store, so only SQLite stores are held to one.
+  ServeLock lock(args.require("data-dir"));
+  if (config.database.backend == Backend::kSqlite && !lock.acquired())
+    throw failedPrecondition("another signet serve (or a restore) holds " +
+                             args.require("data-dir") + "/serve.lock");
   Gateway gateway(config);
   HttpServer server(gateway, config.listen);
   server.start();

@@ -2,8 +2,11 @@
 // free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
 // restart that keeps everything.
 
+#include <atomic>
 #include <fstream>
+#include <thread>
 
+#include "store/database.hpp"
 #include "support/signet_cli.hpp"
 #include "support/test_gateway.hpp"
 
@@ -177,6 +180,107 @@ TEST(CliTest, InitWithChosenPluginsThenEnableAndDisable) {
   EXPECT_LT(text.find("\"listen\""), text.find("\"database\"")) << text;
   EXPECT_EQ(run({"--help"}).exitCode, 0);
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace signet::test
+
+namespace signet::test {
+namespace {
+
+int64_t countIn(const std::filesystem::path& file, const std::string& sql) {
+  DatabaseConfig config;
+  config.backend = Backend::kSqlite;
+  config.connection = file.string();
+  Database db(config);
+  int64_t n = -1;
+  db.read([&](Db& tx) { n = tx.queryOne(sql)->i64(0); });
+  return n;
+}
+
+TEST(CliTest, BackupWhileServingThenRestoreWithTheSameMasterKeyOnly) {
+  namespace fs = std::filesystem;
+  auto dir = (fs::temp_directory_path() / ("signet-backup-" + crypto::uuidV4())).string();
+  ASSERT_EQ(run({"init", "--data-dir", dir}).exitCode, 0);
+  auto org = run({"org", "create", "--data-dir", dir, "--name", "Acme", "--user-name", "alice"});
+  ASSERT_EQ(org.exitCode, 0) << org.err;
+  std::string orgId = json::parseObject(org.out, "ids")->getValue<std::string>("organizationId");
+  std::ifstream keyStream(dir + "/" + orgId + ".api-key.json");
+  std::string privateHex =
+      json::parseObject(std::string((std::istreambuf_iterator<char>(keyStream)),
+                                    std::istreambuf_iterator<char>()),
+                        "credentials")
+          ->getValue<std::string>("apiPrivateKey");
+  const fs::path store = fs::path(dir) / "signet.db";
+  const std::string activities = "SELECT COUNT(*) FROM activities";
+  std::string backup = dir + "/backup.db";
+  int64_t inBackup = 0;
+  {
+    ServeProcess server(dir);
+    Client client(server.baseUrl(), ApiKeyStamper::fromHex(privateHex));
+    auto tag = [&](int i) {
+      json::Object p = json::object();
+      p->set("userTagName", "tag " + std::to_string(i));
+      p->set("userIds", json::array());
+      client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", orgId, p);
+    };
+    for (int i = 0; i < 20; ++i) tag(i);
+    // Writes go on while the backup is taken (at most 400 of them, whatever happens).
+    std::atomic<bool> done{false};
+    std::atomic<int> written{20};
+    std::thread writer([&] {
+      for (int i = 20; i < 420 && !done; ++i) {
+        tag(i);
+        ++written;
+      }
+    });
+    while (written < 40) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    int64_t before = countIn(store, activities);
+    auto b = run({"backup", "--data-dir", dir, "--out", backup});
+    done = true;
+    writer.join();
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    EXPECT_NE(b.out.find("\"backup\""), std::string::npos) << b.out;
+    EXPECT_EQ(fs::status(backup).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write);
+    inBackup = countIn(backup, activities);
+    EXPECT_GE(inBackup, before);
+    EXPECT_LE(inBackup, countIn(store, activities));
+    // Each activity in the copy is whole: its tag is there too.
+    EXPECT_EQ(countIn(backup, "SELECT COUNT(*) FROM user_tags"), inBackup);
+    // The same file is not overwritten, and a restore under a serving gateway is refused.
+    EXPECT_NE(run({"backup", "--data-dir", dir, "--out", backup}).exitCode, 0);
+    auto refused = run({"restore", "--data-dir", dir, "--from", backup});
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.err.find("stop it before restoring"), std::string::npos) << refused.err;
+    EXPECT_EQ(server.stop(), 0);
+  }
+  EXPECT_GT(countIn(store, activities), inBackup);  // the writes after the copy
+
+  // Another data directory has another master key: its restore is refused.
+  auto other = (fs::temp_directory_path() / ("signet-backup-" + crypto::uuidV4())).string();
+  ASSERT_EQ(run({"init", "--data-dir", other}).exitCode, 0);
+  auto wrongKey = run({"restore", "--data-dir", other, "--from", backup});
+  EXPECT_NE(wrongKey.exitCode, 0);
+  EXPECT_NE(wrongKey.err.find("does not open"), std::string::npos) << wrongKey.err;
+  // Nor is a file that is no store.
+  std::ofstream(dir + "/junk.db") << "not a database";
+  auto junk = run({"restore", "--data-dir", dir, "--from", dir + "/junk.db"});
+  EXPECT_NE(junk.exitCode, 0);
+
+  auto restored = run({"restore", "--data-dir", dir, "--from", backup});
+  ASSERT_EQ(restored.exitCode, 0) << restored.err;
+  EXPECT_EQ(countIn(store, activities), inBackup);
+  {
+    ServeProcess server(dir);
+    Client client(server.baseUrl(), ApiKeyStamper::fromHex(privateHex));
+    json::Object who = json::object();
+    who->set("organizationId", orgId);
+    EXPECT_EQ(client.query("whoami", who)->getValue<std::string>("organizationName"), "Acme");
+    EXPECT_EQ(server.stop(), 0);
+  }
+  fs::remove_all(dir);
+  fs::remove_all(other);
 }
 
 }  // namespace
