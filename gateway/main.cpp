@@ -53,6 +53,12 @@ const std::vector<Command>& commands() {
      "signet rollout list --data-dir DIR [--config FILE]", rolloutListCommand},
     {"keys show", "print the gateway signer's public key (for SDK override options)",
      "signet keys show --data-dir DIR [--config FILE]", keysShowCommand},
+    {"keys rotate-master", "re-seal every secret under a new master key (the gateway stopped)",
+     "signet keys rotate-master --data-dir DIR [--config FILE]\n"
+     "  Writes the new key to the master key file and keeps the old one as <file>.old. Safe\n"
+     "  to interrupt: the installed key always opens every secret, and running it again\n"
+     "  finishes. Refused with SIGNET_MASTER_KEY (put the key in the file first).",
+     keysRotateMasterCommand},
     {"backup", "copy a SQLite store consistently, while the gateway serves",
      "signet backup --data-dir DIR --out FILE [--config FILE]\n"
      "  FILE must not exist; it is written 0600. The master key is not in it: keep\n"

@@ -20,6 +20,7 @@ int pluginsListCommand(const std::vector<std::string>& args);
 int pluginsEnableCommand(const std::vector<std::string>& args);   // NAME first
 int pluginsDisableCommand(const std::vector<std::string>& args);  // NAME first
 int keysShowCommand(const std::vector<std::string>& args);
+int keysRotateMasterCommand(const std::vector<std::string>& args);
 int backupCommand(const std::vector<std::string>& args);
 int restoreCommand(const std::vector<std::string>& args);
 int rolloutSetCommand(const std::vector<std::string>& args);  // TYPE STATE first

@@ -8,9 +8,11 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/serve_lock.hpp"
 #include "gateway.hpp"
 #include "plugins/plugin_host.hpp"
 #include "store/keyring.hpp"
+#include "store/master_key_rotation.hpp"
 
 namespace signet::cli {
 
@@ -67,6 +69,24 @@ int keysShowCommand(const std::vector<std::string>& argv) {
   Config config = Config::load(args.require("data-dir"), args.get("config").value_or(""));
   Gateway gateway(config);
   std::cout << "{\"signerPublicKey\":\"" << gateway.signerPublicKey() << "\"}\n";
+  return 0;
+}
+
+int keysRotateMasterCommand(const std::vector<std::string>& argv) {
+  Args args(argv, {"data-dir", "config"}, {});
+  std::string dataDir = args.require("data-dir");
+  Config config = Config::load(dataDir, args.get("config").value_or(""));
+  // Secrets a serving gateway sealed meanwhile would be left under the old key only.
+  ServeLock lock(dataDir);
+  if (!lock.acquired())
+    throw failedPrecondition("a gateway is serving from " + dataDir +
+                             "; stop it (and every gateway on the same PostgreSQL) first");
+  Gateway gateway(config);  // applies the migrations the rotation needs
+  auto report = rotateMasterKey(gateway.database(), config.masterKeyFile);
+  std::cout << "{\"rotated\":" << report.secrets << ",\"oldKeyFile\":\""
+            << report.oldKeyFile.string() << "\"}" << std::endl;
+  std::cerr << "the previous master key is in " << report.oldKeyFile.string()
+            << ": destroy it once no backup made before this rotation is needed" << std::endl;
   return 0;
 }
 

@@ -125,6 +125,7 @@ std::vector<Migration> coreMigrations() {
         "NULL, receiver_user_tags TEXT NOT NULL, access_type TEXT NOT NULL, created_at_ms BIGINT "
         "NOT NULL)",
         "CREATE INDEX invitations_organization ON invitations (organization_id)"}},
+      keyringRotationMigration(14),
   };
 }
 

@@ -62,9 +62,8 @@ void MasterKey::create(const std::filesystem::path& file) {
 
 void DbKeyring::seal(const std::string& id, const std::string& kind,
                      const crypto::SecretBytes& plaintext) {
-  Bytes nonce = crypto::randomBytes(12);
-  Bytes sealed = crypto::aesGcmSeal(masterKey_, nonce, plaintext.data(), plaintext.size(),
-                                    associatedData(id, kind));
+  Bytes nonce;
+  Bytes sealed = sealUnder(masterKey_, id, kind, plaintext, nonce);
   auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                  std::chrono::system_clock::now().time_since_epoch())
                  .count();
@@ -75,13 +74,36 @@ void DbKeyring::seal(const std::string& id, const std::string& kind,
       {id, kind, toHex(nonce), toHex(sealed), int64_t{now}});
 }
 
+std::optional<crypto::SecretBytes> openSealed(const crypto::SecretBytes& masterKey,
+                                              const std::string& id, const std::string& kind,
+                                              const std::string& nonceHex,
+                                              const std::string& ciphertextHex) {
+  auto nonce = fromHex(nonceHex);
+  auto ciphertext = fromHex(ciphertextHex);
+  if (!nonce || !ciphertext) return std::nullopt;
+  return crypto::aesGcmOpen(masterKey, *nonce, *ciphertext, associatedData(id, kind));
+}
+
+Bytes sealUnder(const crypto::SecretBytes& masterKey, const std::string& id,
+                const std::string& kind, const crypto::SecretBytes& plaintext, Bytes& nonce) {
+  nonce = crypto::randomBytes(12);
+  return crypto::aesGcmSeal(masterKey, nonce, plaintext.data(), plaintext.size(),
+                            associatedData(id, kind));
+}
+
 crypto::SecretBytes DbKeyring::open(const std::string& id, const std::string& kind) {
-  auto row = db_.queryOne("SELECT kind, nonce, ciphertext FROM signet_secrets WHERE id = ?", {id});
+  auto row = db_.queryOne(
+      "SELECT kind, nonce, ciphertext, next_nonce, next_ciphertext FROM signet_secrets WHERE id = "
+      "?",
+      {id});
   if (!row) throw notFound("no secret " + id + " in the keyring");
   if (row->str(0) != kind)
     throw internalError("secret " + id + " is a " + row->str(0) + ", not a " + kind);
-  auto opened = crypto::aesGcmOpen(masterKey_, *fromHex(row->str(1)), *fromHex(row->str(2)),
-                                   associatedData(id, kind));
+  auto opened = openSealed(masterKey_, id, kind, row->str(1), row->str(2));
+  // A master-key rotation that stopped after installing the new key left the secret's copy
+  // under it beside the old one (signet keys rotate-master finishes the job).
+  if (!opened && row->optStr(4))
+    opened = openSealed(masterKey_, id, kind, *row->optStr(3), *row->optStr(4));
   // Never say more than this: the ciphertext or key must not reach a log.
   if (!opened) throw internalError("secret " + id + " does not open under this master key");
   return std::move(*opened);
@@ -97,6 +119,13 @@ Migration keyringMigration(int version) {
           {"CREATE TABLE signet_secrets (id TEXT PRIMARY KEY, kind TEXT NOT NULL, key_version "
            "INTEGER NOT NULL, nonce TEXT NOT NULL, ciphertext TEXT NOT NULL, created_at_ms "
            "BIGINT NOT NULL)"}};
+}
+
+Migration keyringRotationMigration(int version) {
+  return {version,
+          "keyring: each secret's copy under the next master key while a rotation runs",
+          {"ALTER TABLE signet_secrets ADD COLUMN next_nonce TEXT",
+           "ALTER TABLE signet_secrets ADD COLUMN next_ciphertext TEXT"}};
 }
 
 }  // namespace signet

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 
 #include "signet/plugin.hpp"
 
@@ -31,7 +32,17 @@ class DbKeyring : public Keyring {
   const crypto::SecretBytes& masterKey_;
 };
 
-// The core schema's keyring table.
+// The core schema's keyring table, and the columns a master-key rotation fills.
 Migration keyringMigration(int version);
+Migration keyringRotationMigration(int version);
+
+// A secret sealed under `masterKey`, bound to (id, kind); nullopt when it does not open.
+std::optional<crypto::SecretBytes> openSealed(const crypto::SecretBytes& masterKey,
+                                              const std::string& id, const std::string& kind,
+                                              const std::string& nonceHex,
+                                              const std::string& ciphertextHex);
+// Seals under `masterKey`, bound to (id, kind); `nonce` receives the fresh nonce.
+Bytes sealUnder(const crypto::SecretBytes& masterKey, const std::string& id,
+                const std::string& kind, const crypto::SecretBytes& plaintext, Bytes& nonce);
 
 }  // namespace signet

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "store/database.hpp"
+#include "store/keyring.hpp"
 #include "support/signet_cli.hpp"
 #include "support/test_gateway.hpp"
 
@@ -281,6 +282,109 @@ TEST(CliTest, BackupWhileServingThenRestoreWithTheSameMasterKeyOnly) {
   }
   fs::remove_all(dir);
   fs::remove_all(other);
+}
+
+}  // namespace
+}  // namespace signet::test
+
+namespace signet::test {
+namespace {
+
+// How many of the store's secrets open under `key` (through the keyring, as the gateway opens
+// them).
+size_t secretsOpeningUnder(const std::filesystem::path& store, const crypto::SecretBytes& key,
+                           size_t& total) {
+  DatabaseConfig config;
+  config.backend = Backend::kSqlite;
+  config.connection = store.string();
+  Database db(config);
+  size_t opening = 0;
+  db.read([&](Db& tx) {
+    auto rows = tx.query("SELECT id, kind FROM signet_secrets");
+    total = rows.size();
+    DbKeyring keyring(tx, key);
+    for (const auto& r : rows) try {
+        keyring.open(r.str(0), r.str(1));
+        ++opening;
+      } catch (const Error&) {
+      }
+  });
+  return opening;
+}
+
+crypto::SecretBytes keyIn(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string hex;
+  in >> hex;
+  return crypto::SecretBytes(*fromHex(hex));
+}
+
+TEST(CliTest, RotateMasterKeyIsSafeToInterruptAndFinishesWhenRunAgain) {
+  namespace fs = std::filesystem;
+  auto dir = (fs::temp_directory_path() / ("signet-rotate-" + crypto::uuidV4())).string();
+  ASSERT_EQ(run({"init", "--data-dir", dir}).exitCode, 0);
+  auto org = run({"org", "create", "--data-dir", dir, "--name", "Acme", "--user-name", "alice"});
+  ASSERT_EQ(org.exitCode, 0) << org.err;
+  const fs::path store = fs::path(dir) / "signet.db", keyFile = fs::path(dir) / "master.key";
+  const auto oldKey = keyIn(keyFile);
+  // Enough secrets for several batches.
+  {
+    DatabaseConfig config;
+    config.backend = Backend::kSqlite;
+    config.connection = store.string();
+    Database db(config);
+    db.transaction([&](Db& tx) {
+      DbKeyring keyring(tx, oldKey);
+      for (int i = 0; i < 120; ++i)
+        keyring.seal("test-secret-" + std::to_string(i), "test",
+                     crypto::SecretBytes(crypto::randomBytes(32)));
+    });
+  }
+  size_t total = 0;
+  ASSERT_EQ(secretsOpeningUnder(store, oldKey, total), total);
+  ASSERT_GE(total, 120u);
+
+  // Killed after two batches: nothing swapped, the old key opens everything.
+  ::setenv("SIGNET_FAULT_ROTATION_STOP_AFTER", "60", 1);
+  auto stopped = run({"keys", "rotate-master", "--data-dir", dir});
+  ::unsetenv("SIGNET_FAULT_ROTATION_STOP_AFTER");
+  EXPECT_EQ(stopped.exitCode, 75) << stopped.err;
+  EXPECT_EQ(keyIn(keyFile).bytes(), oldKey.bytes());
+  EXPECT_TRUE(fs::exists(dir + "/master.key.next"));
+  EXPECT_EQ(secretsOpeningUnder(store, oldKey, total), total);
+
+  // Run again and killed right after the swap: now either key opens everything.
+  ::setenv("SIGNET_FAULT_ROTATION_STOP_BEFORE_PROMOTE", "1", 1);
+  stopped = run({"keys", "rotate-master", "--data-dir", dir});
+  ::unsetenv("SIGNET_FAULT_ROTATION_STOP_BEFORE_PROMOTE");
+  EXPECT_EQ(stopped.exitCode, 75) << stopped.err;
+  const auto newKey = keyIn(keyFile);
+  EXPECT_NE(newKey.bytes(), oldKey.bytes());
+  EXPECT_EQ(keyIn(dir + "/master.key.old").bytes(), oldKey.bytes());
+  EXPECT_EQ(secretsOpeningUnder(store, newKey, total), total);
+  EXPECT_EQ(secretsOpeningUnder(store, oldKey, total), total);
+
+  // Once more, to the end: the new key opens everything and the old one nothing.
+  auto finished = run({"keys", "rotate-master", "--data-dir", dir});
+  ASSERT_EQ(finished.exitCode, 0) << finished.err;
+  EXPECT_EQ(json::parseObject(finished.out, "report")->getValue<size_t>("rotated"), total);
+  EXPECT_EQ(secretsOpeningUnder(store, newKey, total), total);
+  EXPECT_EQ(secretsOpeningUnder(store, oldKey, total), 0u);
+  EXPECT_EQ(keyIn(keyFile).bytes(), newKey.bytes());
+
+  // The gateway starts on it; a rotation under a serving gateway, or with the old key file
+  // still beside the new one, is refused.
+  {
+    ServeProcess server(dir);
+    auto busy = run({"keys", "rotate-master", "--data-dir", dir});
+    EXPECT_NE(busy.exitCode, 0);
+    EXPECT_NE(busy.err.find("is serving"), std::string::npos) << busy.err;
+    EXPECT_EQ(server.stop(), 0);
+  }
+  auto again = run({"keys", "rotate-master", "--data-dir", dir});
+  EXPECT_NE(again.exitCode, 0);
+  EXPECT_NE(again.err.find("master.key.old"), std::string::npos) << again.err;
+  fs::remove_all(dir);
 }
 
 }  // namespace
