@@ -167,11 +167,13 @@ Router::Stamp Router::verifiedStamp(const HttpRequestData& request) const {
 
 json::Object Router::runQuery(const std::string& op, const HttpRequestData& request,
                               const StampHeaders& headers,
-                              const std::optional<VerifiedApiKeyStamp>& apiKey) {
+                              const std::optional<VerifiedApiKeyStamp>& apiKey,
+                              std::string& organizationIdOut) {
   const QuerySpec* spec = gateway_.catalog().query(op);
   if (!spec) throw gateway_.catalog().unservedPath("query", op);
   auto body = json::parseObject(request.body, "request body");
   std::string organizationId = json::requireUuid(body, "organizationId", "");
+  organizationIdOut = organizationId;
   json::Object result;
   gateway_.database().read([&](Db& db) {
     auto who = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
@@ -235,16 +237,48 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
   }
   auto [headers, apiKey] = verifiedStamp(request);
 
-  if (startsWith(path, kQueryPrefix))
-    return jsonResult(200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey));
+  if (startsWith(path, kQueryPrefix)) {
+    std::string organizationId;
+    HttpResult result = jsonResult(
+        200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey, organizationId));
+    result.log.organizationId = std::move(organizationId);
+    return result;
+  }
   auto submitted =
       pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey);
   HttpResult result = jsonResult(200, submitted.response);
   result.headers = std::move(submitted.headers);
+  if (auto activity = submitted.response->getObject("activity")) {
+    result.log.organizationId = activity->optValue<std::string>("organizationId", "");
+    result.log.activityType = activity->optValue<std::string>("type", "");
+    result.log.activityStatus = activity->optValue<std::string>("status", "");
+  }
   return result;
 }
 
+namespace {
+// The client's X-Request-Id when it is one a log line can carry as it is (1 to 128 of
+// [A-Za-z0-9._:-]); otherwise a fresh one.
+std::string requestIdOf(const HttpRequestData& request) {
+  auto it = request.headers.find("x-request-id");
+  if (it != request.headers.end() && !it->second.empty() && it->second.size() <= 128 &&
+      std::all_of(it->second.begin(), it->second.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':' ||
+               c == '-';
+      }))
+    return it->second;
+  return crypto::uuidV4();
+}
+}  // namespace
+
 HttpResult Router::handle(const HttpRequestData& request) {
+  HttpResult result = handleUnlabelled(request);
+  result.log.requestId = requestIdOf(request);
+  result.headers.emplace_back("X-Request-Id", result.log.requestId);
+  return result;
+}
+
+HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
   HttpResult result;
   if (request.method == "OPTIONS") {
     result.status = 204;

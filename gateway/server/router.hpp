@@ -27,11 +27,21 @@ struct HttpRequestData {
   std::vector<std::string> repeatedHeaders;
 };
 
+// What the request log says of a request beyond its line and status: never a body, a stamp or
+// a secret.
+struct RequestLogFields {
+  std::string requestId;       // the client's X-Request-Id when usable, else one made here
+  std::string organizationId;  // the organization the request targeted, when it named one
+  std::string activityType;    // submissions
+  std::string activityStatus;
+};
+
 struct HttpResult {
   int status = 200;
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string contentType = "application/json";  // plugin routes may answer otherwise
+  RequestLogFields log;
 };
 
 class Router {
@@ -40,18 +50,22 @@ class Router {
   // serves its routes and nothing else.
   explicit Router(Gateway& gateway, const ListenerSpec* listener = nullptr,
                   std::string listenerModule = {});
+  // The answer, labelled with a request id (the client's X-Request-Id, echoed, or a new one)
+  // and what the request log needs.
   HttpResult handle(const HttpRequestData& request);
   // The CORS headers every answer carries, the front end's own refusals (429, 503) included,
   // so that a browser app can read them.
   void addCors(HttpResult& result) const;
 
  private:
+  HttpResult handleUnlabelled(const HttpRequestData& request);
   HttpResult dispatch(const HttpRequestData& request);
   HttpResult runRoute(const RouteSpec& route, const HttpRequestData& request,
                       const std::string& subpath);
   json::Object runQuery(const std::string& op, const HttpRequestData& request,
                         const StampHeaders& headers,
-                        const std::optional<VerifiedApiKeyStamp>& apiKey);
+                        const std::optional<VerifiedApiKeyStamp>& apiKey,
+                        std::string& organizationIdOut);
   StampHeaders stampHeaders(const HttpRequestData& request) const;
   struct Stamp {
     StampHeaders headers;

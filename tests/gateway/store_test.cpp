@@ -135,7 +135,7 @@ TEST_P(StoreTest, AFailedTransactionLeavesNothing) {
 }
 
 TEST_P(StoreTest, KeyringSealsBindsAndOpens) {
-  db_->migrate("core", {keyringMigration(1)});
+  db_->migrate("core", {keyringMigration(1), keyringRotationMigration(2)});
   crypto::SecretBytes master(crypto::randomBytes(32));
   crypto::SecretBytes secret(toBytes("abandon abandon ability"));
   db_->transaction([&](Db& db) { DbKeyring(db, master).seal("wallet-1", "mnemonic", secret); });

@@ -206,7 +206,7 @@ PluginHarness::PluginHarness(RegisterFunction registerPlugin, HarnessOptions opt
   if (!state_->options.settings) state_->options.settings = json::object();
   state_->database = std::make_unique<Database>(
       DatabaseConfig{.backend = Backend::kSqlite, .connection = (state_->dir / "signet.db")});
-  state_->database->migrate("keyring", {keyringMigration(1)});
+  state_->database->migrate("keyring", {keyringMigration(1), keyringRotationMigration(2)});
   HarnessRegistry registry(state_->registered, state_->services, state_->options.settings,
                            state_->dir.string());
   registerPlugin(registry);
