@@ -51,6 +51,15 @@ void copyDatabase(sqlite3* from, sqlite3* to, const std::string& what) {
     throw failedPrecondition(what + " failed: " + std::string(sqlite3_errstr(rc)));
 }
 
+// A new file holding `from`'s pages, standing alone: one file, no WAL beside it.
+void copyToFile(const fs::path& from, const fs::path& to, const std::string& what) {
+  SqliteHandle src, dst;
+  openSqlite(src, from, SQLITE_OPEN_READONLY);
+  openSqlite(dst, to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  copyDatabase(src.db, dst.db, what);
+  sqlite3_exec(dst.db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
+}
+
 std::string scalar(sqlite3* db, const std::string& sql) {
   sqlite3_stmt* st = nullptr;
   std::string out;
@@ -115,14 +124,7 @@ int backupCommand(const std::vector<std::string>& argv) {
   if (fs::exists(out)) throw failedPrecondition(out.string() + " exists; choose a new file");
   fs::path partial = out.string() + ".partial";
   fs::remove(partial);
-  {
-    SqliteHandle from, to;
-    openSqlite(from, source, SQLITE_OPEN_READONLY);
-    openSqlite(to, partial, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    copyDatabase(from.db, to.db, "backup of " + source.string());
-    // A backup stands alone: one file, no WAL beside it.
-    sqlite3_exec(to.db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
-  }
+  copyToFile(source, partial, "backup of " + source.string());
   fs::permissions(partial, fs::perms::owner_read | fs::perms::owner_write,
                   fs::perm_options::replace);
   syncFile(partial);
@@ -147,12 +149,7 @@ int restoreCommand(const std::vector<std::string>& argv) {
   checkBackup(from, config);
   fs::path incoming = target.string() + ".restoring";
   fs::remove(incoming);
-  {
-    SqliteHandle src, dst;
-    openSqlite(src, from, SQLITE_OPEN_READONLY);
-    openSqlite(dst, incoming, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    copyDatabase(src.db, dst.db, "restore of " + from.string());
-  }
+  copyToFile(from, incoming, "restore of " + from.string());
   syncFile(incoming);
   // The old store's WAL belongs to the old file: it must not be replayed into the new one.
   for (const char* suffix : {"-wal", "-shm"}) fs::remove(target.string() + suffix);
