@@ -13,7 +13,10 @@ constexpr std::string_view kSubmitPrefix = "/public/v1/submit/";
 constexpr std::string_view kPluginPrefix = "/plugins/";
 
 HttpResult jsonResult(int status, const json::Object& body) {
-  return {status, json::stringify(body), {}};
+  HttpResult r;
+  r.status = status;
+  r.body = json::stringify(body);
+  return r;
 }
 
 // 413, naming the size and the limit.
@@ -125,7 +128,10 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
       reply = route.handler(ctx, call);
     });
   }
-  HttpResult result{reply.status, std::move(reply.body), std::move(reply.headers)};
+  HttpResult result;
+  result.status = reply.status;
+  result.body = std::move(reply.body);
+  result.headers = std::move(reply.headers);
   result.contentType = reply.contentType;
   return result;
 }

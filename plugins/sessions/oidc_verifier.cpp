@@ -78,8 +78,12 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
   std::optional<Jwk> key;
   if (selfIssued) {
     if (kid == self.oidcIssuerKeyId) {
-      key = Jwk{.kid = kid, .kty = "EC", .alg = "ES256"};
-      key->point = *fromHex(self.oidcIssuerPublicKey);
+      Jwk own;
+      own.kid = kid;
+      own.kty = "EC";
+      own.alg = "ES256";
+      own.point = *fromHex(self.oidcIssuerPublicKey);
+      key = std::move(own);
     }
   } else {
     key = keys.key(id.issuer, kid, nowMs, mayFetch);
