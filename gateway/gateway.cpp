@@ -104,6 +104,10 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
   facts.oidcIssuerKeyId = facts.oidcIssuerPublicKey.substr(2, 16);
   facts.clientSecretPublicKey =
       ensureKey(*database_, masterKey_, "client_secrets_public_key", kClientSecretsSecretId);
+  facts.localUrl = [url = localUrl_] {
+    std::lock_guard<std::mutex> lock(url->mutex);
+    return url->url;
+  };
   catalog_.provideGatewayFacts(std::move(facts));
 
   auto uncompressed = [](const crypto::SecretBytes& k) {
@@ -114,6 +118,11 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
   appProofSigningKey_ = crypto::generatePrivateKey(crypto::Curve::kP256);
   appProofPublicKey_ =
       toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
+}
+
+void Gateway::setLocalUrl(const std::string& url) {
+  std::lock_guard<std::mutex> lock(localUrl_->mutex);
+  localUrl_->url = url;
 }
 
 json::Object Gateway::appProof(const std::string& proofPayload) const {

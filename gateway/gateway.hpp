@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "config/config.hpp"
 #include "plugins/catalog.hpp"
@@ -36,6 +37,9 @@ class Gateway {
   // What each organization may request (limits.rateLimit), shared by every listener.
   RateLimiter& organizationRates() { return organizationRates_; }
 
+  // The main listener's URL once it listens (GatewayFacts::localUrl).
+  void setLocalUrl(const std::string& url);
+
   int64_t nowMs() const { return clock_(); }
   void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
 
@@ -66,6 +70,11 @@ class Gateway {
   crypto::SecretBytes appProofSigningKey_;
   std::string appProofPublicKey_;
   std::function<int64_t()> clock_;
+  struct LocalUrl {
+    std::mutex mutex;
+    std::string url;
+  };
+  std::shared_ptr<LocalUrl> localUrl_ = std::make_shared<LocalUrl>();
 };
 
 // The core's own registrations (API keys, identity, activities), through the same Registry

@@ -32,6 +32,11 @@ int serveCommand(const std::vector<std::string>& argv) {
   Gateway gateway(config);
   HttpServer server(gateway, config.listen);
   server.start();
+  std::string host = config.listen.substr(0, config.listen.rfind(':'));
+  // What the gateway's own clients (the auth proxy) connect to: a wildcard address is reached
+  // on loopback.
+  std::string reach = host == "0.0.0.0" ? "127.0.0.1" : host == "[::]" ? "[::1]" : host;
+  gateway.setLocalUrl("http://" + reach + ":" + std::to_string(server.port()));
   auto& log = Poco::Logger::get("signet");
   for (const auto& m : gateway.catalog().modules()) {
     if (!m->enabled) continue;
@@ -47,12 +52,12 @@ int serveCommand(const std::vector<std::string>& argv) {
     for (const auto& l : m->listeners) {
       listeners.push_back(std::make_unique<HttpServer>(gateway, l.address, &l, m->name));
       listeners.back()->start();
-      listenerLines.push_back("plugin " + m->name + " listener " + l.name + " on http://" +
-                              l.address.substr(0, l.address.rfind(':')) + ":" +
-                              std::to_string(listeners.back()->port()));
+      std::string prefix =
+          l.announce.empty() ? "plugin " + m->name + " listener " + l.name + " on" : l.announce;
+      listenerLines.push_back(prefix + " http://" + l.address.substr(0, l.address.rfind(':')) +
+                              ":" + std::to_string(listeners.back()->port()));
     }
   }
-  std::string host = config.listen.substr(0, config.listen.rfind(':'));
   // Tests and scripts read this line to learn the port when --listen asks for port 0; the
   // listeners' lines follow it.
   std::cout << "signet listening on http://" << host << ":" << server.port() << std::endl;

@@ -38,7 +38,10 @@ void ModuleRegistry::query(QuerySpec spec) {
 
 // How a route is written in a descriptor: "GET /jwks public".
 std::string routeLine(const RouteSpec& r) {
-  return r.method + " " + r.path + (r.access == RouteAccess::kPublic ? " public" : " stamped");
+  const char* access = r.access == RouteAccess::kPublic    ? " public"
+                       : r.access == RouteAccess::kStamped ? " stamped"
+                                                           : " detached";
+  return r.method + " " + r.path + access;
 }
 
 namespace {

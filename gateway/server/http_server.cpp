@@ -416,6 +416,7 @@ struct HttpServer::Impl {
     {
       std::lock_guard lock(mutex);
       if (jobs.size() < limits.maxQueuedRequests) {
+        request.peer = c.peer;
         jobs.push_back(Job{id, std::move(request), c.peer, keepAlive});
         c.phase = Connection::Phase::kWorking;
         c.deadline = 0;  // the handler's time is the handler's

@@ -93,6 +93,37 @@ std::optional<HttpResult> wellKnown(const Gateway& gateway, const std::string& p
   r.headers.emplace_back("Cache-Control", "public, max-age=3600");
   return r;
 }
+// The context of a detached route: what a RequestContext offers without the store.
+class DetachedContext : public RequestContext {
+ public:
+  explicit DetachedContext(Gateway& gateway) : gateway_(gateway) {}
+  const std::string& organizationId() const override { return none_; }
+  const Caller& caller() const override { return nobody_; }
+  Db& db() override { throw refusal("the store"); }
+  Keyring& keyring() override { throw refusal("the keyring"); }
+  int64_t nowMs() const override { return gateway_.nowMs(); }
+  std::string newId() override { return crypto::uuidV4(); }
+  const std::string& signerPublicKey() const override { return gateway_.signerPublicKey(); }
+  const Services& services() const override { return gateway_.catalog().services(); }
+  crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest&) override {
+    throw refusal("the gateway's keys");
+  }
+  crypto::EcdsaSignature signAsOidcIssuer(const crypto::Digest&) override {
+    throw refusal("the gateway's keys");
+  }
+  crypto::SecretBytes openClientSecret(const std::string&, const std::string&) override {
+    throw refusal("the gateway's keys");
+  }
+
+ private:
+  static Error refusal(const std::string& what) {
+    return internalError("a detached route has no access to " + what);
+  }
+  Gateway& gateway_;
+  std::string none_;
+  Caller nobody_;
+};
+
 }  // namespace
 
 Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string listenerModule)
@@ -107,11 +138,14 @@ Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string liste
 HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& request,
                             const std::string& subpath) {
   if (request.bodyTooLarge) return bodyTooLarge(request, gateway_.config().maxBodyBytes);
-  HttpCall call{request.method, request.path,    subpath,
-                request.query,  request.headers, request.body};
+  HttpCall call{request.method,  request.path, subpath,     request.query,
+                request.headers, request.body, request.peer};
   HttpReply reply;
   // A route's writes commit together or not at all, like an activity's.
-  if (route.access == RouteAccess::kPublic) {
+  if (route.access == RouteAccess::kDetached) {
+    DetachedContext ctx(gateway_);
+    reply = route.handler(ctx, call);
+  } else if (route.access == RouteAccess::kPublic) {
     gateway_.database().transaction([&](Db& db) {
       Caller nobody;
       HandlerContext ctx(gateway_, db, nobody, "");
@@ -129,6 +163,11 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
     });
   }
   HttpResult result;
+  // A listener route that answers its own preflight decides its CORS headers, and leaves them
+  // out for origins it refuses (the auth proxy's allowed origins).
+  if (listener_)
+    for (const auto& r : listener_->routes)
+      result.ownCors |= r.method == "OPTIONS" && r.path == route.path;
   result.status = reply.status;
   result.body = std::move(reply.body);
   result.headers = std::move(reply.headers);
@@ -286,7 +325,13 @@ HttpResult Router::handle(const HttpRequestData& request) {
 
 HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
   HttpResult result;
-  if (request.method == "OPTIONS") {
+  // Preflights get the gateway's CORS answer, unless a plugin listener answers them itself (the
+  // auth proxy checks the origin against its own configuration).
+  bool listenerAnswers = false;
+  if (listener_ && request.method == "OPTIONS")
+    for (const auto& route : listener_->routes)
+      listenerAnswers |= route.method == "OPTIONS" && route.path == request.path;
+  if (request.method == "OPTIONS" && !listenerAnswers) {
     result.status = 204;
   } else {
     try {
@@ -316,6 +361,7 @@ HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
 
 void Router::addCors(HttpResult& result) const {
   const std::string& origin = gateway_.config().corsAllowOrigin;
+  if (result.ownCors) return;
   if (!origin.empty()) {
     result.headers.emplace_back("Access-Control-Allow-Origin", origin);
     result.headers.emplace_back("Access-Control-Allow-Methods", "POST, GET, OPTIONS");

@@ -25,6 +25,7 @@ struct HttpRequestData {
   // Headers the request repeated (lower-cased names): a repeated stamp is refused, not
   // resolved to one of its values.
   std::vector<std::string> repeatedHeaders;
+  std::string peer;  // the client's address, as the connection came from it
 };
 
 // What the request log says of a request beyond its line and status: never a body, a stamp or
@@ -42,6 +43,7 @@ struct HttpResult {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string contentType = "application/json";  // plugin routes may answer otherwise
   RequestLogFields log;
+  bool ownCors = false;  // the route set its CORS headers (or left them out) itself
 };
 
 class Router {

@@ -1,5 +1,6 @@
 #include "tenancy/identity_services.hpp"
 
+#include "policy/policies.hpp"
 #include "policy/policy_store.hpp"
 #include "signet/key_params.hpp"
 #include "tenancy/api_keys.hpp"
@@ -7,6 +8,7 @@
 #include "tenancy/directory.hpp"
 #include "tenancy/invitations.hpp"
 #include "tenancy/oauth_providers.hpp"
+#include "tenancy/users.hpp"
 
 namespace signet {
 
@@ -110,6 +112,9 @@ IdentityServices identityServices(const Catalog& catalog) {
                           const std::string& invitationId) {
     return invitations::remove(ctx.db(), organizationId, invitationId);
   };
+  s.createUsers = users::createUsers;
+  s.createApiKeys = api_keys::createApiKeys;
+  s.createPolicy = policy::createPolicy;
   s.issueSessionKey = issueSessionKey;
   s.revokeSessionKeys = revokeSessionKeys;
   s.deleteSessionKey = deleteSessionKey;

@@ -108,6 +108,7 @@ void TestGateway::setTime(int64_t epochMs) {
 
 TestGateway::~TestGateway() {
   fixedClientTimeMs = 0;
+  listeners_.clear();
   server_.reset();
   gateway_.reset();
   database_.reset();
@@ -119,9 +120,29 @@ void TestGateway::start() {
   gateway_ = std::make_unique<Gateway>(config_);
   server_ = std::make_unique<HttpServer>(*gateway_, config_.listen);
   server_->start();
+  gateway_->setLocalUrl(baseUrl());
+  // The enabled plugins' own listeners, as signet serve starts them.
+  for (const auto& m : gateway_->catalog().modules()) {
+    if (!m->enabled) continue;
+    for (const auto& l : m->listeners) {
+      auto server = std::make_unique<HttpServer>(*gateway_, l.address, &l, m->name);
+      server->start();
+      listenerUrls_[m->name + "/" + l.name] = "http://127.0.0.1:" + std::to_string(server->port());
+      listeners_.push_back(std::move(server));
+    }
+  }
+}
+
+std::string TestGateway::listenerUrl(const std::string& module, const std::string& name) const {
+  auto it = listenerUrls_.find(module + "/" + name);
+  if (it == listenerUrls_.end())
+    throw std::runtime_error("no listener " + name + " of module " + module);
+  return it->second;
 }
 
 void TestGateway::restart() {
+  listeners_.clear();
+  listenerUrls_.clear();
   server_.reset();
   gateway_.reset();
   start();

@@ -47,6 +47,8 @@ class TestGateway {
   void restart();
   std::string baseUrl() const;
   uint16_t port() const;  // of the loopback listener, for raw-socket tests
+  // http://127.0.0.1:PORT of an enabled plugin's own listener, started beside the main one.
+  std::string listenerUrl(const std::string& module, const std::string& name) const;
   Gateway& gateway() { return *gateway_; }
   const std::filesystem::path& dataDir() const { return dir_; }
   // Moves the gateway's clock and the time test clients stamp into requests to `epochMs`
@@ -79,6 +81,8 @@ class TestGateway {
   Config config_;
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> server_;
+  std::vector<std::unique_ptr<HttpServer>> listeners_;
+  std::map<std::string, std::string> listenerUrls_;
   BootstrapResult root_;
   std::shared_ptr<ApiKeyStamper> rootStamper_;
 };

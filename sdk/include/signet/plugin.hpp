@@ -213,6 +213,10 @@ struct GatewayFacts {
   // P-256, uncompressed hex: what clients encrypt secrets to (an OAuth 2.0 client secret, with
   // @turnkey/crypto's encryptOauth2ClientSecret and its override argument).
   std::string clientSecretPublicKey;
+  // The main listener's URL as bound (http://127.0.0.1:PORT, the port known once it listens):
+  // where a module that is a client of the API (the auth proxy) reaches it in this process.
+  // Empty before the listener starts, and in a process that serves no API.
+  std::function<std::string()> localUrl;
 };
 
 // What the core offers modules that sign users in (sessions, OAuth): users, session keys and
@@ -291,6 +295,13 @@ struct IdentityServices {
   std::function<bool(RequestContext&, const std::string& organizationId,
                      const std::string& feature)>
       authFeatureEnabled;
+  // What create_users, create_api_keys and create_policy do, with the same checks, in
+  // ctx.organizationId(), as part of the calling activity: for a module that sets up a service
+  // user of its own (the auth proxy's). The parameters and results are those activities'
+  // (createUsersIntentV3, createApiKeysIntentV2, createPolicyIntentV3).
+  std::function<json::Object(ActivityContext&, const json::Object& parameters)> createUsers;
+  std::function<json::Object(ActivityContext&, const json::Object& parameters)> createApiKeys;
+  std::function<json::Object(ActivityContext&, const json::Object& parameters)> createPolicy;
   // Checks a policy condition as policies are checked when written (the parser's position and
   // expectation, the keywords a condition may read); InvalidArgument naming `field`.
   std::function<void(const std::string& expression, const std::string& field)> checkPolicyCondition;
@@ -403,6 +414,9 @@ struct HttpCall {
   std::string query;    // what followed '?', undecoded
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  // The client's address as the connection came from it (no proxy header is trusted): what
+  // per-client limits count.
+  std::string peer = {};
 };
 struct HttpReply {
   int status = 200;
@@ -413,6 +427,11 @@ struct HttpReply {
 enum class RouteAccess {
   kPublic,   // anyone; the context has no caller and no organization
   kStamped,  // a stamped POST whose JSON body names organizationId, resolved as queries are
+  // Anyone, and the handler runs outside the store: no transaction is held while it runs and
+  // its context's db() and keyring() refuse. For routes that are clients of the API over the
+  // network (the auth proxy forwards to it), which must not hold a connection or the write
+  // lock while they wait for their own requests.
+  kDetached,
 };
 using RouteHandler = std::function<HttpReply(RequestContext&, const HttpCall&)>;
 struct RouteSpec {
@@ -427,6 +446,10 @@ struct ListenerSpec {
   std::string name;     // as the descriptor declares it
   std::string address;  // host:port; port 0 picks a free one
   std::vector<RouteSpec> routes;
+  // What `signet serve` prints before the URL once the listener accepts connections ("auth proxy
+  // listening on" gives "auth proxy listening on http://127.0.0.1:8090"); empty: "plugin NAME
+  // listener LISTENER on".
+  std::string announce = {};
 };
 
 class Registry {
