@@ -1,0 +1,58 @@
+#include "abuse_limits.hpp"
+
+#include "signet/error.hpp"
+
+namespace auth_proxy {
+
+using namespace signet;
+
+LimitSettings parseLimits(const json::Object& settings, const std::string& path) {
+  LimitSettings s;
+  auto given = json::optionalObject(settings, "limits", path);
+  if (!given) return s;
+  for (Limit* l : {&s.otpInitPerIp, &s.otpInitPerContact, &s.otpInitPerConfig, &s.signupPerIp}) {
+    auto o = json::optionalObject(given, l->name, path + ".limits");
+    if (!o) continue;
+    std::string at = path + ".limits." + l->name;
+    if (o->has("count")) {
+      l->count = json::requireInt(o, "count", at);
+      if (l->count < 0)
+        throw invalidArgument("invalid field " + at + ".count: must not be negative");
+    }
+    if (o->has("windowSeconds")) {
+      int seconds = json::requireInt(o, "windowSeconds", at);
+      if (seconds < 1 || seconds > 86400)
+        throw invalidArgument("invalid field " + at + ".windowSeconds: from 1 to 86400");
+      l->windowMs = int64_t(seconds) * 1000;
+    }
+  }
+  for (const auto& name : given->getNames())
+    if (name != "otpInitPerIp" && name != "otpInitPerContact" && name != "otpInitPerConfig" &&
+        name != "signupPerIp")
+      throw invalidArgument("invalid field " + path + ".limits." + name +
+                            ": the limits are otpInitPerIp, otpInitPerContact, otpInitPerConfig "
+                            "and signupPerIp");
+  return s;
+}
+
+void AbuseLimits::take(const Limit& limit, const std::string& key, int64_t nowMs) {
+  if (limit.count == 0) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Windows that ended are dropped now and then, so the map holds only live clients.
+  if (nowMs - lastSweepMs_ > 60'000) {
+    for (auto it = windows_.begin(); it != windows_.end();)
+      it = nowMs - it->second.startMs > 86'400'000 ? windows_.erase(it) : std::next(it);
+    lastSweepMs_ = nowMs;
+  }
+  Window& w = windows_[limit.name + "\n" + key];
+  if (nowMs - w.startMs >= limit.windowMs) w = Window{nowMs, 0};
+  if (w.count >= limit.count)
+    throw resourceExhausted(
+        "auth proxy limit " + limit.name + " reached: " + std::to_string(limit.count) + " per " +
+        std::to_string(limit.windowMs / 1000) + " s (plugins.settings.auth-proxy.limits." +
+        limit.name + "); try again in " +
+        std::to_string((w.startMs + limit.windowMs - nowMs + 999) / 1000) + " s");
+  ++w.count;
+}
+
+}  // namespace auth_proxy

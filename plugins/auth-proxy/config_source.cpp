@@ -1,0 +1,81 @@
+#include "config_source.hpp"
+
+#include "config_route.hpp"
+#include "sealed_key.hpp"
+#include "signet/encoding.hpp"
+
+namespace auth_proxy {
+
+using namespace signet;
+
+namespace {
+// Bounds the cache against a flood of made-up ids: past it, the cache starts over.
+constexpr size_t kMaxCachedConfigs = 4096;
+
+}  // namespace
+
+ConfigSource::ConfigSource(std::shared_ptr<const crypto::SecretBytes> serviceKey, int64_t cacheMs)
+    : serviceKey_(std::move(serviceKey)),
+      servicePublicKey_(toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, *serviceKey_))),
+      serviceStamper_(std::make_shared<ApiKeyStamper>(crypto::SecretBytes(serviceKey_->bytes()),
+                                                      stamp::Scheme::kP256)),
+      cacheMs_(cacheMs) {}
+
+std::shared_ptr<const LoadedConfig> ConfigSource::get(const std::string& configId, int64_t nowMs,
+                                                      const std::string& coordinatorUrl) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = cache_.find(configId);
+    if (it != cache_.end() && nowMs - it->second.fetchedAtMs < cacheMs_) {
+      if (!it->second.config)
+        throw unauthenticated("unknown X-Auth-Proxy-Config-Id \"" + configId + "\"");
+      return it->second.config;
+    }
+  }
+  // Fetched outside the lock: a slow coordinator holds up only the requests that need it.
+  std::shared_ptr<const LoadedConfig> config = fetch(configId, nowMs, coordinatorUrl);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (cache_.size() >= kMaxCachedConfigs) cache_.clear();
+  cache_[configId] = Entry{config, nowMs};
+  if (!config) throw unauthenticated("unknown X-Auth-Proxy-Config-Id \"" + configId + "\"");
+  return config;
+}
+
+std::shared_ptr<const LoadedConfig> ConfigSource::fetch(const std::string& configId, int64_t nowMs,
+                                                        const std::string& coordinatorUrl) {
+  Client client(coordinatorUrl, serviceStamper_);
+  json::Object body = json::object();
+  body->set("configId", configId);
+  body->set("timestampMs", std::to_string(nowMs));
+  HttpResponse r;
+  try {
+    r = client.post(std::string("/plugins/auth-proxy") + kConfigRoute, json::stringify(body));
+  } catch (const std::exception& e) {
+    throw Error(Code::kUnavailable,
+                std::string("the auth proxy cannot reach the coordinator: ") + e.what());
+  }
+  if (r.status == 404) return nullptr;
+  if (r.status != 200) {
+    std::string message = r.body;
+    try {
+      message = json::parseObject(r.body, "coordinator answer")->getValue<std::string>("message");
+    } catch (...) {
+    }
+    throw Error(Code::kUnavailable, "the coordinator refused this proxy's configuration request (" +
+                                        std::to_string(r.status) + "): " + message);
+  }
+  auto o = json::parseObject(r.body, "coordinator answer");
+  auto c = json::requireObject(o, "config", "");
+  auto loaded = std::make_shared<LoadedConfig>();
+  loaded->configId = json::requireString(c, "configId", "config");
+  loaded->organizationId = json::requireString(c, "organizationId", "config");
+  loaded->enabled = json::optionalBool(c, "enabled", "config", false);
+  loaded->settings = effectiveSettings(json::requireObject(c, "settings", "config"));
+  loaded->signerPublicKey = json::requireString(o, "signerPublicKey", "");
+  if (auto sealed = json::optionalObject(o, "sealedApiKey", ""))
+    loaded->stamper =
+        std::make_shared<SealedKeyStamper>(sealedKeyFrom(sealed, "sealedApiKey"), serviceKey_);
+  return loaded;
+}
+
+}  // namespace auth_proxy

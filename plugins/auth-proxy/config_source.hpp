@@ -1,0 +1,55 @@
+// The proxy's view of its configurations: fetched from the coordinator (config_route.hpp) with
+// the proxy's service key, kept for a few seconds so that a change or a disable reaches the
+// proxy quickly without a coordinator round trip per request. The proxy API key stays sealed
+// in the cache; its stamper opens it per request.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "proxy_settings.hpp"
+#include "signet/client.hpp"
+
+namespace auth_proxy {
+
+struct LoadedConfig {
+  std::string configId;
+  std::string organizationId;  // the parent organization
+  bool enabled = false;
+  EffectiveSettings settings;
+  std::string signerPublicKey;               // the coordinator's, uncompressed hex
+  std::shared_ptr<signet::Stamper> stamper;  // the proxy API key; null while disabled
+};
+
+class ConfigSource {
+ public:
+  ConfigSource(std::shared_ptr<const signet::crypto::SecretBytes> serviceKey, int64_t cacheMs);
+
+  // The configuration with this id, fetched from the coordinator at `coordinatorUrl` when the
+  // cache has none. Unauthenticated for an id the coordinator does not know; Unavailable when
+  // the coordinator cannot be reached.
+  std::shared_ptr<const LoadedConfig> get(const std::string& configId, int64_t nowMs,
+                                          const std::string& coordinatorUrl);
+  // The service key's public half, compressed hex: what the coordinator must trust.
+  const std::string& servicePublicKey() const { return servicePublicKey_; }
+
+ private:
+  std::shared_ptr<const LoadedConfig> fetch(const std::string& configId, int64_t nowMs,
+                                            const std::string& coordinatorUrl);
+
+  struct Entry {
+    std::shared_ptr<const LoadedConfig> config;  // null: the id is unknown
+    int64_t fetchedAtMs = 0;
+  };
+  std::shared_ptr<const signet::crypto::SecretBytes> serviceKey_;
+  std::string servicePublicKey_;
+  std::shared_ptr<signet::ApiKeyStamper> serviceStamper_;
+  int64_t cacheMs_;
+  std::mutex mutex_;
+  std::map<std::string, Entry> cache_;
+};
+
+}  // namespace auth_proxy

@@ -1,0 +1,105 @@
+// The auth-proxy plugin's registration. Two halves in one plugin:
+//  - in the coordinator: the configuration activities, a query, the route that hands proxies
+//    their configuration, and the store's table;
+//  - the proxy: its own listener (plugins.settings.auth-proxy.listen), which reaches the
+//    coordinator only over HTTP, through the public API, like a proxy running elsewhere
+//    (`signet auth-proxy serve`).
+#include <Poco/Net/SSLManager.h>
+
+#include <memory>
+
+#include "auth_proxy.hpp"
+#include "config_activities.hpp"
+#include "config_route.hpp"
+#include "schema.hpp"
+#include "signet/encoding.hpp"
+
+namespace {
+
+using namespace signet;
+using namespace auth_proxy;
+
+const std::string kSettings = "plugins.settings.auth-proxy";
+
+TrustedProxies trustedKeys(const json::Object& settings) {
+  TrustedProxies t;
+  auto keys = json::optionalStringArray(settings, "trustedProxyKeys", kSettings);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto bytes = fromHex(keys[i]);
+    auto canonical =
+        bytes ? crypto::normalizePublicKey(crypto::Curve::kP256, *bytes) : std::nullopt;
+    if (!canonical)
+      throw invalidArgument("invalid field " + kSettings + ".trustedProxyKeys[" +
+                            std::to_string(i) + "]: \"" + keys[i] +
+                            "\" is not a P-256 public key in hex");
+    t.keys.push_back(*canonical);
+  }
+  return t;
+}
+
+void registerAuthProxy(Registry& r) {
+  const json::Object& settings = r.settings();
+  std::string listen =
+      json::optionalString(settings, "listen", kSettings).value_or("127.0.0.1:8090");
+  // Where the embedded proxy finds the API: the gateway's own listener unless told otherwise.
+  auto coordinator = json::optionalString(settings, "coordinator", kSettings);
+  int cacheSeconds = settings->has("configCacheSeconds")
+                         ? json::requireInt(settings, "configCacheSeconds", kSettings)
+                         : 5;
+  if (cacheSeconds < 0 || cacheSeconds > 3600)
+    throw invalidArgument("invalid field " + kSettings + ".configCacheSeconds: from 0 to 3600");
+
+  // The embedded proxy's service key lives in memory only: a restart makes a new one, and the
+  // coordinator in this process trusts it without configuration.
+  ProxyOptions options;
+  options.serviceKey =
+      std::make_shared<const crypto::SecretBytes>(crypto::generatePrivateKey(crypto::Curve::kP256));
+  options.limits = parseLimits(settings, kSettings);
+  options.configCacheMs = int64_t(cacheSeconds) * 1000;
+  auto proxy = std::make_shared<AuthProxy>(std::move(options));
+  auto trusted = std::make_shared<TrustedProxies>(trustedKeys(settings));
+  trusted->keys.push_back(
+      *crypto::normalizePublicKey(crypto::Curve::kP256, *fromHex(proxy->servicePublicKey())));
+
+  // clang-format off
+  r.activity({.type = "ACTIVITY_TYPE_ENABLE_AUTH_PROXY",        .path = "enable_auth_proxy",
+              .intentKey = "enableAuthProxyIntent",             .resultKey = "enableAuthProxyResult",
+              .resource = "AUTH_PROXY", .action = "CREATE",     .rootQuorumOnly = true,
+              .handler = enableAuthProxy});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG", .path = "update_auth_proxy_config",
+              .intentKey = "updateAuthProxyConfigIntent",       .resultKey = "updateAuthProxyConfigResult",
+              .resource = "AUTH_PROXY", .action = "UPDATE",     .rootQuorumOnly = true,
+              .handler = updateAuthProxyConfig});
+  r.activity({.type = "ACTIVITY_TYPE_DISABLE_AUTH_PROXY",       .path = "disable_auth_proxy",
+              .intentKey = "disableAuthProxyIntent",            .resultKey = "disableAuthProxyResult",
+              .resource = "AUTH_PROXY", .action = "DELETE",     .rootQuorumOnly = true,
+              .handler = disableAuthProxy});
+  r.query({"get_auth_proxy_config", getAuthProxyConfig});
+  r.route({"POST", kConfigRoute, RouteAccess::kPublic,
+           [trusted](RequestContext& ctx, const HttpCall& call) {
+             return serveProxyConfig(ctx, call, *trusted);
+           }});
+  // clang-format on
+  r.organizationDeletionHook(forgetOrganization);
+  r.migrations("auth-proxy", migrations());
+  r.listener({.name = "proxy",
+              .address = listen,
+              .routes = proxyRoutes(proxy,
+                                    [coordinator](RequestContext& ctx) {
+                                      return coordinator ? *coordinator
+                                                         : ctx.services().gateway.localUrl();
+                                    }),
+              .announce = "auth proxy listening on"});
+}
+
+}  // namespace
+
+SIGNET_PLUGIN(registerAuthProxy,
+              {.name = "auth-proxy",
+               .version = "0.1.0",
+               .description = "the auth proxy: OTP, OAuth and sign-up for apps with no backend",
+               .submitPaths = {"enable_auth_proxy", "update_auth_proxy_config",
+                               "disable_auth_proxy"},
+               .queryPaths = {"get_auth_proxy_config"},
+               .routes = {"POST /proxy_config public"},
+               .listeners = {"proxy"}})
