@@ -56,7 +56,52 @@ std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& ma
 Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs) {
   masterKey_ = MasterKey::load(config_.masterKeyFile);
   database_ = std::make_unique<Database>(config_.database);
+  loadModules();
 
+  for (const auto& module : catalog_.modules())
+    if (module->enabled)
+      for (const auto& [stream, list] : module->migrations) database_->migrate(stream, list);
+
+  signerPublicKey_ = ensureSignerKey(*database_, masterKey_);
+  GatewayFacts facts;
+  facts.publicUrl = config_.publicUrl;
+  facts.oidcIssuerPublicKey =
+      ensureKey(*database_, masterKey_, "oidc_issuer_public_key", kOidcIssuerSecretId);
+  // The kid names the key: a rotated key gets another.
+  facts.oidcIssuerKeyId = facts.oidcIssuerPublicKey.substr(2, 16);
+  facts.clientSecretPublicKey =
+      ensureKey(*database_, masterKey_, "client_secrets_public_key", kClientSecretsSecretId);
+  facts.localUrl = [url = localUrl_] {
+    std::lock_guard<std::mutex> lock(url->mutex);
+    return url->url;
+  };
+  catalog_.provideGatewayFacts(std::move(facts));
+
+  auto uncompressed = [](const crypto::SecretBytes& k) {
+    return crypto::uncompressPublicKey(crypto::Curve::kP256,
+                                       crypto::publicKeyFromPrivate(crypto::Curve::kP256, k));
+  };
+  auto encryptionKey = crypto::generatePrivateKey(crypto::Curve::kP256);
+  appProofSigningKey_ = crypto::generatePrivateKey(crypto::Curve::kP256);
+  appProofPublicKey_ =
+      toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
+}
+
+Gateway::Gateway(Config config, Detached) : config_(std::move(config)), clock_(systemNowMs) {
+  loadModules();
+  GatewayFacts facts;
+  facts.publicUrl = config_.publicUrl;
+  facts.localUrl = [] { return std::string(); };
+  catalog_.provideGatewayFacts(std::move(facts));
+}
+
+Database& Gateway::database() {
+  if (!database_)
+    throw failedPrecondition("this process serves a plugin's listener alone and has no store");
+  return *database_;
+}
+
+void Gateway::loadModules() {
   catalog_.add(coreModule());
 
   std::set<std::string> enabled(config_.enabledPlugins.begin(), config_.enabledPlugins.end());
@@ -91,33 +136,6 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
                                config_.pluginDir.string());
   catalog_.provideIdentity(identityServices(catalog_));
   catalog_.index();
-
-  for (const auto& module : catalog_.modules())
-    if (module->enabled)
-      for (const auto& [stream, list] : module->migrations) database_->migrate(stream, list);
-  signerPublicKey_ = ensureSignerKey(*database_, masterKey_);
-  GatewayFacts facts;
-  facts.publicUrl = config_.publicUrl;
-  facts.oidcIssuerPublicKey =
-      ensureKey(*database_, masterKey_, "oidc_issuer_public_key", kOidcIssuerSecretId);
-  // The kid names the key: a rotated key gets another.
-  facts.oidcIssuerKeyId = facts.oidcIssuerPublicKey.substr(2, 16);
-  facts.clientSecretPublicKey =
-      ensureKey(*database_, masterKey_, "client_secrets_public_key", kClientSecretsSecretId);
-  facts.localUrl = [url = localUrl_] {
-    std::lock_guard<std::mutex> lock(url->mutex);
-    return url->url;
-  };
-  catalog_.provideGatewayFacts(std::move(facts));
-
-  auto uncompressed = [](const crypto::SecretBytes& k) {
-    return crypto::uncompressPublicKey(crypto::Curve::kP256,
-                                       crypto::publicKeyFromPrivate(crypto::Curve::kP256, k));
-  };
-  auto encryptionKey = crypto::generatePrivateKey(crypto::Curve::kP256);
-  appProofSigningKey_ = crypto::generatePrivateKey(crypto::Curve::kP256);
-  appProofPublicKey_ =
-      toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
 }
 
 void Gateway::setLocalUrl(const std::string& url) {

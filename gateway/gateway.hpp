@@ -19,9 +19,13 @@ class Gateway {
   // Opens the store, loads plugins, applies every enabled module's migrations. Throws when an
   // enabled plugin is missing or unusable.
   explicit Gateway(Config config);
+  // A gateway with no store and no keys: the catalog of the enabled plugins only, for serving
+  // a plugin's detached listener alone (`signet auth-proxy serve`). database() refuses.
+  struct Detached {};
+  Gateway(Config config, Detached);
 
   const Config& config() const { return config_; }
-  Database& database() { return *database_; }
+  Database& database();
   const Catalog& catalog() const { return catalog_; }
   const crypto::SecretBytes& masterKey() const { return masterKey_; }
   // The gateway signer's P-256 public key, uncompressed hex (what SDK overrides take).
@@ -65,6 +69,8 @@ class Gateway {
                                  config_.server.rateLimit.burst};
   crypto::SecretBytes masterKey_;
   std::unique_ptr<Database> database_;
+  void loadModules();
+
   Catalog catalog_;
   std::string signerPublicKey_;
   crypto::SecretBytes appProofSigningKey_;

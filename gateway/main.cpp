@@ -51,6 +51,32 @@ const std::vector<Command>& commands() {
      "  Every gateway on the same store applies it within two seconds.", rolloutSetCommand},
     {"rollout list", "every activity type's rollout state, and whether the operator set it",
      "signet rollout list --data-dir DIR [--config FILE]", rolloutListCommand},
+    {"auth-proxy enable", "enable the auth proxy for an organization (its user, policy and key)",
+     "signet auth-proxy enable --data-dir DIR --organization ORG_ID [--config FILE]\n"
+     "  Prints {\"configId\",\"userId\"}: the configId is what apps send as\n"
+     "  X-Auth-Proxy-Config-Id. Works whether or not a gateway serves the store.",
+     authProxyEnableCommand},
+    {"auth-proxy configure", "set the auth proxy's settings (update_auth_proxy_config fields)",
+     "signet auth-proxy configure --data-dir DIR --organization ORG_ID --file CONFIG.json\n"
+     "  CONFIG.json: {\"allowedOrigins\":[...],\"sessionExpirationSeconds\":900,...}; see\n"
+     "  docs/auth-proxy.md for every field.", authProxyConfigureCommand},
+    {"auth-proxy show", "print an organization's auth proxy configuration (never its key)",
+     "signet auth-proxy show --data-dir DIR --organization ORG_ID [--config FILE]",
+     authProxyShowCommand},
+    {"auth-proxy disable", "disable the auth proxy (its key is deleted; settings are kept)",
+     "signet auth-proxy disable --data-dir DIR --organization ORG_ID [--config FILE]",
+     authProxyDisableCommand},
+    {"auth-proxy keygen", "make a standalone proxy's service key",
+     "signet auth-proxy keygen --out FILE\n"
+     "  Writes the P-256 private key (hex, mode 0600) and prints {\"publicKey\"}: list it in\n"
+     "  the coordinator's plugins.settings.auth-proxy.trustedProxyKeys.", authProxyKeygenCommand},
+    {"auth-proxy serve", "run the auth proxy alone, in front of a coordinator elsewhere",
+     "signet auth-proxy serve --coordinator URL --service-key FILE [--listen 127.0.0.1:8090]\n"
+     "                        [--settings FILE] [--plugin-dir DIR]\n"
+     "  Opens no store: the proxy reaches the coordinator only through its public API.\n"
+     "  --settings: the plugin's settings (limits, configCacheSeconds) as JSON. Prints\n"
+     "  'auth proxy listening on http://HOST:PORT' once it accepts connections.",
+     authProxyServeCommand},
     {"keys show", "print the gateway signer's public key (for SDK override options)",
      "signet keys show --data-dir DIR [--config FILE]", keysShowCommand},
     {"keys rotate-master", "re-seal every secret under a new master key (the gateway stopped)",
@@ -93,7 +119,8 @@ void setUpLogging() {
 void printUsage() {
   std::cout << "usage: signet <command> [options]\n\ncommands:\n";
   for (const auto& c : signet::cli::commands())
-    std::cout << "  " << c.name << std::string(std::max<size_t>(18 - std::strlen(c.name), 1), ' ')
+    std::cout << "  " << c.name
+              << std::string(std::strlen(c.name) < 22 ? 22 - std::strlen(c.name) : 1, ' ')
               << c.summary << "\n";
   std::cout << "\n`signet <command> --help` describes a command.\n";
 }

@@ -25,6 +25,12 @@ int backupCommand(const std::vector<std::string>& args);
 int restoreCommand(const std::vector<std::string>& args);
 int rolloutSetCommand(const std::vector<std::string>& args);  // TYPE STATE first
 int rolloutListCommand(const std::vector<std::string>& args);
+int authProxyEnableCommand(const std::vector<std::string>& args);
+int authProxyConfigureCommand(const std::vector<std::string>& args);
+int authProxyShowCommand(const std::vector<std::string>& args);
+int authProxyDisableCommand(const std::vector<std::string>& args);
+int authProxyKeygenCommand(const std::vector<std::string>& args);
+int authProxyServeCommand(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands();
 

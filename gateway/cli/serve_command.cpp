@@ -1,6 +1,4 @@
 // signet serve: runs the API until SIGINT or SIGTERM, then lets requests in flight finish.
-#include <signal.h>
-
 #include <Poco/Logger.h>
 
 #include <iostream>
@@ -8,18 +6,14 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "cli/serve_lock.hpp"
+#include "cli/stop_signals.hpp"
 #include "server/http_server.hpp"
 
 namespace signet::cli {
 
 int serveCommand(const std::vector<std::string>& argv) {
   Args args(argv, {"data-dir", "listen", "config"}, {});
-  // Block the stop signals before any thread starts, so that only sigwait below sees them.
-  sigset_t stopSignals;
-  sigemptyset(&stopSignals);
-  sigaddset(&stopSignals, SIGINT);
-  sigaddset(&stopSignals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+  sigset_t stopSignals = blockStopSignals();
 
   Config config = Config::load(args.require("data-dir"), args.get("config").value_or(""));
   if (auto listen = args.get("listen")) config.listen = *listen;
@@ -63,8 +57,7 @@ int serveCommand(const std::vector<std::string>& argv) {
   std::cout << "signet listening on http://" << host << ":" << server.port() << std::endl;
   for (const auto& line : listenerLines) std::cout << line << std::endl;
 
-  int received = 0;
-  sigwait(&stopSignals, &received);
+  int received = waitForStopSignal(stopSignals);
   log.information("received signal %d; finishing requests in flight", received);
   for (auto& l : listeners) l->stop();
   server.stop();

@@ -38,8 +38,11 @@ class Guarded {
   R operator()(A... args) const {
     try {
       return f_(std::forward<A>(args)...);
-    } catch (const Error&) {
-      throw;  // the plugin's own answer (bad input, a refusal), passed on as it is
+    } catch (const Error& e) {
+      // The plugin's own answer (bad input, a refusal), passed on as a copy made here: the
+      // thrown object's vtable may live in the plugin's library, which can be unloaded before
+      // a caller far up the stack reads it (a CLI command's gateway goes first).
+      throw Error(e.code(), e.what(), e.detailCode());
     } catch (const std::exception& e) {
       fail(e.what());
     } catch (...) {

@@ -6,6 +6,9 @@
 //    (`signet auth-proxy serve`).
 #include <Poco/Net/SSLManager.h>
 
+#include <sys/stat.h>
+
+#include <fstream>
 #include <memory>
 
 #include "auth_proxy.hpp"
@@ -37,6 +40,29 @@ TrustedProxies trustedKeys(const json::Object& settings) {
   return t;
 }
 
+// The private key in `file` (hex), which only its owner may read: a key anyone on the host can
+// read is refused, as ssh refuses such a key.
+crypto::SecretBytes loadServiceKey(const std::string& file) {
+  std::string where = kSettings + ".serviceKeyFile";
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0)
+    throw invalidArgument("invalid field " + where + ": cannot read " + file);
+  if (st.st_mode & 077)
+    throw invalidArgument("invalid field " + where + ": " + file +
+                          " may be read by other users of this host; chmod 600 it");
+  std::ifstream in(file);
+  std::string hex;
+  in >> hex;
+  auto bytes = fromHex(hex);
+  crypto::wipe(hex.data(), hex.size());
+  if (!bytes || bytes->size() != 32)
+    throw invalidArgument("invalid field " + where + ": " + file +
+                          " does not hold a P-256 private key in hex");
+  crypto::SecretBytes key(std::move(*bytes));
+  crypto::publicKeyFromPrivate(crypto::Curve::kP256, key);  // throws for a scalar out of range
+  return key;
+}
+
 void registerAuthProxy(Registry& r) {
   const json::Object& settings = r.settings();
   std::string listen =
@@ -50,10 +76,12 @@ void registerAuthProxy(Registry& r) {
     throw invalidArgument("invalid field " + kSettings + ".configCacheSeconds: from 0 to 3600");
 
   // The embedded proxy's service key lives in memory only: a restart makes a new one, and the
-  // coordinator in this process trusts it without configuration.
+  // coordinator in this process trusts it without configuration. A standalone proxy reads its
+  // own from serviceKeyFile (signet auth-proxy keygen).
   ProxyOptions options;
-  options.serviceKey =
-      std::make_shared<const crypto::SecretBytes>(crypto::generatePrivateKey(crypto::Curve::kP256));
+  auto keyFile = json::optionalString(settings, "serviceKeyFile", kSettings);
+  options.serviceKey = std::make_shared<const crypto::SecretBytes>(
+      keyFile ? loadServiceKey(*keyFile) : crypto::generatePrivateKey(crypto::Curve::kP256));
   options.limits = parseLimits(settings, kSettings);
   options.configCacheMs = int64_t(cacheSeconds) * 1000;
   auto proxy = std::make_shared<AuthProxy>(std::move(options));

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { whoamiWith } from "./whoami.mjs";
+import { setPluginSettings } from "./harness.mjs";
 
 const signet = process.env.SIGNET_BINARY;
 
@@ -25,6 +26,7 @@ test("the generated credentials file drives @turnkey/sdk-server as it is", async
   const dataDir = mkdtempSync(join(tmpdir(), "signet-credentials-"));
   const port = await freePort();
   execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: "ignore" });
+  setPluginSettings(dataDir);
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Mine",
     "--user-name", "admin", "--base-url", `http://127.0.0.1:${port}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   const ids = JSON.parse(out.trim());

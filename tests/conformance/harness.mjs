@@ -63,16 +63,23 @@ export function apiClientFor(signet, key, organizationId) {
   }).apiClient();
 }
 
+// Sets plugins.settings in a data directory's signet.json. The auth proxy's listener gets a free
+// port unless the settings give it one: its default, 8090, would clash between gateways that
+// run at once.
+export function setPluginSettings(dataDir, pluginSettings = {}) {
+  const file = join(dataDir, "signet.json");
+  const config = JSON.parse(readFileSync(file, "utf8"));
+  const settings = { ...pluginSettings };
+  settings["auth-proxy"] = { listen: "127.0.0.1:0", ...(settings["auth-proxy"] ?? {}) };
+  config.plugins.settings = settings;
+  writeFileSync(file, JSON.stringify(config, null, 2));
+}
+
 // `pluginSettings` lands in signet.json as plugins.settings (e.g. { sessions: {...} }).
 export async function startSignet(rootKey, pluginSettings = null) {
   const dataDir = mkdtempSync(join(tmpdir(), "signet-conformance-"));
   execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: ["ignore", "ignore", "inherit"] });
-  if (pluginSettings) {
-    const file = join(dataDir, "signet.json");
-    const config = JSON.parse(readFileSync(file, "utf8"));
-    config.plugins.settings = pluginSettings;
-    writeFileSync(file, JSON.stringify(config, null, 2));
-  }
+  setPluginSettings(dataDir, pluginSettings ?? {});
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Conformance",
     "--user-name", "conformance root", "--api-public-key", rootKey.publicKeyHex], { encoding: "utf8" });
   const ids = JSON.parse(out.trim());

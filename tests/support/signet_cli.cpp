@@ -4,7 +4,12 @@
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iterator>
+
+#include "signet/json.hpp"
 
 #ifndef SIGNET_BINARY
 #error "SIGNET_BINARY must name the signet executable"
@@ -22,7 +27,29 @@ CliRun runSignet(const std::vector<std::string>& args) {
   return {handle.wait(), o, e};
 }
 
+void freePluginListenerPorts(const std::string& dataDir) {
+  std::filesystem::path file = std::filesystem::path(dataDir) / "signet.json";
+  std::ifstream in(file);
+  if (!in) return;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto config = json::parseObject(text, file.string());
+  auto plugins = config->getObject("plugins");
+  if (!plugins) return;
+  auto enabled = json::optionalStringArray(plugins, "enabled", "plugins");
+  if (std::find(enabled.begin(), enabled.end(), "auth-proxy") == enabled.end()) return;
+  auto settings = plugins->getObject("settings");
+  if (!settings) settings = json::object();
+  auto proxy = settings->getObject("auth-proxy");
+  if (!proxy) proxy = json::object();
+  if (proxy->has("listen")) return;
+  proxy->set("listen", "127.0.0.1:0");
+  settings->set("auth-proxy", proxy);
+  plugins->set("settings", settings);
+  std::ofstream(file) << json::stringify(config);
+}
+
 ServeProcess::ServeProcess(const std::string& dataDir) {
+  freePluginListenerPorts(dataDir);
   // Its request log would bury the test's own output: warnings and errors only.
   Poco::Process::Env env{{"SIGNET_LOG_LEVEL", "warning"}};
   handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(

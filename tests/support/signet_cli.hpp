@@ -18,7 +18,12 @@ struct CliRun {
 
 CliRun runSignet(const std::vector<std::string>& args);
 
-// `signet serve --data-dir DIR` on a free loopback port, as its own process.
+// Gives the plugin listeners a data directory's config enables a free loopback port each (the
+// auth proxy's default, 8090, would clash between tests that run at once).
+void freePluginListenerPorts(const std::string& dataDir);
+
+// `signet serve --data-dir DIR` on a free loopback port, as its own process, its plugins'
+// listeners on free ports too.
 class ServeProcess {
  public:
   explicit ServeProcess(const std::string& dataDir);

@@ -1,0 +1,25 @@
+// How the serving commands stop: SIGINT and SIGTERM are blocked before any thread starts, so
+// that only the main thread's wait sees them, and the command then finishes what is in flight.
+#pragma once
+
+#include <signal.h>
+
+namespace signet::cli {
+
+inline sigset_t blockStopSignals() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  return stop;
+}
+
+// Blocks until one of them arrives; returns it.
+inline int waitForStopSignal(const sigset_t& stop) {
+  int received = 0;
+  sigwait(&stop, &received);
+  return received;
+}
+
+}  // namespace signet::cli
