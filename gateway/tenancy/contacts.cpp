@@ -6,10 +6,21 @@
 
 namespace signet::contacts {
 
+namespace {
+// The spent_verification_tokens row of a use: the token id for a login (as before uses had
+// kinds), the id with "/signup" for a sign-up.
+std::string spentKey(const VerifiedContact& v, TokenUse use) {
+  return use == TokenUse::kSignup ? v.tokenId + "/signup" : v.tokenId;
+}
+const char* useName(TokenUse use) {
+  return use == TokenUse::kSignup ? "a sign-up" : "a login";
+}
+}  // namespace
+
 VerifiedContact checkVerificationToken(RequestContext& ctx, const std::string& token,
                                        const std::string& organizationId,
                                        const std::optional<std::string>& parentId,
-                                       const std::string& field) {
+                                       const std::string& field, TokenUse use) {
   auto verified =
       jwt::verifyEs256(token, *fromHex(ctx.signerPublicKey()), jwt::Hashing::kSingleSha256);
   if (!verified)
@@ -35,27 +46,29 @@ VerifiedContact checkVerificationToken(RequestContext& ctx, const std::string& t
   if (!org.empty() && org != organizationId && (!parentId || org != *parentId))
     throw invalidArgument("invalid field " + field + ": verification token " + v.tokenId +
                           " was issued for organization " + org + ", not " + organizationId);
-  if (ctx.db().queryOne("SELECT 1 FROM spent_verification_tokens WHERE id = ?", {v.tokenId}))
+  if (ctx.db().queryOne("SELECT 1 FROM spent_verification_tokens WHERE id = ?", {spentKey(v, use)}))
     throw invalidArgument("invalid field " + field + ": verification token " + v.tokenId +
-                          " has already been used");
+                          " has already been used for " + useName(use));
   return v;
 }
 
-void spend(RequestContext& ctx, const VerifiedContact& token, const std::string& field) {
+void spend(RequestContext& ctx, const VerifiedContact& token, const std::string& field,
+           TokenUse use) {
   // The primary key makes a concurrent second use fail inside its own transaction.
-  if (ctx.db().queryOne("SELECT 1 FROM spent_verification_tokens WHERE id = ?", {token.tokenId}))
+  if (ctx.db().queryOne("SELECT 1 FROM spent_verification_tokens WHERE id = ?",
+                        {spentKey(token, use)}))
     throw invalidArgument("invalid field " + field + ": verification token " + token.tokenId +
-                          " has already been used");
+                          " has already been used for " + useName(use));
   ctx.db().exec("INSERT INTO spent_verification_tokens (id, spent_at_ms) VALUES (?, ?)",
-                {token.tokenId, ctx.nowMs()});
+                {spentKey(token, use), ctx.nowMs()});
 }
 
 VerifiedContact spendVerificationToken(RequestContext& ctx, const std::string& token,
                                        const std::string& organizationId,
                                        const std::optional<std::string>& parentId,
-                                       const std::string& field) {
-  auto v = checkVerificationToken(ctx, token, organizationId, parentId, field);
-  spend(ctx, v, field);
+                                       const std::string& field, TokenUse use) {
+  auto v = checkVerificationToken(ctx, token, organizationId, parentId, field, use);
+  spend(ctx, v, field, use);
   return v;
 }
 

@@ -59,7 +59,8 @@ json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) 
   if (version >= 7) {
     if (auto token = json::optionalString(p, "verificationToken", "parameters")) {
       auto v = contacts::spendVerificationToken(ctx, *token, org.id, parent.id,
-                                                "parameters.verificationToken");
+                                                "parameters.verificationToken",
+                                                contacts::TokenUse::kSignup);
       if (auto sig = json::optionalObject(p, "clientSignature", "parameters"))
         checkClientSignature(sig, v, "USAGE_TYPE_SIGNUP", "parameters.clientSignature");
       bool matched = false;

@@ -91,23 +91,34 @@ TEST_P(ProxyFlowTest, EmailOtpSignUpThenLoginThroughSmtp) {
   lookup->set("verificationToken", token);
   EXPECT_EQ(proxy.ok("/v1/account", lookup)->size(), 0u);
 
-  // signup_v2 as @turnkey/core sends it after an OTP: the contact, the token, a session key.
+  // signup_v2 as @turnkey/core's signUpWithOtp sends it: the contact and the token, no keys;
+  // then it logs in with the same token, whose key becomes the session key.
   json::Object signup = json::object();
   signup->set("userEmail", kEmail);
   signup->set("verificationToken", token);
-  json::Array keys = json::array();
-  keys->add(apiKeyParam(session));
-  signup->set("apiKeys", keys);
+  signup->set("apiKeys", json::array());
   signup->set("authenticators", json::array());
   signup->set("oauthProviders", json::array());
   auto created = proxy.ok("/v1/signup_v2", signup);
   std::string subOrg = created->getValue<std::string>("organizationId");
   std::string userId = created->getValue<std::string>("userId");
   EXPECT_NE(subOrg, gw.root().organizationId);
+  json::Object first = json::object();
+  first->set("verificationToken", token);
+  first->set("publicKey", session.publicKey);
+  first->set("clientSignature", loginClientSignature(session, token, session.publicKey));
+  EXPECT_FALSE(proxy.ok("/v1/otp_login_v2", first)->getValue<std::string>("session").empty());
   auto me = gw.clientWith(session.stamper()).query("whoami", orgBody(subOrg));
   EXPECT_EQ(me->getValue<std::string>("userId"), userId);
-  // The token was spent on the sign-up, and the contact is verified.
+  // The contact is verified now.
   EXPECT_EQ(proxy.ok("/v1/account", lookup)->getValue<std::string>("organizationId"), subOrg);
+  // The token served one sign-up and one login; neither goes through again.
+  EXPECT_NE(proxy.refused("/v1/otp_login_v2", first).message.find("already been used for a login"),
+            std::string::npos);
+  signup->set("userEmail", "carol.again@example.com");
+  auto again = proxy.refused("/v1/signup_v2", signup);
+  EXPECT_NE(again.message.find("already been used for a sign-up"), std::string::npos)
+      << again.message;
 
   // Log in again: a fresh code, a fresh token, otp_login_v2 with the client signature.
   std::string otpId2 = proxy.ok("/v1/otp_init", otpInitBody("OTP_TYPE_EMAIL", kEmail))
