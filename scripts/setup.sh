@@ -11,6 +11,7 @@ packages=(
   postgresql            # the PostgreSQL store tests start their own server from this
   python3-aiosmtpd openssl  # the OTP tests deliver mail to a real SMTP server on loopback
   tzdata                # IANA zone files: time-based policies (CronSpan) read them at run time
+  chromium              # the auth proxy's browser test drives it headless with playwright-core
 )
 # The conformance suite runs the official JavaScript SDKs; a machine without Node gets
 # Debian's.

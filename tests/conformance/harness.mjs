@@ -85,14 +85,32 @@ export async function startSignet(rootKey, pluginSettings = null) {
   const ids = JSON.parse(out.trim());
   const server = spawn(signet, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"],
     { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, SIGNET_LOG_LEVEL: process.env.SIGNET_LOG_LEVEL ?? "warning" } });
-  const line = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("signet did not start within 20 s")), 20000);
-    server.once("exit", (code) => reject(new Error(`signet exited with ${code}`)));
-    createInterface({ input: server.stdout }).once("line", (l) => { clearTimeout(timer); resolve(l); });
+  // Every line it prints: the first says where it listens, those after it where its plugins'
+  // listeners do ("auth proxy listening on http://...").
+  const lines = [];
+  const waiting = new Set();
+  createInterface({ input: server.stdout }).on("line", (l) => {
+    lines.push(l);
+    for (const check of waiting) check();
   });
-  const baseUrl = line.slice(line.indexOf("http://"));
+  const announced = (prefix, ms = 20000) => new Promise((resolve, reject) => {
+    const check = () => {
+      const l = lines.find((x) => x.startsWith(prefix));
+      if (!l) return;
+      waiting.delete(check);
+      clearTimeout(timer);
+      resolve(l.slice(l.indexOf("http://")));
+    };
+    const timer = setTimeout(() => { waiting.delete(check); reject(new Error(`signet did not print "${prefix}" within ${ms} ms`)); }, ms);
+    server.once("exit", (code) => reject(new Error(`signet exited with ${code}`)));
+    waiting.add(check);
+    check();
+  });
+  const baseUrl = await announced("signet listening on");
   return {
     baseUrl, ids, dataDir,
+    // The URL a line starting with `prefix` announced (a plugin's listener).
+    listenerUrl: (prefix) => announced(prefix),
     async stop() {
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");
