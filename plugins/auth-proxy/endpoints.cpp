@@ -227,6 +227,9 @@ json::Object signup(const ProxyCall& c, bool v2) {
   p->set("rootUsers", users);
   p->set("rootQuorumThreshold", 1);
   copyIfPresent(c.body, p, "wallet");
+  // Sign-up answers carry the coordinator's app proofs (a wallet's address derivations), which
+  // clients check themselves.
+  p->set("generateAppProofs", true);
   copyIfPresent(c.body, p, "verificationToken");
   copyIfPresent(c.body, p, "clientSignature");
   std::string type =

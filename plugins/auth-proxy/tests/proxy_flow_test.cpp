@@ -6,7 +6,9 @@
 
 #include "proxy_fixture.hpp"
 #include "signet/jwt.hpp"
+#include "signet/quorum_envelope.hpp"
 #include "support/http_recorder.hpp"
+#include "support/oauth2_provider.hpp"
 #include "support/oidc_issuer.hpp"
 #include "support/smtp_sink.hpp"
 
@@ -241,6 +243,93 @@ TEST_P(ProxyFlowTest, OAuthSignUpAndLoginAgainstAnIssuerOnLoopback) {
   configureProxy(gw, R"({"allowedAuthMethods":["email"]})");
   auto disallowed = proxy.refused("/v1/oauth_login", login);
   EXPECT_NE(disallowed.message.find("OAUTH disallowed"), std::string::npos) << disallowed.message;
+}
+
+// X and Discord logins: the proxy finds the parent's OAuth 2.0 credential for (provider,
+// client id), the coordinator exchanges the code and signs an ID token; sign-up with it and a
+// wallet returns the wallet and its app proofs as the coordinator made them.
+TEST_P(ProxyFlowTest, OAuth2CodeExchangeThenSignUpWithAWalletAndLogin) {
+  OAuth2Provider provider("discord-client", "discord-secret");
+  json::Object discord = json::object();
+  discord->set("tokenUrl", provider.url("/token"));
+  discord->set("userInfoUrl", provider.url("/discord/users/@me"));
+  json::Object oauth2 = json::object();
+  oauth2->set("discord", discord);
+  oauth2->set("allowHttp", true);
+  json::Object sessions = json::object();
+  sessions->set("oauth2", oauth2);
+  auto settings = proxySettings(json::stringify(sessions));
+  TestGateway gw(GetParam(), {"sessions", "signing", "auth-proxy"}, {}, settings);
+  auto [configId, proxyUserId] = enableProxy(gw);
+  ProxyClient proxy(gw.listenerUrl("auth-proxy", "proxy"), configId, kOrigin);
+
+  // The operator registers the client secret, encrypted to the published key.
+  auto published = json::parseObject(httpGet(gw.baseUrl(), "/.well-known/signet.json").body, "wk");
+  auto key = *fromHex(published->getValue<std::string>("clientSecretEncryptionPublicKey"));
+  std::string secret = "discord-secret";
+  json::Object credential = json::object();
+  credential->set("provider", "OAUTH2_PROVIDER_DISCORD");
+  credential->set("clientId", "discord-client");
+  credential->set("encryptedClientSecret",
+                  toHex(quorum_envelope::seal(key, reinterpret_cast<const uint8_t*>(secret.data()),
+                                              secret.size())));
+  resultOf(
+      gw.rootClient().submit("create_oauth2_credential", "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL",
+                             gw.root().organizationId, credential),
+      "createOauth2CredentialResult");
+
+  auto exchange = [&](const std::string& user, const std::string& nonce,
+                      const std::string& clientId = "discord-client") {
+    std::string verifier = "verifier-" + crypto::uuidV4() + crypto::uuidV4();
+    json::Object b = json::object();
+    b->set("provider", "OAUTH2_PROVIDER_DISCORD");
+    b->set("authCode", provider.issueCode(user, "https://app.example/cb", verifier));
+    b->set("redirectUri", "https://app.example/cb");
+    b->set("codeVerifier", verifier);
+    b->set("nonce", nonce);
+    b->set("clientId", clientId);
+    return b;
+  };
+  auto unknown = proxy.refused("/v1/oauth2_authenticate", exchange("9", "n", "someone-else"));
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_NE(unknown.message.find("\"someone-else\""), std::string::npos) << unknown.message;
+
+  auto signupKey = newSessionKey();
+  std::string token =
+      proxy.ok("/v1/oauth2_authenticate", exchange("4242", jwt::oidcNonce(signupKey.publicKey)))
+          ->getValue<std::string>("oidcToken");
+  json::Object provided = json::object();
+  provided->set("providerName", "Discord");
+  provided->set("oidcToken", token);
+  json::Array providers = json::array();
+  providers->add(provided);
+  json::Object signup = json::object();
+  signup->set("apiKeys", json::array());
+  signup->set("authenticators", json::array());
+  signup->set("oauthProviders", providers);
+  signup->set("wallet", parse(R"({"walletName":"main","accounts":[{"curve":"CURVE_SECP256K1",
+      "pathFormat":"PATH_FORMAT_BIP32","path":"m/44'/60'/0'/0/0",
+      "addressFormat":"ADDRESS_FORMAT_ETHEREUM"}]})"));
+  auto created = proxy.ok("/v1/signup", signup);
+  std::string subOrg = created->getValue<std::string>("organizationId");
+  auto wallet = created->getObject("wallet");
+  ASSERT_TRUE(wallet) << json::stringify(created);
+  EXPECT_FALSE(wallet->getValue<std::string>("walletId").empty());
+  EXPECT_EQ(wallet->getArray("addresses")->getElement<std::string>(0).rfind("0x", 0), 0u);
+  auto proofs = created->getArray("appProofs");
+  ASSERT_TRUE(proofs && proofs->size() == 1) << json::stringify(created);
+  EXPECT_EQ(proofs->getObject(0)->getValue<std::string>("scheme"),
+            "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256");
+
+  auto session = newSessionKey();
+  json::Object login = json::object();
+  login->set(
+      "oidcToken",
+      proxy.ok("/v1/oauth2_authenticate", exchange("4242", jwt::oidcNonce(session.publicKey)))
+          ->getValue<std::string>("oidcToken"));
+  login->set("publicKey", session.publicKey);
+  std::string jwt = proxy.ok("/v1/oauth_login", login)->getValue<std::string>("session");
+  EXPECT_EQ(gatewayJwtClaims(gw, jwt, true)->getValue<std::string>("organization_id"), subOrg);
 }
 
 TEST_P(ProxyFlowTest, WalletKitConfigWithoutABodyAndAccountLookupsThatNeedProof) {

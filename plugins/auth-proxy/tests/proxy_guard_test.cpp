@@ -293,6 +293,37 @@ TEST_P(ProxyGuardTest, AnActivityThatNeedsMoreApprovalsIsAnErrorNotAHang) {
   auto r = proxy.refused("/v1/otp_init", emailOtp("erin@x.example"));
   EXPECT_NE(r.message.find("ACTIVITY_STATUS_CONSENSUS_NEEDED"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find(org), std::string::npos) << r.message;
+
+  // Back to the proxy's own policy, but with an MFA policy that wants another key of its user,
+  // one the proxy does not hold, to sign too.
+  update->set("policyConsensus", "approvers.any(user, user.id == '" + userId + "')");
+  ASSERT_EQ(gw.rootClient()
+                .submit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", org, update)
+                ->getValue<std::string>("status"),
+            "ACTIVITY_STATUS_COMPLETED");
+  auto keys =
+      json::parseObject(R"({"apiKeys":[{"apiKeyName":"operator's second key","publicKey":")" +
+                            newKey().publicKey + R"(","curveType":"API_KEY_CURVE_P256"}]})",
+                        "keys");
+  keys->set("userId", userId);
+  std::string secondKey =
+      resultOf(
+          gw.rootClient().submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", org, keys),
+          "createApiKeysResult")
+          ->getArray("apiKeyIds")
+          ->getElement<std::string>(0);
+  auto mfa = json::parseObject(R"({"mfaPolicyName":"a second key","condition":"true",
+      "requiredAuthenticationMethods":[{"any":[{"type":"AUTHENTICATION_TYPE_API_KEY","id":")" +
+                                   secondKey + R"("}]}],"order":1})",
+                               "mfa");
+  mfa->set("userId", userId);
+  ASSERT_EQ(gw.rootClient()
+                .submit("create_mfa_policy", "ACTIVITY_TYPE_CREATE_MFA_POLICY", org, mfa)
+                ->getValue<std::string>("status"),
+            "ACTIVITY_STATUS_COMPLETED");
+  auto second = proxy.refused("/v1/otp_init", emailOtp("erin@x.example"));
+  EXPECT_NE(second.message.find("ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"), std::string::npos)
+      << second.message;
 }
 
 }  // namespace
