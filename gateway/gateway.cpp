@@ -5,6 +5,7 @@
 #include <chrono>
 #include <set>
 
+#include "background.hpp"
 #include "store/core_schema.hpp"
 #include "store/keyring.hpp"
 #include "tenancy/identity_services.hpp"
@@ -136,6 +137,24 @@ void Gateway::loadModules() {
                                config_.pluginDir.string());
   catalog_.provideIdentity(identityServices(catalog_));
   catalog_.index();
+}
+
+Gateway::~Gateway() {
+  stopBackground();
+}
+
+void Gateway::startBackground() {
+  if (!database_) return;  // a detached gateway has no store to work on
+  if (!background_) background_ = std::make_unique<Background>(*this);
+  background_->start();
+}
+
+void Gateway::stopBackground() {
+  if (background_) background_->stop();
+}
+
+void Gateway::wakeBackground() {
+  if (background_) background_->wake();
 }
 
 void Gateway::setLocalUrl(const std::string& url) {

@@ -14,6 +14,8 @@
 
 namespace signet {
 
+class Background;
+
 class Gateway {
  public:
   // Opens the store, loads plugins, applies every enabled module's migrations. Throws when an
@@ -23,6 +25,7 @@ class Gateway {
   // a plugin's detached listener alone (`signet auth-proxy serve`). database() refuses.
   struct Detached {};
   Gateway(Config config, Detached);
+  ~Gateway();
 
   const Config& config() const { return config_; }
   Database& database();
@@ -40,6 +43,13 @@ class Gateway {
 
   // What each organization may request (limits.rateLimit), shared by every listener.
   RateLimiter& organizationRates() { return organizationRates_; }
+
+  // The activity event dispatcher and the modules' workers: `signet serve` starts them once it
+  // listens and stops them before it closes the store (background.hpp).
+  void startBackground();
+  void stopBackground();
+  // After a request that may have changed activities, so that their events go out at once.
+  void wakeBackground();
 
   // The main listener's URL once it listens (GatewayFacts::localUrl).
   void setLocalUrl(const std::string& url);
@@ -81,6 +91,8 @@ class Gateway {
     std::string url;
   };
   std::shared_ptr<LocalUrl> localUrl_ = std::make_shared<LocalUrl>();
+  // Last, so that it stops before anything it uses goes.
+  std::unique_ptr<Background> background_;
 };
 
 // The core's own registrations (API keys, identity, activities), through the same Registry

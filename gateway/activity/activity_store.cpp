@@ -143,6 +143,11 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
   return out;
 }
 
+std::string storedStatus(Db& db, const std::string& id) {
+  auto row = db.queryOne("SELECT status FROM activities WHERE id = ?", {id});
+  return row ? row->str(0) : std::string();
+}
+
 json::Object failureJson(Code code, const std::string& message) {
   json::Object f = json::object();
   f->set("code", static_cast<int>(code));

@@ -53,6 +53,8 @@ std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& finge
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
                                    const std::string& id);
 void insert(Db& db, const ActivityRecord& record);
+// The stored status of an activity ("" when there is none).
+std::string storedStatus(Db& db, const std::string& id);
 // Writes status, result, votes, failure and updated_at of an existing activity.
 void update(Db& db, const ActivityRecord& record);
 // Records one evaluation (a vote's) of the policies for get_policy_evaluations.

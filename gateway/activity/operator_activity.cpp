@@ -1,5 +1,6 @@
 #include "activity/operator_activity.hpp"
 
+#include "activity/activity_events.hpp"
 #include "activity/activity_store.hpp"
 #include "activity/handler_context.hpp"
 #include "tenancy/directory.hpp"
@@ -58,6 +59,7 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
     record.votes->add(vote);
     record.createdAtMs = record.updatedAtMs = gateway.nowMs();
     activities::insert(db, record);
+    recordActivityEvent(gateway, db, record, "");
   });
   return result;
 }

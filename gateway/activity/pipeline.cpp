@@ -2,6 +2,7 @@
 
 #include <Poco/Logger.h>
 
+#include "activity/activity_events.hpp"
 #include "activity/handler_context.hpp"
 #include "activity/secret_parameters.hpp"
 #include "auth/attested_stamp.hpp"
@@ -262,9 +263,11 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
       }
       recordPresentation(db, r, caller, now);
     } else {
+      std::string before = r.status;
       r.status = kStatusRejected;
       if (activities::redactSecrets(*spec, r)) activities::storeIntent(db, r);
       activities::update(db, r);
+      recordActivityEvent(gateway_, db, r, before);
       done = true;
     }
   });
@@ -329,6 +332,7 @@ void ActivityPipeline::runAfterCommit(const ActivitySpec& spec, ActivityRecord& 
     }
     record.updatedAtMs = gateway_.nowMs();
     activities::update(db, record);
+    recordActivityEvent(gateway_, db, record, kStatusPending);
   });
 }
 
@@ -347,10 +351,15 @@ Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const Activit
 void ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, bool isNew,
                                const Decision& decision) {
   bool redacted = activities::redactSecrets(spec, record);
+  // The status it had, for the event outbox (read only when a module subscribes).
+  std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
+                           ? std::string()
+                           : activities::storedStatus(db, record.id);
   if (isNew)
     activities::insert(db, record);
   else
     activities::update(db, record);
+  recordActivityEvent(gateway_, db, record, before);
   if (redacted && !isNew) activities::storeIntent(db, record);
   activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
                                gateway_.nowMs());

@@ -31,6 +31,7 @@ int serveCommand(const std::vector<std::string>& argv) {
   // on loopback.
   std::string reach = host == "0.0.0.0" ? "127.0.0.1" : host == "[::]" ? "[::1]" : host;
   gateway.setLocalUrl("http://" + reach + ":" + std::to_string(server.port()));
+  gateway.startBackground();
   auto& log = Poco::Logger::get("signet");
   for (const auto& m : gateway.catalog().modules()) {
     if (!m->enabled) continue;
@@ -61,6 +62,7 @@ int serveCommand(const std::vector<std::string>& argv) {
   log.information("received signal %d; finishing requests in flight", received);
   for (auto& l : listeners) l->stop();
   server.stop();
+  gateway.stopBackground();
   log.information("stopped");
   return 0;
 }

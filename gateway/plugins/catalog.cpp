@@ -58,6 +58,9 @@ void checkRoute(const std::string& module, const RouteSpec& spec) {
 
 void ModuleRegistry::route(RouteSpec spec) {
   checkRoute(module_.name, spec);
+  if (spec.atRoot && spec.path.rfind("/public/v1/discovery/", 0) != 0)
+    throw internalError("module '" + module_.name + "' registered route '" + spec.path +
+                        "' at the root; only /public/v1/discovery/ paths may be");
   spec.handler = guard("route " + spec.method + " " + spec.path, std::move(spec.handler));
   module_.routes.push_back(std::move(spec));
 }
@@ -117,6 +120,19 @@ void ModuleRegistry::oidcVerifier(OidcVerifier verifier) {
   module_.oidcVerifier = guard("OIDC token verifier", std::move(verifier));
 }
 
+void ModuleRegistry::activityEvents(ActivityEventHandler handler) {
+  if (module_.activityEventHandler)
+    throw internalError("module '" + module_.name + "' registered two activity event handlers");
+  module_.activityEventHandler = guard("activity event handler", std::move(handler));
+}
+
+void ModuleRegistry::worker(WorkerSpec spec) {
+  if (spec.name.empty() || !spec.run)
+    throw internalError("module '" + module_.name + "' registered a worker without a name or body");
+  spec.run = guard("worker " + spec.name, std::move(spec.run));
+  module_.workers.push_back(std::move(spec));
+}
+
 void Catalog::add(ModuleInfo module) {
   for (const auto& m : modules_)
     if (m->name == module.name)
@@ -130,6 +146,7 @@ void Catalog::index() {
   submit_.clear();
   queries_.clear();
   types_.clear();
+  rootRoutes_.clear();
   IdentityServices identity = std::move(services_.identity);  // the core's, kept
   GatewayFacts facts = std::move(services_.gateway);
   services_ = Services{};
@@ -182,6 +199,15 @@ void Catalog::index() {
     }
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});
+    if (m->activityEventHandler)
+      services_.activityEventSubscribers.emplace_back(m->name, m->activityEventHandler);
+    for (const auto& r : m->routes) {
+      if (!r.atRoot) continue;
+      auto [it, fresh] = rootRoutes_.emplace(std::make_pair(r.method, r.path), &r);
+      if (!fresh)
+        throw failedPrecondition("route " + r.method + " " + r.path +
+                                 " is registered by two modules; '" + m->name + "' is the second");
+    }
     for (const auto& f : m->subOrganizationFilters) {
       auto [it, fresh] = filterOwner.emplace(f.filterType, m.get());
       if (!fresh)
@@ -195,6 +221,11 @@ void Catalog::index() {
 std::vector<const ActivitySpec*> Catalog::activitiesAt(const std::string& path) const {
   auto it = submit_.find(path);
   return it == submit_.end() ? std::vector<const ActivitySpec*>{} : it->second;
+}
+
+const RouteSpec* Catalog::rootRoute(const std::string& method, const std::string& path) const {
+  auto it = rootRoutes_.find({method, path});
+  return it == rootRoutes_.end() ? nullptr : it->second;
 }
 
 const ActivitySpec* Catalog::activityOfType(const std::string& type) const {

@@ -42,6 +42,8 @@ struct ModuleInfo {
   std::vector<std::string> factKeywords;
   SessionProfileLookup sessionProfileLookup;
   OidcVerifier oidcVerifier;
+  ActivityEventHandler activityEventHandler;
+  std::vector<WorkerSpec> workers;
   std::vector<std::string> startupNotices;
 };
 
@@ -72,6 +74,8 @@ class ModuleRegistry : public Registry {
   void factProvider(std::vector<std::string> keywords, FactProvider provider) override;
   void sessionProfileLookup(SessionProfileLookup lookup) override;
   void oidcVerifier(OidcVerifier verifier) override;
+  void activityEvents(ActivityEventHandler handler) override;
+  void worker(WorkerSpec spec) override;
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override;
@@ -100,6 +104,8 @@ class Catalog {
   // The enabled spec for an activity type, or nullptr.
   const ActivitySpec* activityOfType(const std::string& type) const;
   const QuerySpec* query(const std::string& path) const;
+  // The enabled module's route served at its own path (RouteSpec::atRoot), or nullptr.
+  const RouteSpec* rootRoute(const std::string& method, const std::string& path) const;
   // The enabled module `module`'s route for method and subpath, or nullptr.
   const RouteSpec* route(const std::string& module, const std::string& method,
                          const std::string& subpath) const;
@@ -120,6 +126,7 @@ class Catalog {
   std::map<std::string, std::vector<const ActivitySpec*>> submit_;
   std::map<std::string, const QuerySpec*> queries_;
   std::map<std::string, const ActivitySpec*> types_;
+  std::map<std::pair<std::string, std::string>, const RouteSpec*> rootRoutes_;  // (method, path)
   Services services_;
 };
 

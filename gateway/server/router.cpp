@@ -247,6 +247,12 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
       return runRoute(*route, request, subpath);
     throw gateway_.catalog().unservedRoute(module, request.method, path);
   }
+  // Discovery documents a module serves at the API's own paths (RouteSpec::atRoot).
+  if (startsWith(path, "/public/v1/discovery/")) {
+    if (const RouteSpec* route = gateway_.catalog().rootRoute(request.method, path))
+      return runRoute(*route, request, path);
+    throw notFound("unknown path " + request.method + " " + path);
+  }
   bool api = startsWith(path, kQueryPrefix) || startsWith(path, kSubmitPrefix);
   if (auto field = json::fieldHoldingNul(request.body))
     throw invalidArgument("invalid field " + *field +
@@ -291,6 +297,7 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
   }
   auto submitted =
       pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey);
+  gateway_.wakeBackground();  // its status changes go to the modules now, not at the next poll
   HttpResult result = jsonResult(200, submitted.response);
   result.headers = std::move(submitted.headers);
   if (auto activity = submitted.response->getObject("activity")) {

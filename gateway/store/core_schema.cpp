@@ -126,6 +126,14 @@ std::vector<Migration> coreMigrations() {
         "NOT NULL)",
         "CREATE INDEX invitations_organization ON invitations (organization_id)"}},
       keyringRotationMigration(14),
+      {15,
+       "the activity event outbox: a row per status change and subscribing module",
+       {"CREATE TABLE activity_events (module TEXT NOT NULL, event_id TEXT NOT NULL, position "
+        "BIGINT NOT NULL, activity_id TEXT NOT NULL, organization_id TEXT NOT NULL, "
+        "parent_organization_id TEXT NOT NULL, activity_type TEXT NOT NULL, status TEXT NOT "
+        "NULL, activity TEXT NOT NULL, created_at_ms BIGINT NOT NULL, attempts BIGINT NOT NULL, "
+        "next_attempt_at_ms BIGINT NOT NULL, PRIMARY KEY (module, event_id))",
+        "CREATE INDEX activity_events_order ON activity_events (module, position)"}},
   };
 }
 

@@ -53,6 +53,7 @@ bool integerType(Oid type) {
 
 class PostgresConnection : public SqlConnection {
  public:
+  bool isPostgres() const override { return true; }
   explicit PostgresConnection(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
     if (PQstatus(conn_) != CONNECTION_OK) {
       std::string why = conn_ ? PQerrorMessage(conn_) : "out of memory";

@@ -6,6 +6,8 @@
 #include <Poco/Net/HTTPServerResponse.h>
 #include <Poco/Net/ServerSocket.h>
 
+#include <Poco/String.h>
+
 #include <sstream>
 
 namespace signet::test {
@@ -18,10 +20,14 @@ class Handler : public Poco::Net::HTTPRequestHandler {
                      Poco::Net::HTTPServerResponse& res) override {
     std::stringstream body;
     body << req.stream().rdbuf();
+    std::map<std::string, std::string> headers;
+    for (const auto& [name, value] : req) headers[Poco::toLower(name)] = value;
     recorder_.record({req.getMethod(), req.getURI(), req.get("Authorization", ""),
-                      req.getContentType(), body.str()});
+                      req.getContentType(), body.str(), headers});
+    int status = recorder_.nextStatus();
     recorder_.waitWhileHeld();
-    res.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(recorder_.status()));
+    res.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
+    if (status >= 300 && status < 400) res.set("Location", "http://127.0.0.1:1/elsewhere");
     res.setContentType("application/json");
     res.send() << "{}";
   }
@@ -62,6 +68,14 @@ void HttpRecorder::record(RecordedRequest r) {
   std::lock_guard<std::mutex> lock(mutex_);
   requests_.push_back(std::move(r));
   changed_.notify_all();
+}
+
+int HttpRecorder::nextStatus() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (queued_.empty()) return status_;
+  int s = queued_.front();
+  queued_.pop_front();
+  return s;
 }
 
 void HttpRecorder::holdAnswers() {

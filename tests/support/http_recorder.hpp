@@ -5,6 +5,8 @@
 #include <Poco/Net/HTTPServer.h>
 
 #include <condition_variable>
+#include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,6 +20,7 @@ struct RecordedRequest {
   std::string authorization;
   std::string contentType;
   std::string body;
+  std::map<std::string, std::string> headers = {};  // every header, names lower-cased
 };
 
 class HttpRecorder {
@@ -25,7 +28,15 @@ class HttpRecorder {
   HttpRecorder();
   ~HttpRecorder();
   std::string url(const std::string& path) const;
-  void answerWith(int status) { status_ = status; }
+  void answerWith(int status) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = status;
+  }
+  // The next answers' statuses, in order; then answerWith's again.
+  void answerNextWith(std::vector<int> statuses) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queued_.insert(queued_.end(), statuses.begin(), statuses.end());
+  }
   std::vector<RecordedRequest> requests() const;
   // A slow peer: requests are recorded at once but answered only after release(), or after
   // 10 s, whichever comes first. heldTooLong() says whether the 10 s ran out.
@@ -38,13 +49,14 @@ class HttpRecorder {
 
   // For the request handler.
   void record(RecordedRequest r);
-  int status() const { return status_; }
+  int nextStatus();
 
  private:
   std::unique_ptr<Poco::Net::HTTPServer> server_;
   mutable std::mutex mutex_;
   std::vector<RecordedRequest> requests_;
   int status_ = 200;
+  std::deque<int> queued_;
   mutable std::condition_variable changed_;
   bool holding_ = false;
   bool heldTooLong_ = false;

@@ -121,6 +121,7 @@ void TestGateway::start() {
   server_ = std::make_unique<HttpServer>(*gateway_, config_.listen);
   server_->start();
   gateway_->setLocalUrl(baseUrl());
+  gateway_->startBackground();
   // The enabled plugins' own listeners, as signet serve starts them.
   for (const auto& m : gateway_->catalog().modules()) {
     if (!m->enabled) continue;
@@ -242,6 +243,7 @@ HttpResponse httpGet(const std::string& baseUrl, const std::string& path) {
   HttpResponse out;
   out.status = response.getStatus();
   out.contentType = response.getContentType();
+  for (const auto& [name, value] : response) out.headers.emplace_back(name, value);
   Poco::StreamCopier::copyToString(in, out.body);
   return out;
 }

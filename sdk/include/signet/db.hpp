@@ -34,6 +34,9 @@ class Db {
   // Runs a statement; returns the number of rows it changed.
   virtual size_t exec(const std::string& sql, const SqlParams& params = {}) = 0;
   virtual std::vector<Row> query(const std::string& sql, const SqlParams& params = {}) = 0;
+  // Whether the store is PostgreSQL: for the few statements the portable subset lacks, such
+  // as claiming rows that several gateways share (FOR UPDATE SKIP LOCKED).
+  virtual bool isPostgres() const { return false; }
   std::optional<Row> queryOne(const std::string& sql, const SqlParams& params = {}) {
     auto rows = query(sql, params);
     if (rows.empty()) return std::nullopt;

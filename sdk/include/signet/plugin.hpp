@@ -307,6 +307,46 @@ struct IdentityServices {
   std::function<void(const std::string& expression, const std::string& field)> checkPolicyCondition;
 };
 
+// An activity's status change. The core writes it to its event outbox in the same transaction
+// as the change, one row per subscribing module, so that none is lost between a commit and its
+// handling; it hands each to the module's handler after the commit.
+struct ActivityEvent {
+  std::string eventId;  // UUID, the same for every module: what notifications carry
+  std::string activityId;
+  std::string organizationId;
+  std::string parentOrganizationId;  // empty for a root organization
+  std::string activityType;
+  std::string status;     // ACTIVITY_STATUS_*
+  json::Object activity;  // the activity as get_activity renders it, at the change
+  int64_t createdAtMs = 0;
+};
+// Runs in a transaction of its own after the change commits; the event leaves the module's
+// outbox in that same transaction, so a handler that throws, or a crash, gets it again (at least
+// once; write idempotently). Events of one module are handled in the order they were written.
+using ActivityEventHandler = std::function<void(RequestContext& ctx, const ActivityEvent& event)>;
+
+// A module's background task, which `signet serve` runs on a thread of its own from start-up
+// to shutdown (deliveries, retries). It gets the store through transactions of its own, never
+// inside a request.
+class WorkerContext {
+ public:
+  virtual ~WorkerContext() = default;
+  // Waits up to `ms` or until wake(); false once the gateway is stopping (return then).
+  virtual bool waitFor(int64_t ms) = 0;
+  virtual bool stopping() const = 0;
+  // Cuts a wait short (from any thread: an event handler that queued work).
+  virtual void wake() = 0;
+  // `fn` in a write transaction, or on a read snapshot; the context has no caller and no
+  // organization.
+  virtual void transaction(const std::function<void(RequestContext&)>& fn) = 0;
+  virtual void read(const std::function<void(RequestContext&)>& fn) = 0;
+  virtual int64_t nowMs() const = 0;
+};
+struct WorkerSpec {
+  std::string name;
+  std::function<void(WorkerContext&)> run;  // returns when waitFor says the gateway stops
+};
+
 struct Services {
   IdentityServices identity;   // provided by the core
   WalletCreator createWallet;  // empty when no enabled module provides wallets
@@ -319,7 +359,9 @@ struct Services {
   std::set<std::string> factKeywords;        // the top-level keywords the providers declare
   SessionProfileLookup sessionProfileScope;  // empty when no enabled module keeps profiles
   OidcVerifier verifyOidcToken;              // empty when no enabled module verifies ID tokens
-  GatewayFacts gateway;                      // provided by the core
+  std::vector<std::pair<std::string, ActivityEventHandler>>
+      activityEventSubscribers;  // (module, handler)
+  GatewayFacts gateway;          // provided by the core
 };
 
 // Returns the fields of the result (the pipeline puts them under the result key).
@@ -439,6 +481,9 @@ struct RouteSpec {
   std::string path;    // "/jwks": exact, below the plugin's prefix (or the listener's root)
   RouteAccess access = RouteAccess::kPublic;
   RouteHandler handler;
+  // Served at `path` itself rather than below /plugins/<name>: only for the API's discovery
+  // documents, so `path` must start with /public/v1/discovery/ (one module per path).
+  bool atRoot = false;
 };
 // A listener of the plugin's own, which `signet serve` starts beside the main one, with the
 // same limits. The address usually comes from the plugin's settings.
@@ -474,6 +519,10 @@ class Registry {
   virtual void sessionProfileLookup(SessionProfileLookup lookup) = 0;
   // The module that verifies OpenID Connect ID tokens for the others (one per gateway).
   virtual void oidcVerifier(OidcVerifier verifier) = 0;
+  // Activities' status changes, after they commit (ActivityEvent).
+  virtual void activityEvents(ActivityEventHandler handler) = 0;
+  // A background task that `signet serve` runs (WorkerSpec).
+  virtual void worker(WorkerSpec spec) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
   // empty object when absent), and the gateway's data directory. Parse them at registration
   // and throw signet::Error naming the field: an enabled plugin with bad settings stops

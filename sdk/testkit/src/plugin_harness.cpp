@@ -23,6 +23,8 @@ struct Registered {
   std::vector<std::pair<std::string, std::vector<Migration>>> migrations;
   std::vector<std::string> factKeywords;
   std::vector<std::string> startupNotices;
+  std::vector<ActivityEventHandler> activityEventHandlers;
+  std::vector<WorkerSpec> workers;
 };
 
 class HarnessRegistry : public Registry {
@@ -66,6 +68,11 @@ class HarnessRegistry : public Registry {
   void oidcVerifier(OidcVerifier verifier) override {
     services_.verifyOidcToken = std::move(verifier);
   }
+  // Recorded, not run: the harness has no background threads and publishes no events.
+  void activityEvents(ActivityEventHandler handler) override {
+    out_.activityEventHandlers.push_back(std::move(handler));
+  }
+  void worker(WorkerSpec spec) override { out_.workers.push_back(std::move(spec)); }
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override { out_.startupNotices.push_back(line); }

@@ -1,0 +1,165 @@
+#include "activity/activity_events.hpp"
+
+#include <Poco/Logger.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+
+#include "activity/handler_context.hpp"
+#include "tenancy/directory.hpp"
+
+namespace signet {
+
+namespace {
+
+// Orders a module's events: microseconds since the epoch, strictly increasing in this process
+// (two changes in one microsecond still get two positions).
+int64_t nextPosition() {
+  static std::atomic<int64_t> last{0};
+  int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
+  int64_t seen = last.load();
+  int64_t next;
+  do {
+    next = std::max(now, seen + 1);
+  } while (!last.compare_exchange_weak(seen, next));
+  return next;
+}
+
+// How long an event whose handler failed waits: 1 s, doubling, at most 5 minutes.
+int64_t retryDelayMs(int64_t attempts) {
+  return std::min<int64_t>(1000LL << std::min<int64_t>(attempts, 20), 300'000);
+}
+
+constexpr int64_t kPollMs = 500;
+constexpr size_t kEventsPerPass = 500;  // per module, so that one busy module cannot starve others
+
+}  // namespace
+
+void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
+                         const std::string& previousStatus) {
+  const auto& subscribers = gateway.catalog().services().activityEventSubscribers;
+  if (subscribers.empty() || record.status == previousStatus) return;
+  auto org = directory::requireOrganization(db, record.organizationId);
+  std::string activity = json::stringify(activities::toJson(record, Caller{}));
+  std::string eventId = crypto::uuidV4();
+  int64_t position = nextPosition();
+  for (const auto& [module, handler] : subscribers)
+    db.exec(
+        "INSERT INTO activity_events (module, event_id, position, activity_id, organization_id, "
+        "parent_organization_id, activity_type, status, activity, created_at_ms, attempts, "
+        "next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
+        {module, eventId, position, record.id, record.organizationId, org.parentId.value_or(""),
+         record.type, record.status, activity, gateway.nowMs()});
+}
+
+ActivityEventDispatcher::ActivityEventDispatcher(Gateway& gateway) : gateway_(gateway) {}
+
+ActivityEventDispatcher::~ActivityEventDispatcher() {
+  stop();
+}
+
+void ActivityEventDispatcher::start() {
+  if (gateway_.catalog().services().activityEventSubscribers.empty()) return;
+  thread_ = std::thread([this] { run(); });
+}
+
+void ActivityEventDispatcher::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void ActivityEventDispatcher::wake() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    woken_ = true;
+  }
+  cv_.notify_all();
+}
+
+void ActivityEventDispatcher::run() {
+  for (;;) {
+    try {
+      drain();
+    } catch (const std::exception& e) {  // the store is unreachable: try again at the next poll
+      Poco::Logger::get("signet.activity")
+          .error("activity events: %s; retrying in %d ms", std::string(e.what()), int(kPollMs));
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait_for(lock, std::chrono::milliseconds(kPollMs), [&] { return stopping_ || woken_; });
+    if (stopping_) return;
+    woken_ = false;
+  }
+}
+
+size_t ActivityEventDispatcher::drain() {
+  size_t handled = 0;
+  for (const auto& [module, handler] : gateway_.catalog().services().activityEventSubscribers)
+    handled += drainModule(module, handler);
+  return handled;
+}
+
+size_t ActivityEventDispatcher::drainModule(const std::string& module,
+                                            const ActivityEventHandler& handler) {
+  size_t handled = 0;
+  while (handled < kEventsPerPass) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) break;
+    }
+    std::string eventId;
+    int64_t attempts = 0;
+    try {
+      bool found = false;
+      gateway_.database().transaction([&](Db& db) {
+        // Several gateways on one PostgreSQL store each take a different row.
+        std::string sql =
+            "SELECT event_id, activity_id, organization_id, parent_organization_id, "
+            "activity_type, status, activity, created_at_ms, attempts FROM activity_events "
+            "WHERE module = ? AND next_attempt_at_ms <= ? ORDER BY position LIMIT 1";
+        if (db.isPostgres()) sql += " FOR UPDATE SKIP LOCKED";
+        auto row = db.queryOne(sql, {module, gateway_.nowMs()});
+        if (!row) return;
+        found = true;
+        ActivityEvent e;
+        e.eventId = eventId = row->str(0);
+        e.activityId = row->str(1);
+        e.organizationId = row->str(2);
+        e.parentOrganizationId = row->str(3);
+        e.activityType = row->str(4);
+        e.status = row->str(5);
+        e.activity = json::parseObject(row->str(6), "stored activity event");
+        e.createdAtMs = row->i64(7);
+        attempts = row->i64(8);
+        Caller nobody;
+        HandlerContext ctx(gateway_, db, nobody, "");
+        handler(ctx, e);
+        db.exec("DELETE FROM activity_events WHERE module = ? AND event_id = ?", {module, eventId});
+      });
+      if (!found) break;
+      ++handled;
+    } catch (const std::exception& e) {
+      if (eventId.empty()) throw;  // the store itself failed
+      int64_t delay = retryDelayMs(attempts);
+      Poco::Logger::get("signet.activity")
+          .error("module %s failed to handle activity event %s (attempt %Ld): %s; again in %Ld ms",
+                 module, eventId, static_cast<long long>(attempts + 1), std::string(e.what()),
+                 static_cast<long long>(delay));
+      gateway_.database().transaction([&](Db& db) {
+        db.exec(
+            "UPDATE activity_events SET attempts = attempts + 1, next_attempt_at_ms = ? WHERE "
+            "module = ? AND event_id = ?",
+            {gateway_.nowMs() + delay, module, eventId});
+      });
+    }
+  }
+  return handled;
+}
+
+}  // namespace signet

@@ -1,0 +1,47 @@
+// The activity event outbox (ActivityEvent in signet/plugin.hpp). A status change writes one
+// row per subscribing module in the transaction that makes the change; after the commit, the
+// dispatcher hands each row to its module's handler in a transaction that also deletes it. So a
+// module sees every change at least once, across crashes and restarts, and a module whose
+// handler fails holds up only itself: its row waits with a growing delay, the log says why, and
+// the other modules go on.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "activity/activity_store.hpp"
+#include "gateway.hpp"
+
+namespace signet {
+
+// Records the record's status for every subscribing module when it differs from
+// `previousStatus` (empty for a new activity). Nothing when no module subscribes.
+void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
+                         const std::string& previousStatus);
+
+// Hands the outbox to the modules' handlers until stop().
+class ActivityEventDispatcher {
+ public:
+  explicit ActivityEventDispatcher(Gateway& gateway);
+  ~ActivityEventDispatcher();
+  void start();
+  void stop();
+  void wake();
+  // Handles what is in the outbox now; returns how many events were handled (tests).
+  size_t drain();
+
+ private:
+  void run();
+  size_t drainModule(const std::string& module, const ActivityEventHandler& handler);
+
+  Gateway& gateway_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  bool woken_ = false;
+};
+
+}  // namespace signet
