@@ -1,0 +1,189 @@
+#include "endpoints.hpp"
+
+#include "filters.hpp"
+#include "url_policy.hpp"
+
+namespace webhooks {
+
+using namespace signet;
+
+namespace {
+
+const char* kFeature = "FEATURE_NAME_WEBHOOK";
+
+json::Object endpointJson(Db& db, const Row& e) {
+  json::Object o = json::object();
+  o->set("endpointId", e.str(0));
+  o->set("organizationId", e.str(1));
+  o->set("url", e.str(3));
+  o->set("name", e.str(2));
+  o->set("isActive", e.i64(4) != 0);
+  json::Array subs = json::array();
+  for (const auto& s :
+       db.query("SELECT event_type, filters_json, is_active FROM webhook_subscriptions WHERE "
+                "endpoint_id = ? ORDER BY position",
+                {e.str(0)})) {
+    json::Object sub = json::object();
+    sub->set("eventType", s.str(0));
+    if (!s.str(1).empty()) sub->set("filtersJson", s.str(1));
+    sub->set("isActive", s.i64(2) != 0);
+    subs->add(sub);
+  }
+  o->set("subscriptions", subs);
+  return o;
+}
+
+const char* kEndpointColumns = "id, organization_id, name, url, is_active, legacy";
+
+// The organization's endpoint `id`: NotFound for an id of another organization, as for none.
+Row requireEndpoint(RequestContext& ctx, const std::string& id) {
+  auto row = ctx.db().queryOne(std::string("SELECT ") + kEndpointColumns +
+                                   " FROM webhook_endpoints WHERE id = ? AND organization_id = ?",
+                               {id, ctx.organizationId()});
+  if (!row || row->i64(5) != 0)
+    throw notFound("webhook endpoint " + id + " not found in organization " + ctx.organizationId());
+  return *row;
+}
+
+std::string requireNonEmptyName(const json::Object& p, const std::string& key) {
+  std::string name = json::requireName(p, key, "parameters");
+  if (name.find_first_not_of(" \t") == std::string::npos)
+    throw invalidArgument("invalid field parameters." + key + ": must not be empty");
+  if (name.size() > 256)
+    throw invalidArgument("invalid field parameters." + key + ": longer than 256 bytes");
+  return name;
+}
+
+void addSubscriptions(ActivityContext& ctx, const std::string& endpointId,
+                      const json::Array& list) {
+  for (size_t i = 0; list && i < list->size(); ++i) {
+    std::string at = "parameters.subscriptions[" + std::to_string(i) + "]";
+    auto s = json::objectAt(list, i, "parameters.subscriptions");
+    std::string type = json::requireString(s, "eventType", at);
+    if (type != kActivityUpdates) {
+      bool known = type == "BALANCE_CONFIRMED_UPDATES" || type == "BALANCE_FINALIZED_UPDATES" ||
+                   type == "SEND_TRANSACTION_STATUS_UPDATES";
+      throw invalidArgument(
+          "invalid field " + at + ".eventType: \"" + type + "\" " +
+          (known ? "needs balance tracking or transaction broadcasting, which this gateway "
+                   "does not do; only ACTIVITY_UPDATES can be subscribed to"
+                 : "is not an event type; only ACTIVITY_UPDATES can be subscribed to"));
+    }
+    std::string filters = json::optionalString(s, "filtersJson", at).value_or("");
+    parseFilter(filters, at + ".filtersJson");
+    ctx.db().exec(
+        "INSERT INTO webhook_subscriptions (id, endpoint_id, event_type, filters_json, is_active, "
+        "position) VALUES (?, ?, ?, ?, ?, ?)",
+        {ctx.newId(), endpointId, type, filters,
+         int64_t(json::optionalBool(s, "isActive", at, true) ? 1 : 0), int64_t(i)});
+  }
+}
+
+json::Object endpointResult(RequestContext& ctx, const std::string& id) {
+  auto row = ctx.db().queryOne(
+      std::string("SELECT ") + kEndpointColumns + " FROM webhook_endpoints WHERE id = ?", {id});
+  json::Object r = json::object();
+  r->set("endpointId", id);
+  r->set("webhookEndpoint", endpointJson(ctx.db(), *row));
+  return r;
+}
+
+void deleteEndpoint(Db& db, const std::string& id) {
+  db.exec("DELETE FROM webhook_subscriptions WHERE endpoint_id = ?", {id});
+  db.exec("DELETE FROM webhook_deliveries WHERE endpoint_id = ?", {id});
+  db.exec("DELETE FROM webhook_endpoints WHERE id = ?", {id});
+}
+
+}  // namespace
+
+json::Object EndpointOps::create(ActivityContext& ctx, const json::Object& p) const {
+  std::string url = checkUrl(json::requireString(p, "url", "parameters"), "parameters.url",
+                             settings->allowInsecureUrls);
+  std::string name = requireNonEmptyName(p, "name");
+  auto count = ctx.db()
+                   .queryOne(
+                       "SELECT COUNT(*) FROM webhook_endpoints WHERE organization_id = ? AND "
+                       "legacy = 0",
+                       {ctx.organizationId()})
+                   ->i64(0);
+  if (count >= settings->maxEndpointsPerOrganization)
+    throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
+                            std::to_string(count) + " webhook endpoints, the limit " +
+                            "(plugins.settings.webhooks.maxEndpointsPerOrganization)");
+  std::string id = ctx.newId();
+  ctx.db().exec(
+      "INSERT INTO webhook_endpoints (id, organization_id, name, url, is_active, legacy, "
+      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 1, 0, ?, ?)",
+      {id, ctx.organizationId(), name, url, ctx.nowMs(), ctx.nowMs()});
+  addSubscriptions(ctx, id, json::optionalArray(p, "subscriptions", "parameters"));
+  return endpointResult(ctx, id);
+}
+
+json::Object EndpointOps::update(ActivityContext& ctx, const json::Object& p) const {
+  std::string id = json::requireString(p, "endpointId", "parameters");
+  Row e = requireEndpoint(ctx, id);
+  std::string url = e.str(3), name = e.str(2);
+  int64_t active = e.i64(4);
+  if (auto u = json::optionalString(p, "url", "parameters"))
+    url = checkUrl(*u, "parameters.url", settings->allowInsecureUrls);
+  if (p->has("name") && !p->isNull("name")) name = requireNonEmptyName(p, "name");
+  if (p->has("isActive") && !p->isNull("isActive"))
+    active = json::optionalBool(p, "isActive", "parameters", true) ? 1 : 0;
+  ctx.db().exec(
+      "UPDATE webhook_endpoints SET url = ?, name = ?, is_active = ?, updated_at_ms = ? WHERE "
+      "id = ?",
+      {url, name, active, ctx.nowMs(), id});
+  return endpointResult(ctx, id);
+}
+
+json::Object EndpointOps::remove(ActivityContext& ctx, const json::Object& p) const {
+  std::string id = json::requireString(p, "endpointId", "parameters");
+  requireEndpoint(ctx, id);
+  deleteEndpoint(ctx.db(), id);
+  json::Object r = json::object();
+  r->set("endpointId", id);
+  return r;
+}
+
+json::Object EndpointOps::list(RequestContext& ctx, const json::Object&) const {
+  json::Array out = json::array();
+  for (const auto& e : ctx.db().query(std::string("SELECT ") + kEndpointColumns +
+                                          " FROM webhook_endpoints WHERE organization_id = ? AND "
+                                          "legacy = 0 ORDER BY created_at_ms, id",
+                                      {ctx.organizationId()}))
+    out->add(endpointJson(ctx.db(), e));
+  json::Object r = json::object();
+  r->set("webhookEndpoints", out);
+  return r;
+}
+
+// The legacy feature is an endpoint of its own (legacy = 1, not listed), subscribed to every
+// activity update, replaced whenever the feature is set again.
+void EndpointOps::featureChanged(ActivityContext& ctx, const std::string& event,
+                                 const json::Object& payload) const {
+  if (payload->optValue<std::string>("name", "") != kFeature) return;
+  for (const auto& row :
+       ctx.db().query("SELECT id FROM webhook_endpoints WHERE organization_id = ? AND legacy = 1",
+                      {ctx.organizationId()}))
+    deleteEndpoint(ctx.db(), row.str(0));
+  if (event != kEventFeatureSet) return;
+  std::string url = checkUrl(payload->optValue<std::string>("value", ""), "parameters.value",
+                             settings->allowInsecureUrls);
+  std::string id = ctx.newId();
+  ctx.db().exec(
+      "INSERT INTO webhook_endpoints (id, organization_id, name, url, is_active, legacy, "
+      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 1, 1, ?, ?)",
+      {id, ctx.organizationId(), std::string(kFeature), url, ctx.nowMs(), ctx.nowMs()});
+  ctx.db().exec(
+      "INSERT INTO webhook_subscriptions (id, endpoint_id, event_type, filters_json, is_active, "
+      "position) VALUES (?, ?, ?, '', 1, 0)",
+      {ctx.newId(), id, std::string(kActivityUpdates)});
+}
+
+void forgetOrganization(ActivityContext& ctx, const std::string& organizationId, bool) {
+  for (const auto& row : ctx.db().query(
+           "SELECT id FROM webhook_endpoints WHERE organization_id = ?", {organizationId}))
+    deleteEndpoint(ctx.db(), row.str(0));
+}
+
+}  // namespace webhooks

@@ -1,0 +1,78 @@
+// The webhooks plugin's registration: the endpoint operations, the delivery query, the signing
+// keys' JWKS at the API's discovery path, the legacy FEATURE_NAME_WEBHOOK, the activity event
+// handler that queues deliveries, and the worker that sends them.
+#include <Poco/Net/SSLManager.h>
+
+#include <memory>
+
+#include "deliveries.hpp"
+#include "endpoints.hpp"
+#include "schema.hpp"
+#include "signing_keys.hpp"
+
+namespace {
+
+using namespace signet;
+using namespace webhooks;
+
+void registerWebhooks(Registry& r) {
+  auto settings = std::make_shared<const Settings>(parseSettings(r.settings()));
+  Poco::Net::initializeSSL();  // https endpoints
+  if (settings->allowInsecureUrls)
+    r.startupNotice(
+        "allowInsecureUrls is on: webhook endpoints may be plain http and loopback or private "
+        "addresses (development only; plugins.settings.webhooks.allowInsecureUrls)");
+  auto ops = std::make_shared<const EndpointOps>(EndpointOps{settings});
+  auto deliverer = std::make_shared<Deliverer>(settings);
+  auto activity = [ops](json::Object (EndpointOps::*op)(ActivityContext&, const json::Object&)
+                            const) -> ActivityHandler {
+    return [ops, op](ActivityContext& ctx, const json::Object& p) { return ((*ops).*op)(ctx, p); };
+  };
+  // clang-format off
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", .path = "create_webhook_endpoint",
+              .intentKey = "createWebhookEndpointIntent",  .resultKey = "createWebhookEndpointResult",
+              .resource = "WEBHOOK_ENDPOINT", .action = "CREATE",
+              .handler = activity(&EndpointOps::create),
+              .parameters = {{.name = "url", .maxLength = 2048}, {.name = "name", .maxLength = 256}}});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", .path = "update_webhook_endpoint",
+              .intentKey = "updateWebhookEndpointIntent",  .resultKey = "updateWebhookEndpointResult",
+              .resource = "WEBHOOK_ENDPOINT", .action = "UPDATE",
+              .handler = activity(&EndpointOps::update),
+              .parameters = {{.name = "endpointId", .type = ParamType::kUuid}}});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", .path = "delete_webhook_endpoint",
+              .intentKey = "deleteWebhookEndpointIntent",  .resultKey = "deleteWebhookEndpointResult",
+              .resource = "WEBHOOK_ENDPOINT", .action = "DELETE",
+              .handler = activity(&EndpointOps::remove),
+              .parameters = {{.name = "endpointId", .type = ParamType::kUuid}}});
+  r.query({"list_webhook_endpoints", [ops](RequestContext& ctx, const json::Object& b) {
+             return ops->list(ctx, b); }});
+  r.query({"signet_list_webhook_deliveries", listDeliveries});
+  r.route({.method = "GET", .path = "/public/v1/discovery/webhooks/jwks",
+           .access = RouteAccess::kPublic,
+           .handler = [deliverer](RequestContext& ctx, const HttpCall&) {
+             return jwksReply(ctx, deliverer->retryWindowMs()); },
+           .atRoot = true});
+  // clang-format on
+  for (const char* event : {kEventFeatureSet, kEventFeatureRemoved})
+    r.subscribe(event, [ops](ActivityContext& ctx, const std::string& e, const json::Object& p) {
+      ops->featureChanged(ctx, e, p);
+    });
+  r.activityEvents([deliverer](RequestContext& ctx, const ActivityEvent& event) {
+    enqueueDeliveries(ctx, event);
+    deliverer->wake();
+  });
+  r.worker({"deliveries", [deliverer](WorkerContext& w) { deliverer->run(w); }});
+  r.organizationDeletionHook(forgetOrganization);
+  r.migrations("webhooks", migrations());
+}
+
+}  // namespace
+
+SIGNET_PLUGIN(registerWebhooks,
+              {.name = "webhooks",
+               .version = "0.1.0",
+               .description = "signed activity notifications, delivered at least once",
+               .submitPaths = {"create_webhook_endpoint", "update_webhook_endpoint",
+                               "delete_webhook_endpoint"},
+               .queryPaths = {"list_webhook_endpoints", "signet_list_webhook_deliveries"},
+               .routes = {"GET /public/v1/discovery/webhooks/jwks public"}})

@@ -1,0 +1,31 @@
+// plugins.settings.webhooks: how deliveries are made. Every field is optional.
+//   allowInsecureUrls      plain http and loopback/private addresses (development and tests
+//                          only; `signet serve` says so at start-up)
+//   retryScheduleSeconds   the waits between attempts after a network error or a 5xx; when
+//                          they are used up the delivery is dead (default about 24 hours)
+//   timeoutSeconds         one attempt's connect-and-answer deadline (default 10)
+//   concurrentPerEndpoint  attempts in flight at once for one endpoint (default 2)
+//   senders                attempts in flight at once in all (default 16)
+//   maxEndpointsPerOrganization (default 10)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "signet/json.hpp"
+
+namespace webhooks {
+
+struct Settings {
+  bool allowInsecureUrls = false;
+  std::vector<int64_t> retryScheduleSeconds = {10,   30,   60,    300,   900,   1800,
+                                               3600, 7200, 14400, 21600, 21600, 21600};
+  int timeoutSeconds = 10;
+  int concurrentPerEndpoint = 2;
+  int senders = 16;
+  int maxEndpointsPerOrganization = 10;
+};
+
+Settings parseSettings(const signet::json::Object& o);
+
+}  // namespace webhooks

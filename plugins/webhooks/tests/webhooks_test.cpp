@@ -1,0 +1,361 @@
+// The webhooks plugin through a real gateway: endpoint operations and their refusals, and
+// deliveries to receivers on loopback, each checked against the published JWKS the way
+// @turnkey/crypto's verifier checks it (the signed input, the headers, a fresh timestamp).
+#include <Poco/String.h>
+
+#include <set>
+#include <thread>
+
+#include "signet/encoding.hpp"
+#include "support/auth_fixtures.hpp"
+#include "support/http_recorder.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+class WebhooksTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(WebhooksTest);
+
+std::map<std::string, json::Object> settings(const std::string& text) {
+  return {{"webhooks", json::parseObject(text, "webhooks settings")}};
+}
+const std::string kDevelopment =
+    R"({"allowInsecureUrls":true,"retryScheduleSeconds":[1,1],"timeoutSeconds":2})";
+
+json::Object endpointParams(const std::string& url, const std::string& filters = "") {
+  json::Object sub = json::object();
+  sub->set("eventType", "ACTIVITY_UPDATES");
+  if (!filters.empty()) sub->set("filtersJson", filters);
+  json::Array subs = json::array();
+  subs->add(sub);
+  json::Object p = json::object();
+  p->set("url", url);
+  p->set("name", "receiver");
+  p->set("subscriptions", subs);
+  return p;
+}
+
+std::string createEndpoint(TestGateway& gw, Client& as, const std::string& org,
+                           const json::Object& params) {
+  return resultOf(as.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org,
+                            params),
+                  "createWebhookEndpointResult")
+      ->getValue<std::string>("endpointId");
+}
+
+// The refusal of a submission: its HTTP error or its failure message.
+std::string refusal(Client& as, const std::string& path, const std::string& type,
+                    const std::string& org, const json::Object& params) {
+  try {
+    auto a = as.submit(path, type, org, params);
+    return failureOf(a);
+  } catch (const RequestError& e) {
+    return e.what();
+  }
+}
+
+// Checks a delivery as the official verifier does; returns its event id.
+std::string verified(TestGateway& gw, const RecordedRequest& r) {
+  auto jwks =
+      json::parseObject(httpGet(gw.baseUrl(), "/public/v1/discovery/webhooks/jwks").body, "jwks");
+  auto h = [&](const std::string& name) {
+    auto it = r.headers.find(name);
+    EXPECT_NE(it, r.headers.end()) << "missing header " << name;
+    return it == r.headers.end() ? std::string() : it->second;
+  };
+  EXPECT_EQ(h("x-turnkey-signature-algorithm"), "ed25519");
+  EXPECT_EQ(h("x-turnkey-signature-version"), "v1");
+  EXPECT_EQ(h("x-turnkey-webhook-version"), "1");
+  EXPECT_EQ(h("x-turnkey-event-type"), "ACTIVITY_UPDATES");
+  std::string kid = h("x-turnkey-signature-key-id");
+  std::string ts = h("x-turnkey-timestamp");
+  std::string eventId = h("x-turnkey-event-id");
+  EXPECT_LT(std::llabs(std::stoll(ts) - gw.gateway().nowMs()), 5 * 60 * 1000);
+  std::optional<Bytes> key;
+  auto keys = jwks->getArray("keys");
+  for (size_t i = 0; i < keys->size(); ++i)
+    if (keys->getObject(i)->getValue<std::string>("kid") == kid)
+      key = base64Decode(keys->getObject(i)->getValue<std::string>("x"));
+  EXPECT_TRUE(key) << "kid " << kid << " is not in the JWKS";
+  std::string input = "v1.ed25519." + kid + "." + ts + "." + eventId + "." + r.body;
+  auto sig = fromHex(h("x-turnkey-signature"));
+  EXPECT_TRUE(key && sig && sig->size() == 64 &&
+              crypto::verifyEd25519(*key, reinterpret_cast<const uint8_t*>(input.data()),
+                                    input.size(), *sig))
+      << "the signature does not verify";
+  return eventId;
+}
+
+json::Object deliveriesOf(TestGateway& gw, const std::string& org) {
+  return gw.rootClient().query("signet_list_webhook_deliveries", orgBody(org));
+}
+
+// Waits (bounded) until `check` holds.
+bool eventually(const std::function<bool()>& check, int ms = 10000) {
+  for (int waited = 0; waited < ms; waited += 50) {
+    if (check()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return check();
+}
+
+TEST_P(WebhooksTest, EndpointOperationsAndWhatTheyRefuse) {
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(R"({"maxEndpointsPerOrganization":2})"));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  std::string id = createEndpoint(gw, root, org,
+                                  endpointParams("https://93.184.216.34/hooks",
+                                                 R"({"statuses":["ACTIVITY_STATUS_COMPLETED"]})"));
+  auto listed = root.query("list_webhook_endpoints", orgBody(org))->getArray("webhookEndpoints");
+  ASSERT_EQ(listed->size(), 1u);
+  auto e = listed->getObject(0);
+  EXPECT_EQ(e->getValue<std::string>("endpointId"), id);
+  EXPECT_EQ(e->getValue<std::string>("url"), "https://93.184.216.34/hooks");
+  EXPECT_TRUE(e->getValue<bool>("isActive"));
+  EXPECT_EQ(e->getArray("subscriptions")->getObject(0)->getValue<std::string>("filtersJson"),
+            R"({"statuses":["ACTIVITY_STATUS_COMPLETED"]})");
+
+  json::Object update = json::object();
+  update->set("endpointId", id);
+  update->set("name", "renamed");
+  update->set("isActive", false);
+  auto updated = resultOf(root.submit("update_webhook_endpoint",
+                                      "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", org, update),
+                          "updateWebhookEndpointResult")
+                     ->getObject("webhookEndpoint");
+  EXPECT_EQ(updated->getValue<std::string>("name"), "renamed");
+  EXPECT_FALSE(updated->getValue<bool>("isActive"));
+
+  struct Case {
+    std::string url;
+    std::string expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"http://93.184.216.34/hooks", "is not an https:// URL"},
+           {"https://127.0.0.1/hooks", "127.0.0.1, which is not a public address"},
+           {"https://10.1.2.3/hooks", "10.1.2.3, which is not a public address"},
+           {"https://169.254.169.254/latest/meta-data", "not a public address"},
+           {"https://[::1]/hooks", "not a public address"},
+           {"https://[fd00::1]/hooks", "not a public address"},
+           {"https://[::ffff:192.168.1.1]/hooks", "not a public address"},
+           {"https://localhost/hooks", "names a local or metadata host"},
+           {"https://user:secret@93.184.216.34/hooks", "carries user-info"},
+       }) {
+    std::string m = refusal(root, "create_webhook_endpoint",
+                            "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org, endpointParams(c.url));
+    EXPECT_NE(m.find("parameters.url"), std::string::npos) << c.url << ": " << m;
+    EXPECT_NE(m.find(c.expected), std::string::npos) << c.url << ": " << m;
+  }
+  auto noName = endpointParams("https://93.184.216.34/a");
+  noName->set("name", "  ");
+  EXPECT_NE(
+      refusal(root, "create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org, noName)
+          .find("parameters.name"),
+      std::string::npos);
+  auto balance = endpointParams("https://93.184.216.34/a");
+  balance->getArray("subscriptions")->getObject(0)->set("eventType", "BALANCE_CONFIRMED_UPDATES");
+  EXPECT_NE(refusal(root, "create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org,
+                    balance)
+                .find("\"BALANCE_CONFIRMED_UPDATES\" needs balance tracking"),
+            std::string::npos);
+  auto unknownType = endpointParams("https://93.184.216.34/a");
+  unknownType->getArray("subscriptions")->getObject(0)->set("eventType", "EVERYTHING");
+  EXPECT_NE(refusal(root, "create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org,
+                    unknownType)
+                .find("\"EVERYTHING\" is not an event type"),
+            std::string::npos);
+  for (const auto& [filters, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"{not json", "is not a JSON object"},
+           {R"({"colour":"red"})", "unknown key \"colour\""},
+           {R"({"statuses":["DONE"]})", "\"DONE\" is not an ACTIVITY_STATUS_ value"},
+           {R"({"activityTypes":["SIGN"]})", "\"SIGN\" is not an ACTIVITY_TYPE_ name"}}) {
+    auto m = refusal(root, "create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org,
+                     endpointParams("https://93.184.216.34/a", filters));
+    EXPECT_NE(m.find("filtersJson"), std::string::npos) << filters << ": " << m;
+    EXPECT_NE(m.find(expected), std::string::npos) << filters << ": " << m;
+  }
+  // Another organization's endpoint is not found from here.
+  auto [other, otherKey] = gw.createOrganization("other");
+  Client stranger = gw.clientWith(otherKey);
+  json::Object del = json::object();
+  del->set("endpointId", id);
+  EXPECT_NE(refusal(stranger, "delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT",
+                    other.organizationId, del)
+                .find("not found in organization " + other.organizationId),
+            std::string::npos);
+  // The limit.
+  createEndpoint(gw, root, org, endpointParams("https://93.184.216.34/second"));
+  EXPECT_NE(refusal(root, "create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", org,
+                    endpointParams("https://93.184.216.34/third"))
+                .find("maxEndpointsPerOrganization"),
+            std::string::npos);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM webhook_endpoints"), 2);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM webhook_subscriptions"), 2);
+  resultOf(
+      root.submit("delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", org, del),
+      "deleteWebhookEndpointResult");
+  EXPECT_EQ(
+      root.query("list_webhook_endpoints", orgBody(org))->getArray("webhookEndpoints")->size(), 1u);
+}
+
+TEST_P(WebhooksTest, SignedDeliveriesAndASubOrganizationsActivityReachesTheParent) {
+  HttpRecorder receiver;
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(gw, root, org, endpointParams(receiver.url("/hooks")));
+  // The endpoint's own creation completed after it existed: it is the first event.
+  auto sub = createSubOrganization(gw, "sub@example.com", "+14155550100");
+  Client asSub = gw.clientWith(sub.userKey.stamper);
+  json::Object policy = json::object();
+  policy->set("policyName", "in the sub-organization");
+  policy->set("effect", "EFFECT_ALLOW");
+  policy->set("condition", "activity.type == 'ACTIVITY_TYPE_CREATE_USERS_V3'");
+  policy->set("consensus", "true");
+  std::string activityId =
+      asSub.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", sub.id, policy)
+          ->getValue<std::string>("id");
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& r : receiver.requests())
+      if (r.body.find(activityId) != std::string::npos) return true;
+    return false;
+  })) << receiver.requests().size()
+      << " deliveries";
+  std::set<std::string> eventIds;
+  bool sawSub = false;
+  for (const auto& r : receiver.requests()) {
+    eventIds.insert(verified(gw, r));
+    EXPECT_EQ(r.path, "/hooks");
+    EXPECT_EQ(r.contentType, "application/json");
+    auto activity = json::parseObject(r.body, "delivery");
+    EXPECT_EQ(activity->getValue<std::string>("organizationId"),
+              r.headers.at("x-turnkey-organization-id"));
+    if (activity->getValue<std::string>("id") == activityId) {
+      sawSub = true;
+      EXPECT_EQ(activity->getValue<std::string>("organizationId"), sub.id);
+      EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+      EXPECT_EQ(activity->getValue<std::string>("type"), "ACTIVITY_TYPE_CREATE_POLICY_V3");
+    }
+  }
+  EXPECT_TRUE(sawSub);
+  EXPECT_EQ(eventIds.size(), receiver.requests().size()) << "an event was delivered twice";
+  EXPECT_TRUE(eventually([&] {
+    auto d = deliveriesOf(gw, org)->getArray("deliveries");
+    for (size_t i = 0; i < d->size(); ++i)
+      if (d->getObject(i)->getValue<std::string>("status") != "delivered") return false;
+    return d->size() == receiver.requests().size();
+  }));
+  // The JWKS carries the cache headers clients expect.
+  auto jwks = httpGet(gw.baseUrl(), "/public/v1/discovery/webhooks/jwks");
+  EXPECT_EQ(jwks.status, 200);
+  bool cached = false;
+  for (const auto& [n, v] : jwks.headers)
+    cached |= Poco::icompare(n, "Cache-Control") == 0 &&
+              v == "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
+  EXPECT_TRUE(cached);
+}
+
+TEST_P(WebhooksTest, FiltersRetriesAndTerminalAnswers) {
+  HttpRecorder filtered, flaky, redirecting;
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(
+      gw, root, org,
+      endpointParams(filtered.url("/f"), R"({"activityTypes":["ACTIVITY_TYPE_CREATE_POLICY_V3"],)"
+                                         R"("statuses":["ACTIVITY_STATUS_COMPLETED"]})"));
+  flaky.answerNextWith({500});
+  redirecting.answerWith(302);
+  json::Object policy = json::object();
+  policy->set("policyName", "one");
+  policy->set("effect", "EFFECT_ALLOW");
+  policy->set("condition", "false");
+  policy->set("consensus", "true");
+  // The two other endpoints come after the policy's: they see only later events.
+  std::string policyActivity =
+      root.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", org, policy)
+          ->getValue<std::string>("id");
+  std::string flakyId = createEndpoint(gw, root, org, endpointParams(flaky.url("/x")));
+  std::string redirectId = createEndpoint(gw, root, org, endpointParams(redirecting.url("/r")));
+  json::Object tag = json::object();
+  tag->set("userTagName", "vip");
+  tag->set("userIds", json::array());
+  std::string tagActivity =
+      root.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, tag)
+          ->getValue<std::string>("id");
+
+  // Only the policy's completion passes the filter.
+  ASSERT_TRUE(filtered.waitForRequests(1));
+  // The flaky endpoint's first delivery (of its own creation) got a 500: it is tried again
+  // about a second later, with the same event id and a fresh signature.
+  ASSERT_TRUE(flaky.waitForRequests(1));
+  std::string firstEvent = verified(gw, flaky.requests()[0]);
+  ASSERT_TRUE(eventually([&] {
+    auto all = flaky.requests();
+    for (size_t i = 1; i < all.size(); ++i)
+      if (all[i].headers.at("x-turnkey-event-id") == firstEvent) return true;
+    return false;
+  }));
+  auto flakyRequests = flaky.requests();
+  for (size_t i = 1; i < flakyRequests.size(); ++i) {
+    const auto& again = flakyRequests[i];
+    if (again.headers.at("x-turnkey-event-id") != firstEvent) continue;
+    EXPECT_EQ(verified(gw, again), firstEvent);
+    EXPECT_NE(again.headers.at("x-turnkey-signature"),
+              flakyRequests[0].headers.at("x-turnkey-signature"));
+    EXPECT_EQ(again.body, flakyRequests[0].body);
+  }
+  // The redirecting endpoint answers every event once, and nothing is tried again.
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& r : redirecting.requests())
+      if (r.body.find(tagActivity) != std::string::npos) return true;
+    return false;
+  }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  std::set<std::string> seen;
+  for (const auto& r : redirecting.requests())
+    EXPECT_TRUE(seen.insert(verified(gw, r)).second) << "a 302 was retried";
+  EXPECT_EQ(filtered.requests().size(), 1u);
+  EXPECT_NE(filtered.requests()[0].body.find(policyActivity), std::string::npos);
+  auto list = deliveriesOf(gw, org)->getArray("deliveries");
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto d = list->getObject(i);
+    if (d->getValue<std::string>("endpointId") == flakyId &&
+        d->getValue<std::string>("eventId") == firstEvent) {
+      EXPECT_EQ(d->getValue<std::string>("status"), "delivered");
+      EXPECT_EQ(d->getValue<int>("attempts"), 2);
+    }
+    if (d->getValue<std::string>("endpointId") == redirectId) {
+      EXPECT_EQ(d->getValue<std::string>("status"), "failed");
+      EXPECT_EQ(d->getValue<int>("lastHttpStatus"), 302);
+    }
+  }
+}
+
+TEST_P(WebhooksTest, AnEndpointThatNeverAnswersWellIsDeadAfterTheSchedule) {
+  HttpRecorder down;
+  down.answerWith(503);
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(gw, root, org, endpointParams(down.url("/down")));
+  enableFeature(gw, "FEATURE_NAME_WEBHOOK", down.url("/legacy"));
+  // Three attempts (the first and two retries), then dead.
+  ASSERT_TRUE(eventually([&] {
+    auto d = deliveriesOf(gw, org)->getArray("deliveries");
+    return d->size() > 0 && d->getObject(0)->getValue<std::string>("status") == "dead";
+  }));
+  auto d = deliveriesOf(gw, org)->getArray("deliveries")->getObject(0);
+  EXPECT_EQ(d->getValue<int>("attempts"), 3);
+  EXPECT_EQ(d->getValue<std::string>("lastError"), "HTTP 503");
+  // The legacy feature's URL gets the later activities too.
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& r : down.requests())
+      if (r.path == "/legacy") return true;
+    return false;
+  }));
+}
+
+}  // namespace
+}  // namespace signet::test
