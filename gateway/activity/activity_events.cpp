@@ -148,9 +148,9 @@ size_t ActivityEventDispatcher::drainModule(const std::string& module,
       if (eventId.empty()) throw;  // the store itself failed
       int64_t delay = retryDelayMs(attempts);
       Poco::Logger::get("signet.activity")
-          .error("module %s failed to handle activity event %s (attempt %Ld): %s; again in %Ld ms",
-                 module, eventId, static_cast<long long>(attempts + 1), std::string(e.what()),
-                 static_cast<long long>(delay));
+          .error("module %s failed to handle activity event %s (attempt %s): %s; again in %s ms",
+                 module, eventId, std::to_string(attempts + 1), std::string(e.what()),
+                 std::to_string(delay));
       gateway_.database().transaction([&](Db& db) {
         db.exec(
             "UPDATE activity_events SET attempts = attempts + 1, next_attempt_at_ms = ? WHERE "

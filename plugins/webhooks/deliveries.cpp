@@ -215,9 +215,8 @@ void Deliverer::run(WorkerContext& worker) {
     }
     if (outcome == "dead")
       Poco::Logger::get("signet.plugins")
-          .warning(
-              "webhooks: delivery %s of event %s to endpoint %s is dead after %Ld attempts: %s",
-              c.id, c.eventId, c.endpointId, static_cast<long long>(attempts), error);
+          .warning("webhooks: delivery %s of event %s to endpoint %s is dead after %s attempts: %s",
+                   c.id, c.eventId, c.endpointId, std::to_string(attempts), error);
     {
       std::lock_guard<std::mutex> lock(inFlightMutex);
       --inFlight[c.endpointId];
