@@ -122,7 +122,9 @@ void printUsage() {
     std::cout << "  " << c.name
               << std::string(std::strlen(c.name) < 22 ? 22 - std::strlen(c.name) : 1, ' ')
               << c.summary << "\n";
-  std::cout << "\n`signet <command> --help` describes a command.\n";
+  std::cout << "\n`signet <command> --help` describes a command. Enabled plugins add their own:\n"
+               "`signet <plugin> <command> --data-dir DIR ...` (for example `signet webhooks\n"
+               "rotate-key`).\n";
 }
 }  // namespace
 
@@ -156,6 +158,12 @@ int main(int argc, char** argv) {
       std::cerr << "signet " << c.name << ": " << e.what() << "\n";
       return 1;
     }
+  }
+  try {
+    if (auto code = signet::cli::runPluginCommand(args)) return *code;
+  } catch (const std::exception& e) {
+    std::cerr << "signet " << args[0] << ": " << e.what() << "\n";
+    return 1;
   }
   std::cerr << "signet: unknown command '" << args[0] << "'\n";
   printUsage();

@@ -1,6 +1,7 @@
 // The signet commands. Each returns the process exit code.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,9 @@ int authProxyKeygenCommand(const std::vector<std::string>& args);
 int authProxyServeCommand(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands();
+
+// `signet <plugin> <command> --data-dir DIR ...` when the data directory's config enables a
+// plugin that registered that command (CommandSpec): its exit code; nullopt when none did.
+std::optional<int> runPluginCommand(const std::vector<std::string>& args);
 
 }  // namespace signet::cli

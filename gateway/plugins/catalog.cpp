@@ -126,6 +126,14 @@ void ModuleRegistry::activityEvents(ActivityEventHandler handler) {
   module_.activityEventHandler = guard("activity event handler", std::move(handler));
 }
 
+void ModuleRegistry::command(CommandSpec spec) {
+  if (spec.name.empty() || !spec.run)
+    throw internalError("module '" + module_.name +
+                        "' registered a command without a name or body");
+  spec.run = guard("command " + spec.name, std::move(spec.run));
+  module_.commands.push_back(std::move(spec));
+}
+
 void ModuleRegistry::worker(WorkerSpec spec) {
   if (spec.name.empty() || !spec.run)
     throw internalError("module '" + module_.name + "' registered a worker without a name or body");

@@ -44,6 +44,7 @@ struct ModuleInfo {
   OidcVerifier oidcVerifier;
   ActivityEventHandler activityEventHandler;
   std::vector<WorkerSpec> workers;
+  std::vector<CommandSpec> commands;
   std::vector<std::string> startupNotices;
 };
 
@@ -76,6 +77,7 @@ class ModuleRegistry : public Registry {
   void oidcVerifier(OidcVerifier verifier) override;
   void activityEvents(ActivityEventHandler handler) override;
   void worker(WorkerSpec spec) override;
+  void command(CommandSpec spec) override;
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override;

@@ -112,15 +112,21 @@ void enqueueDeliveries(RequestContext& ctx, const ActivityEvent& event) {
 }
 
 json::Object listDeliveries(RequestContext& ctx, const json::Object& body) {
+  return deliveriesOf(ctx, ctx.organizationId(),
+                      json::optionalString(body, "endpointId", "").value_or(""));
+}
+
+json::Object deliveriesOf(RequestContext& ctx, const std::string& organizationId,
+                          const std::string& endpointId) {
   std::string sql =
       "SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, "
       "d.last_http_status, d.last_error, d.next_attempt_at_ms, d.created_at_ms, d.updated_at_ms "
       "FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE "
       "e.organization_id = ?";
-  SqlParams params = {ctx.organizationId()};
-  if (auto endpoint = json::optionalString(body, "endpointId", "")) {
+  SqlParams params = {organizationId};
+  if (!endpointId.empty()) {
     sql += " AND d.endpoint_id = ?";
-    params.push_back(*endpoint);
+    params.push_back(endpointId);
   }
   sql += " ORDER BY d.created_at_ms DESC, d.id LIMIT 100";
   json::Array list = json::array();
@@ -252,7 +258,7 @@ void Deliverer::run(WorkerContext& worker) {
             claims.push_back(
                 {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), r.str(5), r.str(7), r.i64(6)});
             ctx.db().exec("UPDATE webhook_deliveries SET claimed_until_ms = ? WHERE id = ?",
-                          {now + (s.timeoutSeconds + 30) * 1000LL, r.str(0)});
+                          {now + (2 * s.timeoutSeconds + 5) * 1000LL, r.str(0)});
           }
         });
     } catch (const std::exception& e) {

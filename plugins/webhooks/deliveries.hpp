@@ -11,8 +11,8 @@
 //   no answer, 5xx           retried after the next wait of retryScheduleSeconds, +-20 %
 //                            jitter, with a fresh timestamp and signature and the same event id;
 //                            dead once the schedule is used up
-// A claim lasts the attempt's timeout and half a minute: a gateway that dies mid-attempt leaves
-// its rows to be claimed again, so every delivery is made at least once.
+// A claim lasts twice the attempt's timeout and five seconds: a gateway that dies mid-attempt
+// leaves its rows to be claimed again, so every delivery is made at least once.
 #pragma once
 
 #include <atomic>
@@ -29,6 +29,8 @@ void enqueueDeliveries(signet::RequestContext& ctx, const signet::ActivityEvent&
 // lastError, nextAttemptAt, createdAt, updatedAt}]}, newest first, for one endpoint of the
 // organization (`endpointId`, required) or all of them.
 signet::json::Object listDeliveries(signet::RequestContext& ctx, const signet::json::Object& body);
+signet::json::Object deliveriesOf(signet::RequestContext& ctx, const std::string& organizationId,
+                                  const std::string& endpointId);
 
 class Deliverer {
  public:

@@ -62,6 +62,34 @@ void registerWebhooks(Registry& r) {
     deliverer->wake();
   });
   r.worker({"deliveries", [deliverer](WorkerContext& w) { deliverer->run(w); }});
+  r.command({.name = "rotate-key",
+             .summary = "sign deliveries with a new key (the old one stays published while its "
+                        "deliveries may be retried)",
+             .usage = "",
+             .options = {},
+             .run = [deliverer](CommandContext& c) {
+               SigningKey key;
+               c.transaction([&](RequestContext& ctx) { key = rotateKey(ctx); });
+               json::Object o = json::object();
+               o->set("kid", key.kid);
+               o->set("publicKey", key.publicKeyHex);
+               c.print(json::stringify(o));
+               return 0;
+             }});
+  r.command({.name = "deliveries",
+             .summary = "an organization's recent deliveries: status, attempts, last error",
+             .usage = "--organization ORG_ID [--endpoint ENDPOINT_ID]",
+             .options = {"organization", "endpoint"},
+             .run = [](CommandContext& c) {
+               auto org = c.option("organization");
+               if (!org) throw invalidArgument("--organization is required");
+               json::Object out;
+               c.read([&](RequestContext& ctx) {
+                 out = deliveriesOf(ctx, *org, c.option("endpoint").value_or(""));
+               });
+               c.print(json::stringify(out));
+               return 0;
+             }});
   r.organizationDeletionHook(forgetOrganization);
   r.migrations("webhooks", migrations());
 }

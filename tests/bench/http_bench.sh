@@ -13,6 +13,10 @@
 #                         rate (each connection pausing between requests) reports p50 and p99
 #                         at that load
 #   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
+#   WEBHOOK=slow          also enables the webhooks plugin with an endpoint, subscribed to
+#                         every activity update, whose receiver answers each delivery after
+#                         2 s (needs tests/conformance's npm packages): compare an activity
+#                         kind's p99 with and without it
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
@@ -39,7 +43,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$signet" init --data-dir "$work/data" --plugins signing >/dev/null 2>&1
+plugins=signing
+[ "${WEBHOOK:-}" = slow ] && plugins=signing,webhooks
+"$signet" init --data-dir "$work/data" --plugins "$plugins" >/dev/null 2>&1
 database='{"driver": "sqlite", "path": "signet.db"}'
 if [ "$backend" = postgresql ]; then
   chmod 755 "$work"  # the server runs as the postgres user
@@ -54,6 +60,8 @@ config["database"] = database
 if database["driver"] == "postgresql" and os.environ.get("WRITE_LANES"):
     config["database"]["writeLanes"] = int(os.environ["WRITE_LANES"])
 config["limits"]["rateLimit"] = {"perIpPerSecond": 0, "perOrganizationPerSecond": 0, "burst": 1}
+if os.environ.get("WEBHOOK") == "slow":
+    config["plugins"]["settings"] = {"webhooks": {"allowInsecureUrls": True}}
 json.dump(config, open(path, "w"), indent=2)
 PY
 "$signet" org create --data-dir "$work/data" --name bench --user-name bench \
@@ -76,6 +84,23 @@ for g in $(seq 1 "$gateways"); do
   done
 done
 
+if [ "${WEBHOOK:-}" = slow ]; then
+  # A receiver that takes 2 s to answer each delivery, on a thread per request.
+  python3 -c '
+import http.server, socketserver, sys, time
+class Slow(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        time.sleep(2)
+        self.send_response(200); self.end_headers()
+    def log_message(self, *a): pass
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer): daemon_threads = True
+Server(("127.0.0.1", int(sys.argv[1])), Slow).serve_forever()' $((port + 50)) &
+  servers="$servers $!"
+  sleep 0.5
+  node tests/bench/webhook_endpoint.mjs "$credentials" "http://127.0.0.1:$((port + 50))/hook" >/dev/null
+  printf 'webhooks: an endpoint for every activity update, its receiver answering after 2 s\n'
+fi
 cores=$(nproc)
 printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores\n' \
   "$backend" "$gateways" "$seconds" "$connections" "$threads" "$cores"

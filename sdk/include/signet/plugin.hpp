@@ -342,6 +342,28 @@ class WorkerContext {
   virtual void read(const std::function<void(RequestContext&)>& fn) = 0;
   virtual int64_t nowMs() const = 0;
 };
+// A command of the plugin's own, run by the operator on a data directory:
+// `signet <plugin> <name> --data-dir DIR [--option value ...]`, whether or not a gateway serves
+// the store.
+class CommandContext {
+ public:
+  virtual ~CommandContext() = default;
+  // The options given (--name value), only those the spec declares.
+  virtual std::optional<std::string> option(const std::string& name) const = 0;
+  // `fn` in a write transaction, or on a read snapshot, of the data directory's store.
+  virtual void transaction(const std::function<void(RequestContext&)>& fn) = 0;
+  virtual void read(const std::function<void(RequestContext&)>& fn) = 0;
+  // A line on standard output.
+  virtual void print(const std::string& line) = 0;
+};
+struct CommandSpec {
+  std::string name;                  // "rotate-key"
+  std::string summary;               // one line for `signet --help`
+  std::string usage;                 // the options, after `signet <plugin> <name> --data-dir DIR`
+  std::vector<std::string> options;  // the --options it takes, beside --data-dir and --config
+  std::function<int(CommandContext&)> run;  // the exit code; throw signet::Error to refuse
+};
+
 struct WorkerSpec {
   std::string name;
   std::function<void(WorkerContext&)> run;  // returns when waitFor says the gateway stops
@@ -523,6 +545,8 @@ class Registry {
   virtual void activityEvents(ActivityEventHandler handler) = 0;
   // A background task that `signet serve` runs (WorkerSpec).
   virtual void worker(WorkerSpec spec) = 0;
+  // A command of the plugin's own (CommandSpec).
+  virtual void command(CommandSpec spec) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
   // empty object when absent), and the gateway's data directory. Parse them at registration
   // and throw signet::Error naming the field: an enabled plugin with bad settings stops
