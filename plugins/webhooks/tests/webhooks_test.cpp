@@ -333,6 +333,42 @@ TEST_P(WebhooksTest, FiltersRetriesAndTerminalAnswers) {
   }
 }
 
+// A stuck endpoint gets at most concurrentPerEndpoint attempts at once, and another endpoint's
+// deliveries go on meanwhile.
+TEST_P(WebhooksTest, AStuckEndpointHoldsUpNeitherTheApiNorOtherEndpoints) {
+  HttpRecorder stuck, healthy;
+  stuck.holdAnswers();
+  TestGateway gw(GetParam(), {"webhooks"}, {},
+                 settings(R"({"allowInsecureUrls":true,"timeoutSeconds":20,
+                              "concurrentPerEndpoint":2,"retryScheduleSeconds":[1]})"));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(gw, root, org, endpointParams(stuck.url("/stuck")));
+  createEndpoint(gw, root, org, endpointParams(healthy.url("/healthy")));
+  std::vector<std::string> tags;
+  for (int i = 0; i < 10; ++i) {
+    json::Object tag = json::object();
+    tag->set("userTagName", "t" + std::to_string(i));
+    tag->set("userIds", json::array());
+    auto start = std::chrono::steady_clock::now();
+    tags.push_back(root.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, tag)
+                       ->getValue<std::string>("id"));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  }
+  // The healthy endpoint hears about every tag while the stuck one holds its two attempts.
+  ASSERT_TRUE(eventually([&] {
+    size_t seen = 0;
+    for (const auto& id : tags)
+      for (const auto& r : healthy.requests()) seen += r.body.find(id) != std::string::npos;
+    return seen == tags.size();
+  }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(stuck.requests().size(), 2u) << "more than concurrentPerEndpoint attempts at once";
+  stuck.release();
+  // Released, it gets the rest.
+  EXPECT_TRUE(eventually([&] { return stuck.requests().size() >= healthy.requests().size(); }));
+}
+
 TEST_P(WebhooksTest, AnEndpointThatNeverAnswersWellIsDeadAfterTheSchedule) {
   HttpRecorder down;
   down.answerWith(503);
