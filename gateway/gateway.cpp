@@ -54,7 +54,9 @@ std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& ma
   return ensureKey(db, masterKey, "signer_public_key", kSignerSecretId);
 }
 
-Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs) {
+Gateway::Gateway(Config config)
+    : config_(std::move(config)),
+      clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
   masterKey_ = MasterKey::load(config_.masterKeyFile);
   database_ = std::make_unique<Database>(config_.database);
   loadModules();
@@ -88,7 +90,9 @@ Gateway::Gateway(Config config) : config_(std::move(config)), clock_(systemNowMs
       toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
 }
 
-Gateway::Gateway(Config config, Detached) : config_(std::move(config)), clock_(systemNowMs) {
+Gateway::Gateway(Config config, Detached)
+    : config_(std::move(config)),
+      clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
   loadModules();
   GatewayFacts facts;
   facts.publicUrl = config_.publicUrl;

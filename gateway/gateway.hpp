@@ -2,6 +2,7 @@
 // and the enabled plugins registered. The HTTP server and the CLI both build on it.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -54,8 +55,11 @@ class Gateway {
   // The main listener's URL once it listens (GatewayFacts::localUrl).
   void setLocalUrl(const std::string& url);
 
-  int64_t nowMs() const { return clock_(); }
-  void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
+  int64_t nowMs() const { return (*clock_.load())(); }
+  // Tests move time; the background threads read it meanwhile, hence the atomic swap.
+  void setClock(std::function<int64_t()> clock) {
+    clock_.store(std::make_shared<const std::function<int64_t()>>(std::move(clock)));
+  }
 
   // Where the signer's private key lives in the keyring.
   static constexpr const char* kSignerSecretId = "gateway-signer";
@@ -85,7 +89,7 @@ class Gateway {
   std::string signerPublicKey_;
   crypto::SecretBytes appProofSigningKey_;
   std::string appProofPublicKey_;
-  std::function<int64_t()> clock_;
+  std::atomic<std::shared_ptr<const std::function<int64_t()>>> clock_;
   struct LocalUrl {
     std::mutex mutex;
     std::string url;

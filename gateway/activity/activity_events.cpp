@@ -35,6 +35,7 @@ int64_t retryDelayMs(int64_t attempts) {
 
 constexpr int64_t kPollMs = 500;
 constexpr size_t kEventsPerPass = 500;  // per module, so that one busy module cannot starve others
+constexpr size_t kEventsPerBatch = 100;
 
 }  // namespace
 
@@ -42,7 +43,10 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
                          const std::string& previousStatus) {
   const auto& subscribers = gateway.catalog().services().activityEventSubscribers;
   if (subscribers.empty() || record.status == previousStatus) return;
-  auto org = directory::requireOrganization(db, record.organizationId);
+  // An activity that deleted its own organization (delete_sub_organization) leaves no row to
+  // read the parent from: its event then names no parent.
+  auto org = directory::findOrganization(db, record.organizationId);
+  std::string parentId = org && org->parentId ? *org->parentId : std::string();
   std::string activity = json::stringify(activities::toJson(record, Caller{}));
   std::string eventId = crypto::uuidV4();
   int64_t position = nextPosition();
@@ -51,8 +55,8 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
         "INSERT INTO activity_events (module, event_id, position, activity_id, organization_id, "
         "parent_organization_id, activity_type, status, activity, created_at_ms, attempts, "
         "next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
-        {module, eventId, position, record.id, record.organizationId, org.parentId.value_or(""),
-         record.type, record.status, activity, gateway.nowMs()});
+        {module, eventId, position, record.id, record.organizationId, parentId, record.type,
+         record.status, activity, gateway.nowMs()});
 }
 
 ActivityEventDispatcher::ActivityEventDispatcher(Gateway& gateway) : gateway_(gateway) {}
@@ -108,6 +112,10 @@ size_t ActivityEventDispatcher::drain() {
 size_t ActivityEventDispatcher::drainModule(const std::string& module,
                                             const ActivityEventHandler& handler) {
   size_t handled = 0;
+  // Events are handled in batches, one transaction each: a commit per event would cost a sync
+  // per activity on top of the activity's own. When a batch fails, this pass goes on one event
+  // at a time, so that only the failing event waits for its retry.
+  bool oneByOne = false;
   while (handled < kEventsPerPass) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -115,37 +123,43 @@ size_t ActivityEventDispatcher::drainModule(const std::string& module,
     }
     std::string eventId;
     int64_t attempts = 0;
+    size_t done = 0;
     try {
-      bool found = false;
       gateway_.database().transaction([&](Db& db) {
-        // Several gateways on one PostgreSQL store each take a different row.
+        // Several gateways on one PostgreSQL store each take different rows.
         std::string sql =
             "SELECT event_id, activity_id, organization_id, parent_organization_id, "
             "activity_type, status, activity, created_at_ms, attempts FROM activity_events "
-            "WHERE module = ? AND next_attempt_at_ms <= ? ORDER BY position LIMIT 1";
+            "WHERE module = ? AND next_attempt_at_ms <= ? ORDER BY position LIMIT " +
+            std::to_string(oneByOne ? 1 : kEventsPerBatch);
         if (db.isPostgres()) sql += " FOR UPDATE SKIP LOCKED";
-        auto row = db.queryOne(sql, {module, gateway_.nowMs()});
-        if (!row) return;
-        found = true;
-        ActivityEvent e;
-        e.eventId = eventId = row->str(0);
-        e.activityId = row->str(1);
-        e.organizationId = row->str(2);
-        e.parentOrganizationId = row->str(3);
-        e.activityType = row->str(4);
-        e.status = row->str(5);
-        e.activity = json::parseObject(row->str(6), "stored activity event");
-        e.createdAtMs = row->i64(7);
-        attempts = row->i64(8);
         Caller nobody;
         HandlerContext ctx(gateway_, db, nobody, "");
-        handler(ctx, e);
-        db.exec("DELETE FROM activity_events WHERE module = ? AND event_id = ?", {module, eventId});
+        for (const auto& row : db.query(sql, {module, gateway_.nowMs()})) {
+          ActivityEvent e;
+          e.eventId = eventId = row.str(0);
+          e.activityId = row.str(1);
+          e.organizationId = row.str(2);
+          e.parentOrganizationId = row.str(3);
+          e.activityType = row.str(4);
+          e.status = row.str(5);
+          e.activity = json::parseObject(row.str(6), "stored activity event");
+          e.createdAtMs = row.i64(7);
+          attempts = row.i64(8);
+          handler(ctx, e);
+          db.exec("DELETE FROM activity_events WHERE module = ? AND event_id = ?",
+                  {module, eventId});
+          ++done;
+        }
       });
-      if (!found) break;
-      ++handled;
+      if (done == 0) break;
+      handled += done;
     } catch (const std::exception& e) {
       if (eventId.empty()) throw;  // the store itself failed
+      if (!oneByOne) {
+        oneByOne = true;  // the batch rolled back: find the event that fails
+        continue;
+      }
       int64_t delay = retryDelayMs(attempts);
       Poco::Logger::get("signet.activity")
           .error("module %s failed to handle activity event %s (attempt %s): %s; again in %s ms",

@@ -13,6 +13,7 @@
 #                         rate (each connection pausing between requests) reports p50 and p99
 #                         at that load
 #   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
+#   PLUGINS=a,b           the plugins enabled (default signing, which the kinds need)
 #   WEBHOOK=slow          also enables the webhooks plugin with an endpoint, subscribed to
 #                         every activity update, whose receiver answers each delivery after
 #                         2 s (needs tests/conformance's npm packages): compare an activity
@@ -43,8 +44,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-plugins=signing
-[ "${WEBHOOK:-}" = slow ] && plugins=signing,webhooks
+plugins=${PLUGINS:-signing}
+[ "${WEBHOOK:-}" = slow ] && plugins=$plugins,webhooks
 "$signet" init --data-dir "$work/data" --plugins "$plugins" >/dev/null 2>&1
 database='{"driver": "sqlite", "path": "signet.db"}'
 if [ "$backend" = postgresql ]; then

@@ -13,7 +13,12 @@ std::vector<Migration> migrations() {
            {"CREATE TABLE recorder_events (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
             "event TEXT NOT NULL, payload TEXT NOT NULL)",
             "CREATE TABLE recorder_wallets (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
-            "name TEXT NOT NULL)"}}};
+            "name TEXT NOT NULL)"}},
+          {2,
+           "activity events received",
+           {"CREATE TABLE recorder_activity_events (event_id TEXT PRIMARY KEY, activity_id TEXT "
+            "NOT NULL, organization_id TEXT NOT NULL, parent_organization_id TEXT NOT NULL, "
+            "status TEXT NOT NULL)"}}};
 }
 
 void record(ActivityContext& ctx, const std::string& event, const json::Object& payload) {
@@ -58,7 +63,21 @@ json::Object listEvents(RequestContext& ctx, const json::Object&) {
   return out;
 }
 
+// Records each activity event; refuses those of a user tag named "poison", so that a test can
+// watch a failing event wait for its retry while the others go on.
+void recordActivityEvent(RequestContext& ctx, const ActivityEvent& e) {
+  auto intent = e.activity->getObject("intent");
+  auto tag = intent ? intent->getObject("createUserTagIntent") : nullptr;
+  if (tag && tag->optValue<std::string>("userTagName", "") == "poison")
+    throw internalError("the recorder refuses the poison tag's event");
+  ctx.db().exec(
+      "INSERT INTO recorder_activity_events (event_id, activity_id, organization_id, "
+      "parent_organization_id, status) VALUES (?, ?, ?, ?, ?)",
+      {e.eventId, e.activityId, e.organizationId, e.parentOrganizationId, e.status});
+}
+
 void registerRecorder(Registry& r) {
+  r.activityEvents(recordActivityEvent);
   r.migrations("recorder", migrations());
   r.subscribe(kEventFeatureSet, record);
   r.subscribe(kEventFeatureRemoved, record);
