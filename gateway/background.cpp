@@ -60,19 +60,9 @@ class Background::Worker : public WorkerContext {
     cv_.notify_all();
   }
   void transaction(const std::function<void(RequestContext&)>& fn) override {
-    gateway_.database().transaction([&](Db& db) {
-      Caller nobody;
-      HandlerContext ctx(gateway_, db, nobody, "");
-      fn(ctx);
-    });
+    inTransaction(gateway_, fn);
   }
-  void read(const std::function<void(RequestContext&)>& fn) override {
-    gateway_.database().read([&](Db& db) {
-      Caller nobody;
-      HandlerContext ctx(gateway_, db, nobody, "");
-      fn(ctx);
-    });
-  }
+  void read(const std::function<void(RequestContext&)>& fn) override { onSnapshot(gateway_, fn); }
   int64_t nowMs() const override { return gateway_.nowMs(); }
 
  private:

@@ -90,4 +90,21 @@ class HandlerContext : public ActivityContext {
   json::Array appProofs_;
 };
 
+// `fn` with a context that has no caller and no organization, in a write transaction or on a
+// read snapshot of the gateway's store: for background work and the operator's commands.
+inline void inTransaction(Gateway& gateway, const std::function<void(RequestContext&)>& fn) {
+  gateway.database().transaction([&](Db& db) {
+    Caller nobody;
+    HandlerContext ctx(gateway, db, nobody, "");
+    fn(ctx);
+  });
+}
+inline void onSnapshot(Gateway& gateway, const std::function<void(RequestContext&)>& fn) {
+  gateway.database().read([&](Db& db) {
+    Caller nobody;
+    HandlerContext ctx(gateway, db, nobody, "");
+    fn(ctx);
+  });
+}
+
 }  // namespace signet

@@ -18,19 +18,9 @@ class Context : public CommandContext {
     return args_.get(name);
   }
   void transaction(const std::function<void(RequestContext&)>& fn) override {
-    gateway_.database().transaction([&](Db& db) {
-      Caller operatorCaller;
-      HandlerContext ctx(gateway_, db, operatorCaller, "");
-      fn(ctx);
-    });
+    inTransaction(gateway_, fn);
   }
-  void read(const std::function<void(RequestContext&)>& fn) override {
-    gateway_.database().read([&](Db& db) {
-      Caller operatorCaller;
-      HandlerContext ctx(gateway_, db, operatorCaller, "");
-      fn(ctx);
-    });
-  }
+  void read(const std::function<void(RequestContext&)>& fn) override { onSnapshot(gateway_, fn); }
   void print(const std::string& line) override { std::cout << line << std::endl; }
 
  private:
