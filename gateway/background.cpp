@@ -2,11 +2,8 @@
 
 #include <Poco/Logger.h>
 
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-
 #include "activity/handler_context.hpp"
+#include "waiter.hpp"
 
 namespace signet {
 
@@ -34,31 +31,13 @@ class Background::Worker : public WorkerContext {
     });
   }
   void stop() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
+    waiter_.stop();
     if (thread_.joinable()) thread_.join();
   }
 
-  bool waitFor(int64_t ms) override {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait_for(lock, std::chrono::milliseconds(ms), [&] { return stopping_ || woken_; });
-    woken_ = false;
-    return !stopping_;
-  }
-  bool stopping() const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return stopping_;
-  }
-  void wake() override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      woken_ = true;
-    }
-    cv_.notify_all();
-  }
+  bool waitFor(int64_t ms) override { return waiter_.waitFor(ms); }
+  bool stopping() const override { return waiter_.stopping(); }
+  void wake() override { waiter_.wake(); }
   void transaction(const std::function<void(RequestContext&)>& fn) override {
     inTransaction(gateway_, fn);
   }
@@ -70,10 +49,7 @@ class Background::Worker : public WorkerContext {
   std::string module_;
   WorkerSpec spec_;
   std::thread thread_;
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  bool woken_ = false;
+  Waiter waiter_;
 };
 
 Background::Background(Gateway& gateway) : gateway_(gateway), dispatcher_(gateway) {}

@@ -71,20 +71,12 @@ void ActivityEventDispatcher::start() {
 }
 
 void ActivityEventDispatcher::stop() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
+  waiter_.stop();
   if (thread_.joinable()) thread_.join();
 }
 
 void ActivityEventDispatcher::wake() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    woken_ = true;
-  }
-  cv_.notify_all();
+  waiter_.wake();
 }
 
 void ActivityEventDispatcher::run() {
@@ -95,10 +87,7 @@ void ActivityEventDispatcher::run() {
       Poco::Logger::get("signet.activity")
           .error("activity events: %s; retrying in %d ms", std::string(e.what()), int(kPollMs));
     }
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait_for(lock, std::chrono::milliseconds(kPollMs), [&] { return stopping_ || woken_; });
-    if (stopping_) return;
-    woken_ = false;
+    if (!waiter_.waitFor(kPollMs)) return;
   }
 }
 
@@ -117,10 +106,7 @@ size_t ActivityEventDispatcher::drainModule(const std::string& module,
   // at a time, so that only the failing event waits for its retry.
   bool oneByOne = false;
   while (handled < kEventsPerPass) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stopping_) break;
-    }
+    if (waiter_.stopping()) break;
     std::string eventId;
     int64_t attempts = 0;
     size_t done = 0;

@@ -6,13 +6,12 @@
 // the other modules go on.
 #pragma once
 
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "activity/activity_store.hpp"
 #include "gateway.hpp"
+#include "waiter.hpp"
 
 namespace signet {
 
@@ -38,10 +37,7 @@ class ActivityEventDispatcher {
 
   Gateway& gateway_;
   std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  bool woken_ = false;
+  Waiter waiter_;
 };
 
 }  // namespace signet

@@ -43,8 +43,7 @@ json::Object otpInit(const ProxyCall& c, bool encrypted) {
   std::string type = json::requireString(c.body, "otpType", kBody);
   std::string contact = json::requireString(c.body, "contact", kBody);
   requireMethod(c, otpMethod(type), type);
-  std::string normalized = contact;
-  std::transform(normalized.begin(), normalized.end(), normalized.begin(), ::tolower);
+  std::string normalized = asciiLower(contact);
   c.limits.take(c.limitSettings.otpInitPerIp, c.peer, c.nowMs);
   c.limits.take(c.limitSettings.otpInitPerContact, c.config.configId + " " + normalized, c.nowMs);
   c.limits.take(c.limitSettings.otpInitPerConfig, c.config.configId, c.nowMs);
@@ -275,12 +274,8 @@ void requireProofOfContact(const ProxyCall& c, const std::string& filterType,
               expires.size() < 19 && std::stoll(expires) > c.nowMs;
   std::string type = (*claims)->optValue<std::string>("verification_type", "");
   std::string contact = (*claims)->optValue<std::string>("contact", "");
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), ::tolower);
-    return s;
-  };
   bool same = contactFilter(type) == filterType &&
-              (filterType == "EMAIL" ? lower(contact) == lower(value) : contact == value);
+              (filterType == "EMAIL" ? asciiLower(contact) == asciiLower(value) : contact == value);
   if (!live) throw invalidArgument("invalid field body.verificationToken: it has expired");
   if (!same)
     throw permissionDenied("invalid field body.verificationToken: it verifies " + contact +

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "signet/encoding.hpp"
 #include "signet/error.hpp"
 
 namespace webhooks {
@@ -98,8 +99,7 @@ Target resolveTarget(const std::string& url, bool allowInsecure) {
   if (Poco::Net::IPAddress::tryParse(t.host, literal)) {
     addresses.push_back(literal);
   } else {
-    std::string lower = t.host;
-    std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+    std::string lower = signet::asciiLower(t.host);
     if (!allowInsecure && (lower == "localhost" || lower.ends_with(".localhost") ||
                            lower == "metadata.google.internal" || lower == "metadata"))
       throw std::runtime_error("names a local or metadata host");

@@ -20,14 +20,6 @@ std::string createTag(TestGateway& gw, const std::string& name) {
       ->getValue<std::string>("id");
 }
 
-bool eventually(const std::function<bool()>& check) {
-  for (int i = 0; i < 100; ++i) {
-    if (check()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return check();
-}
-
 TEST_P(ActivityEventsTest, EveryChangeReachesTheHandlerAndAFailingEventWaitsAlone) {
   TestGateway gw(GetParam(), {"recorder"}, SIGNET_TEST_PLUGIN_DIR);
   std::string poison = createTag(gw, "poison");

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <thread>
 
 #include "signet/jwt.hpp"
 #include "store/keyring.hpp"
@@ -224,6 +225,14 @@ std::string failureOf(const json::Object& activity) {
       << json::stringify(activity);
   auto f = activity->getObject("failure");
   return f ? f->getValue<std::string>("message") : "";
+}
+
+bool eventually(const std::function<bool()>& check, int timeoutMs) {
+  for (int waited = 0; waited < timeoutMs; waited += 50) {
+    if (check()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return check();
 }
 
 Key newKey() {

@@ -102,6 +102,10 @@ json::Object resultOf(const json::Object& activity, const std::string& key);
 // The failure message of a FAILED activity (a test failure otherwise).
 std::string failureOf(const json::Object& activity);
 
+// Polls `check` until it holds or `timeoutMs` pass (work done in the background: deliveries,
+// events); whether it held.
+bool eventually(const std::function<bool()>& check, int timeoutMs = 10000);
+
 // A fresh P-256 API key and a stamper for it.
 struct Key {
   std::shared_ptr<ApiKeyStamper> stamper;

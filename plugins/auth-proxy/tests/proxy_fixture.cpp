@@ -1,5 +1,7 @@
 #include "proxy_fixture.hpp"
 
+#include "signet/encoding.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -38,12 +40,8 @@ ProxyClient::Refusal ProxyClient::refused(const std::string& path, const json::O
 }
 
 std::string headerOf(const HttpResponse& r, const std::string& name) {
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), ::tolower);
-    return s;
-  };
   for (const auto& [n, v] : r.headers)
-    if (lower(n) == lower(name)) return v;
+    if (asciiLower(n) == asciiLower(name)) return v;
   return "";
 }
 

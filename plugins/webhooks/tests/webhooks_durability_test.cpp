@@ -19,14 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool eventually(const std::function<bool()>& check, int ms) {
-  for (int waited = 0; waited < ms; waited += 100) {
-    if (check()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return check();
-}
-
 std::string readFile(const fs::path& file) {
   std::ifstream in(file);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -91,15 +91,6 @@ json::Object deliveriesOf(TestGateway& gw, const std::string& org) {
   return gw.rootClient().query("signet_list_webhook_deliveries", orgBody(org));
 }
 
-// Waits (bounded) until `check` holds.
-bool eventually(const std::function<bool()>& check, int ms = 10000) {
-  for (int waited = 0; waited < ms; waited += 50) {
-    if (check()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return check();
-}
-
 TEST_P(WebhooksTest, EndpointOperationsAndWhatTheyRefuse) {
   TestGateway gw(GetParam(), {"webhooks"}, {}, settings(R"({"maxEndpointsPerOrganization":2})"));
   const std::string& org = gw.root().organizationId;
