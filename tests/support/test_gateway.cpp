@@ -6,6 +6,7 @@
 #include <Poco/StreamCopier.h>
 #include <Poco/URI.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <thread>
@@ -91,8 +92,17 @@ namespace {
 // The time activityBody stamps by default: the system's, or the one a test set.
 std::atomic<int64_t> fixedClientTimeMs{0};
 
+// The system's time is made strictly increasing: two identical requests sent in one
+// millisecond would otherwise have one fingerprint, and the gateway would answer the second
+// with the first's activity (as it must for a replay), which a test does not mean to send.
 int64_t clientTimeMs() {
-  return fixedClientTimeMs ? fixedClientTimeMs.load() : systemNowMs();
+  if (fixedClientTimeMs) return fixedClientTimeMs.load();
+  static std::atomic<int64_t> last{0};
+  int64_t now = systemNowMs(), seen = last.load(), next;
+  do {
+    next = std::max(now, seen + 1);
+  } while (!last.compare_exchange_weak(seen, next));
+  return next;
 }
 }  // namespace
 
