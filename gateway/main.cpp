@@ -36,7 +36,10 @@ const std::vector<Command>& commands() {
      orgCreateCommand},
     {"serve", "serve the API until SIGINT or SIGTERM",
      "signet serve --data-dir DIR [--listen 127.0.0.1:8080] [--config FILE]\n"
-     "  --listen HOST:0 picks a free port; the chosen one is printed.", serveCommand},
+     "             [--tls-cert FILE --tls-key FILE]\n"
+     "  --listen HOST:0 picks a free port; the chosen one is printed.\n"
+     "  With --tls-cert and --tls-key (PEM), it serves HTTPS (TLS 1.2 or newer) and reads\n"
+     "  both files again on SIGHUP.", serveCommand},
     {"plugins list", "list plugins found, their versions, state and registrations",
      "signet plugins list [--data-dir DIR] [--config FILE] [--plugin-dir DIR]", pluginsListCommand},
     {"plugins enable", "enable a plugin in the config (takes effect at the next start)",

@@ -8,6 +8,7 @@
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
+#include "observability/metrics.hpp"
 #include "plugins/plugin_guard.hpp"
 #include "signet/parameter_shape.hpp"
 #include "tenancy/contacts.hpp"
@@ -38,6 +39,13 @@ std::string lastVoteId(const ActivityRecord& r) {
 }
 
 // Records what the vote's stamp presented, for the voter's MFA policies.
+// One policy decision for signet_policy_outcomes_total.
+void countOutcome(const Decision& d) {
+  static const char* const names[] = {"ALLOW", "DENY", "CONSENSUS_NEEDED", "AUTHENTICATORS_NEEDED"};
+  Metrics::global().count("signet_policy_outcomes_total",
+                          {{"outcome", names[static_cast<int>(d.kind)]}});
+}
+
 void recordPresentation(Db& db, const ActivityRecord& r, const Caller& caller, int64_t nowMs) {
   mfa::recordPresentation(db, r.id, {lastVoteId(r), caller.userId, mfa::presentedBy(db, caller)},
                           nowMs);
@@ -416,7 +424,8 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
       failure = executionFailure(spec, record);
     }
   });
-  if (!allowed) return std::nullopt;
+  if (!allowed) return std::nullopt;  // decided again, and counted, the general way
+  countOutcome(decision);
   if (refused) {
     if (!failureWrites.empty()) runFailureWrites(failureWrites);
     std::rethrow_exception(refused);
@@ -453,6 +462,7 @@ ActivityRecord ActivityPipeline::settle(
     if (done) return;
     try {
       decision = decide(db, spec, record, submitter);
+      countOutcome(decision);
     } catch (const PluginFailure& e) {
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails
       throw;

@@ -7,16 +7,27 @@
 #include "cli/commands.hpp"
 #include "cli/serve_lock.hpp"
 #include "cli/stop_signals.hpp"
+#include "observability/scrape.hpp"
 #include "server/http_server.hpp"
 
 namespace signet::cli {
 
 int serveCommand(const std::vector<std::string>& argv) {
-  Args args(argv, {"data-dir", "listen", "config"}, {});
-  sigset_t stopSignals = blockStopSignals();
+  Args args(argv, {"data-dir", "listen", "config", "tls-cert", "tls-key"}, {});
+  sigset_t stopSignals = blockStopSignals(/*withReload=*/true);
 
   Config config = Config::load(args.require("data-dir"), args.get("config").value_or(""));
   if (auto listen = args.get("listen")) config.listen = *listen;
+  if (args.get("tls-cert") || args.get("tls-key")) {
+    if (!args.get("tls-cert") || !args.get("tls-key"))
+      throw invalidArgument("give both --tls-cert FILE and --tls-key FILE, or neither");
+    config.tlsCertFile = *args.get("tls-cert");
+    config.tlsKeyFile = *args.get("tls-key");
+  }
+  // Read before anything starts: a wrong file stops start-up with its name.
+  std::shared_ptr<TlsContext> tls;
+  if (!config.tlsCertFile.empty())
+    tls = std::make_shared<TlsContext>(config.tlsCertFile, config.tlsKeyFile);
   // Held until the process ends: `signet restore` refuses to run under a serving gateway.
   // Several gateways may serve one PostgreSQL store, so only SQLite stores are held to one.
   ServeLock lock(args.require("data-dir"));
@@ -25,12 +36,14 @@ int serveCommand(const std::vector<std::string>& argv) {
                              args.require("data-dir") + "/serve.lock");
   Gateway gateway(config);
   HttpServer server(gateway, config.listen);
+  if (tls) server.useTls(tls);
   server.start();
+  const std::string scheme = tls ? "https://" : "http://";
   std::string host = config.listen.substr(0, config.listen.rfind(':'));
   // What the gateway's own clients (the auth proxy) connect to: a wildcard address is reached
   // on loopback.
   std::string reach = host == "0.0.0.0" ? "127.0.0.1" : host == "[::]" ? "[::1]" : host;
-  gateway.setLocalUrl("http://" + reach + ":" + std::to_string(server.port()));
+  gateway.setLocalUrl(scheme + reach + ":" + std::to_string(server.port()));
   gateway.startBackground();
   auto& log = Poco::Logger::get("signet");
   for (const auto& m : gateway.catalog().modules()) {
@@ -53,12 +66,47 @@ int serveCommand(const std::vector<std::string>& argv) {
                               ":" + std::to_string(listeners.back()->port()));
     }
   }
+  // GET /metrics on an address of the operator's choosing, to whoever reaches it.
+  ListenerSpec metricsListener{.name = "metrics",
+                               .address = config.metricsListen,
+                               .routes = {{.method = "GET",
+                                           .path = "/metrics",
+                                           .access = RouteAccess::kDetached,
+                                           .handler = [&gateway](RequestContext&, const HttpCall&) {
+                                             return HttpReply{
+                                                 .status = 200,
+                                                 .contentType = "text/plain; version=0.0.4",
+                                                 .body = scrapeMetrics(gateway)};
+                                           }}}};
+  if (!config.metricsListen.empty()) {
+    listeners.push_back(
+        std::make_unique<HttpServer>(gateway, config.metricsListen, &metricsListener, "core"));
+    listeners.back()->start();
+    listenerLines.push_back("metrics on http://" +
+                            config.metricsListen.substr(0, config.metricsListen.rfind(':')) + ":" +
+                            std::to_string(listeners.back()->port()) + "/metrics");
+  }
+  if (tls) log.information("TLS: serving %s", tls->describe());
   // Tests and scripts read this line to learn the port when --listen asks for port 0; the
   // listeners' lines follow it.
-  std::cout << "signet listening on http://" << host << ":" << server.port() << std::endl;
+  std::cout << "signet listening on " << scheme << host << ":" << server.port() << std::endl;
   for (const auto& line : listenerLines) std::cout << line << std::endl;
 
-  int received = waitForStopSignal(stopSignals);
+  int received;
+  // SIGHUP reads the certificate again; a file that fails keeps the current one.
+  while ((received = waitForStopSignal(stopSignals)) == SIGHUP) {
+    if (!tls) {
+      log.information("received SIGHUP; no TLS certificate to reload");
+      continue;
+    }
+    try {
+      tls->reload();
+      log.information("received SIGHUP; TLS certificate reloaded: %s", tls->describe());
+    } catch (const std::exception& e) {
+      log.error("received SIGHUP; TLS certificate NOT reloaded, still serving the previous one: %s",
+                std::string(e.what()));
+    }
+  }
   log.information("received signal %d; finishing requests in flight", received);
   for (auto& l : listeners) l->stop();
   server.stop();

@@ -6,11 +6,13 @@
 
 namespace signet::cli {
 
-inline sigset_t blockStopSignals() {
+// `withReload` adds SIGHUP, which `signet serve` waits for too (it reloads the TLS certificate).
+inline sigset_t blockStopSignals(bool withReload = false) {
   sigset_t stop;
   sigemptyset(&stop);
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
+  if (withReload) sigaddset(&stop, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   return stop;
 }

@@ -163,7 +163,22 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       c.corsAllowOrigin = json::optionalString(cors, "allowOrigin", "cors").value_or("*");
     if (auto w = json::optionalObject(root, "webauthn", ""))
       c.webauthnRpIds = json::optionalStringArray(w, "rpIds", "webauthn");
-    c.publicUrl = json::optionalString(root, "publicUrl", "").value_or("http://" + c.listen);
+    if (auto m = json::optionalObject(root, "metrics", ""))
+      c.metricsListen = json::optionalString(m, "listen", "metrics").value_or("");
+    if (auto t = json::optionalObject(root, "tls", "")) {
+      c.tlsCertFile = json::optionalString(t, "certFile", "tls").value_or("");
+      c.tlsKeyFile = json::optionalString(t, "keyFile", "tls").value_or("");
+      if (c.tlsCertFile.empty() != c.tlsKeyFile.empty())
+        throw invalidArgument("invalid field tls: give both certFile and keyFile, or neither");
+      auto inDataDir = [&](std::string& file) {
+        if (!file.empty() && std::filesystem::path(file).is_relative())
+          file = (c.dataDir / file).string();
+      };
+      inDataDir(c.tlsCertFile);
+      inDataDir(c.tlsKeyFile);
+    }
+    c.publicUrl = json::optionalString(root, "publicUrl", "")
+                      .value_or((c.tlsCertFile.empty() ? "http://" : "https://") + c.listen);
     while (!c.publicUrl.empty() && c.publicUrl.back() == '/') c.publicUrl.pop_back();
     if (c.publicUrl.rfind("http://", 0) != 0 && c.publicUrl.rfind("https://", 0) != 0)
       throw invalidArgument("invalid field publicUrl: \"" + c.publicUrl +

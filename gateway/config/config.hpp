@@ -66,6 +66,13 @@ struct Config {
   // signs (oauth2_authenticate) and the base of its OpenID configuration. Default:
   // http://<listen>.
   std::string publicUrl;
+  // Where GET /metrics is served (metrics.listen, host:port). Empty: on the main listener, to
+  // loopback clients only.
+  std::string metricsListen;
+  // TLS on the main listener (tls.certFile, tls.keyFile, or signet serve --tls-cert/--tls-key):
+  // PEM files, re-read on SIGHUP. Empty: plain HTTP.
+  std::string tlsCertFile;
+  std::string tlsKeyFile;
 
   // Reads `file` (default <dataDir>/signet.json) and fills defaults. Errors name the file
   // and the field.

@@ -1,5 +1,7 @@
 #include "catalog.hpp"
 
+#include <algorithm>
+
 #include "policy/policy_store.hpp"
 
 namespace signet {
@@ -132,6 +134,26 @@ void ModuleRegistry::command(CommandSpec spec) {
                         "' registered a command without a name or body");
   spec.run = guard("command " + spec.name, std::move(spec.run));
   module_.commands.push_back(std::move(spec));
+}
+
+void ModuleRegistry::gauge(GaugeSpec spec) {
+  // signet_<module>_..., the module's name with dashes as underscores.
+  std::string prefix = "signet_" + module_.name + "_";
+  std::replace(prefix.begin(), prefix.end(), '-', '_');
+  bool wellFormed = spec.name.size() > prefix.size() && spec.name.rfind(prefix, 0) == 0 &&
+                    std::all_of(spec.name.begin(), spec.name.end(), [](char c) {
+                      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+                    });
+  if (!wellFormed || !spec.read)
+    throw internalError("module '" + module_.name + "' registered gauge '" + spec.name +
+                        "': a gauge needs a reader and a name of [a-z0-9_] starting with " +
+                        prefix);
+  for (const auto& g : module_.gauges)
+    if (g.name == spec.name)
+      throw internalError("module '" + module_.name + "' registered gauge '" + spec.name +
+                          "' twice");
+  spec.read = guard("gauge " + spec.name, std::move(spec.read));
+  module_.gauges.push_back(std::move(spec));
 }
 
 void ModuleRegistry::worker(WorkerSpec spec) {

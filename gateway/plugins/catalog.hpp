@@ -45,6 +45,7 @@ struct ModuleInfo {
   ActivityEventHandler activityEventHandler;
   std::vector<WorkerSpec> workers;
   std::vector<CommandSpec> commands;
+  std::vector<GaugeSpec> gauges;
   std::vector<std::string> startupNotices;
 };
 
@@ -78,6 +79,7 @@ class ModuleRegistry : public Registry {
   void activityEvents(ActivityEventHandler handler) override;
   void worker(WorkerSpec spec) override;
   void command(CommandSpec spec) override;
+  void gauge(GaugeSpec spec) override;
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "observability/metrics.hpp"
 #include "signet/error.hpp"
 
 namespace signet {
@@ -54,6 +55,7 @@ class Guarded {
   [[noreturn]] void fail(const std::string& cause) const {
     Poco::Logger::get("signet.plugins")
         .error("plugin '%s' failed in its %s: %s", plugin_, site_, cause);
+    Metrics::global().count("signet_plugin_failures_total", {{"plugin", plugin_}, {"site", site_}});
     throw PluginFailure(plugin_, site_);
   }
 

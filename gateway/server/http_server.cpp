@@ -20,6 +20,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include <openssl/err.h>
+
+#include "observability/metrics.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
 
@@ -116,6 +119,7 @@ std::string peerAddress(const sockaddr_storage& address) {
 struct Connection {
   enum class Phase { kReading, kWorking, kWriting, kLingering };
   int fd = -1;
+  SSL* ssl = nullptr;  // with TLS: the session over fd, which every read and write goes through
   std::string peer;
   RequestParser parser;
   std::string in;  // received, not yet parsed (pipelined requests wait here)
@@ -143,11 +147,53 @@ struct Done {
   bool close;
 };
 
+// What recv(2) and send(2) return, for a plain or a TLS connection alike: the bytes moved, 0 at
+// the end of the stream (reads), or -1 with errno (EAGAIN when the socket must become ready;
+// TLS's own wants are reported so, since the loop watches the socket either way).
+ssize_t receiveSome(Connection& c, char* buf, size_t size) {
+  if (!c.ssl) return ::recv(c.fd, buf, size, 0);
+  ERR_clear_error();
+  int n = SSL_read(c.ssl, buf, static_cast<int>(size));
+  if (n > 0) return n;
+  switch (SSL_get_error(c.ssl, n)) {
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE:
+      errno = EAGAIN;
+      return -1;
+    case SSL_ERROR_ZERO_RETURN:
+      return 0;
+    case SSL_ERROR_SYSCALL:
+      if (errno == 0) return 0;  // the client closed without close_notify
+      return -1;
+    default:  // a failed handshake, a bad record: nothing more can be read
+      errno = ECONNRESET;
+      return -1;
+  }
+}
+
+ssize_t sendSome(Connection& c, const char* data, size_t size) {
+  if (!c.ssl) return ::send(c.fd, data, size, MSG_NOSIGNAL);
+  ERR_clear_error();
+  int n = SSL_write(c.ssl, data, static_cast<int>(std::min<size_t>(size, 1 << 30)));
+  if (n > 0) return n;
+  switch (SSL_get_error(c.ssl, n)) {
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE:
+      errno = EAGAIN;
+      return -1;
+    default:
+      errno = EPIPE;
+      return -1;
+  }
+}
+
 }  // namespace
 
 struct HttpServer::Impl {
   Gateway& gateway;
+  std::shared_ptr<const TlsContext> tls;  // set before start(); null serves plain HTTP
   Router router;
+  std::string listenerLabel;  // "main", or the plugin's "<module>/<listener>"
   ServerLimits limits;
   Poco::Net::ServerSocket socket;
   RateLimiter addressLimiter;
@@ -172,6 +218,7 @@ struct HttpServer::Impl {
        const std::string& listenerModule)
       : gateway(g),
         router(g, listener, listenerModule),
+        listenerLabel(listener ? listenerModule + "/" + listener->name : "main"),
         limits(g.config().server),
         socket(Poco::Net::SocketAddress(listen), 1024),
         addressLimiter(limits.rateLimit.perIpPerSecond, limits.rateLimit.burst) {
@@ -210,7 +257,10 @@ struct HttpServer::Impl {
     for (auto& w : workers)
       if (w.joinable()) w.join();
     workers.clear();
-    for (auto& [id, c] : connections) ::close(c.fd);
+    for (auto& [id, c] : connections) {
+      if (c.ssl) SSL_free(c.ssl);
+      ::close(c.fd);
+    }
     connections.clear();
     if (epoll >= 0) ::close(epoll);
     if (wake >= 0) ::close(wake);
@@ -276,11 +326,19 @@ struct HttpServer::Impl {
       size_t& mine = perAddress[peer];
       if (connections.size() >= limits.maxConnections || mine >= limits.maxConnectionsPerAddress) {
         bool total = connections.size() >= limits.maxConnections;
+        if (tls) {  // no handshake yet: a plaintext answer would be noise to the client
+          ::close(fd);
+          logRefusal(peer, 503, total ? "connection limit" : "per-address connection limit",
+                     total ? "connections_total" : "connections_per_address");
+          if (mine == 0) perAddress.erase(peer);
+          continue;
+        }
         refuseAtOnce(fd, peer,
                      total ? "the server holds its limit of " +
                                  std::to_string(limits.maxConnections) + " connections"
                            : "client address " + peer + " holds its limit of " +
-                                 std::to_string(limits.maxConnectionsPerAddress) + " connections");
+                                 std::to_string(limits.maxConnectionsPerAddress) + " connections",
+                     total);
         if (mine == 0) perAddress.erase(peer);
         continue;
       }
@@ -292,6 +350,10 @@ struct HttpServer::Impl {
                        Connection{.fd = fd, .peer = peer, .parser = RequestParser(parserLimits())})
               .first->second;
       c.deadline = nowMs() + limits.idleTimeoutMs;
+      if (tls && !(c.ssl = tls->accept(fd))) {
+        closeConnection(id);
+        continue;
+      }
       watch(fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_ADD);
     }
   }
@@ -303,20 +365,21 @@ struct HttpServer::Impl {
   }
 
   // Past a connection limit: a 503 written in one go if the socket takes it, then closed.
-  void refuseAtOnce(int fd, const std::string& peer, const std::string& why) {
+  void refuseAtOnce(int fd, const std::string& peer, const std::string& why, bool total) {
     HttpResult r = frontEndError(Code::kUnavailable, 503, why + "; try again shortly");
     router.addCors(r);
     r.headers.emplace_back("Retry-After", "1");
     std::string bytes = serialize(r, false, true);
     [[maybe_unused]] auto n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     ::close(fd);
-    logRefusal(peer, 503, why);
+    logRefusal(peer, 503, why, total ? "connections_total" : "connections_per_address");
   }
 
   void closeConnection(uint64_t id) {
     auto it = connections.find(id);
     if (it == connections.end()) return;
     epoll_ctl(epoll, EPOLL_CTL_DEL, it->second.fd, nullptr);
+    if (it->second.ssl) SSL_free(it->second.ssl);
     ::close(it->second.fd);
     auto a = perAddress.find(it->second.peer);
     if (a != perAddress.end() && --a->second == 0) perAddress.erase(a);
@@ -331,7 +394,7 @@ struct HttpServer::Impl {
     char buf[16384];
     size_t total = 0;
     for (;;) {
-      ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
+      ssize_t n = receiveSome(c, buf, sizeof buf);
       if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         closeConnection(id);
         return;
@@ -350,7 +413,9 @@ struct HttpServer::Impl {
       if (n < 0) break;
       if (c.phase != Connection::Phase::kLingering) c.in.append(buf, static_cast<size_t>(n));
       total += static_cast<size_t>(n);
-      if (total >= kReadBytesPerTurn) break;  // the rest next turn: others get theirs
+      // The rest next turn: others get theirs. Not while TLS holds decrypted bytes, which the
+      // socket's readiness would never report again.
+      if (total >= kReadBytesPerTurn && !(c.ssl && SSL_pending(c.ssl) > 0)) break;
     }
     if (c.phase == Connection::Phase::kReading) parse(id, c);
     // parse() may have answered and closed the connection: look it up again.
@@ -379,7 +444,7 @@ struct HttpServer::Impl {
         Code code = status == 505 ? Code::kUnimplemented : Code::kInvalidArgument;
         HttpResult r = frontEndError(code, status, c.parser.errorMessage());
         router.addCors(r);
-        logRefusal(c.peer, status, c.parser.errorMessage());
+        logRefusal(c.peer, status, c.parser.errorMessage(), "malformed_request");
         answer(id, c, serialize(r, false, true), true);
         return;
       }
@@ -389,7 +454,7 @@ struct HttpServer::Impl {
       }
       if (c.parser.headComplete() && c.parser.expectsContinue() && !c.continueSent) {
         static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-        [[maybe_unused]] auto n = ::send(c.fd, kContinue.data(), kContinue.size(), MSG_NOSIGNAL);
+        [[maybe_unused]] auto n = sendSome(c, kContinue.data(), kContinue.size());
         c.continueSent = true;
       }
       if (used == 0) break;
@@ -409,7 +474,7 @@ struct HttpServer::Impl {
                                        " requests a second (limits.rateLimit.perIpPerSecond)");
       r.headers.emplace_back("Retry-After", std::to_string((*wait + 999) / 1000));
       router.addCors(r);
-      logRefusal(c.peer, 429, "per-address rate limit");
+      logRefusal(c.peer, 429, "per-address rate limit", "rate_limit_address");
       answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
       return;
     }
@@ -430,7 +495,7 @@ struct HttpServer::Impl {
                                      " requests are waiting for a worker; try again shortly");
     r.headers.emplace_back("Retry-After", "1");
     router.addCors(r);
-    logRefusal(c.peer, 503, "worker queue full");
+    logRefusal(c.peer, 503, "worker queue full", "queue_full");
     answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
   }
 
@@ -446,7 +511,7 @@ struct HttpServer::Impl {
   void writable(uint64_t id, Connection& c) {
     if (c.phase != Connection::Phase::kWriting) return;
     while (c.written < c.out.size()) {
-      ssize_t n = ::send(c.fd, c.out.data() + c.written, c.out.size() - c.written, MSG_NOSIGNAL);
+      ssize_t n = sendSome(c, c.out.data() + c.written, c.out.size() - c.written);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
         watch(c.fd, id, EPOLLOUT, EPOLL_CTL_MOD);
         return;
@@ -471,6 +536,7 @@ struct HttpServer::Impl {
       }
       // The client may still be sending the body we refused; read and drop it for a moment
       // so that it reads our answer instead of a reset.
+      if (c.ssl) SSL_shutdown(c.ssl);  // close_notify, then the socket's own end
       ::shutdown(c.fd, SHUT_WR);
       c.phase = Connection::Phase::kLingering;
       c.deadline = now + kLingerMs;
@@ -511,7 +577,7 @@ struct HttpServer::Impl {
                                     " ms"
                               : "the request's head did not arrive within " +
                                     std::to_string(limits.headerTimeoutMs) + " ms";
-        logRefusal(c.peer, 408, why);
+        logRefusal(c.peer, 408, why, "timeout");
         HttpResult r = frontEndError(Code::kInvalidArgument, 408, why);
         answer(id, c, serialize(r, false, true), true);
       } else {
@@ -520,9 +586,10 @@ struct HttpServer::Impl {
     }
   }
 
-  // Refusals are logged at most once a second, with how many were not, so that a flood cannot
-  // fill the disk.
-  void logRefusal(const std::string& peer, int status, const std::string& why) {
+  // Refusals are counted by `reason` (a fixed label), and logged at most once a second, with how
+  // many were not, so that a flood cannot fill the disk.
+  void logRefusal(const std::string& peer, int status, const std::string& why, const char* reason) {
+    Metrics::global().count("signet_refusals_total", {{"reason", reason}});
     static std::atomic<int64_t> lastLogged{0};
     static std::atomic<int64_t> unlogged{0};
     int64_t now = nowMs();
@@ -554,6 +621,19 @@ struct HttpServer::Impl {
     return json::stringify(o);
   }
 
+  void countRequest(const HttpResult& result, int64_t micros) {
+    Metrics& metrics = Metrics::global();
+    metrics.count("signet_http_requests_total", {{"listener", listenerLabel},
+                                                 {"route", result.log.route},
+                                                 {"status", std::to_string(result.status)}});
+    metrics.observe("signet_http_request_duration_seconds",
+                    {{"listener", listenerLabel}, {"route", result.log.route}},
+                    static_cast<double>(micros) / 1e6);
+    if (!result.log.activityType.empty())
+      metrics.count("signet_activities_total",
+                    {{"type", result.log.activityType}, {"status", result.log.activityStatus}});
+  }
+
   // ---- the workers ----
 
   void work() {
@@ -576,8 +656,10 @@ struct HttpServer::Impl {
       // Refused credentials are what a flood produces: logged at most once a second. The
       // request line is escaped only when it is printed.
       static Poco::Logger& requests = Poco::Logger::get("signet.http");
+      countRequest(result, micros);
       if (result.status == 401 || result.status == 429)
-        logRefusal(job.peer, result.status, job.request.method + " " + job.request.path);
+        logRefusal(job.peer, result.status, job.request.method + " " + job.request.path,
+                   result.status == 401 ? "unauthenticated" : "rate_limit_organization");
       else if (requests.information())
         requests.information(requestLogLine(job, result, micros));
       bool loopKnows;  // answers already wait: the loop was woken for them and takes them all
@@ -599,6 +681,10 @@ HttpServer::HttpServer(Gateway& gateway, const std::string& listen, const Listen
 
 HttpServer::~HttpServer() {
   stop();
+}
+
+void HttpServer::useTls(std::shared_ptr<const TlsContext> tls) {
+  impl_->tls = std::move(tls);
 }
 
 void HttpServer::start() {

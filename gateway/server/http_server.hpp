@@ -15,6 +15,7 @@
 #include <string>
 
 #include "server/router.hpp"
+#include "server/tls_context.hpp"
 
 namespace signet {
 
@@ -25,6 +26,8 @@ class HttpServer {
   HttpServer(Gateway& gateway, const std::string& listen, const ListenerSpec* listener = nullptr,
              const std::string& listenerModule = {});
   ~HttpServer();
+  // Serve TLS on this listener (before start()); the context may be reloaded meanwhile.
+  void useTls(std::shared_ptr<const TlsContext> tls);
   void start();
   void stop();
   uint16_t port() const;

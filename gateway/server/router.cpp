@@ -4,6 +4,7 @@
 
 #include "activity/handler_context.hpp"
 #include "auth/attested_stamp.hpp"
+#include "observability/scrape.hpp"
 
 namespace signet {
 
@@ -257,6 +258,7 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
   if (auto field = json::fieldHoldingNul(request.body))
     throw invalidArgument("invalid field " + *field +
                           ": it holds a NUL character, which cannot be stored as it was sent");
+  if (request.method == "GET" && path == "/metrics") return metrics(request);
   if (request.method == "GET" && path == "/healthz") {
     json::Object o = json::object();
     o->set("status", "ok");
@@ -323,8 +325,55 @@ std::string requestIdOf(const HttpRequestData& request) {
 }
 }  // namespace
 
+std::string Router::routeLabel(const HttpRequestData& request) const {
+  const std::string& path = request.path;
+  const std::string method = request.method == "HEAD" ? "GET" : request.method;
+  const Catalog& catalog = gateway_.catalog();
+  if (listener_) {
+    for (const auto& route : listener_->routes)
+      if (route.path == path) return path;
+    return "unmatched";
+  }
+  if (startsWith(path, kPluginPrefix)) {
+    std::string rest = path.substr(kPluginPrefix.size());
+    size_t slash = rest.find('/');
+    std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
+    return catalog.route(rest.substr(0, slash), method, subpath) ? path : "unmatched";
+  }
+  if (startsWith(path, kQueryPrefix))
+    return catalog.query(path.substr(kQueryPrefix.size())) ? path : "unmatched";
+  if (startsWith(path, kSubmitPrefix))
+    return catalog.activitiesAt(path.substr(kSubmitPrefix.size())).empty() ? "unmatched" : path;
+  if (catalog.rootRoute(method, path) || path == "/healthz" || path == "/metrics" ||
+      wellKnown(gateway_, path))
+    return path;
+  return "unmatched";
+}
+
+HttpResult Router::metrics(const HttpRequestData& request) {
+  // With an address of its own (metrics.listen) the main listener does not serve it.
+  if (!gateway_.config().metricsListen.empty())
+    throw notFound("unknown path /metrics: metrics are served on " +
+                   gateway_.config().metricsListen + " (metrics.listen)");
+  if (!metricsAllowedFrom(request.peer)) {
+    HttpResult r = errorResult(
+        Error(Code::kPermissionDenied,
+              "metrics are served to loopback clients only on this listener, "
+              "not to " +
+                  request.peer + "; give them an address of their own with metrics.listen"));
+    r.status = 403;
+    return r;
+  }
+  HttpResult r;
+  r.status = 200;
+  r.contentType = "text/plain; version=0.0.4";
+  r.body = scrapeMetrics(gateway_);
+  return r;
+}
+
 HttpResult Router::handle(const HttpRequestData& request) {
   HttpResult result = handleUnlabelled(request);
+  result.log.route = routeLabel(request);
   result.log.requestId = requestIdOf(request);
   result.headers.emplace_back("X-Request-Id", result.log.requestId);
   return result;

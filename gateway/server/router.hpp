@@ -35,6 +35,9 @@ struct RequestLogFields {
   std::string organizationId;  // the organization the request targeted, when it named one
   std::string activityType;    // submissions
   std::string activityStatus;
+  // The route the request matched, as metrics label it: a path the catalog serves, or
+  // "unmatched", so that what clients send cannot grow the label set.
+  std::string route;
 };
 
 struct HttpResult {
@@ -69,6 +72,8 @@ class Router {
                         const std::optional<VerifiedApiKeyStamp>& apiKey,
                         std::string& organizationIdOut);
   StampHeaders stampHeaders(const HttpRequestData& request) const;
+  std::string routeLabel(const HttpRequestData& request) const;
+  HttpResult metrics(const HttpRequestData& request);
   struct Stamp {
     StampHeaders headers;
     std::optional<VerifiedApiKeyStamp> apiKey;  // an X-Stamp, verified

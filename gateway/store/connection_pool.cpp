@@ -1,12 +1,16 @@
 #include "store/connection_pool.hpp"
 
+#include "observability/metrics.hpp"
 #include "signet/error.hpp"
 
 namespace signet {
 
 ConnectionPool::Lease ConnectionPool::acquire(std::chrono::milliseconds wait) {
+  const auto started = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
-  if (!returned_.wait_for(lock, wait, [&] { return !idle_.empty() || openCount_ < max_; }))
+  bool got = returned_.wait_for(lock, wait, [&] { return !idle_.empty() || openCount_ < max_; });
+  Metrics::global().observe("signet_store_pool_wait_seconds", {}, secondsSince(started));
+  if (!got)
     throw Error(Code::kUnavailable,
                 "all " + std::to_string(max_) + " database connections stayed busy; try again");
   if (!idle_.empty()) {

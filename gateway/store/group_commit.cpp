@@ -1,5 +1,6 @@
 #include "store/group_commit.hpp"
 
+#include "observability/metrics.hpp"
 #include "signet/error.hpp"
 
 namespace signet {
@@ -53,7 +54,10 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   try {
     runBatch(batch);
+    Metrics::global().observe("signet_store_commit_batch_size", {},
+                              static_cast<double>(batch.size()));
   } catch (...) {
+    Metrics::global().count("signet_store_commit_failures_total");
     // The batch could not start or end (no connection, a failed COMMIT): nothing of it is
     // durable, so every write in it fails with that cause.
     for (Job* j : batch)

@@ -90,6 +90,14 @@ void registerWebhooks(Registry& r) {
                c.print(json::stringify(out));
                return 0;
              }});
+  r.gauge({.name = "signet_webhooks_pending_deliveries",
+           .help = "Webhook deliveries waiting for their first or next attempt",
+           .read = [](RequestContext& ctx) {
+             return static_cast<double>(
+                 ctx.db()
+                     .queryOne("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'")
+                     ->i64(0));
+           }});
   r.organizationDeletionHook(forgetOrganization);
   r.migrations("webhooks", migrations());
 }

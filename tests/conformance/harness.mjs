@@ -75,15 +75,16 @@ export function setPluginSettings(dataDir, pluginSettings = {}) {
   writeFileSync(file, JSON.stringify(config, null, 2));
 }
 
-// `pluginSettings` lands in signet.json as plugins.settings (e.g. { sessions: {...} }).
-export async function startSignet(rootKey, pluginSettings = null) {
+// `pluginSettings` lands in signet.json as plugins.settings (e.g. { sessions: {...} });
+// `serveArgs` are added to `signet serve` (--tls-cert FILE --tls-key FILE).
+export async function startSignet(rootKey, pluginSettings = null, { serveArgs = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "signet-conformance-"));
   execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: ["ignore", "ignore", "inherit"] });
   setPluginSettings(dataDir, pluginSettings ?? {});
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Conformance",
     "--user-name", "conformance root", "--api-public-key", rootKey.publicKeyHex], { encoding: "utf8" });
   const ids = JSON.parse(out.trim());
-  const server = spawn(signet, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"],
+  const server = spawn(signet, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", ...serveArgs],
     { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, SIGNET_LOG_LEVEL: process.env.SIGNET_LOG_LEVEL ?? "warning" } });
   // Every line it prints: the first says where it listens, those after it where its plugins'
   // listeners do ("auth proxy listening on http://...").
@@ -99,7 +100,7 @@ export async function startSignet(rootKey, pluginSettings = null) {
       if (!l) return;
       waiting.delete(check);
       clearTimeout(timer);
-      resolve(l.slice(l.indexOf("http://")));
+      resolve(l.slice(l.indexOf("http")));  // http:// or https://
     };
     const timer = setTimeout(() => { waiting.delete(check); reject(new Error(`signet did not print "${prefix}" within ${ms} ms`)); }, ms);
     server.once("exit", (code) => reject(new Error(`signet exited with ${code}`)));

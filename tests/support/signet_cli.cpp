@@ -4,6 +4,8 @@
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
 
+#include <signal.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -48,14 +50,15 @@ void freePluginListenerPorts(const std::string& dataDir) {
   std::ofstream(file) << json::stringify(config);
 }
 
-ServeProcess::ServeProcess(const std::string& dataDir) {
+ServeProcess::ServeProcess(const std::string& dataDir, const std::vector<std::string>& extraArgs) {
   freePluginListenerPorts(dataDir);
+  std::vector<std::string> args{"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"};
+  args.insert(args.end(), extraArgs.begin(), extraArgs.end());
   // Its request log would bury the test's own output: warnings and errors only.
   Poco::Process::Env env{{"SIGNET_LOG_LEVEL", "warning"}};
-  handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(
-      SIGNET_BINARY, {"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}, {}, nullptr,
-      &out_, nullptr, env));
-  line_ = nextLine();  // "signet listening on http://127.0.0.1:PORT"
+  handle_ = std::make_unique<Poco::ProcessHandle>(
+      Poco::Process::launch(SIGNET_BINARY, args, {}, nullptr, &out_, nullptr, env));
+  line_ = nextLine();  // "signet listening on http://127.0.0.1:PORT" (https:// with TLS)
 }
 
 ServeProcess::~ServeProcess() {
@@ -69,7 +72,7 @@ std::string ServeProcess::nextLine() {
 }
 
 std::string ServeProcess::baseUrl() const {
-  auto at = line_.find("http://");
+  auto at = line_.find("http");
   return at == std::string::npos ? "" : line_.substr(at);
 }
 
@@ -77,6 +80,10 @@ int ServeProcess::stop() {
   Poco::Process::requestTermination(handle_->id());
   running_ = false;
   return handle_->wait();
+}
+
+void ServeProcess::hangUp() {
+  ::kill(static_cast<pid_t>(handle_->id()), SIGHUP);
 }
 
 void ServeProcess::kill() {

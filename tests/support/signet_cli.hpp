@@ -22,15 +22,16 @@ CliRun runSignet(const std::vector<std::string>& args);
 // auth proxy's default, 8090, would clash between tests that run at once).
 void freePluginListenerPorts(const std::string& dataDir);
 
-// `signet serve --data-dir DIR` on a free loopback port, as its own process, its plugins'
-// listeners on free ports too.
+// `signet serve --data-dir DIR [extraArgs]` on a free loopback port, as its own process, its
+// plugins' listeners on free ports too.
 class ServeProcess {
  public:
-  explicit ServeProcess(const std::string& dataDir);
+  explicit ServeProcess(const std::string& dataDir, const std::vector<std::string>& extraArgs = {});
   ~ServeProcess();
   std::string baseUrl() const;
-  int stop();   // SIGTERM, then its exit code
-  void kill();  // SIGKILL: no chance to finish anything
+  int stop();     // SIGTERM, then its exit code
+  void kill();    // SIGKILL: no chance to finish anything
+  void hangUp();  // SIGHUP: reload the TLS certificate
   // Any further lines it printed after the listening line (a plugin's listener).
   std::string nextLine();
 

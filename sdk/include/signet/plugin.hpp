@@ -364,6 +364,15 @@ struct CommandSpec {
   std::function<int(CommandContext&)> run;  // the exit code; throw signet::Error to refuse
 };
 
+// A number the gateway's GET /metrics reports as a Prometheus gauge, read on a snapshot of the
+// store at each scrape (a queue's depth). `name` is the whole metric name and must start with
+// signet_<plugin>_ (dashes as underscores), so that modules cannot collide.
+struct GaugeSpec {
+  std::string name;  // signet_webhooks_pending_deliveries
+  std::string help;
+  std::function<double(RequestContext&)> read;
+};
+
 struct WorkerSpec {
   std::string name;
   std::function<void(WorkerContext&)> run;  // returns when waitFor says the gateway stops
@@ -547,6 +556,8 @@ class Registry {
   virtual void worker(WorkerSpec spec) = 0;
   // A command of the plugin's own (CommandSpec).
   virtual void command(CommandSpec spec) = 0;
+  // A gauge of GET /metrics (GaugeSpec).
+  virtual void gauge(GaugeSpec spec) = 0;
   // The plugin's settings: the object at plugins.settings.<name> in the gateway's config (an
   // empty object when absent), and the gateway's data directory. Parse them at registration
   // and throw signet::Error naming the field: an enabled plugin with bad settings stops

@@ -25,6 +25,7 @@ struct Registered {
   std::vector<std::string> startupNotices;
   std::vector<ActivityEventHandler> activityEventHandlers;
   std::vector<WorkerSpec> workers;
+  std::vector<GaugeSpec> gauges;
   std::vector<CommandSpec> commands;
 };
 
@@ -75,6 +76,7 @@ class HarnessRegistry : public Registry {
   }
   void worker(WorkerSpec spec) override { out_.workers.push_back(std::move(spec)); }
   void command(CommandSpec spec) override { out_.commands.push_back(std::move(spec)); }
+  void gauge(GaugeSpec spec) override { out_.gauges.push_back(std::move(spec)); }
   const json::Object& settings() const override { return settings_; }
   const std::string& dataDir() const override { return dataDir_; }
   void startupNotice(const std::string& line) override { out_.startupNotices.push_back(line); }
