@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine and runs the whole test suite: unit and integration tests on
 # SQLite and on a PostgreSQL server started here, then the conformance suite with the
-# official SDKs from npm (versions pinned by tests/conformance/package-lock.json).
+# official SDKs from npm (versions pinned by tests/conformance/package-lock.json), then the
+# unit and integration tests a second time under AddressSanitizer and UBSan, and the fuzz
+# targets under libFuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -26,10 +28,10 @@ cmake --build "$prefix/hello-build"
 (cd "$prefix/hello-build" && ctest --output-on-failure --timeout 120)
 rm -rf "$prefix"
 
-echo "== fuzz: the policy language, the plugin descriptor reader and the signing parsers under libFuzzer with ASan and UBSan (bounded)"
-tests/fuzz/run_libfuzzer.sh 30
-
 echo "== conformance: official @turnkey SDKs against a running signet"
 scripts/check-lockfile.sh
 (cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error)
 SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/
+
+echo "== sanitizers: the whole ctest suite again, built with clang under ASan and UBSan, then every fuzz target under libFuzzer (20 s each)"
+scripts/sanitize.sh 20

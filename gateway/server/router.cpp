@@ -153,7 +153,11 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
       reply = route.handler(ctx, call);
     });
   } else {
-    auto [headers, apiKey] = verifiedStamp(request);
+    // Named, not a structured binding: lambdas below capture them (clang 14 cannot capture
+    // bindings).
+    Stamp stamp = verifiedStamp(request);
+    const auto& headers = stamp.headers;
+    const auto& apiKey = stamp.apiKey;
     auto body = json::parseObject(request.body, "request body");
     std::string organizationId = json::requireUuid(body, "organizationId", "");
     gateway_.database().transaction([&](Db& db) {

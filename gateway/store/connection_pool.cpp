@@ -13,10 +13,11 @@ ConnectionPool::Lease ConnectionPool::acquire(std::chrono::milliseconds wait) {
   if (!got)
     throw Error(Code::kUnavailable,
                 "all " + std::to_string(max_) + " database connections stayed busy; try again");
-  if (!idle_.empty()) {
+  while (!idle_.empty()) {
     auto c = std::move(idle_.back());
     idle_.pop_back();
-    return Lease(*this, std::move(c));
+    if (c->alive()) return Lease(*this, std::move(c));
+    --openCount_;  // ended by the server while idle: dropped, and another tried or opened
   }
   ++openCount_;  // counted before opening, so that concurrent callers respect the bound
   lock.unlock();

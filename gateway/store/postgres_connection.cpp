@@ -70,6 +70,11 @@ class PostgresConnection : public SqlConnection {
     return PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE;
   }
   size_t preparedStatements() const override { return names_.size(); }
+  bool alive() override {
+    // Reads what the server sent without waiting: a terminated backend's notice and EOF make
+    // PQconsumeInput fail or the status bad.
+    return PQconsumeInput(conn_) == 1 && PQstatus(conn_) == CONNECTION_OK;
+  }
 
   size_t exec(const std::string& sql, const SqlParams& params) override {
     Result r = run(sql, params);

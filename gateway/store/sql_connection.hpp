@@ -35,6 +35,11 @@ class SqlConnection : public Db {
   // False once the connection is lost or was left inside a transaction (a rollback that
   // failed); the pool then closes it instead of lending it again.
   virtual bool healthy() const = 0;
+  // Whether an idle connection still reaches its server: PostgreSQL may have ended it meanwhile
+  // (pg_terminate_backend, a restart, a failover), which only reading from it reveals. Checked
+  // before a pooled connection is lent, so that a dead one is replaced instead of failing the
+  // request that draws it.
+  virtual bool alive() { return true; }
   // Statements prepared and still kept, for tests of the cache.
   virtual size_t preparedStatements() const = 0;
 };

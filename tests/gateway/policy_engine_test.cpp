@@ -14,8 +14,8 @@ namespace {
 class PolicyEngineTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(PolicyEngineTest);
 
-// §4.3 (on users rather than wallets, which need the signing plugin): a condition on
-// resource and action, a consensus on one user.
+// A condition on resource and action and a consensus on one user (on users rather than
+// wallets, which need the signing plugin).
 TEST_P(PolicyEngineTest, Case3ResourceAndAction) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -28,7 +28,7 @@ TEST_P(PolicyEngineTest, Case3ResourceAndAction) {
   EXPECT_EQ(status(o.deleteUsers(u1, {victim})), kFailed);
 }
 
-// §4.4: a tagged approver is needed; an untagged submitter waits for one.
+// A tagged approver is needed; an untagged submitter waits for one.
 TEST_P(PolicyEngineTest, Case4TaggedApprover) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -44,7 +44,7 @@ TEST_P(PolicyEngineTest, Case4TaggedApprover) {
   EXPECT_EQ(status(o.vote(tagged, a)), kCompleted);
 }
 
-// §4.5: two tagged approvals; an untagged approval changes nothing.
+// Two tagged approvals; an untagged approval changes nothing.
 TEST_P(PolicyEngineTest, Case5TwoTaggedApprovers) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -62,7 +62,7 @@ TEST_P(PolicyEngineTest, Case5TwoTaggedApprovers) {
   EXPECT_EQ(done->getArray("votes")->size(), 3u);
 }
 
-// §4.6: a per-tag minimum.
+// A per-tag minimum.
 TEST_P(PolicyEngineTest, Case6PerTagMinimum) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -78,7 +78,7 @@ TEST_P(PolicyEngineTest, Case6PerTagMinimum) {
   EXPECT_EQ(status(o.vote(opsOnly, a)), kCompleted);
 }
 
-// §4.7: a tag-based DENY wins over an ALLOW.
+// A tag-based DENY wins over an ALLOW.
 TEST_P(PolicyEngineTest, Case7TagDenyWins) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -97,7 +97,7 @@ TEST_P(PolicyEngineTest, Case7TagDenyWins) {
   EXPECT_EQ(status(o.deleteUsers(free, {victim2})), kCompleted);
 }
 
-// §4.8: kind is version-agnostic, type is exact.
+// Kind is version-agnostic, type is exact.
 TEST_P(PolicyEngineTest, Case8KindVersusType) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -113,7 +113,7 @@ TEST_P(PolicyEngineTest, Case8KindVersusType) {
   EXPECT_EQ(status(o2.createUsers(u2, "ACTIVITY_TYPE_CREATE_USERS_V3")), kFailed);
 }
 
-// §4.9: `in` over lists of strings.
+// `in` over lists of strings.
 TEST_P(PolicyEngineTest, Case9In) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -124,7 +124,7 @@ TEST_P(PolicyEngineTest, Case9In) {
   EXPECT_EQ(status(o.createPolicyAs(u, "not covered")), kFailed);
 }
 
-// §4.10: only a passkey's approval satisfies the consensus; an API-key submission waits.
+// Only a passkey's approval satisfies the consensus; an API-key submission waits.
 TEST_P(PolicyEngineTest, Case10PasskeyOnly) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -145,7 +145,7 @@ TEST_P(PolicyEngineTest, Case10PasskeyOnly) {
   EXPECT_EQ(status(done), kCompleted);
 }
 
-// §4.12: reading a fact the activity does not have is an error, which fails closed.
+// Reading a fact the activity does not have is an error, which fails closed.
 TEST_P(PolicyEngineTest, Case12ErrorsFailClosed) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -165,7 +165,7 @@ TEST_P(PolicyEngineTest, Case12ErrorsFailClosed) {
   EXPECT_EQ(outcome->getValue<std::string>("outcome"), "OUTCOME_ERROR");
 }
 
-// §4.27: time-based policies. A policy outside its time is TIME_INACTIVE: it neither allows
+// Time-based policies. A policy outside its time is TIME_INACTIVE: it neither allows
 // nor denies. time.now is the gateway's clock, one instant per evaluation.
 TEST_P(PolicyEngineTest, Case27TimeBasedPolicies) {
   TestGateway gw(GetParam());
@@ -257,7 +257,7 @@ TEST_P(PolicyEngineTest, Case27TimeBasedPolicies) {
   EXPECT_EQ(status(o.createPolicyAs(u, "saturday again")), kCompleted);
 }
 
-// §4.14: a user may delete only themselves.
+// A user may delete only themselves.
 TEST_P(PolicyEngineTest, Case14SelfDelete) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -271,7 +271,7 @@ TEST_P(PolicyEngineTest, Case14SelfDelete) {
   EXPECT_EQ(status(o.deleteUsers(u1, {u1})), kCompleted);
 }
 
-// §4.24: an agent and a human must both approve; the human can also reject.
+// An agent and a human must both approve; the human can also reject.
 TEST_P(PolicyEngineTest, Case24AgentPlusHuman) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -297,7 +297,7 @@ TEST_P(PolicyEngineTest, Case24AgentPlusHuman) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), 5);
 }
 
-// §4.25: any second approval.
+// Any second approval.
 TEST_P(PolicyEngineTest, Case25Count) {
   TestGateway gw(GetParam());
   Org o(gw);
@@ -311,7 +311,7 @@ TEST_P(PolicyEngineTest, Case25Count) {
   EXPECT_EQ(status(o.vote(u2, a)), kCompleted);
 }
 
-// §4.26: the root quorum.
+// The root quorum.
 TEST_P(PolicyEngineTest, Case26RootQuorum) {
   TestGateway gw(GetParam());
   Org o(gw);

@@ -59,7 +59,7 @@ TEST(TimeZones, NamesOutsideTheZoneDirectoryAreRefused) {
 }
 
 TEST(CronSpans, BusinessHoursInNewYork) {
-  // §4.27: one fire at 09:00 on weekdays plus 8 hours.
+  // One fire at 09:00 on weekdays plus 8 hours.
   CronSpan hours("0 9 * * 1-5", "8h", "America/New_York");
   EXPECT_TRUE(hours.contains(at("2026-03-04T15:00:00Z")));   // Wednesday 10:00 EST
   EXPECT_FALSE(hours.contains(at("2026-03-07T15:00:00Z")));  // Saturday 10:00 EST
@@ -72,7 +72,7 @@ TEST(CronSpans, BusinessHoursInNewYork) {
 }
 
 TEST(CronSpans, DurationsAreElapsedTimeAcrossDaylightSavingChanges) {
-  // §5: "0 22 * * *" for 8h ends at 07:00 after spring-forward and 05:00 after fall-back.
+  // "0 22 * * *" for 8h ends at 07:00 after spring-forward and 05:00 after fall-back.
   CronSpan nights("0 22 * * *", "8h", "America/New_York");
   EXPECT_TRUE(nights.contains(at("2026-03-08T10:59:59Z")));   // 06:59:59 EDT
   EXPECT_FALSE(nights.contains(at("2026-03-08T11:00:00Z")));  // 07:00 EDT

@@ -7,6 +7,7 @@
 
 #include "signet/bundles.hpp"
 #include "signet/jwt.hpp"
+#include "support/secret_witness.hpp"
 
 namespace signet::test {
 
@@ -18,6 +19,7 @@ std::shared_ptr<ApiKeyStamper> SessionKey::stamper() const {
 SessionKey newSessionKey() {
   SessionKey k;
   k.privateKey = crypto::generatePrivateKey(crypto::Curve::kP256);
+  witnessSecret("session private key", toHex(k.privateKey.bytes()));
   k.publicKey = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, k.privateKey));
   return k;
 }
@@ -66,6 +68,7 @@ std::shared_ptr<ApiKeyStamper> stamperFromBundle(const SessionKey& target,
                                                  const std::string& credentialBundle) {
   auto key = bundles::openCredentialBundle(target.privateKey, credentialBundle);
   EXPECT_TRUE(key) << "the credential bundle does not open with the target key";
+  if (key) witnessSecret("credential bundle key", toHex(key->bytes()));
   return key ? std::make_shared<ApiKeyStamper>(std::move(*key), stamp::Scheme::kP256) : nullptr;
 }
 
@@ -83,10 +86,12 @@ std::string emailVerificationToken(TestGateway& gw, const std::string& email,
   v->set("otpId", otpId);
   v->set("otpCode", codeIn(newestOutboxMessage(gw)));
   v->set("publicKey", key.publicKey);
-  return resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
-                                         gw.root().organizationId, v),
-                  "verifyOtpResult")
-      ->getValue<std::string>("verificationToken");
+  std::string token = resultOf(gw.rootClient().submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                                      gw.root().organizationId, v),
+                               "verifyOtpResult")
+                          ->getValue<std::string>("verificationToken");
+  witnessSecret("verification token", token);
+  return token;
 }
 
 std::string codeIn(const std::string& message) {

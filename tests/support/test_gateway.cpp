@@ -14,6 +14,7 @@
 #include "signet/jwt.hpp"
 #include "store/keyring.hpp"
 #include "store/sql_connection.hpp"
+#include "support/secret_witness.hpp"
 
 namespace signet::test {
 
@@ -81,6 +82,7 @@ TestGateway::TestGateway(Backend backend, std::vector<std::string> plugins,
 
   auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
   std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
+  witnessSecret("root API private key", toHex(priv.bytes()));
   rootStamper_ = std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256);
   write([&](Db& db) {
     root_ = createRootOrganization(db, "Test Org", "root user", pub, "API_KEY_CURVE_P256",
@@ -117,8 +119,33 @@ void TestGateway::setTime(int64_t epochMs) {
   fixedClientTimeMs = epochMs;
 }
 
+namespace {
+// Every secret the gateway's keyring holds, and the master key, for the check that no log line
+// holds one (secret_witness.hpp): mnemonics, seeds, private keys, the signer key, OTP codes'
+// target keys, whatever the plugins sealed.
+void witnessKeyring(Gateway& gateway) {
+  const auto& master = gateway.masterKey();
+  witnessSecret("master key", toHex(master.bytes()));
+  gateway.database().read([&](Db& db) {
+    for (const auto& row : db.query("SELECT id, kind, nonce, ciphertext FROM signet_secrets")) {
+      auto opened = openSealed(master, row.str(0), row.str(1), row.str(2), row.str(3));
+      if (!opened) continue;
+      witnessSecret(row.str(1), toHex(opened->bytes()));
+      std::string text(opened->bytes().begin(), opened->bytes().end());
+      if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
+        witnessSecret(row.str(1), text);  // a mnemonic, a token
+    }
+  });
+}
+}  // namespace
+
 TestGateway::~TestGateway() {
   fixedClientTimeMs = 0;
+  try {
+    if (gateway_) witnessKeyring(*gateway_);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "could not read the keyring for the log check: " << e.what();
+  }
   listeners_.clear();
   server_.reset();
   gateway_.reset();
@@ -247,6 +274,7 @@ bool eventually(const std::function<bool()>& check, int timeoutMs) {
 
 Key newKey() {
   auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  witnessSecret("API private key", toHex(priv.bytes()));
   std::string pub = toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv));
   return {std::make_shared<ApiKeyStamper>(std::move(priv), stamp::Scheme::kP256), pub};
 }

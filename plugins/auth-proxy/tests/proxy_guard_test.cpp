@@ -220,7 +220,10 @@ TEST_P(ProxyGuardTest, EachAbuseLimitRefusesWith429NamingIt) {
 TEST_P(ProxyGuardTest, TheProxyKeyRunsTheForwardedActivitiesAndNothingElse) {
   TestGateway gw(GetParam(), {"sessions", "auth-proxy"}, {}, proxySettings(kOutbox));
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
-  auto [configId, userId] = enableProxy(gw);
+  auto enabled = enableProxy(gw);
+  // Named, not a structured binding: a lambda below captures them (clang 14 cannot).
+  const std::string configId = enabled.first;
+  const std::string userId = enabled.second;
   // The key as the proxy holds it, opened from the keyring the way only the coordinator can.
   std::shared_ptr<ApiKeyStamper> proxyKey;
   gw.write([&](Db& db) {

@@ -305,7 +305,9 @@ TEST_P(OauthTest, EveryBadTokenIsRefusedNamingTheCheckAndNothingIsWritten) {
       {"not.a-token", "not a JWT"},
   };
   int64_t before = stored(*gw);
-  for (const auto& [token, expected] : cases) {
+  for (const auto& c : cases) {
+    const std::string& token = c.first;  // a lambda captures it: no structured binding (clang 14)
+    const std::string& expected = c.second;
     std::string message =
         refusalOf([&] { return oauthLogin(*gw, sub.id, loginParams(token, session.publicKey)); });
     EXPECT_NE(message.find(expected), std::string::npos) << expected << " / " << message;

@@ -1,9 +1,10 @@
-// sign_transaction and Turnkey's policy examples that read transaction facts, through a
-// real gateway: 1 (allowlist with a named approver), 2 (no consensus), 15 (selector, chain id,
-// nonce), 16 (WETH ABI arguments, and no ABI → error), 17 (batched calls as lists, flat
-// address arrays), 19 and 20 (Solana), 21 (Bitcoin PSBT outputs and fee), 22 (Tron contracts)
-// and 23 (Tempo calls and private key tags); plus smart contract interface storage and its
-// refusals. Each signed transaction's signature is verified under the account's key.
+// sign_transaction and the examples of Turnkey's policy documentation (tkhq/docs
+// features/policies) that read transaction facts, through a real gateway: an allowlist with a
+// named approver and without consensus, the selector, chain id and nonce, WETH ABI arguments
+// (and no ABI → error), batched calls as lists and flat address arrays, Solana, Bitcoin PSBT
+// outputs and fee, Tron contracts, and Tempo calls and private key tags; plus smart contract
+// interface storage and its refusals. Each signed transaction's signature is verified under the
+// account's key.
 #include "bitcoin_psbt.hpp"
 #include "protobuf.hpp"
 #include "rlp.hpp"
@@ -180,7 +181,7 @@ TEST_P(TransactionPolicyTest, SignsEthereumTransactionsAndRefusesWhatItCannotSig
             std::string::npos);
 }
 
-// §4.1: an allowlist whose consensus names U1; §4.2: the same condition with no consensus.
+// An allowlist whose consensus names U1; the same condition with no consensus.
 TEST_P(TransactionPolicyTest, Case1And2Allowlist) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
@@ -201,13 +202,13 @@ TEST_P(TransactionPolicyTest, Case1And2Allowlist) {
                 .substr(0, 2),
             "02");
 
-  // §4.2: with no consensus, any user may send to B.
+  // With no consensus, any user may send to B.
   f.o.policy("anyone may send to B", "EFFECT_ALLOW", "eth.tx.to == '" + kB + "'");
   EXPECT_EQ(status(f.sign(u2, eip1559(kB, "0x"))), kCompleted);
   EXPECT_EQ(status(f.sign(u2, eip1559(kA, "0x", 1, 2))), kConsensus);
 }
 
-// §4.15: the ERC-20 transfer selector by slicing, the chain id and the nonce as numbers.
+// The ERC-20 transfer selector by slicing, the chain id and the nonce as numbers.
 TEST_P(TransactionPolicyTest, Case15SelectorChainIdAndNonce) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
@@ -234,7 +235,7 @@ const char* kWethAbi =
         {"constant":false,"inputs":[],"name":"deposit","outputs":[],"payable":true,"stateMutability":"payable","type":"function"},
         {"anonymous":false,"inputs":[{"indexed":true,"name":"src","type":"address"},{"indexed":true,"name":"dst","type":"address"},{"indexed":false,"name":"wad","type":"uint256"}],"name":"Transfer","type":"event"}])";
 
-// §4.16: arguments decoded with the contract's ABI; without an ABI the policy errors.
+// Arguments decoded with the contract's ABI; without an ABI the policy errors.
 TEST_P(TransactionPolicyTest, Case16AbiArguments) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
@@ -285,7 +286,7 @@ std::string allow(const std::vector<std::string>& accounts) {
   return data;
 }
 
-// §4.17: batched calls are lists of tuples read by position; a flat address array.
+// Batched calls are lists of tuples read by position; a flat address array.
 TEST_P(TransactionPolicyTest, Case17BatchedCallsAndFlatArrays) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
@@ -473,7 +474,7 @@ TEST_P(TransactionPolicyTest, Case19SolanaTransfersAndLookups) {
             std::string::npos);
 }
 
-// §4.20: every instruction an SPL transfer of mint M; a plain Transfer names no mint.
+// Every instruction an SPL transfer of mint M; a plain Transfer names no mint.
 TEST_P(TransactionPolicyTest, Case20SplTransfersAndTheirMint) {
   TestGateway gw(GetParam(), {"signing"});
   Fixture f(gw);
@@ -571,7 +572,7 @@ std::string tronCall(const std::string& owner, const std::string& contract,
   return tronRaw(31, "TriggerSmartContract", p);
 }
 
-// §4.22: a TRC-20 contract and selector; a TRX amount; the contract type. A contract field the
+// A TRC-20 contract and selector; a TRX amount; the contract type. A contract field the
 // transaction's type lacks (a transfer's contract_address) errors, so the policy fails closed.
 TEST_P(TransactionPolicyTest, Case22TronContractsAndAmounts) {
   TestGateway gw(GetParam(), {"signing"});
@@ -658,7 +659,7 @@ std::string tempoTx(const std::vector<TempoCall>& calls) {
   return toHex(tx);
 }
 
-// §4.23: every call to A; a DENY on single-call transactions; an address argument sliced out
+// Every call to A; a DENY on single-call transactions; an address argument sliced out
 // of the input; a private key's tag.
 TEST_P(TransactionPolicyTest, Case23TempoCallsInputAndKeyTags) {
   TestGateway gw(GetParam(), {"signing"});
@@ -748,7 +749,7 @@ std::string psbtSpending(const Bytes& spentScript, uint64_t amount,
   return toHex(signing::serializePsbt(p));
 }
 
-// §4.21: every output under 200000 sat (ALLOW) and a fee over 50000 (DENY); a P2WPKH input
+// Every output under 200000 sat (ALLOW) and a fee over 50000 (DENY); a P2WPKH input
 // gets a DER partial signature and a P2TR input a key-path Schnorr signature, both verified.
 TEST_P(TransactionPolicyTest, Case21BitcoinOutputsAndFee) {
   TestGateway gw(GetParam(), {"signing"});

@@ -1,0 +1,148 @@
+// The store failing under a serving gateway, for real: PostgreSQL terminates every connection
+// the gateway holds (idle ones are replaced before they are lent, as the first test shows by
+// the requests after it), and PostgreSQL refuses COMMIT (a deferred constraint trigger that raises
+// while a switch is on). The gateway answers each affected request with an error, keeps every
+// activity it acknowledged, stores nothing of what it refused, and serves again without a
+// restart.
+#include <future>
+
+#include "observability/metrics.hpp"
+#include "store/sql_connection.hpp"
+#include "support/test_gateway.hpp"
+
+namespace signet::test {
+namespace {
+
+std::string databaseName(const TestGateway& gw) {
+  const std::string& connection =
+      const_cast<TestGateway&>(gw).gateway().config().database.connection;
+  auto at = connection.find("dbname=");
+  return connection.substr(at + 7, connection.find(' ', at) - at - 7);
+}
+
+// A tag named `name` in the root organization: its HTTP status and, when acknowledged, the
+// activity id.
+std::pair<int, std::string> createTag(TestGateway& gw, const std::string& name) {
+  json::Object p = json::object();
+  p->set("userTagName", name);
+  p->set("userIds", json::array());
+  auto r = gw.rootClient().post(
+      "/public/v1/submit/create_user_tag",
+      activityBody("ACTIVITY_TYPE_CREATE_USER_TAG", gw.root().organizationId, p));
+  if (r.status != 200) {
+    // An error the client can read: {code, message}, never a dropped connection.
+    auto error = json::parseObject(r.body, "error");
+    EXPECT_TRUE(error->has("code") && error->has("message")) << r.body;
+    return {r.status, ""};
+  }
+  auto activity = json::parseObject(r.body, "answer")->getObject("activity");
+  EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  return {r.status, activity->getValue<std::string>("id")};
+}
+
+// Counted on a connection of the test's own, not the gateway's pool under test.
+int64_t countIn(TestGateway& gw, const std::string& sql, const SqlParams& params) {
+  auto db =
+      openPostgres(std::string(std::getenv("SIGNET_TEST_PG")) + " dbname=" + databaseName(gw));
+  return db->queryOne(sql, params)->i64(0);
+}
+
+int64_t tagsNamed(TestGateway& gw, const std::string& name) {
+  return countIn(gw, "SELECT COUNT(*) FROM user_tags WHERE name = ?", {name});
+}
+
+TEST(StoreFaultTest, LostPostgresConnectionsAreErrorsAndTheGatewayRecovers) {
+  if (!postgresAvailable()) GTEST_SKIP() << "no PostgreSQL server (SIGNET_TEST_PG)";
+  TestGateway gw(Backend::kPostgres, {});
+  std::vector<std::string> acknowledged;
+  // Several at once, so that the pool holds several connections.
+  std::vector<std::future<std::pair<int, std::string>>> warm;
+  for (int i = 0; i < 6; ++i)
+    warm.push_back(std::async(std::launch::async,
+                              [&gw, i] { return createTag(gw, "before-" + std::to_string(i)); }));
+  for (auto& f : warm) {
+    auto [status, id] = f.get();
+    ASSERT_EQ(status, 200);
+    acknowledged.push_back(id);
+  }
+
+  // PostgreSQL ends every connection of the gateway's database (an administrator's
+  // pg_terminate_backend, a failover, a restarted server look the same to the client).
+  auto admin = openPostgres(std::string(std::getenv("SIGNET_TEST_PG")) + " dbname=postgres");
+  auto killed =
+      admin->query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?",
+                   {databaseName(gw)});
+  ASSERT_GE(killed.size(), 1u);
+
+  // Idle connections are checked before they are lent; the ones in use when their backend died
+  // fail their request with an error.
+  int errors = 0;
+  for (int i = 0; i < 12; ++i) {
+    auto [status, id] = createTag(gw, "after-" + std::to_string(i));
+    if (status == 200) {
+      acknowledged.push_back(id);
+      EXPECT_EQ(tagsNamed(gw, "after-" + std::to_string(i)), 1);
+    } else {
+      ++errors;
+      EXPECT_GE(status, 500);
+      EXPECT_EQ(tagsNamed(gw, "after-" + std::to_string(i)), 0);  // refused: nothing of it
+    }
+  }
+  // Dead connections are dropped as they fail, so the last requests are served again.
+  for (int i = 0; i < 3; ++i) {
+    auto [status, id] = createTag(gw, "recovered-" + std::to_string(i));
+    ASSERT_EQ(status, 200) << "after " << errors << " errors the gateway did not recover";
+    acknowledged.push_back(id);
+  }
+  // Nothing acknowledged was lost.
+  for (const auto& id : acknowledged)
+    EXPECT_EQ(countIn(gw, "SELECT COUNT(*) FROM activities WHERE id = ?", {id}), 1) << id;
+}
+
+TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
+  if (!postgresAvailable()) GTEST_SKIP() << "no PostgreSQL server (SIGNET_TEST_PG)";
+  TestGateway gw(Backend::kPostgres, {});
+  // PostgreSQL itself refuses COMMIT while the switch is on: the trigger is deferred to commit.
+  gw.write([](Db& db) {
+    db.exec("CREATE TABLE fault_switch (refuse_commit BOOLEAN NOT NULL)");
+    db.exec("INSERT INTO fault_switch VALUES (false)");
+    db.exec(
+        "CREATE FUNCTION refuse_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF (SELECT "
+        "refuse_commit FROM fault_switch) THEN RAISE EXCEPTION 'commit refused by the fault "
+        "switch'; END IF; RETURN NULL; END $$");
+    db.exec(
+        "CREATE CONSTRAINT TRIGGER refuse_commit AFTER INSERT ON activities DEFERRABLE INITIALLY "
+        "DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_commit()");
+  });
+  auto failures = [] {
+    std::string text = Metrics::global().render();
+    auto at = text.find("\nsignet_store_commit_failures_total ");
+    return at == std::string::npos ? 0.0 : std::stod(text.substr(at + 36));
+  };
+  ASSERT_EQ(createTag(gw, "first").first, 200);
+  int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  double failuresBefore = failures();
+
+  gw.write([](Db& db) { db.exec("UPDATE fault_switch SET refuse_commit = true"); });
+  // Several at once: whole batches fail, and every write in them with it.
+  std::vector<std::future<std::pair<int, std::string>>> refused;
+  for (int i = 0; i < 6; ++i)
+    refused.push_back(std::async(
+        std::launch::async, [&gw, i] { return createTag(gw, "refused-" + std::to_string(i)); }));
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_GE(refused[static_cast<size_t>(i)].get().first, 500);
+    EXPECT_EQ(tagsNamed(gw, "refused-" + std::to_string(i)), 0);
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities);
+  EXPECT_GT(failures(), failuresBefore);
+
+  gw.write([](Db& db) { db.exec("UPDATE fault_switch SET refuse_commit = false"); });
+  auto [status, id] = createTag(gw, "after");
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(tagsNamed(gw, "after"), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities + 1);
+  EXPECT_EQ(tagsNamed(gw, "first"), 1);
+}
+
+}  // namespace
+}  // namespace signet::test
