@@ -10,7 +10,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  auto [header, body] = fuzz::splitAtNul(data + 1, size - 1);
+  auto parts = fuzz::splitAtNul(data + 1, size - 1);
+  const std::string& header = parts.first;  // captured below: no structured binding (clang 14)
+  const std::string& body = parts.second;
   fuzz::refusesWithErrorOnly([&, which = data[0] % 4] {
     switch (which) {
       case 0:
