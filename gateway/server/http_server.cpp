@@ -150,41 +150,38 @@ struct Done {
 // What recv(2) and send(2) return, for a plain or a TLS connection alike: the bytes moved, 0 at
 // the end of the stream (reads), or -1 with errno (EAGAIN when the socket must become ready;
 // TLS's own wants are reported so, since the loop watches the socket either way).
-ssize_t receiveSome(Connection& c, char* buf, size_t size) {
-  if (!c.ssl) return ::recv(c.fd, buf, size, 0);
-  ERR_clear_error();
-  int n = SSL_read(c.ssl, buf, static_cast<int>(size));
+// SSL_read's or SSL_write's result `n`, as recv(2) or send(2) would have given it.
+ssize_t asSocketResult(SSL* ssl, int n, bool reading) {
   if (n > 0) return n;
-  switch (SSL_get_error(c.ssl, n)) {
+  switch (SSL_get_error(ssl, n)) {
     case SSL_ERROR_WANT_READ:
     case SSL_ERROR_WANT_WRITE:
       errno = EAGAIN;
       return -1;
     case SSL_ERROR_ZERO_RETURN:
-      return 0;
+      if (reading) return 0;
+      break;
     case SSL_ERROR_SYSCALL:
-      if (errno == 0) return 0;  // the client closed without close_notify
-      return -1;
-    default:  // a failed handshake, a bad record: nothing more can be read
-      errno = ECONNRESET;
-      return -1;
+      if (reading && errno == 0) return 0;  // the client closed without close_notify
+      if (errno != 0) return -1;
+      break;
   }
+  // A failed handshake, a bad record: nothing more can be read or written.
+  errno = reading ? ECONNRESET : EPIPE;
+  return -1;
+}
+
+ssize_t receiveSome(Connection& c, char* buf, size_t size) {
+  if (!c.ssl) return ::recv(c.fd, buf, size, 0);
+  ERR_clear_error();
+  return asSocketResult(c.ssl, SSL_read(c.ssl, buf, static_cast<int>(size)), true);
 }
 
 ssize_t sendSome(Connection& c, const char* data, size_t size) {
   if (!c.ssl) return ::send(c.fd, data, size, MSG_NOSIGNAL);
   ERR_clear_error();
   int n = SSL_write(c.ssl, data, static_cast<int>(std::min<size_t>(size, 1 << 30)));
-  if (n > 0) return n;
-  switch (SSL_get_error(c.ssl, n)) {
-    case SSL_ERROR_WANT_READ:
-    case SSL_ERROR_WANT_WRITE:
-      errno = EAGAIN;
-      return -1;
-    default:
-      errno = EPIPE;
-      return -1;
-  }
+  return asSocketResult(c.ssl, n, false);
 }
 
 }  // namespace
