@@ -12,3 +12,7 @@ find_package(PostgreSQL REQUIRED)
 find_package(Poco REQUIRED COMPONENTS Foundation Net NetSSL JSON Util JWT Crypto)
 find_package(Boost 1.74 REQUIRED COMPONENTS filesystem)
 find_package(GTest REQUIRED)
+
+# PKCS#11's types and function list (the master key in an HSM): p11-kit's copy of the standard
+# header. No library is linked; the token's own module is loaded when the config names it.
+find_path(P11KIT_INCLUDE_DIR p11-kit/pkcs11.h PATH_SUFFIXES p11-kit-1 REQUIRED)

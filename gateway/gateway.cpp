@@ -57,7 +57,7 @@ std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& ma
 Gateway::Gateway(Config config)
     : config_(std::move(config)),
       clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
-  masterKey_ = MasterKey::load(config_.masterKeyFile);
+  masterKey_ = MasterKey::load(config_.masterKeyFile, config_.masterKeyPkcs11);
   database_ = std::make_unique<Database>(config_.database);
   loadModules();
 

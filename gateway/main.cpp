@@ -88,6 +88,13 @@ const std::vector<Command>& commands() {
      "  to interrupt: the installed key always opens every secret, and running it again\n"
      "  finishes. Refused with SIGNET_MASTER_KEY (put the key in the file first).",
      keysRotateMasterCommand},
+    {"keys wrap-master", "keep the master key wrapped by an AES key in a PKCS#11 token (an HSM)",
+     "signet keys wrap-master --data-dir DIR [--config FILE]\n"
+     "  The config's masterKeyPkcs11 {module, token, key, pinEnv} names the token; the PIN is\n"
+     "  read from the environment variable pinEnv (default SIGNET_PKCS11_PIN). Makes the key in\n"
+     "  the token (sensitive, not extractable) when absent, writes <master key file>.wrapped,\n"
+     "  checks that it opens, then deletes the plain key file. The gateway stopped.",
+     keysWrapMasterCommand},
     {"backup", "copy a SQLite store consistently, while the gateway serves",
      "signet backup --data-dir DIR --out FILE [--config FILE]\n"
      "  FILE must not exist; it is written 0600. The master key is not in it: keep\n"

@@ -7,10 +7,12 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format
   libpoco-dev libsqlite3-dev libssl-dev libsecp256k1-dev libboost-dev libboost-filesystem-dev libcbor-dev
   libpq-dev libgtest-dev googletest
+  libp11-kit-dev        # the PKCS#11 header (the master key in an HSM)
   clang-14 libclang-rt-14-dev   # libFuzzer for the policy fuzz target
   postgresql            # the PostgreSQL store tests start their own server from this
   python3-aiosmtpd openssl  # the OTP tests deliver mail to a real SMTP server on loopback
   tzdata                # IANA zone files: time-based policies (CronSpan) read them at run time
+  softhsm2              # the master key in a PKCS#11 token: the HSM test uses SoftHSM
   chromium              # the auth proxy's browser test drives it headless with playwright-core
 )
 # The conformance suite runs the official JavaScript SDKs; a machine without Node gets

@@ -102,7 +102,7 @@ void checkBackup(const fs::path& file, const Config& config) {
   db.backend = Backend::kSqlite;
   db.connection = file.string();
   Database database(db);
-  auto masterKey = MasterKey::load(config.masterKeyFile);
+  auto masterKey = MasterKey::load(config.masterKeyFile, config.masterKeyPkcs11);
   try {
     database.read([&](Db& tx) {
       DbKeyring(tx, masterKey).open(Gateway::kSignerSecretId, Gateway::kSignerKind);

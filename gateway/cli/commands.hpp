@@ -22,6 +22,7 @@ int pluginsEnableCommand(const std::vector<std::string>& args);   // NAME first
 int pluginsDisableCommand(const std::vector<std::string>& args);  // NAME first
 int keysShowCommand(const std::vector<std::string>& args);
 int keysRotateMasterCommand(const std::vector<std::string>& args);
+int keysWrapMasterCommand(const std::vector<std::string>& args);
 int backupCommand(const std::vector<std::string>& args);
 int restoreCommand(const std::vector<std::string>& args);
 int rolloutSetCommand(const std::vector<std::string>& args);  // TYPE STATE first

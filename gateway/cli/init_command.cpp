@@ -72,10 +72,33 @@ int keysShowCommand(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int keysWrapMasterCommand(const std::vector<std::string>& argv) {
+  Args args(argv, {"data-dir", "config"}, {});
+  std::string dataDir = args.require("data-dir");
+  Config config = Config::load(dataDir, args.get("config").value_or(""));
+  if (!config.masterKeyPkcs11)
+    throw failedPrecondition(
+        "the config names no token: set masterKeyPkcs11 {module, token, "
+        "key, pinEnv} in signet.json first");
+  ServeLock lock(dataDir);
+  if (!lock.acquired())
+    throw failedPrecondition("a gateway is serving from " + dataDir + "; stop it first");
+  MasterKey::wrap(config.masterKeyFile, *config.masterKeyPkcs11);
+  Gateway gateway(config);  // opens the store through the token: every secret still opens
+  std::cout << "{\"wrappedKeyFile\":\"" << MasterKey::wrappedFile(config.masterKeyFile).string()
+            << "\",\"token\":\"" << config.masterKeyPkcs11->token << "\",\"key\":\""
+            << config.masterKeyPkcs11->key << "\"}" << std::endl;
+  return 0;
+}
+
 int keysRotateMasterCommand(const std::vector<std::string>& argv) {
   Args args(argv, {"data-dir", "config"}, {});
   std::string dataDir = args.require("data-dir");
   Config config = Config::load(dataDir, args.get("config").value_or(""));
+  if (config.masterKeyPkcs11)
+    throw failedPrecondition(
+        "rotate-master replaces a master key file; this store's key is wrapped by PKCS#11 token '" +
+        config.masterKeyPkcs11->token + "' (masterKeyPkcs11), which it does not rotate yet");
   // Secrets a serving gateway sealed meanwhile would be left under the old key only.
   ServeLock lock(dataDir);
   if (!lock.acquired())

@@ -100,6 +100,17 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
     }
     c.masterKeyFile =
         resolve(dataDir, json::optionalString(root, "masterKeyFile", "").value_or("master.key"));
+    if (auto hsm = json::optionalObject(root, "masterKeyPkcs11", "")) {
+      Pkcs11Settings s;
+      s.module = json::requireString(hsm, "module", "masterKeyPkcs11");
+      s.token = json::requireString(hsm, "token", "masterKeyPkcs11");
+      s.key = json::optionalString(hsm, "key", "masterKeyPkcs11").value_or("signet-master-key");
+      s.pinEnv = json::optionalString(hsm, "pinEnv", "masterKeyPkcs11").value_or(s.pinEnv);
+      if (s.token.empty() || s.key.empty() || s.module.empty())
+        throw invalidArgument(
+            "invalid field masterKeyPkcs11: module, token and key must not be empty");
+      c.masterKeyPkcs11 = s;
+    }
     c.pluginDir = defaultPluginDir();
     if (auto p = json::optionalObject(root, "plugins", "")) {
       if (auto d = json::optionalString(p, "directory", "plugins"))

@@ -4,11 +4,13 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "signet/json.hpp"
 #include "store/database.hpp"
+#include "store/pkcs11_token.hpp"
 
 namespace signet {
 
@@ -46,6 +48,9 @@ struct Config {
   std::string listen = "127.0.0.1:8080";
   DatabaseConfig database;  // default: SQLite file signet.db in the data directory
   std::filesystem::path masterKeyFile;
+  // masterKeyPkcs11: the master key is kept wrapped by an AES key in this PKCS#11 token
+  // (MasterKey::wrap), in masterKeyFile.wrapped.
+  std::optional<Pkcs11Settings> masterKeyPkcs11;
   std::filesystem::path pluginDir;  // default: SIGNET_PLUGIN_DIR, else <binary dir>/plugins
   std::vector<std::string> enabledPlugins;
   std::map<std::string, json::Object> pluginSettings;  // plugins.settings.<name>

@@ -43,6 +43,70 @@ crypto::SecretBytes MasterKey::load(const std::filesystem::path& file) {
   return parseKey(std::move(text), file.string());
 }
 
+namespace {
+// What the token's GCM binds the wrapped key to: a sealed key copied into another role
+// does not open.
+const Bytes kWrapContext = toBytes(std::string("signet/master-key/v1"));
+
+void writePrivateFile(const std::filesystem::path& file, const std::string& text) {
+  mode_t old = ::umask(077);
+  std::ofstream out(file, std::ios::out | std::ios::trunc);
+  ::umask(old);
+  out << text;
+  out.close();
+  if (!out) throw internalError("could not write " + file.string());
+}
+}  // namespace
+
+crypto::SecretBytes MasterKey::load(const std::filesystem::path& file,
+                                    const std::optional<Pkcs11Settings>& token) {
+  if (!token) return load(file);
+  if (const char* env = std::getenv("SIGNET_MASTER_KEY"); env && *env)
+    throw failedPrecondition(
+        "SIGNET_MASTER_KEY is set, but the config keeps the master key in "
+        "PKCS#11 token '" +
+        token->token + "' (masterKeyPkcs11): unset one of them");
+  auto wrapped = wrappedFile(file);
+  std::ifstream in(wrapped);
+  if (!in)
+    throw failedPrecondition("wrapped master key " + wrapped.string() +
+                             " not found (signet keys wrap-master writes it)");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  auto sealed = fromHex(text);
+  if (!sealed) throw failedPrecondition(wrapped.string() + " is not hex");
+  Pkcs11Token hsm(*token);
+  auto key = hsm.decrypt(*sealed, kWrapContext);
+  if (!key || key->size() != 32)
+    throw failedPrecondition("the key '" + token->key + "' of token '" + token->token +
+                             "' does not open " + wrapped.string());
+  return std::move(*key);
+}
+
+void MasterKey::wrap(const std::filesystem::path& file, const Pkcs11Settings& token) {
+  auto wrapped = wrappedFile(file);
+  if (std::filesystem::exists(wrapped))
+    throw failedPrecondition(wrapped.string() + " exists already: the master key is wrapped");
+  if (const char* env = std::getenv("SIGNET_MASTER_KEY"); env && *env)
+    throw failedPrecondition("wrap-master wraps the key file " + file.string() +
+                             "; unset SIGNET_MASTER_KEY");
+  crypto::SecretBytes key = load(file);
+  Pkcs11Token hsm(token);
+  if (!hsm.hasKey()) hsm.generateKey();
+  // Written beside, renamed into place, read back through the token: only then does the plain
+  // key go. Interrupted anywhere, one of the two files opens the store.
+  auto partial = std::filesystem::path(wrapped.string() + ".partial");
+  writePrivateFile(partial, toHex(hsm.encrypt(key, kWrapContext)) + "\n");
+  std::filesystem::rename(partial, wrapped);
+  crypto::SecretBytes back = load(file, token);
+  if (back.bytes() != key.bytes()) {
+    std::filesystem::remove(wrapped);
+    throw internalError("the token did not give back the master key it wrapped; " + file.string() +
+                        " is kept");
+  }
+  std::filesystem::remove(file);
+}
+
 void MasterKey::create(const std::filesystem::path& file) {
   if (std::filesystem::exists(file))
     throw failedPrecondition("master key file " + file.string() + " already exists");

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "signet/plugin.hpp"
+#include "store/pkcs11_token.hpp"
 
 namespace signet {
 
@@ -15,6 +16,16 @@ class MasterKey {
  public:
   // SIGNET_MASTER_KEY (64 hex digits) wins over the file; the file must be mode 0600.
   static crypto::SecretBytes load(const std::filesystem::path& file);
+  // With a PKCS#11 token: the key in `file`.wrapped, opened by the token's key (wrappedFile()).
+  // SIGNET_MASTER_KEY is refused then: the token is the only way to the key.
+  static crypto::SecretBytes load(const std::filesystem::path& file,
+                                  const std::optional<Pkcs11Settings>& token);
+  static std::filesystem::path wrappedFile(const std::filesystem::path& file) {
+    return file.string() + ".wrapped";
+  }
+  // Moves the key in `file` under the token's key (made in the token when absent): writes
+  // `file`.wrapped (0600), checks that it opens to the same key, then deletes `file`.
+  static void wrap(const std::filesystem::path& file, const Pkcs11Settings& token);
   // Writes a new random key to `file` with mode 0600; refuses to overwrite.
   static void create(const std::filesystem::path& file);
 };
