@@ -78,7 +78,7 @@ Digest blake2b256(const uint8_t* data, size_t size) {
     size -= 128;
   }
   std::memset(block, 0, sizeof block);
-  std::memcpy(block, data, size);
+  if (size > 0) std::memcpy(block, data, size);  // an empty input may come with no pointer
   counter += size;
   compress(h, block, counter, true);
   Digest out;

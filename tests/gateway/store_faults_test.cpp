@@ -1,9 +1,12 @@
 // The store failing under a serving gateway, for real: PostgreSQL terminates every connection
 // the gateway holds (idle ones are replaced before they are lent, as the first test shows by
-// the requests after it), and PostgreSQL refuses COMMIT (a deferred constraint trigger that raises
-// while a switch is on). The gateway answers each affected request with an error, keeps every
-// activity it acknowledged, stores nothing of what it refused, and serves again without a
-// restart.
+// the requests after it); PostgreSQL refuses COMMIT (a deferred constraint trigger that raises
+// while a switch is on); the kernel refuses SQLite's writes as a full disk does. The gateway
+// answers each affected request with an error, keeps every activity it acknowledged, stores
+// nothing of what it refused, and serves again without a restart.
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <future>
 
 #include "observability/metrics.hpp"
@@ -142,6 +145,65 @@ TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
   EXPECT_EQ(tagsNamed(gw, "after"), 1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities + 1);
   EXPECT_EQ(tagsNamed(gw, "first"), 1);
+}
+
+// The kernel refuses SQLite's writes past a size (RLIMIT_FSIZE, with SIGXFSZ ignored, so that a
+// write fails with EFBIG instead of ending the process): what a full disk does to a write. The
+// limit is set just above the store's files, so the WAL cannot grow.
+struct FileSizeLimit {
+  rlimit previous{};
+  explicit FileSizeLimit(rlim_t bytes) {
+    signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &previous);
+    rlimit limit = previous;
+    limit.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~FileSizeLimit() { lift(); }
+  void lift() { setrlimit(RLIMIT_FSIZE, &previous); }
+};
+
+TEST(StoreFaultTest, AFullDiskIsAnErrorAndWritesResumeOnceThereIsRoom) {
+  TestGateway gw(Backend::kSqlite, {});
+  ASSERT_EQ(createTag(gw, "before").first, 200);
+  auto sizeOf = [&](const std::string& name) -> rlim_t {
+    std::error_code ec;
+    auto n = std::filesystem::file_size(gw.dataDir() / name, ec);
+    return ec ? 0 : n;
+  };
+  rlim_t largest = std::max(sizeOf("signet.db"), sizeOf("signet.db-wal"));
+  std::vector<std::string> acknowledged;
+  int refused = 0;
+  {
+    FileSizeLimit full(largest + 4096);
+    for (int i = 0; i < 40 && refused < 3; ++i) {
+      auto [status, id] = createTag(gw, "full-" + std::to_string(i));
+      if (status == 200) {
+        acknowledged.push_back(id);
+      } else {
+        ++refused;
+        EXPECT_GE(status, 500);
+      }
+    }
+    EXPECT_GE(refused, 1) << "the writes never reached the limit";
+    // Reads still work while writes cannot.
+    EXPECT_EQ(httpGet(gw.baseUrl(), "/healthz").status, 200);
+    EXPECT_NO_THROW(gw.rootClient().query("whoami", orgBody(gw.root().organizationId)));
+  }
+  // Room again: the same gateway, no restart.
+  for (int i = 0; i < 3; ++i) {
+    auto [status, id] = createTag(gw, "room-" + std::to_string(i));
+    ASSERT_EQ(status, 200) << "the gateway did not recover after the disk had room";
+    acknowledged.push_back(id);
+  }
+  for (const auto& id : acknowledged)
+    EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE id = ?", {id}), 1) << id;
+  // What was refused left nothing behind: every tag stored has its acknowledged activity.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM user_tags WHERE name LIKE 'full-%'"),
+            static_cast<int64_t>(acknowledged.size()) - 3);
+  gw.restart();  // and the file opens cleanly afterwards
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"),
+            static_cast<int64_t>(acknowledged.size()) + 1);
 }
 
 }  // namespace
