@@ -95,17 +95,13 @@ int keysRotateMasterCommand(const std::vector<std::string>& argv) {
   Args args(argv, {"data-dir", "config"}, {});
   std::string dataDir = args.require("data-dir");
   Config config = Config::load(dataDir, args.get("config").value_or(""));
-  if (config.masterKeyPkcs11)
-    throw failedPrecondition(
-        "rotate-master replaces a master key file; this store's key is wrapped by PKCS#11 token '" +
-        config.masterKeyPkcs11->token + "' (masterKeyPkcs11), which it does not rotate yet");
   // Secrets a serving gateway sealed meanwhile would be left under the old key only.
   ServeLock lock(dataDir);
   if (!lock.acquired())
     throw failedPrecondition("a gateway is serving from " + dataDir +
                              "; stop it (and every gateway on the same PostgreSQL) first");
   Gateway gateway(config);  // applies the migrations the rotation needs
-  auto report = rotateMasterKey(gateway.database(), config.masterKeyFile);
+  auto report = rotateMasterKey(gateway.database(), config.masterKeyFile, config.masterKeyPkcs11);
   std::cout << "{\"rotated\":" << report.secrets << ",\"oldKeyFile\":\""
             << report.oldKeyFile.string() << "\"}" << std::endl;
   std::cerr << "the previous master key is in " << report.oldKeyFile.string()

@@ -66,7 +66,11 @@ crypto::SecretBytes MasterKey::load(const std::filesystem::path& file,
         "SIGNET_MASTER_KEY is set, but the config keeps the master key in "
         "PKCS#11 token '" +
         token->token + "' (masterKeyPkcs11): unset one of them");
-  auto wrapped = wrappedFile(file);
+  return readWrapped(wrappedFile(file), *token);
+}
+
+crypto::SecretBytes MasterKey::readWrapped(const std::filesystem::path& wrapped,
+                                           const Pkcs11Settings& token) {
   std::ifstream in(wrapped);
   if (!in)
     throw failedPrecondition("wrapped master key " + wrapped.string() +
@@ -75,12 +79,18 @@ crypto::SecretBytes MasterKey::load(const std::filesystem::path& file,
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   auto sealed = fromHex(text);
   if (!sealed) throw failedPrecondition(wrapped.string() + " is not hex");
-  Pkcs11Token hsm(*token);
+  Pkcs11Token hsm(token);
   auto key = hsm.decrypt(*sealed, kWrapContext);
   if (!key || key->size() != 32)
-    throw failedPrecondition("the key '" + token->key + "' of token '" + token->token +
+    throw failedPrecondition("the key '" + token.key + "' of token '" + token.token +
                              "' does not open " + wrapped.string());
   return std::move(*key);
+}
+
+std::string MasterKey::wrappedText(const crypto::SecretBytes& key, const Pkcs11Settings& token) {
+  Pkcs11Token hsm(token);
+  if (!hsm.hasKey()) hsm.generateKey();
+  return toHex(hsm.encrypt(key, kWrapContext)) + "\n";
 }
 
 void MasterKey::wrap(const std::filesystem::path& file, const Pkcs11Settings& token) {
@@ -91,12 +101,10 @@ void MasterKey::wrap(const std::filesystem::path& file, const Pkcs11Settings& to
     throw failedPrecondition("wrap-master wraps the key file " + file.string() +
                              "; unset SIGNET_MASTER_KEY");
   crypto::SecretBytes key = load(file);
-  Pkcs11Token hsm(token);
-  if (!hsm.hasKey()) hsm.generateKey();
   // Written beside, renamed into place, read back through the token: only then does the plain
   // key go. Interrupted anywhere, one of the two files opens the store.
   auto partial = std::filesystem::path(wrapped.string() + ".partial");
-  writePrivateFile(partial, toHex(hsm.encrypt(key, kWrapContext)) + "\n");
+  writePrivateFile(partial, wrappedText(key, token));
   std::filesystem::rename(partial, wrapped);
   crypto::SecretBytes back = load(file, token);
   if (back.bytes() != key.bytes()) {

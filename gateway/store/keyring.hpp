@@ -23,6 +23,10 @@ class MasterKey {
   static std::filesystem::path wrappedFile(const std::filesystem::path& file) {
     return file.string() + ".wrapped";
   }
+  // A wrapped key file's key, opened by the token; and the text such a file holds for `key`.
+  static crypto::SecretBytes readWrapped(const std::filesystem::path& wrapped,
+                                         const Pkcs11Settings& token);
+  static std::string wrappedText(const crypto::SecretBytes& key, const Pkcs11Settings& token);
   // Moves the key in `file` under the token's key (made in the token when absent): writes
   // `file`.wrapped (0600), checks that it opens to the same key, then deletes `file`.
   static void wrap(const std::filesystem::path& file, const Pkcs11Settings& token);

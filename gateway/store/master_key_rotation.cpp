@@ -88,8 +88,9 @@ size_t promote(Database& database, const crypto::SecretBytes& installed) {
   return promoted;
 }
 
-void writeKeyFile(const fs::path& file, const crypto::SecretBytes& key) {
-  std::string hex = toHex(key.bytes()) + "\n";
+void writeKeyFile(const fs::path& file, const crypto::SecretBytes& key,
+                  const std::optional<Pkcs11Settings>& token) {
+  std::string hex = token ? MasterKey::wrappedText(key, *token) : toHex(key.bytes()) + "\n";
   int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw failedPrecondition("cannot write " + file.string());
   bool ok =
@@ -100,7 +101,13 @@ void writeKeyFile(const fs::path& file, const crypto::SecretBytes& key) {
 }
 }  // namespace
 
-RotationReport rotateMasterKey(Database& database, const fs::path& masterKeyFile) {
+RotationReport rotateMasterKey(Database& database, const fs::path& keyFile,
+                               const std::optional<Pkcs11Settings>& token) {
+  // The file that holds the key: the plain one, or the one the token wraps.
+  const fs::path masterKeyFile = token ? MasterKey::wrappedFile(keyFile) : keyFile;
+  auto readKey = [&](const fs::path& file) {
+    return token ? MasterKey::readWrapped(file, *token) : MasterKey::load(file);
+  };
   if (const char* env = std::getenv("SIGNET_MASTER_KEY"); env && *env)
     throw failedPrecondition(
         "the master key comes from SIGNET_MASTER_KEY: rotate-master replaces the key file, so "
@@ -108,7 +115,7 @@ RotationReport rotateMasterKey(Database& database, const fs::path& masterKeyFile
         masterKeyFile.string() + " (0600) first");
   const fs::path nextFile = masterKeyFile.string() + ".next";
   const fs::path oldFile = masterKeyFile.string() + ".old";
-  crypto::SecretBytes current = MasterKey::load(masterKeyFile);
+  crypto::SecretBytes current = readKey(masterKeyFile);
   RotationReport report;
   report.oldKeyFile = oldFile;
   // A run that stopped after the swap: its copies are under the installed key. Finish it; that
@@ -123,10 +130,10 @@ RotationReport rotateMasterKey(Database& database, const fs::path& masterKeyFile
           oldFile.string() +
           " from an earlier rotation is still there: destroy it once no backup needs it (or move "
           "it away), then rotate again");
-    writeKeyFile(nextFile, crypto::SecretBytes(crypto::randomBytes(32)));
+    writeKeyFile(nextFile, crypto::SecretBytes(crypto::randomBytes(32)), token);
   }
   // A run that stopped before the swap left its key: the copies already made are under it.
-  crypto::SecretBytes next = MasterKey::load(nextFile);
+  crypto::SecretBytes next = readKey(nextFile);
 
   std::string after;
   size_t copied = 0;
@@ -139,7 +146,7 @@ RotationReport rotateMasterKey(Database& database, const fs::path& masterKeyFile
 
   // The swap: the old key stays beside it until the operator destroys it.
   if (!fs::exists(oldFile)) {
-    writeKeyFile(oldFile, current);
+    writeKeyFile(oldFile, current, token);
     syncPath(oldFile.parent_path());
   }
   fs::rename(nextFile, masterKeyFile);

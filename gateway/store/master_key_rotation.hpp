@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "store/database.hpp"
+#include "store/pkcs11_token.hpp"
 
 namespace signet {
 
@@ -21,10 +22,12 @@ struct RotationReport {
   std::filesystem::path oldKeyFile;
 };
 
-// Refuses a master key given by SIGNET_MASTER_KEY (there is no file to replace). The gateway
-// must not be serving from the store. Fault injection for the tests:
+// Refuses a master key given by SIGNET_MASTER_KEY (there is no file to replace). With `token`
+// the key files are the wrapped ones (<master>.wrapped, its .next and .old), each written
+// through the token. The gateway must not be serving from the store. Fault injection for the tests:
 // SIGNET_FAULT_ROTATION_STOP_AFTER=N ends the process after N secrets got their new copy, and
 // SIGNET_FAULT_ROTATION_STOP_BEFORE_PROMOTE=1 ends it after the key file was swapped.
-RotationReport rotateMasterKey(Database& database, const std::filesystem::path& masterKeyFile);
+RotationReport rotateMasterKey(Database& database, const std::filesystem::path& masterKeyFile,
+                               const std::optional<Pkcs11Settings>& token = std::nullopt);
 
 }  // namespace signet
