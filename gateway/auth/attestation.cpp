@@ -3,6 +3,7 @@
 #include <cbor.h>
 
 #include <memory>
+#include <vector>
 
 #include "signet/crypto.hpp"
 #include "signet/error.hpp"
@@ -18,6 +19,69 @@ struct CborFree {
   void operator()(cbor_item_t* item) const { cbor_decref(&item); }
 };
 using CborPtr = std::unique_ptr<cbor_item_t, CborFree>;
+
+// Whether every length the first CBOR item of `data` declares fits in the bytes that follow its
+// header, with definite lengths only (CTAP2's canonical form, which authenticators send) and
+// at most 16 levels. libcbor's cbor_load allocates, and clears, what a header declares before
+// it reads a single element: ten bytes declaring an array of a billion items made it commit
+// gigabytes (the attestation fuzz target found it). Checked first, the worst case is a
+// container as large as the input.
+bool cborLengthsFit(const uint8_t* data, size_t size) {
+  std::vector<uint64_t> pending{1};  // items still to read, per open container
+  size_t pos = 0;
+  while (!pending.empty()) {
+    if (pending.back() == 0) {
+      pending.pop_back();
+      continue;
+    }
+    --pending.back();
+    if (pos >= size) return false;
+    const uint8_t major = data[pos] >> 5, info = data[pos] & 31;
+    ++pos;
+    uint64_t value = info;
+    if (info >= 24 && info <= 27) {
+      size_t n = size_t{1} << (info - 24);
+      if (size - pos < n) return false;
+      value = 0;
+      for (size_t i = 0; i < n; ++i) value = (value << 8) | data[pos + i];
+      pos += n;
+    } else if (info > 27) {
+      return false;  // reserved, or an indefinite length
+    }
+    const uint64_t left = size - pos;
+    switch (major) {
+      case 2:  // byte and text strings: their bytes follow
+      case 3:
+        if (value > left) return false;
+        pos += static_cast<size_t>(value);
+        break;
+      case 4:  // each element takes a byte at least
+        if (value > left) return false;
+        pending.push_back(value);
+        break;
+      case 5:
+        if (value > left / 2) return false;
+        pending.push_back(value * 2);
+        break;
+      case 6:  // a tag, then its item
+        pending.push_back(1);
+        break;
+      default:  // integers, simple values and floats: the header was all of it
+        break;
+    }
+    if (pending.size() > 16) return false;
+  }
+  return true;
+}
+
+// cbor_load, after the lengths are checked; null for anything it would not take.
+CborPtr loadCbor(const uint8_t* data, size_t size) {
+  if (!cborLengthsFit(data, size)) return nullptr;
+  cbor_load_result result;
+  CborPtr item(cbor_load(data, size, &result));
+  if (result.error.code != CBOR_ERR_NONE) return nullptr;
+  return item;
+}
 
 Bytes decodeB64(const json::Object& o, const std::string& key, const std::string& field) {
   std::string text = json::requireString(o, key, field);
@@ -119,9 +183,8 @@ void parseAuthenticatorParams(const json::Object& params, const std::string& fie
                             record.transports[i] + "\" is not an AUTHENTICATOR_TRANSPORT_* value");
 
   Bytes object = decodeB64(attestation, "attestationObject", af);
-  cbor_load_result loaded;
-  CborPtr root(cbor_load(object.data(), object.size(), &loaded));
-  if (!root || loaded.error.code != CBOR_ERR_NONE || !cbor_isa_map(root.get()))
+  CborPtr root = loadCbor(object.data(), object.size());
+  if (!root || !cbor_isa_map(root.get()))
     throw invalidArgument("invalid field " + af + ".attestationObject: not a CBOR map");
   cbor_item_t* fmt = text(root.get(), "fmt");
   if (!fmt || !cbor_isa_string(fmt))
@@ -150,10 +213,9 @@ void parseAuthenticatorParams(const json::Object& params, const std::string& fie
     throw invalidArgument("invalid field " + af +
                           ".credentialId: it is not the credential id inside the attestation");
 
-  cbor_load_result keyLoaded;
   size_t keyOffset = 55 + idLength;
-  CborPtr cose(cbor_load(ad.data() + keyOffset, ad.size() - keyOffset, &keyLoaded));
-  if (!cose || keyLoaded.error.code != CBOR_ERR_NONE || !cbor_isa_map(cose.get()))
+  CborPtr cose = loadCbor(ad.data() + keyOffset, ad.size() - keyOffset);
+  if (!cose || !cbor_isa_map(cose.get()))
     throw invalidArgument("invalid field " + af +
                           ".attestationObject: the credential key is not a COSE map");
   auto kty = intOf(label(cose.get(), 1));
