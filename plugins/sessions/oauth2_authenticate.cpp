@@ -1,14 +1,10 @@
 #include "oauth2_authenticate.hpp"
 
-#include <Poco/Base64Encoder.h>
-#include <Poco/URI.h>
-
 #include <chrono>
-#include <sstream>
 
-#include "http_fetch.hpp"
 #include "oauth2_credentials.hpp"
 #include "signet/bundles.hpp"
+#include "signet/http_fetch.hpp"
 #include "signet/jwt.hpp"
 #include "signet/key_params.hpp"
 
@@ -59,26 +55,7 @@ Provider providerOf(const OAuth2Credential& c, const OAuth2Settings& s) {
   return {"discord", "Discord", &s.discord};
 }
 
-std::string formEncode(const std::vector<std::pair<std::string, std::string>>& fields) {
-  std::string body;
-  for (const auto& [k, v] : fields) {
-    std::string encoded;
-    Poco::URI::encode(v, "!#$&'()*+,/:;=?@[]", encoded);
-    body += (body.empty() ? "" : "&") + k + "=" + encoded;
-  }
-  return body;
-}
-
-std::string base64(const std::string& text) {
-  std::ostringstream out;
-  Poco::Base64Encoder encoder(out);
-  encoder.rdbuf()->setLineLength(0);
-  encoder << text;
-  encoder.close();
-  return out.str();
-}
-
-json::Object answerObject(const HttpAnswer& a, const std::string& what) {
+json::Object answerObject(const http::HttpAnswer& a, const std::string& what) {
   try {
     return json::parseObject(a.body, what);
   } catch (const Error&) {
@@ -97,18 +74,18 @@ ExchangedCode exchangeCode(const Request& r, const OAuth2Credential& c,
   // confidential clients; the client id is in the body as well, as X's PKCE guide shows it.
   std::string credentials =
       c.clientId + ":" + std::string(secret.data(), secret.data() + secret.size());
-  HttpExchange token{.method = "POST",
-                     .url = provider.endpoints->tokenUrl,
-                     .headers = {{"Authorization", "Basic " + base64(credentials)}},
-                     .contentType = "application/x-www-form-urlencoded",
-                     .body = formEncode({{"grant_type", "authorization_code"},
-                                         {"code", r.authCode},
-                                         {"redirect_uri", r.redirectUri},
-                                         {"code_verifier", r.codeVerifier},
-                                         {"client_id", c.clientId}})};
+  http::HttpExchange token{.method = "POST",
+                           .url = provider.endpoints->tokenUrl,
+                           .headers = {{"Authorization", "Basic " + base64Encode(credentials)}},
+                           .contentType = "application/x-www-form-urlencoded",
+                           .body = formEncode({{"grant_type", "authorization_code"},
+                                               {"code", r.authCode},
+                                               {"redirect_uri", r.redirectUri},
+                                               {"code_verifier", r.codeVerifier},
+                                               {"client_id", c.clientId}})};
   std::fill(credentials.begin(), credentials.end(), '\0');
   std::string what = provider.display + " token endpoint";
-  auto answer = exchange(token, what, deadline, s.allowHttp, s.caFile);
+  auto answer = http::exchange(token, what, deadline, s.allowHttp, s.caFile);
   std::fill(token.headers[0].second.begin(), token.headers[0].second.end(), '\0');
   if (answer.status >= 400 && answer.status < 500) {
     // The provider refused the code: a bad, spent or expired code, a redirect URI or PKCE
@@ -128,9 +105,9 @@ ExchangedCode exchangeCode(const Request& r, const OAuth2Credential& c,
     throw Error(Code::kUnavailable, "the " + what + " answered without an access_token");
 
   what = provider.display + " user-info endpoint";
-  auto user = exchange({.url = provider.endpoints->userInfoUrl,
-                        .headers = {{"Authorization", "Bearer " + accessToken}}},
-                       what, deadline, s.allowHttp, s.caFile);
+  auto user = http::exchange({.url = provider.endpoints->userInfoUrl,
+                              .headers = {{"Authorization", "Bearer " + accessToken}}},
+                             what, deadline, s.allowHttp, s.caFile);
   if (user.status != 200)
     throw Error(Code::kUnavailable, "the " + what + " (" + provider.endpoints->userInfoUrl +
                                         ") answered HTTP " + std::to_string(user.status));

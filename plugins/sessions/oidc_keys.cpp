@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "http_fetch.hpp"
 #include "signet/error.hpp"
+#include "signet/http_fetch.hpp"
 #include "signet/json.hpp"
 
 namespace sessions {
@@ -40,7 +40,7 @@ Bytes b64(const json::Object& k, const std::string& name, const std::string& wha
   return *raw;
 }
 
-json::Object answerJson(const HttpAnswer& a, const std::string& what) {
+json::Object answerJson(const http::HttpAnswer& a, const std::string& what) {
   if (a.status != 200)
     throw Error(Code::kUnavailable, what + " answered HTTP " + std::to_string(a.status));
   try {
@@ -101,12 +101,12 @@ std::optional<Jwk> OidcKeyCache::key(const std::string& issuer, const std::strin
 
 void OidcKeyCache::fetch(const std::string& issuer, Entry& e, int64_t nowMs) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(settings_.timeoutSeconds);
-  bool http = insecureAllowed(settings_, issuer);
+  bool plainHttp = insecureAllowed(settings_, issuer);
   std::string base = issuer;
   while (!base.empty() && base.back() == '/') base.pop_back();
   std::string what = "OIDC issuer " + issuer + " discovery";
-  auto discovery = answerJson(exchange({.url = base + "/.well-known/openid-configuration"}, what,
-                                       deadline, http, settings_.caFile),
+  auto discovery = answerJson(http::exchange({.url = base + "/.well-known/openid-configuration"},
+                                             what, deadline, plainHttp, settings_.caFile),
                               what);
   // OpenID Connect Discovery 1.0 §4.3: the document must name the issuer it was fetched for.
   if (discovery->optValue<std::string>("issuer", "") != issuer)
@@ -116,7 +116,7 @@ void OidcKeyCache::fetch(const std::string& issuer, Entry& e, int64_t nowMs) {
   std::string jwksUri = discovery->optValue<std::string>("jwks_uri", "");
   if (jwksUri.empty()) throw Error(Code::kUnavailable, what + " has no jwks_uri");
   what = "OIDC issuer " + issuer + " keys";
-  auto answer = exchange({.url = jwksUri}, what, deadline, http, settings_.caFile);
+  auto answer = http::exchange({.url = jwksUri}, what, deadline, plainHttp, settings_.caFile);
   auto jwks = answerJson(answer, what);
   auto list = jwks->getArray("keys");
   if (!list) throw Error(Code::kUnavailable, what + " (" + jwksUri + ") has no keys array");

@@ -39,9 +39,10 @@ std::optional<Bytes> fromHex(std::string_view hex) {
   return out;
 }
 
-std::string base64UrlEncode(const uint8_t* data, size_t size) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+namespace {
+// RFC 4648 §4 (standard, '=' padded) or §5 (URL and file name safe, unpadded).
+std::string base64With(const char* alphabet, bool pad, const uint8_t* data, size_t size) {
+  const char* kAlphabet = alphabet;
   std::string out;
   out.reserve((size + 2) / 3 * 4);
   size_t i = 0;
@@ -62,6 +63,42 @@ std::string base64UrlEncode(const uint8_t* data, size_t size) {
     out += kAlphabet[(v >> 12) & 63];
     out += kAlphabet[(v >> 6) & 63];
   }
+  if (pad)
+    while (out.size() % 4 != 0) out += '=';
+  return out;
+}
+}  // namespace
+
+std::string base64UrlEncode(const uint8_t* data, size_t size) {
+  return base64With("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", false, data,
+                    size);
+}
+
+std::string base64Encode(const uint8_t* data, size_t size) {
+  return base64With("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", true, data,
+                    size);
+}
+
+std::string percentEncode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+        c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string formEncode(const std::vector<std::pair<std::string, std::string>>& fields) {
+  std::string out;
+  for (const auto& [name, value] : fields)
+    out += (out.empty() ? "" : "&") + percentEncode(name) + "=" + percentEncode(value);
   return out;
 }
 

@@ -26,6 +26,23 @@ TEST(Encoding, HexAndBase64Url) {
   EXPECT_FALSE(base64Decode("a"));
 }
 
+// RFC 4648 §10's vectors for standard base64, and RFC 3986's unreserved set kept as is.
+TEST(Encoding, Base64AndPercentEncoding) {
+  const std::vector<std::pair<std::string, std::string>> vectors = {{"", ""},
+                                                                    {"f", "Zg=="},
+                                                                    {"fo", "Zm8="},
+                                                                    {"foo", "Zm9v"},
+                                                                    {"foob", "Zm9vYg=="},
+                                                                    {"fooba", "Zm9vYmE="},
+                                                                    {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) EXPECT_EQ(base64Encode(plain), encoded) << plain;
+  EXPECT_EQ(base64Encode(std::string("\xfb\xff", 2)), "+/8=");
+  EXPECT_EQ(percentEncode("aZ09-._~"), "aZ09-._~");
+  EXPECT_EQ(percentEncode("a b+c/=?&\xc3\xa9"), "a%20b%2Bc%2F%3D%3F%26%C3%A9");
+  EXPECT_EQ(formEncode({{"apiKey", "pk_test"}, {"walletAddress", "0xab"}, {"x y", "1&2"}}),
+            "apiKey=pk_test&walletAddress=0xab&x%20y=1%262");
+}
+
 TEST(Curves, PointValidation) {
   // The P-256 fixture key, then the same x with a wrong parity bit (still a point), then an
   // x that is not on the curve.

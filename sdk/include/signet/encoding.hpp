@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace signet {
@@ -26,6 +27,17 @@ inline std::string base64UrlEncode(const Bytes& b) {
 inline std::string base64UrlEncode(std::string_view s) {
   return base64UrlEncode(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
+// Standard base64 (RFC 4648 §4), '=' padded.
+std::string base64Encode(const uint8_t* data, size_t size);
+inline std::string base64Encode(std::string_view s) {
+  return base64Encode(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+// Every byte but RFC 3986's unreserved characters as %XX (upper-case hex): a query or form
+// value that reads back the same everywhere.
+std::string percentEncode(std::string_view text);
+// name=value pairs, percent-encoded and joined with '&' (a query string without its '?', or an
+// application/x-www-form-urlencoded body).
+std::string formEncode(const std::vector<std::pair<std::string, std::string>>& fields);
 // Decodes base64url or standard base64, with or without '=' padding.
 std::optional<Bytes> base64Decode(std::string_view text);
 

@@ -1,4 +1,4 @@
-#include "http_fetch.hpp"
+#include "signet/http_fetch.hpp"
 
 #include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPClientSession.h>
@@ -11,9 +11,7 @@
 
 #include "signet/error.hpp"
 
-namespace sessions {
-
-using namespace signet;
+namespace signet::http {
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -53,9 +51,10 @@ HttpAnswer exchange(const HttpExchange& request, const std::string& peer,
   } else if (uri.getScheme() == "http" && allowHttp) {
     session = std::make_unique<Poco::Net::HTTPClientSession>(uri.getHost(), uri.getPort());
   } else {
-    throw Error(Code::kUnavailable, what +
-                                        ": only https:// is allowed (plain http:// only for "
-                                        "issuers the operator lists as insecure)");
+    throw Error(Code::kUnavailable,
+                what +
+                    ": only https:// is allowed (plain http:// only where the operator "
+                    "allowed it)");
   }
   try {
     session->setTimeout(remaining(deadline, what));
@@ -91,4 +90,4 @@ HttpAnswer exchange(const HttpExchange& request, const std::string& peer,
   }
 }
 
-}  // namespace sessions
+}  // namespace signet::http

@@ -1,7 +1,7 @@
-// One HTTP exchange with a peer the plugin trusts only as far as TLS lets it (an OIDC issuer, an
-// OAuth 2.0 token endpoint): HTTPS checked against the system CA store, plain HTTP only where the
-// operator allowed it, a deadline for the whole exchange (a peer that trickles its answer cannot
-// stretch it), and a bounded answer.
+// One HTTP exchange with a peer a plugin trusts only as far as TLS lets it (an OIDC issuer, an
+// OAuth 2.0 token endpoint, an on-ramp provider's API): HTTPS checked against the system CA store,
+// plain HTTP only where the operator allowed it, a deadline for the whole exchange (a peer that
+// trickles its answer cannot stretch it), and a bounded answer.
 #pragma once
 
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace sessions {
+namespace signet::http {
 
 struct HttpExchange {
   std::string method = "GET";
@@ -34,4 +34,4 @@ HttpAnswer exchange(const HttpExchange& request, const std::string& peer,
                     std::chrono::steady_clock::time_point deadline, bool allowHttp,
                     const std::string& caFile = "");
 
-}  // namespace sessions
+}  // namespace signet::http
