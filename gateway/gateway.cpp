@@ -74,6 +74,9 @@ Gateway::Gateway(Config config)
   facts.oidcIssuerKeyId = facts.oidcIssuerPublicKey.substr(2, 16);
   facts.clientSecretPublicKey =
       ensureKey(*database_, masterKey_, "client_secrets_public_key", kClientSecretsSecretId);
+  facts.onRampSecretPublicKey = toHex(*crypto::normalizePublicKey(
+      crypto::Curve::kP256, *fromHex(ensureKey(*database_, masterKey_, "onramp_secrets_public_key",
+                                               kOnRampSecretsSecretId))));
   facts.localUrl = [url = localUrl_] {
     std::lock_guard<std::mutex> lock(url->mutex);
     return url->url;

@@ -69,6 +69,7 @@ class Gateway {
   // secrets to: P-256, each in the keyring under its own id.
   static constexpr const char* kOidcIssuerSecretId = "gateway-oidc-issuer";
   static constexpr const char* kClientSecretsSecretId = "gateway-client-secrets";
+  static constexpr const char* kOnRampSecretsSecretId = "gateway-onramp-secrets";
 
   // Creates the signer key on first use of a fresh store (signet init does it).
   static std::string ensureSignerKey(Database& db, const crypto::SecretBytes& masterKey);

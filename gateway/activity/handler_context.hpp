@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gateway.hpp"
+#include "signet/bundles.hpp"
 #include "signet/quorum_envelope.hpp"
 #include "store/keyring.hpp"
 
@@ -46,6 +47,16 @@ class HandlerContext : public ActivityContext {
       throw invalidArgument("invalid field " + field +
                             ": it does not open with this gateway's client-secret key "
                             "(clientSecretEncryptionPublicKey in /.well-known/signet.json)");
+    return std::move(*opened);
+  }
+  crypto::SecretBytes openOnRampSecret(const std::string& bundle,
+                                       const std::string& field) override {
+    auto key = keyring_.open(Gateway::kOnRampSecretsSecretId, Gateway::kSignerKind);
+    auto opened = bundles::openCredentialBundle(key, bundle);
+    if (!opened)
+      throw invalidArgument("invalid field " + field +
+                            ": it does not open with this gateway's on-ramp key "
+                            "(onRampEncryptionPublicKey in /.well-known/signet.json)");
     return std::move(*opened);
   }
   const std::string& activityId() const override { return activityId_; }

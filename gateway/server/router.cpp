@@ -62,6 +62,7 @@ std::optional<HttpResult> wellKnown(const Gateway& gateway, const std::string& p
   if (path == "/.well-known/signet.json") {
     o->set("signerPublicKey", gateway.signerPublicKey());
     o->set("clientSecretEncryptionPublicKey", facts.clientSecretPublicKey);
+    o->set("onRampEncryptionPublicKey", facts.onRampSecretPublicKey);
     o->set("oidcIssuer", facts.publicUrl);
     o->set("version", "0.1.0");
     return jsonResult(200, o);
@@ -113,6 +114,9 @@ class DetachedContext : public RequestContext {
     throw refusal("the gateway's keys");
   }
   crypto::SecretBytes openClientSecret(const std::string&, const std::string&) override {
+    throw refusal("the gateway's keys");
+  }
+  crypto::SecretBytes openOnRampSecret(const std::string&, const std::string&) override {
     throw refusal("the gateway's keys");
   }
 

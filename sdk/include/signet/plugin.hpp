@@ -92,6 +92,12 @@ class RequestContext {
   // when it does not open. Keep the plaintext only as long as the request needs it.
   virtual crypto::SecretBytes openClientSecret(const std::string& envelopeHex,
                                                const std::string& field) = 0;
+  // Opens a secret a client encrypted to the gateway's on-ramp key (GatewayFacts), given as
+  // @turnkey/crypto's encryptOnRampSecret makes it: Base58Check of the compressed encapsulated
+  // key and the HPKE ciphertext (bundles::openCredentialBundle). InvalidArgument naming `field`
+  // when it does not open.
+  virtual crypto::SecretBytes openOnRampSecret(const std::string& bundle,
+                                               const std::string& field) = 0;
 };
 
 class ActivityContext : public RequestContext {
@@ -213,6 +219,10 @@ struct GatewayFacts {
   // P-256, uncompressed hex: what clients encrypt secrets to (an OAuth 2.0 client secret, with
   // @turnkey/crypto's encryptOauth2ClientSecret and its override argument).
   std::string clientSecretPublicKey;
+  // P-256, compressed hex (what encryptOnRampSecret's override argument takes): what clients
+  // encrypt a fiat on-ramp provider's secret and private API keys to. A key apart from the
+  // client-secret key, since the two are used with different schemes.
+  std::string onRampSecretPublicKey;
   // The main listener's URL as bound (http://127.0.0.1:PORT, the port known once it listens):
   // where a module that is a client of the API (the auth proxy) reaches it in this process.
   // Empty before the listener starts, and in a process that serves no API.

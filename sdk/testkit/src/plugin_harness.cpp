@@ -1,3 +1,4 @@
+#include "signet/bundles.hpp"
 #include "signet/quorum_envelope.hpp"
 #include "signet/testkit.hpp"
 
@@ -107,6 +108,7 @@ struct PluginHarness::State {
   // The harness's OIDC issuer and client-secret keys (GatewayFacts in `services`).
   crypto::SecretBytes oidcIssuerKey = crypto::generatePrivateKey(crypto::Curve::kP256);
   crypto::SecretBytes clientSecretKey = crypto::generatePrivateKey(crypto::Curve::kP256);
+  crypto::SecretBytes onRampSecretKey = crypto::generatePrivateKey(crypto::Curve::kP256);
   Registered registered;
   Services services = [this] {
     Services s;
@@ -118,6 +120,8 @@ struct PluginHarness::State {
     s.gateway.oidcIssuerPublicKey = hex(oidcIssuerKey);
     s.gateway.oidcIssuerKeyId = s.gateway.oidcIssuerPublicKey.substr(2, 16);
     s.gateway.clientSecretPublicKey = hex(clientSecretKey);
+    s.gateway.onRampSecretPublicKey =
+        toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, onRampSecretKey));
     return s;
   }();
   std::vector<std::pair<std::string, json::Object>> published;
@@ -165,6 +169,12 @@ class HarnessContext : public ActivityContext {
     auto envelope = fromHex(envelopeHex);
     auto opened =
         envelope ? quorum_envelope::open(state_.clientSecretKey, *envelope) : std::nullopt;
+    if (!opened) throw invalidArgument("invalid field " + field + ": it does not open");
+    return std::move(*opened);
+  }
+  crypto::SecretBytes openOnRampSecret(const std::string& bundle,
+                                       const std::string& field) override {
+    auto opened = bundles::openCredentialBundle(state_.onRampSecretKey, bundle);
     if (!opened) throw invalidArgument("invalid field " + field + ": it does not open");
     return std::move(*opened);
   }
