@@ -1,0 +1,182 @@
+#include "credentials.hpp"
+
+#include "cdp_key.hpp"
+#include "purchase.hpp"
+
+namespace fiat_onramp {
+
+using namespace signet;
+
+namespace {
+constexpr int64_t kMaxPerOrganization = 20;
+const std::string kParams = "parameters";
+
+const char* kColumns =
+    "SELECT id, organization_id, provider, project_id, publishable_api_key, "
+    "encrypted_secret_api_key, encrypted_private_api_key, sandbox_mode, created_at_ms, "
+    "updated_at_ms FROM fiat_onramp_credentials";
+
+Credential fromRow(const Row& r) {
+  return {r.str(0), r.str(1), r.str(2),      r.str(3), r.str(4),
+          r.str(5), r.str(6), r.i64(7) != 0, r.i64(8), r.i64(9)};
+}
+
+// The intent's casing: fiatOnrampCredentialId; the result's: fiatOnRampCredentialId.
+json::Object idResult(const std::string& id) {
+  json::Object r = json::object();
+  r->set("fiatOnRampCredentialId", id);
+  return r;
+}
+
+json::Object toJson(const Credential& c) {
+  json::Object o = json::object();
+  o->set("fiatOnrampCredentialId", c.id);
+  o->set("organizationId", c.organizationId);
+  o->set("onrampProvider", c.provider);
+  if (!c.projectId.empty()) o->set("projectId", c.projectId);
+  o->set("publishableApiKey", c.publishableApiKey);
+  o->set("encryptedSecretApiKey", c.encryptedSecretApiKey);
+  if (!c.encryptedPrivateApiKey.empty()) o->set("encryptedPrivateApiKey", c.encryptedPrivateApiKey);
+  o->set("sandboxMode", c.sandboxMode);
+  o->set("createdAt", json::timestamp(c.createdAtMs));
+  o->set("updatedAt", json::timestamp(c.updatedAtMs));
+  return o;
+}
+
+std::string boundedText(const json::Object& p, const char* key, bool required) {
+  auto v = required ? std::optional(json::requireString(p, key, kParams))
+                    : json::optionalString(p, key, kParams);
+  if (!v) return "";
+  if ((required && v->empty()) || v->size() > 4096)
+    throw invalidArgument(std::string("invalid field parameters.") + key +
+                          ": 1 to 4096 characters");
+  return *v;
+}
+
+// The fields create and update share, checked; the keys opened and sealed under `id`. A
+// Coinbase private key is parsed here, so that a key that cannot sign is refused now rather
+// than at the first purchase.
+Credential fromParams(ActivityContext& ctx, const json::Object& p, const std::string& id,
+                      bool sandboxMode) {
+  Credential c;
+  c.id = id;
+  c.organizationId = ctx.organizationId();
+  c.provider = requireProvider(p, "parameters.onrampProvider");
+  c.projectId = boundedText(p, "projectId", false);
+  c.publishableApiKey = boundedText(p, "publishableApiKey", true);
+  c.encryptedSecretApiKey = boundedText(p, "encryptedSecretApiKey", true);
+  c.encryptedPrivateApiKey = boundedText(p, "encryptedPrivateApiKey", false);
+  c.sandboxMode = sandboxMode;
+  bool coinbase = c.provider == kCoinbase;
+  if (coinbase && c.projectId.empty())
+    throw invalidArgument("missing field parameters.projectId: " + std::string(kCoinbase) +
+                          " needs the CDP project id");
+  if (coinbase && c.encryptedPrivateApiKey.empty())
+    throw invalidArgument("missing field parameters.encryptedPrivateApiKey: " +
+                          std::string(kCoinbase) + " needs the CDP secret API key's private key");
+  if (!coinbase && !c.encryptedPrivateApiKey.empty())
+    throw invalidArgument("invalid field parameters.encryptedPrivateApiKey: " +
+                          std::string(kMoonPay) + " takes no private key");
+
+  auto secret = ctx.openOnRampSecret(c.encryptedSecretApiKey, "parameters.encryptedSecretApiKey");
+  if (secret.size() == 0)
+    throw invalidArgument("invalid field parameters.encryptedSecretApiKey: the key is empty");
+  ctx.keyring().seal(secretKeyId(id), kSecretKind, secret);
+  if (coinbase) {
+    auto priv = ctx.openOnRampSecret(c.encryptedPrivateApiKey, "parameters.encryptedPrivateApiKey");
+    CdpKey::parse(priv, "parameters.encryptedPrivateApiKey");
+    ctx.keyring().seal(privateKeyId(id), kPrivateKind, priv);
+  } else {
+    ctx.keyring().erase(privateKeyId(id));
+  }
+  c.createdAtMs = c.updatedAtMs = ctx.nowMs();
+  return c;
+}
+
+Credential requireCredential(RequestContext& ctx, const json::Object& p) {
+  std::string id = json::requireUuid(p, "fiatOnrampCredentialId", kParams);
+  auto c = findCredential(ctx.db(), ctx.organizationId(), id);
+  if (!c)
+    throw notFound("fiat on-ramp credential " + id +
+                   " (parameters.fiatOnrampCredentialId) not found in organization " +
+                   ctx.organizationId());
+  return *c;
+}
+}  // namespace
+
+std::string secretKeyId(const std::string& credentialId) {
+  return credentialId + ":secret";
+}
+std::string privateKeyId(const std::string& credentialId) {
+  return credentialId + ":private";
+}
+
+std::optional<Credential> findCredential(Db& db, const std::string& organizationId,
+                                         const std::string& id) {
+  auto row = db.queryOne(std::string(kColumns) + " WHERE organization_id = ? AND id = ?",
+                         {organizationId, id});
+  return row ? std::optional(fromRow(*row)) : std::nullopt;
+}
+
+std::optional<Credential> credentialFor(Db& db, const std::string& organizationId,
+                                        const std::string& provider, bool sandboxMode) {
+  auto row = db.queryOne(std::string(kColumns) +
+                             " WHERE organization_id = ? AND provider = ? AND sandbox_mode = ? "
+                             "ORDER BY updated_at_ms DESC, id LIMIT 1",
+                         {organizationId, provider, int64_t{sandboxMode ? 1 : 0}});
+  return row ? std::optional(fromRow(*row)) : std::nullopt;
+}
+
+json::Object createCredential(ActivityContext& ctx, const json::Object& p) {
+  if (ctx.db()
+          .queryOne("SELECT COUNT(*) FROM fiat_onramp_credentials WHERE organization_id = ?",
+                    {ctx.organizationId()})
+          ->i64(0) >= kMaxPerOrganization)
+    throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
+                            std::to_string(kMaxPerOrganization) +
+                            " fiat on-ramp credentials, the limit");
+  auto c = fromParams(ctx, p, ctx.newId(), json::optionalBool(p, "sandboxMode", kParams, false));
+  ctx.db().exec(
+      "INSERT INTO fiat_onramp_credentials (id, organization_id, provider, project_id, "
+      "publishable_api_key, encrypted_secret_api_key, encrypted_private_api_key, sandbox_mode, "
+      "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {c.id, c.organizationId, c.provider, c.projectId, c.publishableApiKey,
+       c.encryptedSecretApiKey, c.encryptedPrivateApiKey, int64_t{c.sandboxMode ? 1 : 0},
+       c.createdAtMs, c.updatedAtMs});
+  return idResult(c.id);
+}
+
+// The update intent has no sandboxMode: a credential keeps the mode it was created in.
+json::Object updateCredential(ActivityContext& ctx, const json::Object& p) {
+  auto old = requireCredential(ctx, p);
+  auto c = fromParams(ctx, p, old.id, old.sandboxMode);
+  ctx.db().exec(
+      "UPDATE fiat_onramp_credentials SET provider = ?, project_id = ?, publishable_api_key = ?, "
+      "encrypted_secret_api_key = ?, encrypted_private_api_key = ?, updated_at_ms = ? WHERE "
+      "organization_id = ? AND id = ?",
+      {c.provider, c.projectId, c.publishableApiKey, c.encryptedSecretApiKey,
+       c.encryptedPrivateApiKey, c.updatedAtMs, old.organizationId, old.id});
+  return idResult(old.id);
+}
+
+json::Object deleteCredential(ActivityContext& ctx, const json::Object& p) {
+  auto c = requireCredential(ctx, p);
+  ctx.db().exec("DELETE FROM fiat_onramp_credentials WHERE organization_id = ? AND id = ?",
+                {c.organizationId, c.id});
+  ctx.keyring().erase(secretKeyId(c.id));
+  ctx.keyring().erase(privateKeyId(c.id));
+  return idResult(c.id);
+}
+
+json::Object listCredentials(RequestContext& ctx, const json::Object&) {
+  json::Array list = json::array();
+  for (const auto& row : ctx.db().query(
+           std::string(kColumns) + " WHERE organization_id = ? ORDER BY created_at_ms, id",
+           {ctx.organizationId()}))
+    list->add(toJson(fromRow(row)));
+  json::Object r = json::object();
+  r->set("fiatOnRampCredentials", list);
+  return r;
+}
+
+}  // namespace fiat_onramp

@@ -1,0 +1,67 @@
+// The fiat on-ramp plugin's registration: credentials for MoonPay and Coinbase, the purchase
+// activity that builds a provider's widget URL, the status query, and the worker that follows
+// pending purchases.
+#include <Poco/Net/SSLManager.h>
+
+#include <memory>
+
+#include "credentials.hpp"
+#include "schema.hpp"
+#include "transactions.hpp"
+
+namespace {
+
+using namespace signet;
+using namespace fiat_onramp;
+
+void registerFiatOnRamp(Registry& r) {
+  auto onRamp = std::make_shared<OnRamp>();
+  onRamp->settings = parseSettings(r.settings());
+  Poco::Net::initializeSSL();  // the providers' https APIs
+  if (onRamp->settings.allowInsecureUrls)
+    r.startupNotice(
+        "allowInsecureUrls is on: on-ramp provider URLs may be plain http (development only; "
+        "plugins.settings.fiat-onramp.allowInsecureUrls)");
+  std::vector<ParamSpec> keys = {{.name = "publishableApiKey", .maxLength = 4096},
+                                 {.name = "encryptedSecretApiKey", .maxLength = 4096}};
+  auto withId = keys;
+  withId.push_back({.name = "fiatOnrampCredentialId", .type = ParamType::kUuid});
+  // clang-format off
+  r.activity({.type = "ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL", .path = "create_fiat_on_ramp_credential",
+              .intentKey = "createFiatOnRampCredentialIntent", .resultKey = "createFiatOnRampCredentialResult",
+              .resource = "ON_RAMP_CREDENTIALS", .action = "CREATE",
+              .handler = createCredential, .parameters = keys});
+  r.activity({.type = "ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL", .path = "update_fiat_on_ramp_credential",
+              .intentKey = "updateFiatOnRampCredentialIntent", .resultKey = "updateFiatOnRampCredentialResult",
+              .resource = "ON_RAMP_CREDENTIALS", .action = "UPDATE",
+              .handler = updateCredential, .parameters = withId});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL", .path = "delete_fiat_on_ramp_credential",
+              .intentKey = "deleteFiatOnRampCredentialIntent", .resultKey = "deleteFiatOnRampCredentialResult",
+              .resource = "ON_RAMP_CREDENTIALS", .action = "DELETE",
+              .handler = deleteCredential,
+              .parameters = {{.name = "fiatOnrampCredentialId", .type = ParamType::kUuid}}});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_FIAT_ON_RAMP", .path = "init_fiat_on_ramp",
+              .intentKey = "initFiatOnRampIntent", .resultKey = "initFiatOnRampResult",
+              .resource = "FIAT_TRANSACTION", .action = "CREATE",
+              .handler = [onRamp](ActivityContext& ctx, const json::Object& p) { return onRamp->init(ctx, p); },
+              .parameters = {{.name = "walletAddress", .maxLength = 128},
+                             {.name = "urlForSignature", .required = false, .maxLength = 4096}},
+              .prepare = [onRamp](RequestContext& ctx, const json::Object& p) { onRamp->prepareInit(ctx, p); }});
+  r.query({"list_fiat_on_ramp_credentials", listCredentials});
+  r.query({"get_onramp_transaction_status", [onRamp](RequestContext& ctx, const json::Object& b) {
+             return onRamp->status(ctx, b); }});
+  r.worker({"transaction-status", [onRamp](WorkerContext& w) { onRamp->runWorker(w); }});
+  // clang-format on
+  r.organizationDeletionHook(forgetOrganization);
+  r.migrations("fiat-onramp", migrations());
+}
+
+}  // namespace
+
+SIGNET_PLUGIN(registerFiatOnRamp,
+              {.name = "fiat-onramp",
+               .version = "0.1.0",
+               .description = "fiat on-ramp purchases through MoonPay and Coinbase",
+               .submitPaths = {"create_fiat_on_ramp_credential", "update_fiat_on_ramp_credential",
+                               "delete_fiat_on_ramp_credential", "init_fiat_on_ramp"},
+               .queryPaths = {"list_fiat_on_ramp_credentials", "get_onramp_transaction_status"}})

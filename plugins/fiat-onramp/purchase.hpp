@@ -1,0 +1,41 @@
+// init_fiat_on_ramp's intent, checked: every enum against the public API's values and against
+// what the chosen provider supports, the amount against the providers' minimum, and each
+// refusal naming its field and value.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "signet/json.hpp"
+
+namespace fiat_onramp {
+
+inline constexpr const char* kMoonPay = "FIAT_ON_RAMP_PROVIDER_MOONPAY";
+inline constexpr const char* kCoinbase = "FIAT_ON_RAMP_PROVIDER_COINBASE";
+
+// FIAT_ON_RAMP_PROVIDER_*, or InvalidArgument naming `field`.
+std::string requireProvider(const signet::json::Object& o, const std::string& field);
+
+struct Purchase {
+  std::string provider;  // kMoonPay or kCoinbase
+  std::string walletAddress;
+  std::string network;              // bitcoin, ethereum, solana, base
+  std::string asset;                // BTC, ETH, SOL, USDC
+  std::string fiatCurrency;         // ISO 4217, upper case; empty: the user picks
+  std::string fiatAmount;           // decimal text; empty: the user enters it
+  std::string paymentMethodSuffix;  // CREDIT_DEBIT_CARD, ...; empty: the user picks
+  std::string countryCode;          // ISO 3166-1 alpha-2; may be empty
+  std::string countrySubdivisionCode;
+  bool sandboxMode = false;
+  std::optional<std::string> urlForSignature;
+};
+
+Purchase parsePurchase(const signet::json::Object& parameters);
+
+// The provider's own name for the payment method, or empty when the purchase names none.
+std::string moonPayPaymentMethod(const Purchase& p);
+std::string coinbasePaymentMethod(const Purchase& p);
+// MoonPay's currency code for the asset on the network (eth, usdc_base, ...).
+std::string moonPayCurrencyCode(const Purchase& p);
+
+}  // namespace fiat_onramp

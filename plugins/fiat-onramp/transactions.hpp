@@ -1,0 +1,62 @@
+// On-ramp purchases: init_fiat_on_ramp (the widget URL, a transaction to follow, MoonPay's URL
+// signature), get_onramp_transaction_status, and the worker that asks the providers about
+// pending purchases outside any request.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "settings.hpp"
+#include "signet/plugin.hpp"
+
+namespace fiat_onramp {
+
+// A Coinbase session token fetched by init's preparer (outside the write lock), or the reason
+// it could not be, for the handler that runs right after. Held a minute at most, and bounded.
+class PreparedTokens {
+ public:
+  struct Entry {
+    std::string token;
+    std::string error;  // set when the provider could not be reached
+    int64_t atMs = 0;
+  };
+  void put(const std::string& key, Entry e);
+  std::optional<Entry> take(const std::string& key, int64_t nowMs);
+
+ private:
+  static constexpr int64_t kKeepMs = 60'000;
+  static constexpr size_t kMaxEntries = 10'000;
+  std::mutex mutex_;
+  std::map<std::string, Entry> entries_;
+};
+
+// Statuses a refresh learned, for the worker to store (queries have no write transaction).
+class StatusReports {
+ public:
+  void put(const std::string& transactionId, const std::string& status);
+  std::map<std::string, std::string> drain();
+
+ private:
+  static constexpr size_t kMaxEntries = 10'000;
+  std::mutex mutex_;
+  std::map<std::string, std::string> entries_;
+};
+
+struct OnRamp {
+  Settings settings;
+  PreparedTokens tokens;
+  StatusReports reports;
+  std::atomic<signet::WorkerContext*> worker{nullptr};  // while the worker runs
+
+  void prepareInit(signet::RequestContext& ctx, const signet::json::Object& p);
+  signet::json::Object init(signet::ActivityContext& ctx, const signet::json::Object& p);
+  signet::json::Object status(signet::RequestContext& ctx, const signet::json::Object& body);
+  void runWorker(signet::WorkerContext& w);
+};
+
+void forgetOrganization(signet::ActivityContext& ctx, const std::string& organizationId, bool);
+
+}  // namespace fiat_onramp
