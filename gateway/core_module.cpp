@@ -337,6 +337,7 @@ void registerCoreModule(Registry& r) {
   r.query({"get_mfa_status",           mfa::getMfaStatus});
   r.query({"get_activity",             activity_queries::getActivity});
   r.query({"list_activities",          activity_queries::listActivities});
+  r.query({"list_app_proofs",          activity_queries::listAppProofs});
   // clang-format on
   for (auto& filter : so::coreFilters()) r.subOrganizationFilter(std::move(filter));
 }

@@ -26,6 +26,17 @@ json::Object getActivity(RequestContext& ctx, const json::Object& body) {
   return out;
 }
 
+json::Object listAppProofs(RequestContext& ctx, const json::Object& body) {
+  std::string id = json::requireString(body, "activityId", "");
+  auto record = activities::find(ctx.db(), ctx.organizationId(), id);
+  if (!record)
+    throw notFound("activity " + id + " (activityId) not found in organization " +
+                   ctx.organizationId());
+  json::Object out = json::object();
+  out->set("appProofs", record->appProofs ? record->appProofs : json::array());
+  return out;
+}
+
 json::Object listActivities(RequestContext& ctx, const json::Object& body) {
   ActivityFilter filter;
   filter.statuses = json::optionalStringArray(body, "filterByStatus", "");

@@ -178,6 +178,8 @@ test("app proofs of derived addresses pass @turnkey/crypto's signature check", a
   assert.equal(payload.type, "APP_PROOF_TYPE_ADDRESS_DERIVATION");
   assert.equal(payload.addressDerivationProof.address, created.addresses[0]);
   assert.throws(() => verifyAppProofSignature({ ...proofs[0], proofPayload: proofs[0].proofPayload.replace("m/44", "m/45") }));
+  const listed = await api.getAppProofs({ activityId: created.activity.id });
+  assert.deepEqual(listed.appProofs, proofs);
 });
 
 test("@turnkey/viem and @turnkey/ethers sign Ethereum transactions of every type, recovered to the account", async () => {

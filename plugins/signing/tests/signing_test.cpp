@@ -385,10 +385,22 @@ TEST_P(SigningTest, AppProofsForDerivedAddresses) {
     EXPECT_TRUE(crypto::verifyEcdsa(crypto::Curve::kP256, Bytes(key.begin() + 65, key.end()),
                                     crypto::sha256(payload), s));
   }
+  // list_app_proofs answers the same proofs from the store.
+  json::Object query = orgBody(org);
+  query->set("activityId", activity->getValue<std::string>("id"));
+  auto listed = gw.rootClient().query("list_app_proofs", query)->getArray("appProofs");
+  EXPECT_EQ(json::stringify(listed), json::stringify(proofs));
   // Without the flag there are none.
   auto plain = gw.rootClient().submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
                                       walletParams("unproved", {}));
   EXPECT_FALSE(plain->has("appProofs"));
+  query->set("activityId", plain->getValue<std::string>("id"));
+  EXPECT_EQ(gw.rootClient().query("list_app_proofs", query)->getArray("appProofs")->size(), 0u);
+  // Another organization's activity is not found from here.
+  auto [other, otherKey] = gw.createOrganization("other");
+  json::Object elsewhere = orgBody(other.organizationId);
+  elsewhere->set("activityId", activity->getValue<std::string>("id"));
+  EXPECT_THROW(gw.clientWith(otherKey).query("list_app_proofs", elsewhere), RequestError);
 }
 
 TEST_P(SigningTest, ImportedMnemonicWithPassphraseDerivesWithIt) {
