@@ -13,16 +13,6 @@ using namespace signet;
 namespace {
 const std::string kPath = "plugins.settings.deployment";
 
-int bounded(const json::Object& o, const char* key, int fallback, int low, int high) {
-  if (!o->has(key)) return fallback;
-  int v = json::requireInt(o, key, kPath);
-  if (v < low || v > high)
-    throw invalidArgument("invalid field " + kPath + "." + key + ": " + std::to_string(v) +
-                          " is out of range: from " + std::to_string(low) + " to " +
-                          std::to_string(high));
-  return v;
-}
-
 std::string hostName() {
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) != 0) return "unknown";
@@ -35,8 +25,10 @@ Settings parseSettings(const json::Object& o) {
   s.appId = json::optionalString(o, "appId", kPath).value_or(s.appId);
   if (s.appId.empty() || s.appId.size() > 128)
     throw invalidArgument("invalid field " + kPath + ".appId: 1 to 128 characters");
-  s.heartbeatSeconds = bounded(o, "heartbeatSeconds", s.heartbeatSeconds, 1, 300);
-  s.forgetAfterHours = bounded(o, "forgetAfterHours", s.forgetAfterHours, 1, 24 * 30);
+  s.heartbeatSeconds =
+      json::optionalIntInRange(o, "heartbeatSeconds", kPath, s.heartbeatSeconds, 1, 300);
+  s.forgetAfterHours =
+      json::optionalIntInRange(o, "forgetAfterHours", kPath, s.forgetAfterHours, 1, 24 * 30);
   return s;
 }
 

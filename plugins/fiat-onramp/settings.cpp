@@ -9,16 +9,6 @@ using namespace signet;
 namespace {
 const std::string kPath = "plugins.settings.fiat-onramp";
 
-int bounded(const json::Object& o, const char* key, int fallback, int low, int high) {
-  if (!o->has(key)) return fallback;
-  int v = json::requireInt(o, key, kPath);
-  if (v < low || v > high)
-    throw invalidArgument("invalid field " + kPath + "." + key + ": " + std::to_string(v) +
-                          " is out of range: from " + std::to_string(low) + " to " +
-                          std::to_string(high));
-  return v;
-}
-
 void readUrls(const json::Object& o, const char* provider, ProviderUrls& urls, bool allowHttp) {
   json::Object p = o->getObject(provider);
   if (!p) return;
@@ -45,9 +35,11 @@ Settings parseSettings(const json::Object& o) {
   s.allowInsecureUrls = json::optionalBool(o, "allowInsecureUrls", kPath, false);
   readUrls(o, "moonpay", s.moonpay, s.allowInsecureUrls);
   readUrls(o, "coinbase", s.coinbase, s.allowInsecureUrls);
-  s.timeoutSeconds = bounded(o, "timeoutSeconds", s.timeoutSeconds, 1, 120);
-  s.pollIntervalSeconds = bounded(o, "pollIntervalSeconds", s.pollIntervalSeconds, 0, 86400);
-  s.pollWindowHours = bounded(o, "pollWindowHours", s.pollWindowHours, 1, 24 * 30);
+  s.timeoutSeconds = json::optionalIntInRange(o, "timeoutSeconds", kPath, s.timeoutSeconds, 1, 120);
+  s.pollIntervalSeconds =
+      json::optionalIntInRange(o, "pollIntervalSeconds", kPath, s.pollIntervalSeconds, 0, 86400);
+  s.pollWindowHours =
+      json::optionalIntInRange(o, "pollWindowHours", kPath, s.pollWindowHours, 1, 24 * 30);
   return s;
 }
 

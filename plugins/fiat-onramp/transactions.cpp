@@ -35,24 +35,6 @@ Poco::Logger& log() {
 }
 }  // namespace
 
-void PreparedTokens::put(const std::string& key, Entry e) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = entries_.begin(); it != entries_.end();)
-    it = e.atMs - it->second.atMs > kKeepMs ? entries_.erase(it) : std::next(it);
-  if (entries_.size() >= kMaxEntries) entries_.erase(entries_.begin());
-  entries_.insert_or_assign(key, std::move(e));
-}
-
-std::optional<PreparedTokens::Entry> PreparedTokens::take(const std::string& key, int64_t nowMs) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  Entry e = std::move(it->second);
-  entries_.erase(it);
-  if (nowMs - e.atMs > kKeepMs) return std::nullopt;
-  return e;
-}
-
 void StatusReports::put(const std::string& transactionId, const std::string& status) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (entries_.size() < kMaxEntries || entries_.count(transactionId))
@@ -71,15 +53,14 @@ void OnRamp::prepareInit(RequestContext& ctx, const json::Object& p) {
   if (purchase.provider != kCoinbase) return;
   auto credential = credentialOf(ctx, purchase);
   auto keys = openKeys(ctx, credential);
-  PreparedTokens::Entry entry;
-  entry.atMs = ctx.nowMs();
+  PreparedToken entry;
   try {
     entry.token = coinbaseSessionToken(settings, credential, keys, purchase, ctx.nowMs());
   } catch (const Error& e) {
     if (e.code() != Code::kUnavailable) throw;
     entry.error = e.what();
   }
-  tokens.put(preparedKey(ctx, p), std::move(entry));
+  tokens.put(preparedKey(ctx, p), std::move(entry), ctx.nowMs());
 }
 
 json::Object OnRamp::init(ActivityContext& ctx, const json::Object& p) {

@@ -10,27 +10,16 @@
 #include <string>
 
 #include "settings.hpp"
+#include "signet/handoff.hpp"
 #include "signet/plugin.hpp"
 
 namespace fiat_onramp {
 
 // A Coinbase session token fetched by init's preparer (outside the write lock), or the reason
-// it could not be, for the handler that runs right after. Held a minute at most, and bounded.
-class PreparedTokens {
- public:
-  struct Entry {
-    std::string token;
-    std::string error;  // set when the provider could not be reached
-    int64_t atMs = 0;
-  };
-  void put(const std::string& key, Entry e);
-  std::optional<Entry> take(const std::string& key, int64_t nowMs);
-
- private:
-  static constexpr int64_t kKeepMs = 60'000;
-  static constexpr size_t kMaxEntries = 10'000;
-  std::mutex mutex_;
-  std::map<std::string, Entry> entries_;
+// it could not be, for the handler that runs right after (signet/handoff.hpp).
+struct PreparedToken {
+  std::string token;
+  std::string error;  // set when the provider could not be reached
 };
 
 // Statuses a refresh learned, for the worker to store (queries have no write transaction).
@@ -47,7 +36,7 @@ class StatusReports {
 
 struct OnRamp {
   Settings settings;
-  PreparedTokens tokens;
+  signet::Handoff<PreparedToken> tokens;
   StatusReports reports;
   std::atomic<signet::WorkerContext*> worker{nullptr};  // while the worker runs
 

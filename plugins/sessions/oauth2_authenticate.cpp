@@ -117,7 +117,7 @@ ExchangedCode exchangeCode(const Request& r, const OAuth2Credential& c,
   std::string id = who ? who->optValue<std::string>("id", "") : "";
   if (id.empty()) throw Error(Code::kUnavailable, "the " + what + " answered no user id");
   ExchangedCode out{provider.name + ":" + id,
-                    crypto::SecretBytes(Bytes(accessToken.begin(), accessToken.end())), nowMs};
+                    crypto::SecretBytes(Bytes(accessToken.begin(), accessToken.end()))};
   std::fill(accessToken.begin(), accessToken.end(), '\0');
   return out;
 }
@@ -145,7 +145,7 @@ ActivityPreparer oauth2Preparer(std::shared_ptr<const PluginState> state) {
       throw invalidArgument("invalid field parameters.authCode: this code was already used");
     auto secret = ctx.keyring().open(credential.id, kClientSecretKind);
     state->oauth2Exchanges.put(
-        key, exchangeCode(r, credential, secret, state->settings.oauth2, ctx.nowMs()));
+        key, exchangeCode(r, credential, secret, state->settings.oauth2, ctx.nowMs()), ctx.nowMs());
   };
 }
 

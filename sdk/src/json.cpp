@@ -230,6 +230,17 @@ int requireInt(const Object& o, const std::string& key, const std::string& path)
   return v->convert<int>();
 }
 
+int optionalIntInRange(const Object& o, const std::string& key, const std::string& path,
+                       int fallback, int low, int high) {
+  if (!present(o, key)) return fallback;
+  int v = requireInt(o, key, path);
+  if (v < low || v > high)
+    throw invalidArgument("invalid field " + fieldName(path, key) + ": " + std::to_string(v) +
+                          " is out of range: from " + std::to_string(low) + " to " +
+                          std::to_string(high));
+  return v;
+}
+
 std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
                                            const std::string& path) {
   auto v = present(o, key);

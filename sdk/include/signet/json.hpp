@@ -52,6 +52,10 @@ std::vector<std::string> optionalStringArray(const Object& o, const std::string&
 Object objectAt(const Array& a, size_t index, const std::string& path);
 // int32 values travel as JSON numbers.
 int requireInt(const Object& o, const std::string& key, const std::string& path);
+// An optional int32 (a setting): `fallback` when absent; InvalidArgument naming the field and
+// the range when outside [low, high].
+int optionalIntInRange(const Object& o, const std::string& key, const std::string& path,
+                       int fallback, int low, int high);
 // int64 values travel as decimal strings; a JSON number is accepted too.
 std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
                                            const std::string& path);
