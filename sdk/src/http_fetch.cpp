@@ -58,7 +58,10 @@ HttpAnswer exchange(const HttpExchange& request, const std::string& peer,
   }
   try {
     session->setTimeout(remaining(deadline, what));
-    Poco::Net::HTTPRequest req(request.method, uri.getPathEtc(), Poco::Net::HTTPMessage::HTTP_1_1);
+    // A URL without a path (a node's "http://host:port") asks for "/".
+    std::string target = uri.getPathEtc().empty() ? "/" : uri.getPathEtc();
+    if (target[0] == '?') target = "/" + target;
+    Poco::Net::HTTPRequest req(request.method, target, Poco::Net::HTTPMessage::HTTP_1_1);
     req.set("Accept", "application/json");
     for (const auto& [name, value] : request.headers) req.set(name, value);
     if (!request.contentType.empty()) req.setContentType(request.contentType);
