@@ -102,6 +102,9 @@ IdentityServices identityServices(const Catalog& catalog) {
   s.organizationName = [](RequestContext& ctx, const std::string& organizationId) {
     return directory::requireOrganization(ctx.db(), organizationId).name;
   };
+  s.parentOrganizationId = [](RequestContext& ctx, const std::string& organizationId) {
+    return directory::requireOrganization(ctx.db(), organizationId).parentId.value_or("");
+  };
   s.isRootUserOfRootOrganization = [](RequestContext& ctx, const std::string& organizationId,
                                       const std::string& userId) {
     auto org = directory::requireOrganization(ctx.db(), organizationId);

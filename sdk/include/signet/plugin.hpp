@@ -269,6 +269,9 @@ struct IdentityServices {
                                        const std::vector<std::string>& audiences)>
       findUserByOidc;
   std::function<std::string(RequestContext&, const std::string& organizationId)> organizationName;
+  // The parent of a sub-organization; empty for a root organization. NotFound for an unknown one.
+  std::function<std::string(RequestContext&, const std::string& organizationId)>
+      parentOrganizationId;
   // Whether the user is in the root quorum of a root organization (one without a parent):
   // the users FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY is about.
   std::function<bool(RequestContext&, const std::string& organizationId, const std::string& userId)>
