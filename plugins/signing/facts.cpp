@@ -7,6 +7,7 @@
 namespace signing {
 
 using namespace signet;
+using json::Array;
 using json::Object;
 
 namespace {
@@ -177,6 +178,44 @@ Object transactionSigningFacts(RequestContext& ctx, const Object& p) {
       Object tx = transactionFacts(ctx, *target, p);  // kept alive while it is read
       for (const auto& [k, v] : *tx) facts->set(k, v);
     }
+  });
+}
+
+Object sendTransactionFacts(RequestContext& ctx, const Object& p) {
+  return collect([&](Object facts) {
+    if (p->has("unsignedTransaction")) {  // Solana: V2 hex with signWiths, V1 base64
+      Array signers = p->getArray("signWiths");
+      std::string first = signers && signers->size() > 0 ? signers->getElement<std::string>(0)
+                                                         : p->optValue<std::string>("signWith", "");
+      auto target = locateSignWith(ctx, first);
+      signerFacts(ctx, target, facts);
+      std::string text = p->getValue<std::string>("unsignedTransaction");
+      auto raw = signers ? fromHex(text) : base64Decode(text);
+      if (!target || !raw) return;
+      Object tx = json::object();
+      tx->set("type", "TRANSACTION_TYPE_SOLANA");
+      tx->set("unsignedTransaction", toHex(*raw));
+      Object chainFacts = transactionFacts(ctx, *target, tx);  // kept alive while it is read
+      for (const auto& [k, v] : *chainFacts) facts->set(k, v);
+      return;
+    }
+    std::string from = p->optValue<std::string>("from", "");
+    signerFacts(ctx, locateSignWith(ctx, from), facts);
+    // One call: V1 carries it at the top, V2 as the only entry of `calls`.
+    Array calls = p->getArray("calls");
+    Object call =
+        calls ? (calls->size() == 1 ? calls->getObject(0) : nullptr) : (p->has("to") ? p : nullptr);
+    if (!call) return;
+    Object tx = json::object();
+    tx->set("from", asciiLower(from));
+    tx->set("to", asciiLower(call->optValue<std::string>("to", "")));
+    tx->set("data", asciiLower(call->optValue<std::string>("data", "0x")));
+    tx->set("value", integerValue(call->optValue<std::string>("value", "0")));
+    std::string chain = p->optValue<std::string>("caip2", "");
+    if (chain.rfind("eip155:", 0) == 0) tx->set("chain_id", integerValue(chain.substr(7)));
+    Object eth = json::object();
+    eth->set("tx", tx);
+    facts->set("eth", eth);
   });
 }
 

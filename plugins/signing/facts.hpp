@@ -19,6 +19,10 @@ using signet::json::Object;
 Object rawSigningFacts(RequestContext& ctx, const Object& parameters);
 // sign_transaction: the signer and the transaction's facts (sign_transaction.hpp).
 Object transactionSigningFacts(RequestContext& ctx, const Object& parameters);
+// eth_send_transaction and eth_undelegate_7702: the signer of `from`, and for a send of one
+// call `eth.tx` {from, to, data, value, chain_id}. sol_send_transaction: the first signer named
+// and `solana.tx` of the unsigned transaction.
+Object sendTransactionFacts(RequestContext& ctx, const Object& parameters);
 // export_wallet_account: the `wallet` and `wallet_account` of `address`.
 Object walletAccountFacts(RequestContext& ctx, const Object& parameters);
 // Activities on one wallet (`walletId`), on several (`walletIds`: `wallets`), on one private

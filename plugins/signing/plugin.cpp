@@ -1,6 +1,7 @@
 // The signing plugin's registration: one row per activity type or query, plus the hooks the
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
+#include "broadcast/broadcast.hpp"
 #include "contract_interfaces.hpp"
 #include "export_import.hpp"
 #include "facts.hpp"
@@ -235,6 +236,8 @@ void registerSigning(Registry& r) {
   r.query({"get_smart_contract_interface",   getSmartContractInterface});
   r.query({"list_smart_contract_interfaces", listSmartContractInterfaces});
   // clang-format on
+  broadcast::registerBroadcast(
+      r, std::make_shared<broadcast::Broadcast>(broadcast::parseSettings(r.settings())));
   r.migrations("signing", migrations());
   r.walletCreator(createWalletIn);
   r.organizationDeletionHook(deleteOrganizationKeys);
@@ -251,7 +254,8 @@ SIGNET_PLUGIN(
     registerSigning,
     {.name = "signing",
      .version = "0.1.0",
-     .description = "wallets, private keys, raw and transaction signing, contract interfaces",
+     .description = "wallets, private keys, raw and transaction signing, contract interfaces, "
+                    "sending transactions with gas sponsorship",
      .submitPaths = {"create_wallet",
                      "create_wallet_accounts",
                      "update_wallet",
@@ -274,7 +278,13 @@ SIGNET_PLUGIN(
                      "sign_transaction",
                      "spark_prepare_transfer",
                      "create_smart_contract_interface",
-                     "delete_smart_contract_interface"},
+                     "delete_smart_contract_interface",
+                     "eth_send_transaction",
+                     "eth_undelegate_7702",
+                     "eth_send_raw_transaction",
+                     "sol_send_transaction",
+                     "upsert_gas_usage_config"},
      .queryPaths = {"get_wallet", "list_wallets", "get_wallet_account", "list_wallet_accounts",
                     "get_private_key", "list_private_keys", "list_private_key_tags",
-                    "get_smart_contract_interface", "list_smart_contract_interfaces"}})
+                    "get_smart_contract_interface", "list_smart_contract_interfaces",
+                    "get_send_transaction_status", "get_gas_usage", "get_nonces"}})

@@ -44,7 +44,34 @@ std::vector<signet::Migration> migrations() {
             "interface_json TEXT NOT NULL, label TEXT NOT NULL, notes TEXT NOT NULL, "
             "created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL)",
             "CREATE UNIQUE INDEX signing_contract_interfaces_address ON "
-            "signing_contract_interfaces (organization_id, type, address_key)"}}};
+            "signing_contract_interfaces (organization_id, type, address_key)"}},
+          {4,
+           "sends to chain nodes, the next nonce of each sending account, sponsor keys, and "
+           "gas sponsorship configurations and usage",
+           {"CREATE TABLE signing_sends (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "billing_organization_id TEXT NOT NULL, caip2 TEXT NOT NULL, kind TEXT NOT NULL, "
+            "request TEXT NOT NULL, status TEXT NOT NULL, signed_tx TEXT NOT NULL, tx_hash TEXT "
+            "NOT NULL, sender TEXT NOT NULL, sender_nonce BIGINT NOT NULL, tx_error TEXT NOT "
+            "NULL, error_json TEXT NOT NULL, attempts BIGINT NOT NULL, next_attempt_at_ms BIGINT "
+            "NOT NULL, claimed_until_ms BIGINT NOT NULL, created_at_ms BIGINT NOT NULL, "
+            "updated_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX signing_sends_due ON signing_sends (status, next_attempt_at_ms)",
+            "CREATE INDEX signing_sends_organization ON signing_sends (organization_id)",
+            "CREATE TABLE signing_send_nonces (caip2 TEXT NOT NULL, address TEXT NOT NULL, "
+            "next_nonce BIGINT NOT NULL, PRIMARY KEY (caip2, address))",
+            "CREATE TABLE signing_sponsors (family TEXT PRIMARY KEY, address TEXT NOT NULL, "
+            "created_at_ms BIGINT NOT NULL)",
+            "CREATE TABLE signing_gas_configs (organization_id TEXT PRIMARY KEY, id TEXT NOT "
+            "NULL, org_limit_micros BIGINT NOT NULL, sub_org_limit_micros BIGINT NOT NULL, "
+            "window_minutes BIGINT NOT NULL, enabled INTEGER NOT NULL, rent_prefund INTEGER NOT "
+            "NULL, updated_at_ms BIGINT NOT NULL)",
+            "CREATE TABLE signing_gas_usage (send_id TEXT PRIMARY KEY, organization_id TEXT NOT "
+            "NULL, billing_organization_id TEXT NOT NULL, usd_micros BIGINT NOT NULL, at_ms "
+            "BIGINT NOT NULL)",
+            "CREATE INDEX signing_gas_usage_billing ON signing_gas_usage "
+            "(billing_organization_id, at_ms)",
+            "CREATE INDEX signing_gas_usage_organization ON signing_gas_usage (organization_id, "
+            "at_ms)"}}};
 }
 
 }  // namespace signing

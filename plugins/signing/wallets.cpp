@@ -334,6 +334,10 @@ void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizatio
   }
   for (const auto& w : wallets) eraseWallet(ctx, w.str(0));
   for (const auto& k : keys) ctx.keyring().erase(privateKeySecretId(k.str(0)));
+  // Its sends stop with it (their keys are gone); what sponsorship it used stays counted in its
+  // parent's window.
+  ctx.db().exec("DELETE FROM signing_sends WHERE organization_id = ?", {organizationId});
+  ctx.db().exec("DELETE FROM signing_gas_configs WHERE organization_id = ?", {organizationId});
   ctx.db().exec("DELETE FROM signing_private_key_addresses WHERE organization_id = ?",
                 {organizationId});
   for (const auto& k : keys)

@@ -1,0 +1,158 @@
+#include "broadcast.hpp"
+
+#include "../facts.hpp"
+
+#include <Poco/Logger.h>
+
+#include "gas_usage.hpp"
+#include "sponsor.hpp"
+
+namespace signing::broadcast {
+
+using namespace signet;
+
+namespace {
+constexpr int kBatch = 20;  // sends moved per round
+}
+
+std::string requireChain(const Broadcast& b, const json::Object& p, bool solana) {
+  std::string given = json::requireString(p, "caip2", "parameters");
+  auto chain = normalizeCaip2(given);
+  if (!chain || isSolana(*chain) != solana)
+    throw invalidArgument("invalid field parameters.caip2: \"" + given + "\" is not " +
+                          (solana ? "a Solana" : "an Ethereum (eip155)") + " CAIP-2 chain id");
+  if (!b.settings().rpc.count(*chain))
+    throw invalidArgument("invalid field parameters.caip2: no node is configured for \"" + given +
+                          "\" (plugins.settings.signing.broadcast.rpc)");
+  return *chain;
+}
+
+std::optional<JsonRpc> Broadcast::node(const std::string& caip2) const {
+  auto url = settings_.rpc.find(caip2);
+  if (url == settings_.rpc.end()) return std::nullopt;
+  return JsonRpc(url->second, "the " + caip2 + " node", settings_.timeoutSeconds,
+                 settings_.allowInsecureUrls);
+}
+
+EthNode Broadcast::ethNode(const std::string& caip2) {
+  auto rpc = node(caip2);
+  if (!rpc) throw failedPrecondition("no node is configured for " + caip2);
+  EthNode n(*rpc);
+  std::lock_guard<std::mutex> lock(checkedMutex_);
+  if (!checkedChains_[caip2]) {
+    // A node of another chain would take signatures meant for this one elsewhere.
+    uint64_t id = n.chainId();
+    if ("eip155:" + std::to_string(id) != caip2)
+      throw failedPrecondition(n.name() + " is chain eip155:" + std::to_string(id) + ", not " +
+                               caip2 + " (plugins.settings.signing.broadcast.rpc)");
+    checkedChains_[caip2] = true;
+  }
+  return n;
+}
+
+void Broadcast::wake() {
+  if (auto* w = worker_.load()) w->wake();
+}
+
+void Broadcast::run(WorkerContext& w) {
+  worker_ = &w;
+  const int64_t claimMs = 2 * int64_t{settings_.timeoutSeconds} * 1000 * 4 + 5000;
+  while (w.waitFor(settings_.pollIntervalMs)) {
+    std::vector<Send> due;
+    w.transaction(
+        [&](RequestContext& ctx) { due = claimDueSends(ctx.db(), w.nowMs(), claimMs, kBatch); });
+    for (auto& s : due) {
+      if (w.stopping()) break;
+      step(w, s);
+    }
+  }
+  worker_ = nullptr;
+}
+
+void Broadcast::step(WorkerContext& w, Send& s) {
+  try {
+    if (s.kind == SendKind::kSol || s.kind == SendKind::kSolSponsored)
+      stepSol(*this, w, s);
+    else
+      stepEth(*this, w, s);
+  } catch (const std::exception& e) {
+    // A bug or a store error: the claim runs out and the send is tried again.
+    Poco::Logger::get("signet.plugins")
+        .error("signing: send %s could not be moved along: %s", s.id, std::string(e.what()));
+  }
+}
+
+void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
+  auto activity =
+      [b](json::Object (Broadcast::*op)(ActivityContext&, const json::Object&)) -> ActivityHandler {
+    return [b, op](ActivityContext& ctx, const json::Object& p) { return ((*b).*op)(ctx, p); };
+  };
+  auto ethSend = [&](const char* type, const char* intentKey, const char* resultKey,
+                     std::vector<ParamSpec> parameters) {
+    r.activity({.type = type,
+                .path = "eth_send_transaction",
+                .intentKey = intentKey,
+                .resultKey = resultKey,
+                .resource = "PRIVATE_KEY",
+                .action = "SIGN",
+                .handler = activity(&Broadcast::ethSendTransaction),
+                .parameters = std::move(parameters),
+                .facts = sendTransactionFacts});
+  };
+  auto solSend = [&](const char* type, const char* intentKey, const char* resultKey,
+                     std::vector<ParamSpec> parameters) {
+    r.activity({.type = type,
+                .path = "sol_send_transaction",
+                .intentKey = intentKey,
+                .resultKey = resultKey,
+                .resource = "PRIVATE_KEY",
+                .action = "SIGN",
+                .handler = activity(&Broadcast::solSendTransaction),
+                .parameters = std::move(parameters),
+                .facts = sendTransactionFacts});
+  };
+  auto undelegate = [&](const char* type) {
+    r.activity({.type = type,
+                .path = "eth_undelegate_7702",
+                .intentKey = "ethUndelegate7702Intent",
+                .resultKey = "ethUndelegate7702Result",
+                .resource = "PRIVATE_KEY",
+                .action = "SIGN",
+                .handler = activity(&Broadcast::ethUndelegate),
+                .parameters = {{.name = "from"}, {.name = "caip2"}},
+                .facts = sendTransactionFacts});
+  };
+  // clang-format off
+  ethSend("ACTIVITY_TYPE_ETH_SEND_TRANSACTION", "ethSendTransactionIntent", "ethSendTransactionResult",
+          {{.name = "from"}, {.name = "caip2"}, {.name = "to"}});
+  ethSend("ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2", "ethSendTransactionIntentV2", "ethSendTransactionResultV2",
+          {{.name = "from"}, {.name = "caip2"}, {.name = "calls", .type = ParamType::kArray}});
+  // Both spellings are in use: the public API's, and @turnkey/sdk-server's.
+  undelegate("ACTIVITY_TYPE_ETH_UNDELEGATE_7702");
+  undelegate("ACTIVITY_TYPE_ETH_UNDELEGATE7702");
+  r.activity({.type = "ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION", .path = "eth_send_raw_transaction",
+              .intentKey = "ethSendRawTransactionIntent", .resultKey = "ethSendRawTransactionResult",
+              .resource = "PRIVATE_KEY", .action = "SIGN",
+              .handler = activity(&Broadcast::ethSendRawTransaction),
+              .parameters = {{.name = "signedTransaction"}, {.name = "caip2"}}});
+  solSend("ACTIVITY_TYPE_SOL_SEND_TRANSACTION", "solSendTransactionIntent", "solSendTransactionResult",
+          {{.name = "unsignedTransaction"}, {.name = "signWith"}, {.name = "caip2"}});
+  solSend("ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2", "solSendTransactionIntentV2", "solSendTransactionResultV2",
+          {{.name = "unsignedTransaction"}, {.name = "signWiths", .type = ParamType::kArray},
+           {.name = "caip2"}});
+  r.activity({.type = "ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG", .path = "upsert_gas_usage_config",
+              .intentKey = "upsertGasUsageConfigIntent", .resultKey = "upsertGasUsageConfigResult",
+              .resource = "SPONSORSHIP", .action = "UPDATE", .rootQuorumOnly = true,
+              .handler = upsertGasUsageConfig,
+              .parameters = {{.name = "orgWindowLimitUsd"}, {.name = "subOrgWindowLimitUsd"},
+                             {.name = "windowDurationMinutes"}}});
+  r.query({"get_send_transaction_status", sendStatus});
+  r.query({"get_gas_usage",               getGasUsage});
+  r.query({"get_nonces", [b](RequestContext& ctx, const json::Object& body) {
+             return b->getNonces(ctx, body); }});
+  r.worker({"sends", [b](WorkerContext& w) { b->run(w); }});
+  r.command(createSponsorCommand());
+  // clang-format on
+}
+
+}  // namespace signing::broadcast

@@ -1,0 +1,73 @@
+// Sending transactions, not only signing them: eth_send_transaction (V1 and V2, one call as
+// EIP-1559, batches and sponsored sends through EIP-7702 delegation to the batch executor),
+// eth_undelegate_7702, eth_send_raw_transaction, sol_send_transaction (V1 and V2, optionally
+// with the sponsor as fee payer), get_send_transaction_status, get_nonces, and the gas
+// sponsorship limits (upsert_gas_usage_config, get_gas_usage).
+//
+// The activity checks the request and records the send; the worker fills what the node must
+// say (nonce, fees, gas, blockhash), signs with the keys the activity's policies approved,
+// sends, and follows the transaction to INCLUDED or FAILED (sends.hpp). It is part of the
+// signing plugin because it signs with the signing plugin's keys and its policies read the
+// signing plugin's eth and solana facts. docs/broadcast.md describes it.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "eth_node.hpp"
+#include "prices.hpp"
+#include "sends.hpp"
+#include "settings.hpp"
+#include "signet/plugin.hpp"
+
+namespace signing::broadcast {
+
+class Broadcast {
+ public:
+  explicit Broadcast(Settings s) : settings_(std::move(s)), prices_(settings_) {}
+
+  // eth_send_transaction: V1 (to, value, data) and V2 (calls), by the activity's version.
+  signet::json::Object ethSendTransaction(signet::ActivityContext& ctx,
+                                          const signet::json::Object& p);
+  signet::json::Object ethUndelegate(signet::ActivityContext& ctx, const signet::json::Object& p);
+  signet::json::Object ethSendRawTransaction(signet::ActivityContext& ctx,
+                                             const signet::json::Object& p);
+  signet::json::Object getNonces(signet::RequestContext& ctx, const signet::json::Object& body);
+  // sol_send_transaction: V1 (base64, signWith) and V2 (hex, signWiths).
+  signet::json::Object solSendTransaction(signet::ActivityContext& ctx,
+                                          const signet::json::Object& p);
+
+  // The worker: moves every due send one step, until the gateway stops.
+  void run(signet::WorkerContext& w);
+
+  const Settings& settings() const { return settings_; }
+  Prices& prices() { return prices_; }
+  // The configured node of a chain (normalized CAIP-2), or nullopt.
+  std::optional<JsonRpc> node(const std::string& caip2) const;
+  // An Ethereum node whose eth_chainId was checked against the chain it is configured for.
+  EthNode ethNode(const std::string& caip2);
+
+ private:
+  void wake();
+  void step(signet::WorkerContext& w, Send& s);
+
+  Settings settings_;
+  Prices prices_;
+  std::atomic<signet::WorkerContext*> worker_{nullptr};
+  std::mutex checkedMutex_;
+  std::map<std::string, bool> checkedChains_;
+};
+
+// The worker's steps per chain family (eth_worker.cpp, sol_worker.cpp): one attempt at moving
+// the send along, recording what happened.
+void stepEth(Broadcast& b, signet::WorkerContext& w, Send& s);
+void stepSol(Broadcast& b, signet::WorkerContext& w, Send& s);
+
+// The normalized chain of parameters.caip2 when a node is configured for it; InvalidArgument
+// naming the field otherwise.
+std::string requireChain(const Broadcast& b, const signet::json::Object& p, bool solana);
+
+void registerBroadcast(signet::Registry& r, std::shared_ptr<Broadcast> b);
+
+}  // namespace signing::broadcast

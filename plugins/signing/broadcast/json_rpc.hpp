@@ -1,0 +1,50 @@
+// A JSON-RPC 2.0 client for chain nodes (Ethereum's and Solana's APIs): one call per HTTP
+// exchange, with the deadline, TLS and size bounds of signet/http_fetch.hpp.
+#pragma once
+
+#include <Poco/Dynamic/Var.h>
+
+#include <string>
+
+#include "signet/error.hpp"
+#include "signet/json.hpp"
+
+namespace signing::broadcast {
+
+// The node answered with an error object: {code, message, data}.
+class RpcError : public signet::Error {
+ public:
+  RpcError(int code, std::string message, Poco::Dynamic::Var data)
+      : signet::Error(signet::Code::kFailedPrecondition, message),
+        rpcCode_(code),
+        rpcMessage_(std::move(message)),
+        data_(std::move(data)) {}
+  int rpcCode() const { return rpcCode_; }
+  const std::string& rpcMessage() const { return rpcMessage_; }
+  const Poco::Dynamic::Var& data() const { return data_; }
+
+ private:
+  int rpcCode_;
+  std::string rpcMessage_;
+  Poco::Dynamic::Var data_;
+};
+
+class JsonRpc {
+ public:
+  JsonRpc(std::string url, std::string name, int timeoutSeconds, bool allowHttp)
+      : url_(std::move(url)),
+        name_(std::move(name)),
+        timeoutSeconds_(timeoutSeconds),
+        allowHttp_(allowHttp) {}
+  // The `result` of the call. RpcError when the node answers an error; signet::Error
+  // (kUnavailable) naming the node when it cannot be reached or does not answer in time.
+  Poco::Dynamic::Var call(const std::string& method, const signet::json::Array& params) const;
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string url_, name_;
+  int timeoutSeconds_;
+  bool allowHttp_;
+};
+
+}  // namespace signing::broadcast

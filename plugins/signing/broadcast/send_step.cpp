@@ -1,0 +1,40 @@
+#include "send_step.hpp"
+
+#include <Poco/Logger.h>
+
+namespace signing::broadcast {
+
+using namespace signet;
+
+void SendStep::later() {
+  w_.transaction([&](RequestContext& ctx) {
+    recordRetry(ctx.db(), s_.id, s_.attempts + 1, w_.nowMs() + b_.settings().pollIntervalMs, "",
+                w_.nowMs());
+  });
+}
+
+bool SendStep::waitedTooLong() const {
+  return s_.attempts * b_.settings().pollIntervalMs > int64_t{b_.settings().giveUpSeconds} * 1000;
+}
+
+void SendStep::retry(const std::string& cause) {
+  if (w_.nowMs() - s_.createdAtMs > int64_t{b_.settings().giveUpSeconds} * 1000) return fail(cause);
+  int64_t wait = std::min<int64_t>(
+      int64_t{b_.settings().pollIntervalMs} << std::min<int64_t>(s_.attempts, 5), 30'000);
+  w_.transaction([&](RequestContext& ctx) {
+    recordRetry(ctx.db(), s_.id, s_.attempts + 1, w_.nowMs() + wait, cause, w_.nowMs());
+  });
+}
+
+void SendStep::fail(const std::string& cause, json::Object error) {
+  if (!error) {
+    error = json::object();
+    error->set("message", cause);
+  }
+  w_.transaction(
+      [&](RequestContext& ctx) { recordFailed(ctx.db(), s_.id, cause, error, w_.nowMs()); });
+  Poco::Logger::get("signet.plugins")
+      .information("signing: send %s on %s failed: %s", s_.id, s_.caip2, cause);
+}
+
+}  // namespace signing::broadcast

@@ -1,0 +1,105 @@
+#include "settings.hpp"
+
+#include <algorithm>
+
+#include "quantity.hpp"
+#include "signet/error.hpp"
+
+namespace signing::broadcast {
+
+using namespace signet;
+
+namespace {
+const std::string kPath = "plugins.settings.signing.broadcast";
+
+std::string chainKey(const std::string& key, const std::string& field) {
+  auto normalized = normalizeCaip2(key);
+  if (!normalized)
+    throw invalidArgument("invalid field " + field + ": \"" + key +
+                          "\" is not a CAIP-2 chain id (eip155:<id> or solana:<genesis hash>)");
+  return *normalized;
+}
+
+std::string url(const std::string& value, const std::string& field, bool allowHttp) {
+  if (value.rfind("https://", 0) != 0 && !(allowHttp && value.rfind("http://", 0) == 0))
+    throw invalidArgument("invalid field " + field + ": \"" + value +
+                          "\" (an https:// URL; http:// only with allowInsecureUrls)");
+  return value;
+}
+
+// {"<caip2>": "<text>"} with each value checked by `check`.
+template <typename Check>
+std::map<std::string, std::string> chainMap(const json::Object& o, const char* key, Check check) {
+  std::map<std::string, std::string> out;
+  json::Object map = o->getObject(key);
+  if (!map) return out;
+  for (const auto& [chain, value] : *map) {
+    std::string field = kPath + "." + key + "." + chain;
+    if (!value.isString()) throw invalidArgument("invalid field " + field + ": a string");
+    out[chainKey(chain, field)] = check(value.toString(), field);
+  }
+  return out;
+}
+}  // namespace
+
+std::optional<std::string> normalizeCaip2(const std::string& caip2) {
+  if (caip2.rfind("eip155:", 0) == 0) {
+    std::string id = caip2.substr(7);
+    if (id.empty() || id.size() > 18 || id[0] == '0' ||
+        !std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    return caip2;
+  }
+  if (caip2 == "solana:mainnet") return "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+  if (caip2 == "solana:devnet") return "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
+  if (caip2.rfind("solana:", 0) == 0) {
+    std::string hash = caip2.substr(7);
+    if (hash.size() < 32 || hash.size() > 44 || !base58Decode(hash)) return std::nullopt;
+    return "solana:" + hash.substr(0, 32);
+  }
+  return std::nullopt;
+}
+
+bool isSolana(const std::string& caip2) {
+  return caip2.rfind("solana:", 0) == 0;
+}
+
+Settings parseSettings(const json::Object& signing) {
+  Settings s;
+  json::Object o = signing ? signing->getObject("broadcast") : nullptr;
+  if (!o) return s;
+  s.allowInsecureUrls = json::optionalBool(o, "allowInsecureUrls", kPath, false);
+  s.timeoutSeconds = json::optionalIntInRange(o, "timeoutSeconds", kPath, s.timeoutSeconds, 1, 120);
+  s.pollIntervalMs =
+      json::optionalIntInRange(o, "pollIntervalMs", kPath, s.pollIntervalMs, 50, 60'000);
+  s.giveUpSeconds =
+      json::optionalIntInRange(o, "giveUpSeconds", kPath, s.giveUpSeconds, 1, 7 * 86400);
+  bool http = s.allowInsecureUrls;
+  s.rpc = chainMap(o, "rpc",
+                   [http](const std::string& v, const std::string& f) { return url(v, f, http); });
+  s.batchExecutor = chainMap(o, "batchExecutor", [](const std::string& v, const std::string& f) {
+    auto bytes = fromHex(v);
+    if (v.rfind("0x", 0) != 0 || !bytes || bytes->size() != 20)
+      throw invalidArgument("invalid field " + f + ": \"" + v + "\" is not a 0x address");
+    return asciiLower(v);
+  });
+  s.usdPrice = chainMap(o, "usdPrice", [](const std::string& v, const std::string& f) {
+    if (!parseFixed(v, 6)) throw invalidArgument("invalid field " + f + ": \"" + v + "\" (USD)");
+    return v;
+  });
+  if (json::Object sources = o->getObject("priceSource"))
+    for (const auto& [chain, value] : *sources) {
+      std::string field = kPath + ".priceSource." + chain;
+      json::Object source =
+          value.type() == typeid(json::Object) ? value.extract<json::Object>() : nullptr;
+      if (!source) throw invalidArgument("invalid field " + field + ": an object");
+      PriceSource p;
+      p.url = url(json::requireString(source, "url", field), field + ".url", http);
+      p.field = json::requireString(source, "field", field);
+      p.cacheSeconds = json::optionalIntInRange(source, "cacheSeconds", field, 60, 1, 86400);
+      s.priceSource[chainKey(chain, field)] = p;
+    }
+  return s;
+}
+
+}  // namespace signing::broadcast

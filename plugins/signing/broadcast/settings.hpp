@@ -1,0 +1,50 @@
+// plugins.settings.signing.broadcast: where transactions are sent and what sponsorship costs.
+// Every field is optional; without `rpc`, every send is refused naming its chain.
+//   rpc                {"<CAIP-2 chain id>": "<JSON-RPC URL>"}: eip155:<chain id> or Solana's
+//                      solana:<genesis hash prefix> (solana:mainnet and solana:devnet name those)
+//   allowInsecureUrls  plain http:// node URLs (tests and development only)
+//   timeoutSeconds     one node call, connect to last byte (default 10)
+//   pollIntervalMs     how often the worker moves sends along (default 1000)
+//   giveUpSeconds      how long a node may stay unreachable, or a transaction unconfirmed,
+//                      before the send is FAILED with the cause (default 600)
+//   batchExecutor      {"eip155:<id>": "0x…"}: where contracts/SignetBatchExecutor.sol is
+//                      deployed on that chain (needed for batches and sponsored sends)
+//   usdPrice           {"<CAIP-2>": "3000.50"}: a fixed USD price of the chain's native coin
+//   priceSource        {"<CAIP-2>": {"url": "...", "field": "data.amount", "cacheSeconds": 60}}:
+//                      a JSON document giving that price (fixed prices win when both are set)
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "signet/json.hpp"
+
+namespace signing::broadcast {
+
+struct PriceSource {
+  std::string url;
+  std::string field;  // dotted path to a string or number
+  int cacheSeconds = 60;
+};
+
+struct Settings {
+  std::map<std::string, std::string> rpc;
+  bool allowInsecureUrls = false;
+  int timeoutSeconds = 10;
+  int pollIntervalMs = 1000;
+  int giveUpSeconds = 600;
+  std::map<std::string, std::string> batchExecutor;  // lower-case 0x addresses
+  std::map<std::string, std::string> usdPrice;
+  std::map<std::string, PriceSource> priceSource;
+};
+
+Settings parseSettings(const signet::json::Object& signingSettings);
+
+// A CAIP-2 chain id in the form the settings are keyed by: eip155:<decimal>, or solana:<first 32
+// characters of the genesis hash> (solana:mainnet and solana:devnet resolved). nullopt when
+// it is neither.
+std::optional<std::string> normalizeCaip2(const std::string& caip2);
+bool isSolana(const std::string& normalizedCaip2);
+
+}  // namespace signing::broadcast

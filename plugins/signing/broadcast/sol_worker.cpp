@@ -1,0 +1,211 @@
+// One step of a Solana send (broadcast.hpp): set the blockhash, put the sponsor in front as the
+// fee payer when sponsored, sign for every required signer, send (sendTransaction runs the
+// node's preflight), and follow the signature to confirmation.
+#include "../key_material.hpp"
+#include "broadcast.hpp"
+#include "gas_usage.hpp"
+#include "send_step.hpp"
+#include "solana_message.hpp"
+#include "sponsor.hpp"
+
+namespace signing::broadcast {
+
+using namespace signet;
+
+namespace {
+constexpr uint64_t kLamportsPerSignature = 5000;  // the base fee, when the node does not say
+
+json::Array params(std::initializer_list<Poco::Dynamic::Var> values) {
+  json::Array a = json::array();
+  for (const auto& v : values) a->add(v);
+  return a;
+}
+
+json::Object objectOf(const Poco::Dynamic::Var& v) {
+  return v.type() == typeid(json::Object) ? v.extract<json::Object>() : nullptr;
+}
+
+json::Object solanaError(const std::string& source, const RpcError* e, const std::string& message,
+                         const Poco::Dynamic::Var& transactionError = {}) {
+  json::Object details = json::object();
+  details->set("source", source);
+  if (e) {
+    details->set("rpcCode", e->rpcCode());
+    details->set("rpcMessage", e->rpcMessage());
+    if (json::Object data = objectOf(e->data())) {
+      if (data->has("logs")) details->set("logs", data->get("logs"));
+      if (data->has("err")) details->set("transactionErrorJson", json::stringify(data->get("err")));
+      if (data->has("unitsConsumed"))
+        details->set("unitsConsumed", data->get("unitsConsumed").convert<std::string>());
+    }
+  }
+  if (!transactionError.isEmpty())
+    details->set("transactionErrorJson", json::stringify(transactionError));
+  json::Object error = json::object();
+  error->set("message", message);
+  error->set("solana", details);
+  return error;
+}
+
+class SolStep : SendStep {
+ public:
+  SolStep(Broadcast& b, WorkerContext& w, Send& s) : SendStep(b, w, s) {}
+
+  void run() {
+    auto rpc = b_.node(s_.caip2);
+    if (!rpc) return fail("no node is configured for " + s_.caip2);
+    try {
+      if (s_.status == kBroadcasting)
+        poll(*rpc);
+      else {
+        if (s_.signedTx.empty()) sign(*rpc);
+        send(*rpc);
+      }
+    } catch (const RpcError& e) {
+      fail("the node refused: " + e.rpcMessage(), solanaError("rpc", &e, e.rpcMessage()));
+    } catch (const Error& e) {
+      if (e.code() == Code::kUnavailable)
+        retry(e.what());
+      else
+        fail(e.what());
+    }
+  }
+
+ private:
+  void sign(const JsonRpc& rpc) {
+    auto tx = parseSolanaTransaction(*fromHex(s_.request->getValue<std::string>("transaction")),
+                                     "the stored transaction");
+    Bytes blockhash;
+    if (auto given = s_.request->optValue<std::string>("recentBlockhash", ""); !given.empty()) {
+      blockhash = *base58Decode(given);
+    } else {
+      json::Object answer = objectOf(rpc.call("getLatestBlockhash", params({})));
+      json::Object value = answer ? answer->getObject("value") : nullptr;
+      auto hash =
+          value ? base58Decode(value->optValue<std::string>("blockhash", "")) : std::nullopt;
+      if (!hash || hash->size() != 32)
+        throw Error(Code::kUnavailable, rpc.name() + " answered getLatestBlockhash with no hash");
+      blockhash = *hash;
+    }
+    tx = withBlockhash(tx, blockhash);
+    std::optional<Sponsor> sponsor;
+    if (s_.kind == SendKind::kSolSponsored) {
+      w_.read([&](RequestContext& ctx) { sponsor = openSponsor(ctx, "solana"); });
+      if (!sponsor) throw failedPrecondition("this gateway's solana sponsor key is gone");
+      tx = withFeePayer(tx, *base58Decode(sponsor->address));
+      // The fee the sponsor pays, for the limit: the base fee per signature.
+      auto price = b_.prices().usdMicros(s_.caip2, w_.nowMs());
+      if (!price) throw failedPrecondition("no USD price is configured for " + s_.caip2);
+      s_.request->set("priceMicros", toDecimal(*price));
+      Uint128 most = usdMicros(kLamportsPerSignature * tx.requiredSignatures, *price, 9);
+      w_.read([&](RequestContext& ctx) {
+        requireSponsorship(ctx.db(), s_.organizationId, s_.billingOrganizationId, most, w_.nowMs());
+      });
+    }
+    Bytes message = tx.message();
+    Bytes raw = tx.raw;
+    auto place = [&](const Bytes& publicKey, const Bytes& signature) {
+      raw = solanaSignedTransaction(parseSolanaTransaction(raw, "the transaction"), publicKey,
+                                    signature);
+    };
+    if (sponsor)
+      place(*base58Decode(sponsor->address),
+            crypto::signEd25519(sponsor->key, message.data(), message.size()));
+    json::Array signers = s_.request->getArray("signers");
+    for (unsigned i = 0; i < signers->size(); ++i) {
+      json::Object key = signers->getObject(i);
+      SignWithTarget target;
+      target.walletAccount = key->getValue<bool>("walletAccount");
+      target.id = key->getValue<std::string>("id");
+      target.curve = crypto::Curve::kEd25519;
+      target.addressFormat = key->optValue<std::string>("addressFormat", "");
+      std::optional<SigningKey> opened;
+      w_.read([&](RequestContext& ctx) { opened.emplace(openSignWith(ctx, target)); });
+      place(*base58Decode(key->getValue<std::string>("address")),
+            crypto::signEd25519(opened->privateKey, message.data(), message.size()));
+    }
+    auto signed_ = parseSolanaTransaction(raw, "the signed transaction");
+    s_.signedTx = toHex(raw);
+    // A transaction's id is its first signature, the fee payer's.
+    s_.txHash = base58Encode(Bytes(raw.begin() + static_cast<long>(signed_.signaturesOffset),
+                                   raw.begin() + static_cast<long>(signed_.signaturesOffset) + 64));
+    s_.sender = base58Encode(signed_.accountKeys[0]);
+    s_.request->set("signatures", static_cast<int64_t>(signed_.requiredSignatures));
+    w_.transaction([&](RequestContext& ctx) { recordSigned(ctx.db(), s_, w_.nowMs()); });
+  }
+
+  void send(const JsonRpc& rpc) {
+    json::Object options = json::object();
+    options->set("encoding", "base64");
+    try {
+      rpc.call("sendTransaction", params({base64Encode(toString(*fromHex(s_.signedTx))), options}));
+    } catch (const RpcError& e) {
+      // Sent before a crash, or the same bytes twice: the node knows the signature.
+      if (asciiLower(e.rpcMessage()).find("already been processed") == std::string::npos) {
+        fail("the node refused the transaction: " + e.rpcMessage(),
+             solanaError("preflight", &e, e.rpcMessage()));
+        return;
+      }
+    }
+    w_.transaction([&](RequestContext& ctx) {
+      recordBroadcast(ctx.db(), s_.id, w_.nowMs() + b_.settings().pollIntervalMs, w_.nowMs());
+    });
+  }
+
+  void poll(const JsonRpc& rpc) {
+    json::Object options = json::object();
+    options->set("searchTransactionHistory", true);
+    json::Object answer = objectOf(
+        rpc.call("getSignatureStatuses", params({json::stringArray({s_.txHash}), options})));
+    json::Array list = answer ? answer->getArray("value") : nullptr;
+    json::Object status = list && list->size() > 0 ? list->getObject(0) : nullptr;
+    if (!status) {
+      if (waitedTooLong())
+        return fail("not confirmed within " + std::to_string(b_.settings().giveUpSeconds) +
+                    " seconds (its blockhash may have expired)");
+      return later();
+    }
+    Poco::Dynamic::Var err = status->get("err");
+    bool failed = !err.isEmpty();
+    Uint128 fee = 0;
+    if (s_.kind == SendKind::kSolSponsored) fee = feeOf(rpc);
+    w_.transaction([&](RequestContext& ctx) {
+      if (failed)
+        recordFailed(ctx.db(), s_.id, "the transaction failed: " + json::stringify(err),
+                     solanaError("execution", nullptr, "the transaction failed", err), w_.nowMs());
+      else
+        recordIncluded(ctx.db(), s_.id, w_.nowMs());
+      if (s_.kind == SendKind::kSolSponsored)
+        recordUsage(ctx.db(), s_.id, s_.organizationId, s_.billingOrganizationId, fee, w_.nowMs());
+    });
+  }
+
+  // The fee the sponsor paid (getTransaction's meta.fee, else the base fee), in micro-USD.
+  Uint128 feeOf(const JsonRpc& rpc) {
+    uint64_t lamports = kLamportsPerSignature *
+                        static_cast<uint64_t>(s_.request->optValue<int64_t>("signatures", 1));
+    try {
+      json::Object options = json::object();
+      options->set("encoding", "json");
+      options->set("maxSupportedTransactionVersion", 0);
+      json::Object tx = objectOf(rpc.call("getTransaction", params({s_.txHash, options})));
+      json::Object meta = tx ? tx->getObject("meta") : nullptr;
+      if (meta && meta->has("fee")) lamports = meta->getValue<uint64_t>("fee");
+    } catch (const Error&) {
+    }
+    std::optional<Uint128> price;
+    try {
+      price = b_.prices().usdMicros(s_.caip2, w_.nowMs());
+    } catch (const Error&) {
+    }
+    if (!price) price = parseU128(s_.request->optValue<std::string>("priceMicros", "0"));
+    return usdMicros(lamports, price.value_or(0), 9);
+  }
+};
+}  // namespace
+
+void stepSol(Broadcast& b, WorkerContext& w, Send& s) {
+  SolStep(b, w, s).run();
+}
+
+}  // namespace signing::broadcast
