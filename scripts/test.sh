@@ -28,7 +28,14 @@ cmake --build "$prefix/hello-build"
 (cd "$prefix/hello-build" && ctest --output-on-failure --timeout 120)
 rm -rf "$prefix"
 
-echo "== conformance: official @turnkey SDKs against a running signet"
+echo "== conformance: official @turnkey SDKs against a running signet, and sends to real chains"
+# Hardhat's EVM and litesvm (the broadcast tests) need Node 20; Debian 12's own Node is 18. The
+# npm registry carries Node's official Linux builds as packages, so an older Node gets one.
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  arch=$(node -p 'process.arch')
+  npm install --prefix "$root/build/node20" --no-audit --no-fund --loglevel=error "node-linux-$arch@20.20.2"
+  export PATH="$root/build/node20/node_modules/node-linux-$arch/bin:$PATH"
+fi
 scripts/check-lockfile.sh
 (cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error)
 SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/

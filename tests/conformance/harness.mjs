@@ -84,6 +84,31 @@ export async function startSignet(rootKey, pluginSettings = null, { serveArgs = 
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Conformance",
     "--user-name", "conformance root", "--api-public-key", rootKey.publicKeyHex], { encoding: "utf8" });
   const ids = JSON.parse(out.trim());
+  let served = await serve(dataDir, serveArgs);
+  const gateway = {
+    baseUrl: served.baseUrl, ids, dataDir,
+    // The URL a line starting with `prefix` announced (a plugin's listener).
+    listenerUrl: (prefix) => served.announced(prefix),
+    // A command on the data directory (`signet <args> --data-dir DIR`), its output as JSON.
+    command: (args) => JSON.parse(execFileSync(signet, [...args, "--data-dir", dataDir],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim()),
+    // Stops the gateway (SIGTERM) and serves the same data directory again, on a new port.
+    async restart() {
+      await served.stop();
+      served = await serve(dataDir, serveArgs);
+      gateway.baseUrl = served.baseUrl;
+    },
+    async stop() {
+      const code = await served.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+  return gateway;
+}
+
+// `signet serve` on a data directory, once it says where it listens.
+async function serve(dataDir, serveArgs) {
   const server = spawn(signet, ["serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0", ...serveArgs],
     { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, SIGNET_LOG_LEVEL: process.env.SIGNET_LOG_LEVEL ?? "warning" } });
   // Every line it prints: the first says where it listens, those after it where its plugins'
@@ -109,15 +134,11 @@ export async function startSignet(rootKey, pluginSettings = null, { serveArgs = 
   });
   const baseUrl = await announced("signet listening on");
   return {
-    baseUrl, ids, dataDir,
-    // The URL a line starting with `prefix` announced (a plugin's listener).
-    listenerUrl: (prefix) => announced(prefix),
+    baseUrl, announced,
     async stop() {
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");
-      const code = await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-      return code;
+      return exited;
     },
   };
 }
