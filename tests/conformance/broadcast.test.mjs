@@ -6,6 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
 import { createPublicClient, createWalletClient, encodeFunctionData, http as viemHttp,
   parseEther, getAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -17,7 +18,10 @@ import { caip2, chainId, compile, executorSource, fundedKey, startHardhat, start
 
 const rootKey = generateKey("p256");
 const solanaChain = "solana:devnet";
-let hardhat, solana, signet, api, chain, wallet, executor, target, eth, sol, blackHole;
+let hardhat, solana, signet, api, chain, wallet, executor, target, eth, sol, blackHole, priceSource;
+// The ETH price comes from a JSON document, as a price feed's would, with more digits than a
+// micro-dollar; Solana's is fixed in the settings.
+const ethPrice = "3000.123456789";
 
 const targetSource = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -81,6 +85,9 @@ async function newAccount(name, format = "ADDRESS_FORMAT_ETHEREUM") {
 before(async () => {
   hardhat = await startHardhat();
   solana = await startSolana();
+  priceSource = createHttpServer((req, res) => res.writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ data: { base: "ETH", currency: "USD", amount: ethPrice } })));
+  await new Promise((r) => priceSource.listen(0, "127.0.0.1", r));
   // A node that takes connections and never answers.
   blackHole = createServer(() => {});
   await new Promise((r) => blackHole.listen(0, "127.0.0.1", r));
@@ -97,7 +104,9 @@ before(async () => {
            "eip155:84532": `http://127.0.0.1:${blackHole.address().port}` },
     allowInsecureUrls: true, pollIntervalMs: 100, timeoutSeconds: 2, giveUpSeconds: 6,
     batchExecutor: { [caip2]: executor },
-    usdPrice: { [caip2]: "3000", [solanaChain]: "150" },
+    usdPrice: { [solanaChain]: "150" },
+    priceSource: { [caip2]: { url: `http://127.0.0.1:${priceSource.address().port}/v2/prices/ETH-USD/spot`,
+                              field: "data.amount", cacheSeconds: 60 } },
   } } });
   api = apiClientFor(signet, rootKey, signet.ids.organizationId);
   eth = await newAccount("eth");
@@ -111,6 +120,7 @@ after(async () => {
   await hardhat.stop();
   await solana.stop();
   blackHole.close();
+  priceSource.close();
 });
 
 test("an EIP-1559 transfer with nonce, gas and fees filled from the node", async () => {
@@ -161,7 +171,7 @@ test("a sponsored send is paid by the sponsor, counted in USD, and refused past 
   const usage = await api.getGasUsage({});
   assert.equal(usage.windowDurationMinutes, 60);
   assert.equal(usage.windowLimitUsd, "1000");
-  const expected = Number(paid) / 1e18 * 3000;
+  const expected = Number(paid) / 1e18 * 3000.123456;  // the price cut to micro-dollars
   assert.ok(Math.abs(Number(usage.usageUsd) - expected) < 1e-5, `${usage.usageUsd} vs ${expected}`);
 
   // A limit below what is used: the next sponsored send fails naming it, and nothing is sent.

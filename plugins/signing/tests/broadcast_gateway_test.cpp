@@ -5,6 +5,7 @@
 // configuration. The sends that reach real chains are in tests/conformance/broadcast.test.mjs.
 #include <Poco/Net/ServerSocket.h>
 
+#include "broadcast/gas_usage.hpp"
 #include "support/auth_fixtures.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
@@ -158,6 +159,49 @@ TEST_P(BroadcastGatewayTest, GasSponsorshipIsConfiguredInTheParentAndReportedPer
   // A sponsored send needs the batch executor on its chain: without it the send fails, naming
   // the setting.
   EXPECT_NE(failureOf(send(kChain, oneCall(), true)).find("batch executor"), std::string::npos);
+}
+
+// The limits themselves, over usage recorded in the store: the organization's window counts its
+// sub-organizations, each sub-organization's only its own, and nothing older than the window.
+TEST_P(BroadcastGatewayTest, EachLimitCountsItsOwnWindow) {
+  json::Object p = json::object();
+  p->set("orgWindowLimitUsd", "100");
+  p->set("subOrgWindowLimitUsd", "10");
+  p->set("windowDurationMinutes", "60");
+  resultOf(
+      gw_->rootClient().submit("upsert_gas_usage_config", "ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG",
+                               gw_->root().organizationId, p),
+      "upsertGasUsageConfigResult");
+  const std::string root = gw_->root().organizationId;
+  const std::string a = createSubOrganization(*gw_, "a@example.com", "+14155550101").id;
+  const std::string b = createSubOrganization(*gw_, "b@example.com", "+14155550102").id;
+  int64_t now = systemNowMs();
+  auto usd = [](double dollars) { return static_cast<signing::broadcast::Uint128>(dollars * 1e6); };
+  auto refusal = [&](const std::string& org, double extra) {
+    std::string message = "allowed";
+    gw_->write([&](Db& db) {
+      try {
+        signing::broadcast::requireSponsorship(db, org, root, usd(extra), now);
+      } catch (const Error& e) {
+        message = e.what();
+      }
+    });
+    return message;
+  };
+  gw_->write([&](Db& db) {
+    signing::broadcast::recordUsage(db, "s1", a, root, usd(9.5), now - 60'000);
+    signing::broadcast::recordUsage(db, "s2", root, root, usd(80), now - 60'000);
+    signing::broadcast::recordUsage(db, "old", a, root, usd(50), now - 2 * 3'600'000);
+  });
+  EXPECT_NE(refusal(a, 1).find("subOrgWindowLimitUsd"), std::string::npos);
+  EXPECT_EQ(refusal(a, 0.5), "allowed");
+  EXPECT_EQ(refusal(b, 10), "allowed");
+  EXPECT_NE(refusal(b, 10.4).find("subOrgWindowLimitUsd"), std::string::npos);
+  EXPECT_NE(refusal(b, 11).find("orgWindowLimitUsd"), std::string::npos);  // 100.5 in all
+  EXPECT_NE(refusal(root, 11).find("orgWindowLimitUsd is 100 USD"), std::string::npos);
+  EXPECT_EQ(refusal(root, 10.5), "allowed");
+  auto usage = gw_->rootClient().query("get_gas_usage", orgBody(root));
+  EXPECT_EQ(usage->getValue<std::string>("usageUsd"), "89.5");
 }
 
 }  // namespace
