@@ -158,7 +158,9 @@ test("a sponsored send is paid by the sponsor, counted in USD, and refused past 
   await gasLimits("1000", "100");
   const user = await newAccount("unfunded");  // holds nothing: it cannot pay for gas
   const sponsorBefore = await chain.getBalance({ address: sponsor });
+  // A nonce and fees in a sponsored request are not the sponsor's: they are left aside.
   const { sendTransactionStatusId } = await api.ethSendTransaction({ from: user, caip2, sponsor: true,
+    nonce: "999", maxFeePerGas: "1", maxPriorityFeePerGas: "1",
     calls: [{ to: target.address, data: bump() }, { to: target.address, data: bump() }] });
   const s = await settled(sendTransactionStatusId);
   assert.equal(s.txStatus, "INCLUDED", JSON.stringify(s));

@@ -151,6 +151,15 @@ void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
   r.query({"get_nonces", [b](RequestContext& ctx, const json::Object& body) {
              return b->getNonces(ctx, body); }});
   r.worker({"sends", [b](WorkerContext& w) { b->run(w); }});
+  r.gauge({.name = "signet_signing_sends_in_flight",
+           .help = "Sends recorded and not yet INCLUDED or FAILED",
+           .read = [](RequestContext& ctx) {
+             return static_cast<double>(
+                 ctx.db()
+                     .queryOne("SELECT COUNT(*) FROM signing_sends WHERE status IN "
+                               "('INITIALIZED', 'BROADCASTING')")
+                     ->i64(0));
+           }});
   r.command(createSponsorCommand());
   // clang-format on
 }

@@ -155,7 +155,10 @@ class EthStep : SendStep {
               {s_.caip2, "0x" + toHex(sender)}))
         stored = static_cast<uint64_t>(r->i64(0));
     });
-    auto givenNonce = given(s_.request, "nonce");
+    // The sponsor's account is the gateway's: its nonce and fees are the gateway's to choose,
+    // so that no request can hold its sequence up (the public API: "not used for sponsored
+    // transactions").
+    auto givenNonce = sponsored ? std::nullopt : given(s_.request, "nonce");
     tx.nonce = givenNonce ? static_cast<uint64_t>(*parseU128(*givenNonce))
                           : std::max(node.nextNonce(sender), stored);
     fillFees(node, tx);
@@ -274,8 +277,9 @@ class EthStep : SendStep {
   }
 
   void fillFees(const EthNode& node, EthTx& tx) {
-    auto maxFee = given(s_.request, "maxFeePerGas");
-    auto tip = given(s_.request, "maxPriorityFeePerGas");
+    const bool sponsored = s_.kind == SendKind::kEthSponsored;
+    auto maxFee = sponsored ? std::nullopt : given(s_.request, "maxFeePerGas");
+    auto tip = sponsored ? std::nullopt : given(s_.request, "maxPriorityFeePerGas");
     Fees suggested;
     if (!maxFee || !tip) suggested = node.suggestedFees();
     tx.maxPriorityFeePerGas = tip ? *parseU128(*tip) : suggested.maxPriorityFeePerGas;

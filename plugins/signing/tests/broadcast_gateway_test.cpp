@@ -82,6 +82,13 @@ TEST_P(BroadcastGatewayTest, ASendWaitsForItsNodeThenFailsWithTheCause) {
   std::string closed = resultOf(send(kClosed, oneCall()), "ethSendTransactionResultV2")
                            ->getValue<std::string>("sendTransactionStatusId");
   EXPECT_EQ(status(silent)->getValue<std::string>("txStatus"), "INITIALIZED");
+  auto inFlight = [&] {
+    std::string metrics = httpGet(gw_->baseUrl(), "/metrics").body;
+    size_t at = metrics.find("\nsignet_signing_sends_in_flight ");
+    return at == std::string::npos ? std::string("absent")
+                                   : metrics.substr(at + 32, metrics.find('\n', at + 1) - at - 32);
+  };
+  EXPECT_EQ(inFlight(), "2");
   // While the node is away the last cause is there to see.
   ASSERT_TRUE(eventually([&] { return status(closed)->has("txError"); }));
   EXPECT_EQ(status(closed)->getValue<std::string>("txStatus"), "INITIALIZED");
@@ -95,6 +102,7 @@ TEST_P(BroadcastGatewayTest, ASendWaitsForItsNodeThenFailsWithTheCause) {
   EXPECT_NE(status(closed)->getValue<std::string>("txError").find("cannot be reached"),
             std::string::npos)
       << json::stringify(status(closed));
+  EXPECT_EQ(inFlight(), "0");
   EXPECT_EQ(gw_->count("SELECT COUNT(*) FROM signing_sends WHERE signed_tx <> ''"), 0)
       << "nothing was signed for a node that never answered";
 }
