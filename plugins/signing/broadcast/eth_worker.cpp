@@ -370,16 +370,9 @@ class EthStep : SendStep {
     });
   }
 
-  // What the sponsor paid, in micro-USD: at the current price, else the one read at signing.
+  // What the sponsor paid: gas used at the effective gas price.
   Uint128 cost(const Receipt& r) {
-    Uint128 wei = static_cast<Uint128>(r.gasUsed) * r.effectiveGasPrice;
-    std::optional<Uint128> price;
-    try {
-      price = b_.prices().usdMicros(s_.caip2, w_.nowMs());
-    } catch (const Error&) {
-    }
-    if (!price) price = parseU128(s_.request->optValue<std::string>("priceMicros", "0"));
-    return usdMicros(wei, price.value_or(0), 18);
+    return usdCost(static_cast<Uint128>(r.gasUsed) * r.effectiveGasPrice, 18);
   }
 };
 }  // namespace

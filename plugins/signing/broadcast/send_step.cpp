@@ -2,6 +2,8 @@
 
 #include <Poco/Logger.h>
 
+#include "gas_usage.hpp"
+
 namespace signing::broadcast {
 
 using namespace signet;
@@ -24,6 +26,16 @@ void SendStep::retry(const std::string& cause) {
   w_.transaction([&](RequestContext& ctx) {
     recordRetry(ctx.db(), s_.id, s_.attempts + 1, w_.nowMs() + wait, cause, w_.nowMs());
   });
+}
+
+Uint128 SendStep::usdCost(Uint128 baseUnits, int decimals) {
+  std::optional<Uint128> price;
+  try {
+    price = b_.prices().usdMicros(s_.caip2, w_.nowMs());
+  } catch (const Error&) {  // the source is away and never answered: the price at signing
+  }
+  if (!price) price = parseU128(s_.request->optValue<std::string>("priceMicros", "0"));
+  return usdMicros(baseUnits, price.value_or(0), decimals);
 }
 
 void SendStep::fail(const std::string& cause, json::Object error) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "broadcast.hpp"
+#include "quantity.hpp"
 
 namespace signing::broadcast {
 
@@ -17,6 +18,9 @@ class SendStep {
   // The node could not be asked: again later with a growing wait, until giveUpSeconds after the
   // send was recorded; then FAILED with the cause.
   void retry(const std::string& cause);
+  // What a sponsored send cost, in micro-USD: `baseUnits` of the chain's coin (10^-decimals
+  // each) at the current price, else at the price read when it was signed.
+  Uint128 usdCost(Uint128 baseUnits, int decimals);
   // FAILED with `cause` as txError and `error` (v1TxError; {message: cause} when null).
   void fail(const std::string& cause, signet::json::Object error = nullptr);
 

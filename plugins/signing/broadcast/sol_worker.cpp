@@ -193,13 +193,7 @@ class SolStep : SendStep {
       if (meta && meta->has("fee")) lamports = meta->getValue<uint64_t>("fee");
     } catch (const Error&) {
     }
-    std::optional<Uint128> price;
-    try {
-      price = b_.prices().usdMicros(s_.caip2, w_.nowMs());
-    } catch (const Error&) {
-    }
-    if (!price) price = parseU128(s_.request->optValue<std::string>("priceMicros", "0"));
-    return usdMicros(lamports, price.value_or(0), 9);
+    return usdCost(lamports, 9);
   }
 };
 }  // namespace
