@@ -137,7 +137,7 @@ Digest keccak256(const uint8_t* data, size_t size) {
     size -= kRate;
   }
   uint8_t last[kRate] = {};
-  std::memcpy(last, data, size);
+  if (size > 0) std::memcpy(last, data, size);  // an empty input may come with no pointer
   last[size] ^= 0x01;
   last[kRate - 1] ^= 0x80;
   absorbBlock(state, last, kRate);
