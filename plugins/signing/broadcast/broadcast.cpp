@@ -38,15 +38,18 @@ EthNode Broadcast::ethNode(const std::string& caip2) {
   auto rpc = node(caip2);
   if (!rpc) throw failedPrecondition("no node is configured for " + caip2);
   EthNode n(*rpc);
-  std::lock_guard<std::mutex> lock(checkedMutex_);
-  if (!checkedChains_[caip2]) {
-    // A node of another chain would take signatures meant for this one elsewhere.
-    uint64_t id = n.chainId();
-    if ("eip155:" + std::to_string(id) != caip2)
-      throw failedPrecondition(n.name() + " is chain eip155:" + std::to_string(id) + ", not " +
-                               caip2 + " (plugins.settings.signing.broadcast.rpc)");
-    checkedChains_[caip2] = true;
+  {
+    std::lock_guard<std::mutex> lock(checkedMutex_);
+    if (checkedChains_.count(caip2)) return n;
   }
+  // A node of another chain would take signatures meant for this one elsewhere. Asked outside
+  // the lock: a slow node holds up only its own caller.
+  uint64_t id = n.chainId();
+  if ("eip155:" + std::to_string(id) != caip2)
+    throw failedPrecondition(n.name() + " is chain eip155:" + std::to_string(id) + ", not " +
+                             caip2 + " (plugins.settings.signing.broadcast.rpc)");
+  std::lock_guard<std::mutex> lock(checkedMutex_);
+  checkedChains_.insert(caip2);
   return n;
 }
 

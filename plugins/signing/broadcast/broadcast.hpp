@@ -12,8 +12,8 @@
 #pragma once
 
 #include <atomic>
-#include <map>
 #include <mutex>
+#include <set>
 
 #include "eth_node.hpp"
 #include "prices.hpp"
@@ -56,7 +56,7 @@ class Broadcast {
   Prices prices_;
   std::atomic<signet::WorkerContext*> worker_{nullptr};
   std::mutex checkedMutex_;
-  std::map<std::string, bool> checkedChains_;
+  std::set<std::string> checkedChains_;  // whose node's chain id was checked
 };
 
 // The worker's steps per chain family (eth_worker.cpp, sol_worker.cpp): one attempt at moving

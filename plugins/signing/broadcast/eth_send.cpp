@@ -31,8 +31,9 @@ std::optional<std::string> optionalText(const json::Object& o, const std::string
 void checkNumber(const json::Object& p, const std::string& key, int bits, json::Object& out) {
   auto text = optionalText(p, key);
   if (!text) return;
-  bool fits = bits <= 64    ? parseU128(*text) && *parseU128(*text) <= UINT64_MAX
-              : bits <= 128 ? parseU128(*text).has_value()
+  auto small = parseU128(*text);
+  bool fits = bits <= 64    ? small && *small <= UINT64_MAX
+              : bits <= 128 ? small.has_value()
                             : parseU256(*text).has_value();
   if (!fits)
     throw invalidArgument("invalid field parameters." + key + ": \"" + *text +

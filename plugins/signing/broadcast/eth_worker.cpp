@@ -78,27 +78,9 @@ Authorization authorizationFrom(const json::Object& o) {
 }
 
 // What the worker does with a send: the node, the store, the clock, and the outcome.
-class EthStep : SendStep {
+class EthStep : public SendStep {
  public:
   EthStep(Broadcast& b, WorkerContext& w, Send& s) : SendStep(b, w, s) {}
-
-  void run() {
-    try {
-      if (s_.status == kBroadcasting)
-        poll();
-      else {
-        if (s_.signedTx.empty() && !sign()) return;
-        send();
-      }
-    } catch (const RpcError& e) {
-      fail("the node refused: " + e.rpcMessage());
-    } catch (const Error& e) {
-      if (e.code() == Code::kUnavailable)
-        retry(e.what());
-      else
-        fail(e.what());
-    }
-  }
 
  private:
   uint64_t chainId() const { return std::stoull(s_.caip2.substr(7)); }
@@ -136,7 +118,7 @@ class EthStep : SendStep {
 
   // Builds and signs the transaction, and stores it (with the sender's next nonce taken) before
   // anything is sent. False when the send failed instead.
-  bool sign() {
+  bool sign() override {
     EthNode node = b_.ethNode(s_.caip2);
     const bool sponsored = s_.kind == SendKind::kEthSponsored;
     const bool viaExecutor = sponsored || s_.kind == SendKind::kEthBatch;
@@ -148,7 +130,7 @@ class EthStep : SendStep {
 
     EthTx tx;
     tx.chainId = chainId();
-    uint64_t stored = 0;
+    std::optional<uint64_t> stored;  // the next nonce this store has handed out, if any
     w_.read([&](RequestContext& ctx) {
       if (auto r = ctx.db().queryOne(
               "SELECT next_nonce FROM signing_send_nonces WHERE caip2 = ? AND address = ?",
@@ -160,7 +142,7 @@ class EthStep : SendStep {
     // transactions").
     auto givenNonce = sponsored ? std::nullopt : given(s_.request, "nonce");
     tx.nonce = givenNonce ? static_cast<uint64_t>(*parseU128(*givenNonce))
-                          : std::max(node.nextNonce(sender), stored);
+                          : std::max(node.nextNonce(sender), stored.value_or(0));
     fillFees(node, tx);
 
     Bytes executor;
@@ -269,9 +251,9 @@ class EthStep : SendStep {
       recordSigned(ctx.db(), s_, w_.nowMs());
       ctx.db().exec("DELETE FROM signing_send_nonces WHERE caip2 = ? AND address = ?",
                     {s_.caip2, s_.sender});
-      ctx.db().exec(
-          "INSERT INTO signing_send_nonces (caip2, address, next_nonce) VALUES (?, ?, ?)",
-          {s_.caip2, s_.sender, static_cast<int64_t>(std::max<uint64_t>(tx.nonce + 1, stored))});
+      ctx.db().exec("INSERT INTO signing_send_nonces (caip2, address, next_nonce) VALUES (?, ?, ?)",
+                    {s_.caip2, s_.sender,
+                     static_cast<int64_t>(std::max<uint64_t>(tx.nonce + 1, stored.value_or(0)))});
     });
     return true;
   }
@@ -289,7 +271,7 @@ class EthStep : SendStep {
   }
 
   // Sends the stored bytes (again, after a crash: the same transaction, so never twice).
-  void send() {
+  void send() override {
     EthNode node = b_.ethNode(s_.caip2);
     try {
       node.sendRawTransaction(*fromHex(s_.signedTx));
@@ -320,7 +302,7 @@ class EthStep : SendStep {
     });
   }
 
-  void poll() {
+  void poll() override {
     EthNode node = b_.ethNode(s_.caip2);
     auto receipt = node.receipt(s_.txHash);
     if (!receipt) {

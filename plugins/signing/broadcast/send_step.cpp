@@ -8,6 +8,22 @@ namespace signing::broadcast {
 
 using namespace signet;
 
+void SendStep::run() {
+  try {
+    if (s_.status == kBroadcasting)
+      poll();
+    else if (!s_.signedTx.empty() || sign())
+      send();
+  } catch (const RpcError& e) {
+    fail("the node refused: " + e.rpcMessage(), rpcFailure(e));
+  } catch (const Error& e) {
+    if (e.code() == Code::kUnavailable)
+      retry(e.what());
+    else
+      fail(e.what());
+  }
+}
+
 void SendStep::later() {
   w_.transaction([&](RequestContext& ctx) {
     recordRetry(ctx.db(), s_.id, s_.attempts + 1, w_.nowMs() + b_.settings().pollIntervalMs, "",

@@ -8,8 +8,23 @@
 namespace signing::broadcast {
 
 class SendStep {
+ public:
+  // One attempt: follow a BROADCASTING send to its block; sign an INITIALIZED one (unless it
+  // already is) and send it. A node's error fails the send; a node that cannot be reached is
+  // tried again later; any other refusal fails it with its message.
+  void run();
+
  protected:
   SendStep(Broadcast& b, signet::WorkerContext& w, Send& s) : b_(b), w_(w), s_(s) {}
+  virtual ~SendStep() = default;
+
+  // The chain's own steps. sign() stores the signed bytes, or returns false when it failed the
+  // send instead.
+  virtual bool sign() = 0;
+  virtual void send() = 0;
+  virtual void poll() = 0;
+  // v1TxError for a node's error; null for {message} alone.
+  virtual signet::json::Object rpcFailure(const RpcError&) { return nullptr; }
 
   // Not there yet (no receipt, no confirmation): look again after pollIntervalMs.
   void later();

@@ -47,32 +47,23 @@ json::Object solanaError(const std::string& source, const RpcError* e, const std
   return error;
 }
 
-class SolStep : SendStep {
+class SolStep : public SendStep {
  public:
   SolStep(Broadcast& b, WorkerContext& w, Send& s) : SendStep(b, w, s) {}
 
-  void run() {
+ private:
+  JsonRpc node() const {
     auto rpc = b_.node(s_.caip2);
-    if (!rpc) return fail("no node is configured for " + s_.caip2);
-    try {
-      if (s_.status == kBroadcasting)
-        poll(*rpc);
-      else {
-        if (s_.signedTx.empty()) sign(*rpc);
-        send(*rpc);
-      }
-    } catch (const RpcError& e) {
-      fail("the node refused: " + e.rpcMessage(), solanaError("rpc", &e, e.rpcMessage()));
-    } catch (const Error& e) {
-      if (e.code() == Code::kUnavailable)
-        retry(e.what());
-      else
-        fail(e.what());
-    }
+    if (!rpc) throw failedPrecondition("no node is configured for " + s_.caip2);
+    return *rpc;
   }
 
- private:
-  void sign(const JsonRpc& rpc) {
+  json::Object rpcFailure(const RpcError& e) override {
+    return solanaError("rpc", &e, e.rpcMessage());
+  }
+
+  bool sign() override {
+    JsonRpc rpc = node();
     auto tx = parseSolanaTransaction(*fromHex(s_.request->getValue<std::string>("transaction")),
                                      "the stored transaction");
     Bytes blockhash;
@@ -132,9 +123,11 @@ class SolStep : SendStep {
     s_.sender = base58Encode(signed_.accountKeys[0]);
     s_.request->set("signatures", static_cast<int64_t>(signed_.requiredSignatures));
     w_.transaction([&](RequestContext& ctx) { recordSigned(ctx.db(), s_, w_.nowMs()); });
+    return true;
   }
 
-  void send(const JsonRpc& rpc) {
+  void send() override {
+    JsonRpc rpc = node();
     json::Object options = json::object();
     options->set("encoding", "base64");
     try {
@@ -152,7 +145,8 @@ class SolStep : SendStep {
     });
   }
 
-  void poll(const JsonRpc& rpc) {
+  void poll() override {
+    JsonRpc rpc = node();
     json::Object options = json::object();
     options->set("searchTransactionHistory", true);
     json::Object answer = objectOf(

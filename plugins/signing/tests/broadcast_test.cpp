@@ -168,18 +168,14 @@ TEST(Revert, ChainsFromTheOutermostContractToTheInnermost) {
             "0xdeadbeef");
 
   // CallFailed(1, 0x11…11, Error("inner")): the batch executor wrapping its call's revert.
+  // Head: index, address, offset of reason (three words); then reason's length and its bytes.
   Bytes reason = errorString("inner");
-  Bytes wrapped;
   auto selector = crypto::keccak256("CallFailed(uint256,address,bytes)");
-  wrapped.assign(selector.begin(), selector.begin() + 4);
-  for (const Bytes& w : {word(1), Bytes(12, 0), word(96), word(reason.size())}) {
-    wrapped.insert(wrapped.end(), w.begin(), w.end());
-    if (w.size() == 12) {
-      Bytes to = hex("1111111111111111111111111111111111111111");
-      wrapped.insert(wrapped.end(), to.begin(), to.end());
-    }
-  }
-  wrapped.insert(wrapped.end(), reason.begin(), reason.end());
+  Bytes wrapped(selector.begin(), selector.begin() + 4);
+  for (const Bytes& part :
+       {word(1), hex("0000000000000000000000001111111111111111111111111111111111111111"), word(96),
+        word(reason.size()), reason})
+    wrapped.insert(wrapped.end(), part.begin(), part.end());
   wrapped.resize(wrapped.size() + (32 - reason.size() % 32) % 32, 0);
   auto chain = revertChain("0xaccount", wrapped);
   ASSERT_EQ(chain->size(), 2u);
