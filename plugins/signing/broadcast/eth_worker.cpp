@@ -247,13 +247,24 @@ class EthStep : public SendStep {
     s_.txHash = "0x" + toHex(hash.data(), hash.size());
     s_.sender = "0x" + toHex(sender);
     s_.senderNonce = static_cast<int64_t>(tx.nonce);
+    // The nonce is taken only if no other gateway on the store took one for this account since
+    // it was read (the row unchanged, or still absent); otherwise nothing is stored and the send
+    // is signed again with the next one.
     w_.transaction([&](RequestContext& ctx) {
+      auto next = static_cast<int64_t>(std::max<uint64_t>(tx.nonce + 1, stored.value_or(0)));
+      size_t taken =
+          stored ? ctx.db().exec(
+                       "UPDATE signing_send_nonces SET next_nonce = ? WHERE caip2 = ? AND "
+                       "address = ? AND next_nonce = ?",
+                       {next, s_.caip2, s_.sender, static_cast<int64_t>(*stored)})
+                 : ctx.db().exec(
+                       "INSERT INTO signing_send_nonces (caip2, address, next_nonce) VALUES (?, "
+                       "?, ?) ON CONFLICT DO NOTHING",
+                       {s_.caip2, s_.sender, next});
+      if (taken == 0)
+        throw Error(Code::kUnavailable,
+                    "another gateway took a nonce of " + s_.sender + " meanwhile; signing again");
       recordSigned(ctx.db(), s_, w_.nowMs());
-      ctx.db().exec("DELETE FROM signing_send_nonces WHERE caip2 = ? AND address = ?",
-                    {s_.caip2, s_.sender});
-      ctx.db().exec("INSERT INTO signing_send_nonces (caip2, address, next_nonce) VALUES (?, ?, ?)",
-                    {s_.caip2, s_.sender,
-                     static_cast<int64_t>(std::max<uint64_t>(tx.nonce + 1, stored.value_or(0)))});
     });
     return true;
   }
