@@ -61,6 +61,9 @@ void Broadcast::run(WorkerContext& w) {
   worker_ = &w;
   const int64_t claimMs = 2 * int64_t{settings_.timeoutSeconds} * 1000 * 4 + 5000;
   while (w.waitFor(settings_.pollIntervalMs)) {
+    bool anyDue = false;
+    w.read([&](RequestContext& ctx) { anyDue = anySendDue(ctx.db(), w.nowMs()); });
+    if (!anyDue) continue;
     std::vector<Send> due;
     w.transaction(
         [&](RequestContext& ctx) { due = claimDueSends(ctx.db(), w.nowMs(), claimMs, kBatch); });

@@ -72,12 +72,19 @@ std::optional<Send> loadSend(Db& db, const std::string& id) {
   return row ? std::optional(fromRow(*row)) : std::nullopt;
 }
 
+// Sends still moving whose next attempt is due and that no worker holds.
+const char* kDue =
+    " WHERE status IN ('INITIALIZED', 'BROADCASTING') AND next_attempt_at_ms <= ? AND "
+    "claimed_until_ms <= ?";
+
+bool anySendDue(Db& db, int64_t nowMs) {
+  return db.queryOne(std::string("SELECT 1 FROM signing_sends") + kDue + " LIMIT 1", {nowMs, nowMs})
+      .has_value();
+}
+
 std::vector<Send> claimDueSends(Db& db, int64_t nowMs, int64_t claimMs, int limit) {
-  std::string sql = std::string(kColumns) +
-                    " WHERE status IN ('INITIALIZED', 'BROADCASTING') AND next_attempt_at_ms <= "
-                    "? AND claimed_until_ms <= ? ORDER BY next_attempt_at_ms, created_at_ms "
-                    "LIMIT " +
-                    std::to_string(limit);
+  std::string sql = std::string(kColumns) + kDue +
+                    " ORDER BY next_attempt_at_ms, created_at_ms LIMIT " + std::to_string(limit);
   if (db.isPostgres()) sql += " FOR UPDATE SKIP LOCKED";
   std::vector<Send> out;
   for (const auto& r : db.query(sql, {nowMs, nowMs})) out.push_back(fromRow(r));

@@ -50,6 +50,8 @@ void insertSend(signet::Db& db, const Send& s, int64_t nowMs);
 std::optional<Send> findSend(signet::Db& db, const std::string& organizationId,
                              const std::string& id);
 std::optional<Send> loadSend(signet::Db& db, const std::string& id);
+// Whether any send is due: read on a snapshot, so that an idle worker writes nothing.
+bool anySendDue(signet::Db& db, int64_t nowMs);
 // Up to `limit` sends due for the worker, claimed for `claimMs` so that another gateway's
 // worker leaves them alone meanwhile.
 std::vector<Send> claimDueSends(signet::Db& db, int64_t nowMs, int64_t claimMs, int limit);
