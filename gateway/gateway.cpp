@@ -6,6 +6,7 @@
 #include <set>
 
 #include "background.hpp"
+#include "observability/gateway_status.hpp"
 #include "store/core_schema.hpp"
 #include "store/keyring.hpp"
 #include "tenancy/identity_services.hpp"
@@ -110,7 +111,14 @@ Database& Gateway::database() {
 }
 
 void Gateway::loadModules() {
-  catalog_.add(coreModule());
+  ModuleInfo core = coreModule();
+  // The one core query that describes the gateway itself reads the catalog, so the gateway
+  // registers it here rather than in the core's table.
+  core.queries.push_back(
+      {"signet_get_gateway_status", [this](RequestContext& ctx, const json::Object& body) {
+         return gatewayStatus(catalog_, ctx, body);
+       }});
+  catalog_.add(std::move(core));
 
   std::set<std::string> enabled(config_.enabledPlugins.begin(), config_.enabledPlugins.end());
   ModuleEnvironment environment{config_.pluginSettings, config_.dataDir.string()};

@@ -132,6 +132,21 @@ RolloutAssignment rolloutDefault(const ActivitySpec& spec) {
   return a;
 }
 
+std::vector<RolloutView> rolloutsFor(Db& db, const std::vector<const ActivitySpec*>& specs,
+                                     const std::string& organizationId) {
+  auto overrides = loadRollouts(db);
+  std::string assigned = assignedOrganization(db, organizationId);
+  std::vector<RolloutView> out;
+  for (const ActivitySpec* spec : specs) {
+    RolloutAssignment a = effective(overrides, *spec);
+    if (a.state == RolloutState::kGeneral) continue;
+    bool admitted = admits(a, assigned);
+    out.push_back({spec->type, std::move(a), admitted});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.type < y.type; });
+  return out;
+}
+
 std::shared_ptr<const std::map<std::string, RolloutAssignment>> RolloutGate::overrides(Db& db) {
   std::lock_guard lock(mutex_);
   auto now = std::chrono::steady_clock::now();

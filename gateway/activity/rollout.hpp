@@ -53,6 +53,18 @@ void clearRollout(Db& db, const std::string& type);
 // The module's default for a spec, as an assignment.
 RolloutAssignment rolloutDefault(const ActivitySpec& spec);
 
+// One activity type's rollout as it stands for one organization: what the operator console
+// shows, read-only.
+struct RolloutView {
+  std::string type;
+  RolloutAssignment assignment;
+  bool admitted = true;  // whether a submission from the organization passes the gate
+};
+// Every enabled activity type whose state is not general, as it stands for `organizationId`
+// (a sub-organization follows its parent), ordered by type.
+std::vector<RolloutView> rolloutsFor(Db& db, const std::vector<const ActivitySpec*>& specs,
+                                     const std::string& organizationId);
+
 using ResponseHeaders = std::vector<std::pair<std::string, std::string>>;
 
 class RolloutGate {
