@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "logins.hpp"
+#include "message_preview.hpp"
 #include "messages.hpp"
 #include "oauth.hpp"
 #include "oauth2_authenticate.hpp"
@@ -303,6 +304,8 @@ void registerSessions(Registry& r) {
   r.query({"get_session_profiles",    getSessionProfiles});
   r.query({"get_oauth2_credential",   getOauth2Credential});
   r.query({"list_oauth2_credentials", listOauth2Credentials});
+  r.query({"signet_preview_otp_message", [state](RequestContext& ctx, const json::Object& b) {
+             return previewOtpMessage(*state, ctx, b); }});
   // clang-format on
   r.migrations("sessions", migrations());
   r.organizationDeletionHook(deleteOrganization);
@@ -324,4 +327,4 @@ SIGNET_PLUGIN(
                      "create_oauth2_credential", "update_oauth2_credential",
                      "delete_oauth2_credential", "oauth2_authenticate", "init_user_email_recovery"},
      .queryPaths = {"get_session_profile", "get_session_profiles", "get_oauth2_credential",
-                    "list_oauth2_credentials"}})
+                    "list_oauth2_credentials", "signet_preview_otp_message"}})
