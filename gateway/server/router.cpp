@@ -5,6 +5,7 @@
 #include "activity/handler_context.hpp"
 #include "auth/attested_stamp.hpp"
 #include "observability/scrape.hpp"
+#include "server/console_assets.hpp"
 
 namespace signet {
 
@@ -267,6 +268,12 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     throw invalidArgument("invalid field " + *field +
                           ": it holds a NUL character, which cannot be stored as it was sent");
   if (request.method == "GET" && path == "/metrics") return metrics(request);
+  if (request.method == "GET" && (path == "/console" || startsWith(path, "/console/"))) {
+    auto etag = request.headers.find("if-none-match");
+    if (auto asset = consoleAsset(path, etag == request.headers.end() ? "" : etag->second))
+      return *asset;
+    throw notFound("unknown path " + path + ": the console has no such file");
+  }
   if (request.method == "GET" && path == "/healthz") {
     json::Object o = json::object();
     o->set("status", "ok");
@@ -352,6 +359,8 @@ std::string Router::routeLabel(const HttpRequestData& request) const {
     return catalog.query(path.substr(kQueryPrefix.size())) ? path : "unmatched";
   if (startsWith(path, kSubmitPrefix))
     return catalog.activitiesAt(path.substr(kSubmitPrefix.size())).empty() ? "unmatched" : path;
+  if (method == "GET" && (path == "/console" || startsWith(path, "/console/")))
+    return "/console/";  // one label for the console's files, known or not: a bounded set
   if (catalog.rootRoute(method, path) || path == "/healthz" || path == "/metrics" ||
       wellKnown(gateway_, path))
     return path;
