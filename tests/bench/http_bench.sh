@@ -18,6 +18,12 @@
 #                         every activity update, whose receiver answers each delivery after
 #                         2 s (needs tests/conformance's npm packages): compare an activity
 #                         kind's p99 with and without it
+#   PERF=PREFIX           records a perf profile of the (first) gateway during each kind, to
+#                         PREFIX.KIND (perf report -i PREFIX.KIND); PERF_CALLGRAPH sets
+#                         perf's call-graph option (default -g; "--call-graph dwarf" sees
+#                         through libc and OpenSSL, which have no frame pointers)
+#   SIGNET=PATH           the gateway binary (default build/gateway/signet): copy one build
+#                         aside and compare it with the next
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
@@ -32,7 +38,7 @@ connections=${3:-16}
 threads=2
 command -v wrk >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; }
 cmake --build build --target signet signet-plugin-signing bench_requests seed_store >/dev/null
-signet=build/gateway/signet
+signet=${SIGNET:-build/gateway/signet}
 tools=build/tests/bench_requests
 seed=build/tests/seed_store
 work=$(mktemp -d /tmp/signet-http-bench.XXXXXX)
@@ -125,6 +131,12 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
       >"$work/wrk-$g.out" &
     drivers="$drivers $!"
   done
+  if [ -n "${PERF:-}" ]; then
+    # A profile of the first gateway while wrk drives it: perf report -i "$PERF.$kind".
+    perf record -q -e cpu-clock -F 999 ${PERF_CALLGRAPH:--g} -p "${servers# }" -o "$PERF.$kind" -- sleep "$seconds" \
+      >/dev/null 2>&1 &
+    drivers="$drivers $!"
+  fi
   for pid in $drivers; do wait "$pid"; done
   rate=$(cat "$work"/wrk-*.out | awk '/^Requests\/sec:/ {s += $2} END {printf "%.2f", s}')
   millis='{v = $2; if (v ~ /us$/) v = v / 1000; else if (v ~ /ms$/) v = v + 0; else v = v * 1000;'
