@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string_view>
 
 #include "signet/error.hpp"
 
@@ -53,6 +54,10 @@ void Database::transaction(const std::function<void(Db&)>& fn) {
   commits_.run(fn);
 }
 
+// The prefixes of statements one store runs and the other skips (signet/db.hpp, Migration).
+static constexpr const char* kSqliteOnly = "sqlite: ";
+static constexpr const char* kPostgresOnly = "postgresql: ";
+
 static const char* kMigrationsTable =
     "CREATE TABLE IF NOT EXISTS signet_migrations (module TEXT NOT NULL, version INTEGER NOT "
     "NULL, description TEXT NOT NULL, applied_at_ms BIGINT NOT NULL, PRIMARY KEY (module, "
@@ -82,7 +87,16 @@ void Database::migrate(const std::string& module, const std::vector<Migration>& 
       if (db.queryOne("SELECT 1 FROM signet_migrations WHERE module = ? AND version = ?",
                       {module, int64_t{m.version}}))
         return;
-      for (const auto& sql : m.statements) {
+      for (const auto& statement : m.statements) {
+        std::string sql = statement;
+        bool postgres = config_.backend == Backend::kPostgres;
+        if (sql.rfind(kSqliteOnly, 0) == 0) {
+          if (postgres) continue;
+          sql.erase(0, std::string_view(kSqliteOnly).size());
+        } else if (sql.rfind(kPostgresOnly, 0) == 0) {
+          if (!postgres) continue;
+          sql.erase(0, std::string_view(kPostgresOnly).size());
+        }
         try {
           db.exec(sql);
         } catch (const std::exception& e) {

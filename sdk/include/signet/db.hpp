@@ -45,7 +45,9 @@ class Db {
 };
 
 // Numbered schema changes of one module (core or a plugin); applied once, in order, and
-// recorded in the database.
+// recorded in the database. Statements are in the subset SQLite and PostgreSQL share; one that
+// starts with "sqlite: " or "postgresql: " runs on that store only (triggers, say, whose
+// syntax differs), without its prefix.
 struct Migration {
   int version = 0;
   std::string description;
