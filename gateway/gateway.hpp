@@ -12,6 +12,7 @@
 #include "plugins/plugin_host.hpp"
 #include "server/rate_limiter.hpp"
 #include "store/database.hpp"
+#include "tenancy/directory_cache.hpp"
 
 namespace signet {
 
@@ -44,6 +45,8 @@ class Gateway {
 
   // What each organization may request (limits.rateLimit), shared by every listener.
   RateLimiter& organizationRates() { return organizationRates_; }
+  // What requests read of the directory, kept between them (tenancy/directory_cache.hpp).
+  DirectoryCache& directoryCache() { return directoryCache_; }
 
   // The activity event dispatcher and the modules' workers: `signet serve` starts them once it
   // listens and stops them before it closes the store (background.hpp).
@@ -80,6 +83,7 @@ class Gateway {
 
  private:
   Config config_;
+  DirectoryCache directoryCache_;
   RateLimiter organizationRates_{config_.server.rateLimit.perOrganizationPerSecond,
                                  config_.server.rateLimit.burst};
   crypto::SecretBytes masterKey_;

@@ -17,12 +17,14 @@
 namespace signet {
 
 namespace {
-json::Object voteJson(Db& db, const Caller& caller, const std::string& activityId,
+// `directory` reads the voter as the vote shows them: through the cache on a snapshot, from the
+// store inside a write transaction.
+json::Object voteJson(DirectoryView directory, const Caller& caller, const std::string& activityId,
                       const std::string& selection, std::string_view body, int64_t nowMs) {
   json::Object vote = json::object();
   vote->set("id", crypto::uuidV4());
   vote->set("userId", caller.userId);
-  vote->set("user", userJson(db, directory::requireUser(db, caller.organizationId, caller.userId)));
+  vote->set("user", directory.userJson(caller.organizationId, caller.userId));
   vote->set("activityId", activityId);
   vote->set("selection", selection);
   vote->set("message", std::string(body));
@@ -190,7 +192,8 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
         return;
       }
       r.votes = json::array();
-      r.votes->add(voteJson(db, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
+      r.votes->add(voteJson(DirectoryView(nullptr, db), caller, r.id, "VOTE_SELECTION_APPROVED",
+                            body, r.createdAtMs));
       recordPresentation(db, r, caller, r.createdAtMs);
     };
     std::optional<ActivityRecord> readOnly;
@@ -257,7 +260,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
       throw permissionDenied("user " + caller.userId + " of organization " + caller.organizationId +
                              " cannot vote on activity " + r.id + " of organization " +
                              r.organizationId);
-    r.votes->add(voteJson(db, caller, r.id,
+    r.votes->add(voteJson(DirectoryView(nullptr, db), caller, r.id,
                           approve ? "VOTE_SELECTION_APPROVED" : "VOTE_SELECTION_REJECTED", body,
                           now));
     r.updatedAtMs = now;
@@ -404,8 +407,8 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
   bool allowed = false;
   gateway_.database().snapshot([&](Db& db) {
     record.votes = json::array();
-    record.votes->add(
-        voteJson(db, submitter, record.id, "VOTE_SELECTION_APPROVED", body, record.createdAtMs));
+    record.votes->add(voteJson(DirectoryView(&gateway_.directoryCache(), db), submitter, record.id,
+                               "VOTE_SELECTION_APPROVED", body, record.createdAtMs));
     try {
       decision = decide(db, spec, record, submitter);
     } catch (const std::exception&) {

@@ -23,8 +23,9 @@ std::string describe(const OrganizationRecord& target) {
          (target.parentId ? " or its parent " + *target.parentId : " (which has no parent)");
 }
 
-Caller callerFor(Db& db, const std::string& organizationId, const std::string& userId) {
-  auto user = directory::findUser(db, organizationId, userId);
+Caller callerFor(DirectoryView& directory, const std::string& organizationId,
+                 const std::string& userId) {
+  auto user = directory.user(organizationId, userId);
   if (!user)
     throw unauthenticated("credential's user " + userId + " no longer exists in organization " +
                           organizationId);
@@ -32,13 +33,13 @@ Caller callerFor(Db& db, const std::string& organizationId, const std::string& u
   c.userId = user->id;
   c.userName = user->name;
   c.organizationId = organizationId;
-  auto quorum = directory::rootQuorumUserIds(db, organizationId);
+  auto quorum = directory.rootQuorum(organizationId);
   c.inRootQuorum = std::find(quorum.begin(), quorum.end(), user->id) != quorum.end();
   return c;
 }
 
 template <class Record>
-const Record* pick(Db& db, const std::vector<Record>& candidates,
+const Record* pick(DirectoryView& directory, const std::vector<Record>& candidates,
                    const std::vector<std::string>& orgs, bool downward) {
   // Prefer the target organization, then its parent, then (when allowed) a child of the target.
   for (const auto& org : orgs)
@@ -46,7 +47,7 @@ const Record* pick(Db& db, const std::vector<Record>& candidates,
       if (c.organizationId == org) return &c;
   if (downward)
     for (const auto& c : candidates) {
-      auto holder = directory::findOrganization(db, c.organizationId);
+      auto holder = directory.organization(c.organizationId);
       if (holder && holder->parentId == orgs.front()) return &c;
     }
   return nullptr;
@@ -70,10 +71,12 @@ Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
                                        const std::optional<VerifiedApiKeyStamp>& apiKey,
                                        std::string_view body,
                                        const std::string& targetOrganizationId, int64_t nowMs,
-                                       bool apiKeysDownward) const {
-  auto target = directory::findOrganization(db, targetOrganizationId);
+                                       bool apiKeysDownward, Reads reads) const {
+  DirectoryView directory(reads == Reads::kCached ? &cache_ : nullptr, db);
+  auto target = directory.organization(targetOrganizationId);
   if (!target) throw notFound("organization " + targetOrganizationId + " not found");
-  Resolution who = resolveCaller(db, headers, apiKey, body, *target, nowMs, apiKeysDownward);
+  Resolution who =
+      resolveCaller(db, directory, headers, apiKey, body, *target, nowMs, apiKeysDownward);
   // The acting organization is the target or one of its sub-organizations, so its parent is
   // known without another read.
   chargeRate(
@@ -99,7 +102,8 @@ void CredentialResolver::chargeRate(const std::string& organizationId,
             std::to_string(*wait) + " ms");
 }
 
-Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers,
+Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,
+                                             const StampHeaders& headers,
                                              const std::optional<VerifiedApiKeyStamp>& apiKey,
                                              std::string_view body,
                                              const OrganizationRecord& target, int64_t nowMs,
@@ -107,8 +111,8 @@ Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers
   auto orgs = eligibleOrganizations(target);
 
   if (apiKey) {
-    auto keys = directory::apiKeysByPublicKey(db, apiKey->publicKey);
-    const ApiKeyRecord* key = pick(db, keys, orgs, apiKeysDownward);
+    auto keys = directory.apiKeysByPublicKey(apiKey->publicKey);
+    const ApiKeyRecord* key = pick(directory, keys, orgs, apiKeysDownward);
     if (!key)
       throw unauthenticated(std::string(kUnknownKeyMessage) + ": public key " + apiKey->publicKey +
                             " is not registered in " + describe(target) + elsewhere(keys));
@@ -120,7 +124,7 @@ Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers
     if (!expected || *expected != stamp::curveOf(apiKey->scheme))
       throw unauthenticated(std::string("X-Stamp scheme ") + stamp::schemeName(apiKey->scheme) +
                             " does not match API key " + key->id + " (" + key->curve + ")");
-    Caller c = callerFor(db, key->organizationId, key->userId);
+    Caller c = callerFor(directory, key->organizationId, key->userId);
     c.publicKey = apiKey->publicKey;
     c.scheme = stamp::schemeName(apiKey->scheme);
     c.signature = apiKey->signature;
@@ -130,14 +134,14 @@ Resolution CredentialResolver::resolveCaller(Db& db, const StampHeaders& headers
   if (headers.webauthn) {
     WebAuthnStamp stamp = parseWebAuthnStamp(*headers.webauthn);
     auto candidates = directory::authenticatorsByCredentialId(db, stamp.credentialId);
-    const AuthenticatorRecord* authenticator = pick(db, candidates, orgs, true);
+    const AuthenticatorRecord* authenticator = pick(directory, candidates, orgs, true);
     if (!authenticator)
       throw unauthenticated("no valid user found for authenticator " + stamp.credentialId + " in " +
                             describe(target) + elsewhere(candidates));
     int64_t counter = verifyAssertion(stamp, *authenticator, body, config_.webauthnRpIds);
     if (counter > authenticator->signCount)
       directory::updateSignCount(db, authenticator->id, counter);
-    Caller c = callerFor(db, authenticator->organizationId, authenticator->userId);
+    Caller c = callerFor(directory, authenticator->organizationId, authenticator->userId);
     c.publicKey = authenticator->publicKey;
     c.scheme = "SIGNATURE_SCHEME_TK_WEBAUTHN";
     c.signature = toHex(stamp.signature);
@@ -189,7 +193,8 @@ Resolution CredentialResolver::resolveAttested(Db& db, const std::string& header
     throw unauthenticated(std::string(kUnknownKeyMessage) + ": no user with contact " + contact +
                           " (" + type + ") in organization " + target.id +
                           " or its sub-organizations");
-  Caller caller = callerFor(db, user->organizationId, user->id);
+  DirectoryView direct(nullptr, db);
+  Caller caller = callerFor(direct, user->organizationId, user->id);
   caller.publicKey = stamp.publicKey;
   caller.scheme = kAttestedTokenScheme;
   caller.attestation = stamp.token;
@@ -235,7 +240,8 @@ Resolution CredentialResolver::resolveOidcAttested(Db& db, const AttestedStamp& 
     throw unauthenticated(std::string(kUnknownKeyMessage) + ": no user with OAuth provider " +
                           id.issuer + " / " + id.subject + " in organization " + target.id +
                           " or its sub-organizations");
-  Caller caller = callerFor(db, *organizationId, *userId);
+  DirectoryView direct(nullptr, db);
+  Caller caller = callerFor(direct, *organizationId, *userId);
   caller.publicKey = stamp.publicKey;
   caller.scheme = kAttestedOidcScheme;
   caller.attestation = stamp.token;

@@ -7,7 +7,7 @@
 #include "config/config.hpp"
 #include "server/rate_limiter.hpp"
 #include "signet/plugin.hpp"
-#include "tenancy/directory.hpp"
+#include "tenancy/directory_cache.hpp"
 
 namespace signet {
 
@@ -28,12 +28,18 @@ class CredentialResolver {
  public:
   // `rates`: what each organization may request (limits.rateLimit.perOrganizationPerSecond).
   // `services`: what the enabled modules offer (an OIDC-attested stamp needs the verifier).
+  // `cache`: the gateway's directory cache, which API-key resolutions read through.
   CredentialResolver(const Config& config, std::string signerPublicKey, RateLimiter& rates,
-                     const Services& services)
+                     const Services& services, DirectoryCache& cache)
       : config_(config),
         signerPublicKey_(std::move(signerPublicKey)),
         rates_(rates),
-        services_(services) {}
+        services_(services),
+        cache_(cache) {}
+
+  // Where resolve reads the directory: through the cache, or, inside a write transaction
+  // (whose own uncommitted writes the cache cannot know), from the store alone.
+  enum class Reads { kCached, kStore };
 
   // Verifies the stamp (the signature was already checked for X-Stamp) and resolves the
   // caller for `targetOrganizationId`. Passkeys also resolve downward: a request that names
@@ -46,10 +52,10 @@ class CredentialResolver {
   Resolution resolve(Db& db, const StampHeaders& headers,
                      const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
                      const std::string& targetOrganizationId, int64_t nowMs,
-                     bool apiKeysDownward = false) const;
+                     bool apiKeysDownward = false, Reads reads = Reads::kCached) const;
 
  private:
-  Resolution resolveCaller(Db& db, const StampHeaders& headers,
+  Resolution resolveCaller(Db& db, DirectoryView& directory, const StampHeaders& headers,
                            const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
                            const OrganizationRecord& target, int64_t nowMs,
                            bool apiKeysDownward) const;
@@ -64,6 +70,7 @@ class CredentialResolver {
   std::string signerPublicKey_;  // verification tokens of attested stamps are checked with it
   RateLimiter& rates_;
   const Services& services_;
+  DirectoryCache& cache_;
 };
 
 }  // namespace signet

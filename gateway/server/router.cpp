@@ -136,7 +136,7 @@ Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string liste
     : gateway_(gateway),
       authorizer_(gateway),
       resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates(),
-                gateway.catalog().services()),
+                gateway.catalog().services(), gateway.directoryCache()),
       pipeline_(gateway, authorizer_, resolver_),
       listener_(listener),
       listenerModule_(std::move(listenerModule)) {}
@@ -166,8 +166,9 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
     auto body = json::parseObject(request.body, "request body");
     std::string organizationId = json::requireUuid(body, "organizationId", "");
     gateway_.database().transaction([&](Db& db) {
-      auto who = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
-                                   gateway_.nowMs(), /*apiKeysDownward=*/false);
+      auto who =
+          resolver_.resolve(db, headers, apiKey, request.body, organizationId, gateway_.nowMs(),
+                            /*apiKeysDownward=*/false, CredentialResolver::Reads::kStore);
       HandlerContext ctx(gateway_, db, who.caller, who.organizationId);
       reply = route.handler(ctx, call);
     });

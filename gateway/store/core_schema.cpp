@@ -4,6 +4,54 @@
 
 namespace signet {
 
+namespace {
+// directory_generation: one number that every write to the directory's tables bumps, by
+// triggers, so that no write path can forget it; DirectoryCache (tenancy/directory_cache.hpp)
+// serves an entry only to a request that read the number it was made at. An authenticator's
+// sign counter, updated by every passkey-stamped request, is not something the cache holds, so
+// updates of it alone leave the number be.
+Migration directoryGeneration(int version) {
+  struct Watched {
+    const char* table;
+    const char* updateOf;  // the columns whose updates count; empty: all
+  };
+  const Watched watched[] = {
+      {"organizations", ""},
+      {"users", ""},
+      {"api_keys", ""},
+      {"authenticators",
+       "id, organization_id, user_id, name, credential_id, algorithm, public_key, rsa_exponent, "
+       "aaguid, transports, attestation_type, created_at_ms, updated_at_ms"},
+      {"root_quorum_members", ""},
+      {"user_tag_members", ""},
+      {"oauth_providers", ""},
+      {"mfa_policies", ""},
+  };
+  const std::string bump = "UPDATE directory_generation SET value = value + 1 WHERE id = 1";
+  Migration m{version,
+              "directory_generation, bumped by triggers on every write to the directory",
+              {"CREATE TABLE directory_generation (id INTEGER PRIMARY KEY, value BIGINT NOT NULL)",
+               "INSERT INTO directory_generation (id, value) VALUES (1, 0)",
+               "postgresql: CREATE FUNCTION signet_directory_changed() RETURNS trigger LANGUAGE "
+               "plpgsql AS $$ BEGIN " +
+                   bump + "; RETURN NULL; END $$"}};
+  for (const auto& w : watched) {
+    std::string t = w.table;
+    std::string update = *w.updateOf ? std::string("UPDATE OF ") + w.updateOf : "UPDATE";
+    for (const std::string event : {"INSERT", "DELETE", update.c_str()}) {
+      std::string name = "directory_generation_" + t + "_" + event.substr(0, 6);
+      for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      m.statements.push_back("sqlite: CREATE TRIGGER " + name + " AFTER " + event + " ON " + t +
+                             " BEGIN " + bump + "; END");
+    }
+    m.statements.push_back("postgresql: CREATE TRIGGER directory_generation_" + t +
+                           " AFTER INSERT OR DELETE OR " + update + " ON " + t +
+                           " FOR EACH STATEMENT EXECUTE FUNCTION signet_directory_changed()");
+  }
+  return m;
+}
+}  // namespace
+
 std::vector<Migration> coreMigrations() {
   return {
       {1,
@@ -134,6 +182,7 @@ std::vector<Migration> coreMigrations() {
         "NULL, activity TEXT NOT NULL, created_at_ms BIGINT NOT NULL, attempts BIGINT NOT NULL, "
         "next_attempt_at_ms BIGINT NOT NULL, PRIMARY KEY (module, event_id))",
         "CREATE INDEX activity_events_order ON activity_events (module, position)"}},
+      directoryGeneration(16),
   };
 }
 

@@ -103,6 +103,10 @@ class Org {
   }
 
   Client as(const std::string& userId) { return gw_.clientWith(stampers_.at(userId)); }
+  // The user's key, for a client of another gateway.
+  std::shared_ptr<ApiKeyStamper> stamper(const std::string& userId) const {
+    return stampers_.at(userId);
+  }
   Client& root() { return root_; }
   const std::string& org() const { return gw_.root().organizationId; }
 
