@@ -36,8 +36,12 @@ class Gateways {
   std::vector<std::string> urls_;
 };
 
-// A new P-256 API key for the root user; its stamper and id.
-std::pair<std::shared_ptr<ApiKeyStamper>, std::string> addRootKey(TestGateway& gw) {
+// A new P-256 API key of the root user.
+struct AddedKey {
+  std::shared_ptr<ApiKeyStamper> stamper;
+  std::string id;
+};
+AddedKey addRootKey(TestGateway& gw) {
   Key key = newKey();
   json::Object k = json::object();
   k->set("apiKeyName", "cached " + crypto::uuidV4().substr(0, 8));
@@ -82,7 +86,10 @@ TEST_P(DirectoryCacheTest, ADeletedKeyIsRefusedOnTheVeryNextRequest) {
   TestGateway gw(GetParam());
   Gateways gateways(gw);
   const std::string& org = gw.root().organizationId;
-  auto [stamper, keyId] = addRootKey(gw);
+  // Not a structured binding: clang 14 cannot capture one in a lambda.
+  AddedKey added = addRootKey(gw);
+  auto stamper = added.stamper;
+  std::string keyId = added.id;
   for (const auto& url : gateways.urls()) {  // warm every gateway's cache with the key
     ASSERT_EQ(whoamiStatus(url, stamper, org), 200) << url;
     ASSERT_EQ(whoamiStatus(url, stamper, org), 200) << url;
@@ -99,7 +106,10 @@ TEST_P(DirectoryCacheTest, AWritePastTheApiIsSeenToo) {
   TestGateway gw(GetParam());
   Gateways gateways(gw);
   const std::string& org = gw.root().organizationId;
-  auto [stamper, keyId] = addRootKey(gw);
+  // Not a structured binding: clang 14 cannot capture one in a lambda.
+  AddedKey added = addRootKey(gw);
+  auto stamper = added.stamper;
+  std::string keyId = added.id;
   for (const auto& url : gateways.urls()) ASSERT_EQ(whoamiStatus(url, stamper, org), 200) << url;
   // An operator's hand on the store: the triggers count it like any write of the API.
   gw.write([&](Db& db) { db.exec("DELETE FROM api_keys WHERE id = ?", {keyId}); });
@@ -125,7 +135,10 @@ TEST_P(DirectoryCacheTest, AWritePastTheApiIsSeenToo) {
 TEST_P(DirectoryCacheTest, ARolledBackWriteLeavesNothingBehind) {
   TestGateway gw(GetParam());
   const std::string& org = gw.root().organizationId;
-  auto [stamper, keyId] = addRootKey(gw);
+  // Not a structured binding: clang 14 cannot capture one in a lambda.
+  AddedKey added = addRootKey(gw);
+  auto stamper = added.stamper;
+  std::string keyId = added.id;
   ASSERT_EQ(whoamiStatus(gw.baseUrl(), stamper, org), 200);
   EXPECT_THROW(gw.write([&](Db& db) {
     db.exec("DELETE FROM api_keys WHERE id = ?", {keyId});
