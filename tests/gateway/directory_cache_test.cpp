@@ -86,34 +86,31 @@ TEST_P(DirectoryCacheTest, ADeletedKeyIsRefusedOnTheVeryNextRequest) {
   TestGateway gw(GetParam());
   Gateways gateways(gw);
   const std::string& org = gw.root().organizationId;
-  // Not a structured binding: clang 14 cannot capture one in a lambda.
-  AddedKey added = addRootKey(gw);
-  auto stamper = added.stamper;
-  std::string keyId = added.id;
+  AddedKey key = addRootKey(gw);
   for (const auto& url : gateways.urls()) {  // warm every gateway's cache with the key
-    ASSERT_EQ(whoamiStatus(url, stamper, org), 200) << url;
-    ASSERT_EQ(whoamiStatus(url, stamper, org), 200) << url;
+    ASSERT_EQ(whoamiStatus(url, key.stamper, org), 200) << url;
+    ASSERT_EQ(whoamiStatus(url, key.stamper, org), 200) << url;
   }
   json::Object p = json::object();
   p->set("userId", gw.root().userId);
-  p->set("apiKeyIds", json::stringArray({keyId}));
+  p->set("apiKeyIds", json::stringArray({key.id}));
   resultOf(gw.rootClient().submit("delete_api_keys", "ACTIVITY_TYPE_DELETE_API_KEYS", org, p),
            "deleteApiKeysResult");
-  for (const auto& url : gateways.urls()) EXPECT_EQ(whoamiStatus(url, stamper, org), 401) << url;
+  for (const auto& url : gateways.urls())
+    EXPECT_EQ(whoamiStatus(url, key.stamper, org), 401) << url;
 }
 
 TEST_P(DirectoryCacheTest, AWritePastTheApiIsSeenToo) {
   TestGateway gw(GetParam());
   Gateways gateways(gw);
   const std::string& org = gw.root().organizationId;
-  // Not a structured binding: clang 14 cannot capture one in a lambda.
-  AddedKey added = addRootKey(gw);
-  auto stamper = added.stamper;
-  std::string keyId = added.id;
-  for (const auto& url : gateways.urls()) ASSERT_EQ(whoamiStatus(url, stamper, org), 200) << url;
+  AddedKey key = addRootKey(gw);
+  for (const auto& url : gateways.urls())
+    ASSERT_EQ(whoamiStatus(url, key.stamper, org), 200) << url;
   // An operator's hand on the store: the triggers count it like any write of the API.
-  gw.write([&](Db& db) { db.exec("DELETE FROM api_keys WHERE id = ?", {keyId}); });
-  for (const auto& url : gateways.urls()) EXPECT_EQ(whoamiStatus(url, stamper, org), 401) << url;
+  gw.write([&](Db& db) { db.exec("DELETE FROM api_keys WHERE id = ?", {key.id}); });
+  for (const auto& url : gateways.urls())
+    EXPECT_EQ(whoamiStatus(url, key.stamper, org), 401) << url;
 
   // A renamed user: whoami reads the name through the cache.
   for (const auto& url : gateways.urls())
@@ -135,17 +132,14 @@ TEST_P(DirectoryCacheTest, AWritePastTheApiIsSeenToo) {
 TEST_P(DirectoryCacheTest, ARolledBackWriteLeavesNothingBehind) {
   TestGateway gw(GetParam());
   const std::string& org = gw.root().organizationId;
-  // Not a structured binding: clang 14 cannot capture one in a lambda.
-  AddedKey added = addRootKey(gw);
-  auto stamper = added.stamper;
-  std::string keyId = added.id;
-  ASSERT_EQ(whoamiStatus(gw.baseUrl(), stamper, org), 200);
+  AddedKey key = addRootKey(gw);
+  ASSERT_EQ(whoamiStatus(gw.baseUrl(), key.stamper, org), 200);
   EXPECT_THROW(gw.write([&](Db& db) {
-    db.exec("DELETE FROM api_keys WHERE id = ?", {keyId});
+    db.exec("DELETE FROM api_keys WHERE id = ?", {key.id});
     throw std::runtime_error("roll back");
   }),
                std::runtime_error);
-  EXPECT_EQ(whoamiStatus(gw.baseUrl(), stamper, org), 200);
+  EXPECT_EQ(whoamiStatus(gw.baseUrl(), key.stamper, org), 200);
 }
 
 TEST_P(DirectoryCacheTest, PolicyAndRootQuorumChangesTakeEffectOnTheVeryNextRequest) {
