@@ -147,16 +147,18 @@ Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,
     c.signature = toHex(stamp.signature);
     return {c, actingOrganization(target, authenticator->organizationId)};
   }
-  if (headers.attested) return resolveAttested(db, *headers.attested, body, target, nowMs);
+  if (headers.attested)
+    return resolveAttested(db, directory, *headers.attested, body, target, nowMs);
   throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
 }
 
-Resolution CredentialResolver::resolveAttested(Db& db, const std::string& header,
-                                               std::string_view body,
+Resolution CredentialResolver::resolveAttested(Db& db, DirectoryView& directory,
+                                               const std::string& header, std::string_view body,
                                                const OrganizationRecord& target,
                                                int64_t nowMs) const {
   AttestedStamp stamp = verifyAttestedStamp(header, body);
-  if (stamp.scheme == kAttestedOidcScheme) return resolveOidcAttested(db, stamp, target, nowMs);
+  if (stamp.scheme == kAttestedOidcScheme)
+    return resolveOidcAttested(db, directory, stamp, target, nowMs);
   auto fail = [](const std::string& why) {
     return unauthenticated("X-Stamp-Attested: " + why, "SIGNATURE_INVALID");
   };
@@ -193,15 +195,15 @@ Resolution CredentialResolver::resolveAttested(Db& db, const std::string& header
     throw unauthenticated(std::string(kUnknownKeyMessage) + ": no user with contact " + contact +
                           " (" + type + ") in organization " + target.id +
                           " or its sub-organizations");
-  DirectoryView direct(nullptr, db);
-  Caller caller = callerFor(direct, user->organizationId, user->id);
+  Caller caller = callerFor(directory, user->organizationId, user->id);
   caller.publicKey = stamp.publicKey;
   caller.scheme = kAttestedTokenScheme;
   caller.attestation = stamp.token;
   return {caller, actingOrganization(target, user->organizationId)};
 }
 
-Resolution CredentialResolver::resolveOidcAttested(Db& db, const AttestedStamp& stamp,
+Resolution CredentialResolver::resolveOidcAttested(Db& db, DirectoryView& directory,
+                                                   const AttestedStamp& stamp,
                                                    const OrganizationRecord& target,
                                                    int64_t nowMs) const {
   auto fail = [](const std::string& why) {
@@ -240,8 +242,7 @@ Resolution CredentialResolver::resolveOidcAttested(Db& db, const AttestedStamp& 
     throw unauthenticated(std::string(kUnknownKeyMessage) + ": no user with OAuth provider " +
                           id.issuer + " / " + id.subject + " in organization " + target.id +
                           " or its sub-organizations");
-  DirectoryView direct(nullptr, db);
-  Caller caller = callerFor(direct, *organizationId, *userId);
+  Caller caller = callerFor(directory, *organizationId, *userId);
   caller.publicKey = stamp.publicKey;
   caller.scheme = kAttestedOidcScheme;
   caller.attestation = stamp.token;

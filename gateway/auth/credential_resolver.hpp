@@ -61,9 +61,11 @@ class CredentialResolver {
                            bool apiKeysDownward) const;
   void chargeRate(const std::string& organizationId, const std::optional<std::string>& parentId,
                   int64_t nowMs) const;
-  Resolution resolveAttested(Db& db, const std::string& header, std::string_view body,
-                             const OrganizationRecord& target, int64_t nowMs) const;
-  Resolution resolveOidcAttested(Db& db, const struct AttestedStamp& stamp,
+  Resolution resolveAttested(Db& db, DirectoryView& directory, const std::string& header,
+                             std::string_view body, const OrganizationRecord& target,
+                             int64_t nowMs) const;
+  Resolution resolveOidcAttested(Db& db, DirectoryView& directory,
+                                 const struct AttestedStamp& stamp,
                                  const OrganizationRecord& target, int64_t nowMs) const;
 
   const Config& config_;
