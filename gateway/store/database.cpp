@@ -8,14 +8,19 @@
 
 namespace signet {
 
-std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config) {
-  return config.backend == Backend::kSqlite ? openSqlite(config.connection)
+std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config,
+                                              SqliteCheckpointer* checkpointer) {
+  return config.backend == Backend::kSqlite ? openSqlite(config.connection, checkpointer)
                                             : openPostgres(config.connection);
 }
 
 Database::Database(const DatabaseConfig& config)
     : config_(config),
-      pool_([config] { return openConnection(config); },
+      checkpointer_(config.backend == Backend::kSqlite
+                        ? std::make_unique<SqliteCheckpointer>(config.connection)
+                        : nullptr),
+      pool_([config,
+             checkpointer = checkpointer_.get()] { return openConnection(config, checkpointer); },
             static_cast<size_t>(std::max(2, config.maxSessions))),
       commits_(pool_, config.backend == Backend::kSqlite ? 1 : std::max(1, config.writeLanes)) {
   const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";

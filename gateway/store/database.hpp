@@ -11,6 +11,7 @@
 #include "signet/db.hpp"
 #include "store/connection_pool.hpp"
 #include "store/group_commit.hpp"
+#include "store/sqlite_checkpointer.hpp"
 
 namespace signet {
 
@@ -23,8 +24,10 @@ struct DatabaseConfig {
   int writeLanes = 1;      // PostgreSQL: write batches run at once (GroupCommit)
 };
 
-// One connection outside any pool (tools and tests).
-std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config);
+// One connection outside any pool (tools and tests); a SQLite one hands its checkpoints to
+// `checkpointer` when given.
+std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config,
+                                              SqliteCheckpointer* checkpointer = nullptr);
 
 class Database {
  public:
@@ -42,6 +45,14 @@ class Database {
   void snapshot(const std::function<void(Db&)>& fn);
   // Batches committed and writes they held since the start.
   GroupCommit::Stats commitStats() const { return commits_.stats(); }
+  // SQLite: the checkpoints run off the commit path so far (sqlite_checkpointer.hpp).
+  SqliteCheckpointer::Stats checkpointStats() const {
+    return checkpointer_ ? checkpointer_->stats() : SqliteCheckpointer::Stats{};
+  }
+  // SQLite: waits (at most `limit`) until no checkpoint is due or running (tests).
+  bool checkpointsIdle(std::chrono::milliseconds limit) {
+    return !checkpointer_ || checkpointer_->waitIdle(limit);
+  }
 
   // Applies the migrations of `module` that the database has not recorded yet, each in its
   // own transaction. Refuses a list whose versions are not strictly increasing.
@@ -51,6 +62,8 @@ class Database {
 
  private:
   DatabaseConfig config_;
+  // Before the pool: its connections report to it until the last of them is closed.
+  std::unique_ptr<SqliteCheckpointer> checkpointer_;
   ConnectionPool pool_;
   GroupCommit commits_;
 };

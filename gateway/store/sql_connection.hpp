@@ -45,8 +45,11 @@ class SqlConnection : public Db {
 };
 
 // Opens (creating when missing) a SQLite file in WAL mode with synchronous=FULL, so a
-// committed transaction is on disk before the commit returns.
-std::unique_ptr<SqlConnection> openSqlite(const std::string& path);
+// committed transaction is on disk before the commit returns. With a checkpointer, the
+// connection's WAL checkpoints are left to it instead of running inside its commits.
+class SqliteCheckpointer;
+std::unique_ptr<SqlConnection> openSqlite(const std::string& path,
+                                          SqliteCheckpointer* checkpointer = nullptr);
 // Opens a PostgreSQL connection from a libpq connection string.
 std::unique_ptr<SqlConnection> openPostgres(const std::string& conninfo);
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "store/sql_connection.hpp"
+#include "store/sqlite_checkpointer.hpp"
 
 namespace signet {
 
@@ -18,7 +19,7 @@ bool blank(const char* s) {
 
 class SqliteConnection : public SqlConnection {
  public:
-  explicit SqliteConnection(const std::string& path) {
+  SqliteConnection(const std::string& path, SqliteCheckpointer* checkpointer) {
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
       std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -29,6 +30,7 @@ class SqliteConnection : public SqlConnection {
     sqlite3_busy_timeout(db_, 5000);
     exec("PRAGMA journal_mode=WAL", {});  // readers run beside the writer; persists in the file
     exec("PRAGMA synchronous=FULL", {});  // a COMMIT returns once the WAL is synced
+    if (checkpointer) checkpointer->attach(db_);
   }
 
   ~SqliteConnection() override {
@@ -178,8 +180,9 @@ class SqliteConnection : public SqlConnection {
 
 }  // namespace
 
-std::unique_ptr<SqlConnection> openSqlite(const std::string& path) {
-  return std::make_unique<SqliteConnection>(path);
+std::unique_ptr<SqlConnection> openSqlite(const std::string& path,
+                                          SqliteCheckpointer* checkpointer) {
+  return std::make_unique<SqliteConnection>(path, checkpointer);
 }
 
 }  // namespace signet
