@@ -27,7 +27,8 @@
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
-# It ends with the gateway's resident memory (VmRSS) after the run.
+# After each kind it prints how many writes shared a commit on average so far (from GET
+# /metrics), and it ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
 set -euo pipefail
@@ -163,6 +164,11 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     "${bad:-0}/$total" "$floor" "$share"
   [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s\n' \
     "$halfRate" "$halfP50" "$halfP99"
+  # How well writes shared a commit so far (the first gateway's running totals): a mean near
+  # one means requests paid a disk sync each.
+  curl -s "http://127.0.0.1:${ports# }/metrics" | awk '
+    /^signet_store_commit_batch_size_sum/ {s = $2} /^signet_store_commit_batch_size_count/ {n = $2}
+    END {if (n) printf "  commits so far: %d, %.1f writes each\n", n, s / n}'
 done
 for pid in $servers; do
   printf 'gateway resident memory after the run: %s\n' "$(awk '/^VmRSS/ {print $2, $3}' /proc/$pid/status)"
