@@ -14,6 +14,11 @@ std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config,
                                             : openPostgres(config.connection);
 }
 
+// SQLite has one writer, so one lane; PostgreSQL runs several batches at once when asked.
+static int writeLanes(const DatabaseConfig& config) {
+  return config.backend == Backend::kSqlite ? 1 : std::max(1, config.writeLanes);
+}
+
 Database::Database(const DatabaseConfig& config)
     : config_(config),
       checkpointer_(config.backend == Backend::kSqlite
@@ -22,7 +27,10 @@ Database::Database(const DatabaseConfig& config)
       pool_([config,
              checkpointer = checkpointer_.get()] { return openConnection(config, checkpointer); },
             static_cast<size_t>(std::max(2, config.maxSessions))),
-      commits_(pool_, config.backend == Backend::kSqlite ? 1 : std::max(1, config.writeLanes)) {
+      writers_([config, checkpointer =
+                            checkpointer_.get()] { return openConnection(config, checkpointer); },
+               static_cast<size_t>(writeLanes(config))),
+      commits_(writers_, writeLanes(config)) {
   const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
   try {
     pool_.acquire();  // fails now, with the cause, rather than on the first request

@@ -65,6 +65,10 @@ class Database {
   // Before the pool: its connections report to it until the last of them is closed.
   std::unique_ptr<SqliteCheckpointer> checkpointer_;
   ConnectionPool pool_;
+  // The write batches' own connections, one a lane. Kept apart from the readers' so that a
+  // SQLite writer finds its page cache still valid at its next batch: a connection drops
+  // its cache whenever another connection wrote since its last transaction.
+  ConnectionPool writers_;
   GroupCommit commits_;
 };
 
