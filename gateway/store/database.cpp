@@ -14,6 +14,12 @@ std::unique_ptr<SqlConnection> openConnection(const DatabaseConfig& config,
                                             : openPostgres(config.connection);
 }
 
+// How both pools open their connections.
+static ConnectionPool::Opener opener(const DatabaseConfig& config,
+                                     SqliteCheckpointer* checkpointer) {
+  return [config, checkpointer] { return openConnection(config, checkpointer); };
+}
+
 // SQLite has one writer, so one lane; PostgreSQL runs several batches at once when asked.
 static int writeLanes(const DatabaseConfig& config) {
   return config.backend == Backend::kSqlite ? 1 : std::max(1, config.writeLanes);
@@ -24,12 +30,9 @@ Database::Database(const DatabaseConfig& config)
       checkpointer_(config.backend == Backend::kSqlite
                         ? std::make_unique<SqliteCheckpointer>(config.connection)
                         : nullptr),
-      pool_([config,
-             checkpointer = checkpointer_.get()] { return openConnection(config, checkpointer); },
+      pool_(opener(config, checkpointer_.get()),
             static_cast<size_t>(std::max(2, config.maxSessions))),
-      writers_([config, checkpointer =
-                            checkpointer_.get()] { return openConnection(config, checkpointer); },
-               static_cast<size_t>(writeLanes(config))),
+      writers_(opener(config, checkpointer_.get()), static_cast<size_t>(writeLanes(config))),
       commits_(writers_, writeLanes(config)) {
   const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
   try {

@@ -3,24 +3,21 @@
 #include <Poco/Logger.h>
 #include <sqlite3.h>
 
+#include "store/sql_connection.hpp"
+
 namespace signet {
 
 SqliteCheckpointer::SqliteCheckpointer(std::string path) : path_(std::move(path)) {
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+  try {
+    // Opened like the pool's, so it knows the file is in WAL mode: a connection that has not
+    // seen that yet checkpoints nothing.
+    db_ = openSqlite(path_);
+  } catch (const std::exception& e) {
     // Nothing is attached then, and the connections checkpoint by themselves as before.
     Poco::Logger::get("signet.store")
-        .warning("checkpoints stay on the commit path: cannot open %s: %s", path_,
-                 std::string(db_ ? sqlite3_errmsg(db_) : "out of memory"));
-    sqlite3_close(db_);
-    db_ = nullptr;
+        .warning("checkpoints stay on the commit path: %s", std::string(e.what()));
     return;
   }
-  sqlite3_busy_timeout(db_, 1000);
-  // A connection learns the file is in WAL mode only once it reads it; until then its
-  // checkpoints do nothing. The pool's connections set the same mode (it persists in the file).
-  sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
-  sqlite3_exec(db_, "PRAGMA synchronous=FULL", nullptr, nullptr, nullptr);
   thread_ = std::thread([this] { run(); });
 }
 
@@ -31,7 +28,6 @@ SqliteCheckpointer::~SqliteCheckpointer() {
   }
   wake_.notify_one();
   if (thread_.joinable()) thread_.join();
-  sqlite3_close(db_);
 }
 
 void SqliteCheckpointer::attach(sqlite3* db) {
@@ -43,8 +39,8 @@ SqliteCheckpointer::Stats SqliteCheckpointer::stats() const {
   return stats_;
 }
 
-// Called by SQLite on the committing thread after each commit (its write lock released): it
-// only flags the work and wakes the checkpoint thread.
+// Called by SQLite on the committing thread after each commit (its write lock released): past
+// the threshold it wakes the checkpoint thread, past kInlinePages it checkpoints right here.
 int SqliteCheckpointer::onCommit(void* self, sqlite3* db, const char* schema, int logPages) {
   if (logPages < kThresholdPages) return SQLITE_OK;
   auto* me = static_cast<SqliteCheckpointer*>(self);
@@ -78,11 +74,14 @@ void SqliteCheckpointer::run() {
     due_ = false;
     running_ = true;
     lock.unlock();
-    int logged = 0, copied = 0;
-    int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied);
-    if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+    int64_t copied = 0;
+    try {
+      // busy, log pages, pages copied; a busy checkpoint is tried again at a later commit.
+      copied = db_->queryOne("PRAGMA wal_checkpoint(PASSIVE)")->i64(2);
+    } catch (const std::exception& e) {
       Poco::Logger::get("signet.store")
-          .warning("WAL checkpoint of %s failed: %s", path_, std::string(sqlite3_errmsg(db_)));
+          .warning("WAL checkpoint of %s failed: %s", path_, std::string(e.what()));
+    }
     lock.lock();
     running_ = false;
     ++stats_.checkpoints;

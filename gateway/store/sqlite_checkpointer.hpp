@@ -22,6 +22,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,6 +30,8 @@
 struct sqlite3;
 
 namespace signet {
+
+class SqlConnection;
 
 class SqliteCheckpointer {
  public:
@@ -57,7 +60,7 @@ class SqliteCheckpointer {
   void run();
 
   const std::string path_;
-  sqlite3* db_ = nullptr;  // the checkpoints' own connection
+  std::unique_ptr<SqlConnection> db_;  // the checkpoints' own connection
   mutable std::mutex mutex_;
   std::condition_variable wake_, idle_;
   bool due_ = false;
