@@ -27,8 +27,9 @@
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
-# After each kind it prints how many writes shared a commit on average so far (from GET
-# /metrics), and it ends with the gateway's resident memory (VmRSS) after the run.
+# After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
+# context switches), how many writes shared a commit on average so far (from GET /metrics),
+# and it ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
 set -euo pipefail
@@ -109,6 +110,16 @@ Server(("127.0.0.1", int(sys.argv[1])), Slow).serve_forever()' $((port + 50)) &
   node tests/bench/webhook_endpoint.mjs "$credentials" "http://127.0.0.1:$((port + 50))/hook" >/dev/null
   printf 'webhooks: an endpoint for every activity update, its receiver answering after 2 s\n'
 fi
+# The first gateway's CPU ticks in user and kernel mode, and its threads' context switches.
+process_cost() {
+  local pid=${servers# }
+  pid=${pid%% *}
+  local ticks switches
+  ticks=$(awk '{print $14, $15}' "/proc/$pid/stat")
+  switches=$(cat /proc/"$pid"/task/*/status 2>/dev/null |
+    awk '/ctxt_switches/ {s += $2} END {print s + 0}')
+  echo "$ticks $switches"
+}
 cores=$(nproc)
 printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores\n' \
   "$backend" "$gateways" "$seconds" "$connections" "$threads" "$cores"
@@ -123,6 +134,7 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     [ "${SEED_ACTIVITIES:-0}" != 0 ] && "$seed" "$work/data" activities "$SEED_ACTIVITIES"
     [ -n "${SEED_TENANTS:-}" ] && "$seed" "$work/data" tenants "${SEED_TENANTS%%:*}" "${SEED_TENANTS##*:}"
   fi
+  before=$(process_cost)
   g=0
   drivers=
   for p in $ports; do
@@ -139,6 +151,7 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     drivers="$drivers $!"
   fi
   for pid in $drivers; do wait "$pid"; done
+  after=$(process_cost)
   rate=$(cat "$work"/wrk-*.out | awk '/^Requests\/sec:/ {s += $2} END {printf "%.2f", s}')
   millis='{v = $2; if (v ~ /us$/) v = v / 1000; else if (v ~ /ms$/) v = v + 0; else v = v * 1000;'
   p50=$(cat "$work"/wrk-*.out | awk '$1 == "50%" '"$millis"' if (v > m) m = v} END {printf "%.2fms", m}')
@@ -164,6 +177,15 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     "${bad:-0}/$total" "$floor" "$share"
   [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s\n' \
     "$halfRate" "$halfP50" "$halfP99"
+  # What each request cost the first gateway: less noisy than the rate on a shared machine, and
+  # it says whether a change saved work or only moved it.
+  read -r u0 s0 c0 <<<"$before"
+  read -r u1 s1 c1 <<<"$after"
+  python3 -c "
+n = $total or 1; tick = 1e6 / $(getconf CLK_TCK)
+cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
+print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
+      f'{($c1 - $c0) / n:.1f} context switches')"
   # How well writes shared a commit so far (the first gateway's running totals): a mean near
   # one means requests paid a disk sync each.
   curl -s "http://127.0.0.1:${ports# }/metrics" | awk '
