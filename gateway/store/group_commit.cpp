@@ -26,12 +26,12 @@ void rollbackQuietly(SqlConnection& db) {
 
 void GroupCommit::run(const std::function<void(Db&)>& write) {
   if (insideBatch) throw internalError("a write opened a transaction inside another one");
-  Job job{&write, nullptr, false, false};
+  Job job{&write, nullptr, false, false, {}};
   std::unique_lock lock(mutex_);
   queue_.push_back(&job);
   while (!job.done) {
     if (job.taken || leaders_ >= lanes_)
-      finished_.wait(lock);
+      job.wake.wait(lock);
     else
       lead(lock);
   }
@@ -51,6 +51,7 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
     batch.back()->taken = true;
     queue_.pop_front();
   }
+  wakeNextLeader();  // another lane is free for what did not fit
   lock.unlock();
   try {
     runBatch(batch);
@@ -66,9 +67,16 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   lock.lock();
   ++stats_.batches;
   stats_.writes += batch.size();
-  for (Job* j : batch) j->done = true;
+  for (Job* j : batch) {
+    j->done = true;
+    j->wake.notify_one();  // its thread runs once the mutex is released, and the job with it
+  }
   --leaders_;
-  finished_.notify_all();
+  wakeNextLeader();
+}
+
+void GroupCommit::wakeNextLeader() {
+  if (!queue_.empty() && leaders_ < lanes_) queue_.front()->wake.notify_one();
 }
 
 void GroupCommit::runBatch(std::deque<Job*>& batch) {
