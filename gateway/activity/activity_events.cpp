@@ -48,7 +48,7 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
   auto org = directory::findOrganization(db, record.organizationId);
   std::string parentId = org && org->parentId ? *org->parentId : std::string();
   std::string activity = json::stringify(activities::toJson(record, Caller{}));
-  std::string eventId = crypto::uuidV4();
+  std::string eventId = crypto::uuidV7(gateway.nowMs());
   int64_t position = nextPosition();
   for (const auto& [module, handler] : subscribers)
     db.exec(

@@ -91,7 +91,7 @@ void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& v
       "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
       "created_at_ms) "
       "VALUES (?, ?, ?, ?, ?, ?)",
-      {crypto::uuidV4(), record.id, record.organizationId, voteId,
+      {crypto::uuidV7(nowMs), record.id, record.organizationId, voteId,
        json::stringify(evaluations ? evaluations : json::array()), nowMs});
 }
 

@@ -28,7 +28,7 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
   gateway.database().transaction([&](Db& db) {
     directory::requireOrganization(db, organizationId);
     ActivityRecord record;
-    record.id = crypto::uuidV4();
+    record.id = crypto::uuidV7(gateway.nowMs());
     HandlerContext ctx(gateway, db, who, organizationId, record.id, type);
     std::vector<HandlerContext::AfterCommit> afterCommit;
     ctx.collectAfterCommit(&afterCommit);
@@ -47,7 +47,7 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
     record.result->set(spec->resultKey, result);
     record.votes = json::array();
     json::Object vote = json::object();
-    vote->set("id", crypto::uuidV4());
+    vote->set("id", crypto::uuidV7(gateway.nowMs()));
     vote->set("userId", "");
     vote->set("activityId", record.id);
     vote->set("selection", "VOTE_SELECTION_APPROVED");

@@ -22,7 +22,7 @@ namespace {
 json::Object voteJson(DirectoryView directory, const Caller& caller, const std::string& activityId,
                       const std::string& selection, std::string_view body, int64_t nowMs) {
   json::Object vote = json::object();
-  vote->set("id", crypto::uuidV4());
+  vote->set("id", crypto::uuidV7(nowMs));
   vote->set("userId", caller.userId);
   vote->set("user", directory.userJson(caller.organizationId, caller.userId));
   vote->set("activityId", activityId);
@@ -169,7 +169,8 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
   } else {
     // Network calls the handler needs (an issuer's keys), before any lock is taken.
     if (spec.prepare) runPreparer(spec, caller, env.organizationId, env.parameters);
-    record.id = crypto::uuidV4();
+    // Time-ordered, so that the activity's rows land at the end of their indexes (uuidV7).
+    record.id = crypto::uuidV7(now);
     record.organizationId = env.organizationId;
     record.type = spec.type;
     record.fingerprint = fingerprint;

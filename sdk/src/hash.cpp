@@ -2,6 +2,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -157,14 +158,30 @@ Bytes randomBytes(size_t size) {
   return b;
 }
 
-std::string uuidV4() {
-  uint8_t b[16];
-  randomBytes(b, sizeof b);
-  b[6] = (b[6] & 0x0f) | 0x40;
+namespace {
+// The version goes into the high nibble of byte 6 and the RFC 9562 variant (10) into the top
+// bits of byte 8; the rest is as given.
+std::string uuidString(uint8_t (&b)[16], int version) {
+  b[6] = static_cast<uint8_t>((b[6] & 0x0f) | (version << 4));
   b[8] = (b[8] & 0x3f) | 0x80;
   std::string hex = signet::toHex(b, sizeof b);
   return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
          hex.substr(16, 4) + "-" + hex.substr(20);
+}
+}  // namespace
+
+std::string uuidV4() {
+  uint8_t b[16];
+  randomBytes(b, sizeof b);
+  return uuidString(b, 4);
+}
+
+std::string uuidV7(int64_t unixMs) {
+  uint8_t b[16];
+  randomBytes(b, sizeof b);
+  uint64_t ms = static_cast<uint64_t>(std::max<int64_t>(unixMs, 0));
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<uint8_t>(ms >> (40 - 8 * i));  // big-endian
+  return uuidString(b, 7);
 }
 
 void wipe(void* data, size_t size) {

@@ -95,7 +95,7 @@ void seedActivities(Database& store, Backend backend, int64_t n) {
     int64_t batch = std::min<int64_t>(10000, n - done);
     store.transaction([&](Db& db) {
       for (int64_t i = 0; i < batch; ++i, ++t) {
-        std::string id = crypto::uuidV4();
+        std::string id = crypto::uuidV7(t);
         run(db, copy,
             {{"id", id},
              {"fingerprint", "sha256:seed-" + id},

@@ -4,6 +4,7 @@
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/StreamCopier.h>
+#include <cstdio>
 
 #include "support/test_gateway.hpp"
 #include "tenancy/directory.hpp"
@@ -63,6 +64,16 @@ TEST_P(PipelineTest, ActivityRecordShape) {
   EXPECT_EQ(
       a->getObject("intent")->getObject("signetCreateMemoIntent")->getValue<std::string>("text"),
       "shape");
+  // Time-ordered ids (crypto::uuidV7): the activity's begins with its creation time in
+  // milliseconds, which keeps its rows at the end of their indexes (docs/durability.md).
+  int64_t createdMs = std::stoll(created->getValue<std::string>("seconds")) * 1000 +
+                      std::stoll(created->getValue<std::string>("nanos")) / 1000000;
+  char prefix[16];
+  std::snprintf(prefix, sizeof prefix, "%012llx", static_cast<unsigned long long>(createdMs));
+  std::string id = a->getValue<std::string>("id");
+  EXPECT_EQ(id.substr(0, 8) + id.substr(9, 4), prefix) << id;
+  EXPECT_EQ(id[14], '7') << id;
+  EXPECT_EQ(vote->getValue<std::string>("id")[14], '7');
 }
 
 TEST_P(PipelineTest, EnvelopeInAnyKeyOrderWithNullOptionals) {

@@ -2,6 +2,7 @@
 
 #include "signet/crypto.hpp"
 #include "signet/encoding.hpp"
+#include "signet/json.hpp"
 
 using namespace signet;
 
@@ -90,6 +91,26 @@ TEST(Uuid, Format) {
   EXPECT_EQ(id.size(), 36u);
   EXPECT_EQ(id[14], '4');
   EXPECT_NE(id, crypto::uuidV4());
+}
+
+// RFC 9562 appendix A.6's example: 2022-02-22 19:22:22 UTC is 0x017F22E279B0 ms, the first 48
+// bits; then the version 7, and the variant 10 in the top bits of the ninth byte.
+TEST(Uuid, Version7CarriesTheMillisecondsFirstAndSortsByThem) {
+  auto id = crypto::uuidV7(0x017F22E279B0);
+  EXPECT_EQ(id.substr(0, 13), "017f22e2-79b0");
+  EXPECT_EQ(id[14], '7');
+  EXPECT_NE(std::string("89ab").find(id[19]), std::string::npos) << id;
+  EXPECT_TRUE(json::isUuid(id));
+  EXPECT_NE(id, crypto::uuidV7(0x017F22E279B0));  // 74 random bits after the time
+  // Later milliseconds sort after earlier ones, as strings too (what a TEXT index compares).
+  std::string previous;
+  for (int64_t ms : {int64_t{0}, int64_t{1}, int64_t{255}, int64_t{256}, int64_t{1} << 40,
+                     int64_t{1764000000000}, (int64_t{1} << 48) - 1}) {
+    std::string next = crypto::uuidV7(ms);
+    EXPECT_LT(previous, next) << ms;
+    previous = next;
+  }
+  EXPECT_EQ(crypto::uuidV7(-5).substr(0, 13), "00000000-0000");  // before 1970: the first
 }
 
 // RFC 5869 appendix A, test cases 1 (salt and info) and 3 (neither: the zero salt).

@@ -44,6 +44,12 @@ Digest blake2b256(const uint8_t* data, size_t size);
 void randomBytes(uint8_t* out, size_t size);
 Bytes randomBytes(size_t size);
 std::string uuidV4();
+// A time-ordered UUID (RFC 9562, version 7): the Unix time in milliseconds, then 74 random
+// bits. Ids made one after another sort one after another, so an index over them grows at its
+// end, where the pages are already in memory and a commit shares them, instead of rewriting a
+// random page for every insert. It shows when the id was made: use it for records that carry
+// their creation time anyway (activities, their votes and evaluations), never as a secret.
+std::string uuidV7(int64_t unixMs);
 
 // Overwrites memory in a way the optimizer cannot drop.
 void wipe(void* data, size_t size);
