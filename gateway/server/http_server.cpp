@@ -475,17 +475,24 @@ struct HttpServer::Impl {
       answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
       return;
     }
+    bool queued = false;
     {
       std::lock_guard lock(mutex);
       if (jobs.size() < limits.maxQueuedRequests) {
         request.peer = c.peer;
         jobs.push_back(Job{id, std::move(request), c.peer, keepAlive});
-        c.phase = Connection::Phase::kWorking;
-        c.deadline = 0;  // the handler's time is the handler's
-        watch(c.fd, id, 0, EPOLL_CTL_MOD);
-        ready.notify_one();
-        return;
+        queued = true;
       }
+    }
+    if (queued) {
+      // Outside the lock: a worker woken while the loop still held it would only wake to wait
+      // for it (two more futex calls and a context switch a request), and workers handing
+      // answers back would wait out the epoll_ctl.
+      c.phase = Connection::Phase::kWorking;
+      c.deadline = 0;  // the handler's time is the handler's
+      watch(c.fd, id, 0, EPOLL_CTL_MOD);
+      ready.notify_one();
+      return;
     }
     HttpResult r = frontEndError(Code::kUnavailable, 503,
                                  "the server is busy: " + std::to_string(limits.maxQueuedRequests) +
