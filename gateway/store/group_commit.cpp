@@ -26,16 +26,17 @@ void rollbackQuietly(SqlConnection& db) {
 
 void GroupCommit::run(const std::function<void(Db&)>& write) {
   if (insideBatch) throw internalError("a write opened a transaction inside another one");
-  Job job{&write, nullptr, false, false, {}};
+  auto job = std::make_shared<Job>();
+  job->write = &write;
   std::unique_lock lock(mutex_);
-  queue_.push_back(&job);
-  while (!job.done) {
-    if (job.taken || leaders_ >= lanes_)
-      job.wake.wait(lock);
+  queue_.push_back(job);
+  while (!job->done) {
+    if (job->taken || leaders_ >= lanes_)
+      job->wake.wait(lock);
     else
       lead(lock);
   }
-  if (job.error) std::rethrow_exception(job.error);
+  if (job->error) std::rethrow_exception(job->error);
 }
 
 GroupCommit::Stats GroupCommit::stats() const {
@@ -45,7 +46,7 @@ GroupCommit::Stats GroupCommit::stats() const {
 
 void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   ++leaders_;
-  std::deque<Job*> batch;
+  Batch batch;
   while (!queue_.empty() && batch.size() < kMaxBatch) {
     batch.push_back(queue_.front());
     batch.back()->taken = true;
@@ -61,25 +62,26 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
     Metrics::global().count("signet_store_commit_failures_total");
     // The batch could not start or end (no connection, a failed COMMIT): nothing of it is
     // durable, so every write in it fails with that cause.
-    for (Job* j : batch)
+    for (const auto& j : batch)
       if (!j->error) j->error = std::current_exception();
   }
   lock.lock();
   ++stats_.batches;
   stats_.writes += batch.size();
-  for (Job* j : batch) {
-    j->done = true;
-    j->wake.notify_one();  // its thread runs once the mutex is released, and the job with it
-  }
+  for (const auto& j : batch) j->done = true;
   --leaders_;
-  wakeNextLeader();
+  std::shared_ptr<Job> next = !queue_.empty() && leaders_ < lanes_ ? queue_.front() : nullptr;
+  lock.unlock();
+  for (const auto& j : batch) j->wake.notify_one();
+  if (next) next->wake.notify_one();  // to lead; if another took its job meanwhile, it waits on
+  lock.lock();
 }
 
 void GroupCommit::wakeNextLeader() {
   if (!queue_.empty() && leaders_ < lanes_) queue_.front()->wake.notify_one();
 }
 
-void GroupCommit::runBatch(std::deque<Job*>& batch) {
+void GroupCommit::runBatch(Batch& batch) {
   BatchFlag flag;
   auto lease = pool_.acquire();
   SqlConnection& db = *lease;
@@ -93,7 +95,7 @@ void GroupCommit::runBatch(std::deque<Job*>& batch) {
       return;
     }
   } else {
-    for (Job* j : batch) {
+    for (const auto& j : batch) {
       db.exec("SAVEPOINT signet_write", {});
       try {
         (*j->write)(db);

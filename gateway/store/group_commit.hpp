@@ -16,6 +16,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "store/connection_pool.hpp"
@@ -42,7 +43,9 @@ class GroupCommit {
   // A queued write and the thread waiting for it. Each waits on a condition of its own, so
   // that the end of a batch wakes only the writers it finished and the one that leads next:
   // with one shared condition every waiter woke, and most went back to sleep at once, two
-  // futex calls and a context switch each for nothing.
+  // futex calls and a context switch each for nothing. The leader wakes them after letting go
+  // of the mutex (a thread woken under it only wakes to wait for it), so a job is shared: its
+  // waiter may return and leave before the leader's notification is through.
   struct Job {
     const std::function<void(Db&)>* write;
     std::exception_ptr error;
@@ -53,11 +56,12 @@ class GroupCommit {
   void lead(std::unique_lock<std::mutex>& lock);
   // With the mutex held: a queued write's thread is woken to lead when a lane is free.
   void wakeNextLeader();
-  void runBatch(std::deque<Job*>& batch);
+  using Batch = std::deque<std::shared_ptr<Job>>;
+  void runBatch(Batch& batch);
 
   ConnectionPool& pool_;
   mutable std::mutex mutex_;
-  std::deque<Job*> queue_;
+  Batch queue_;
   const int lanes_;
   int leaders_ = 0;
   Stats stats_;
