@@ -73,7 +73,8 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   std::shared_ptr<Job> next = !queue_.empty() && leaders_ < lanes_ ? queue_.front() : nullptr;
   lock.unlock();
   for (const auto& j : batch) j->wake.notify_one();
-  if (next) next->wake.notify_one();  // to lead; if another took its job meanwhile, it waits on
+  // The next to lead. Should a newcomer have led and taken its job meanwhile, it waits again.
+  if (next) next->wake.notify_one();
   lock.lock();
 }
 
