@@ -48,7 +48,8 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
   auto org = directory::findOrganization(db, record.organizationId);
   std::string parentId = org && org->parentId ? *org->parentId : std::string();
   std::string activity = json::stringify(activities::toJson(record, Caller{}));
-  std::string eventId = crypto::uuidV7(gateway.nowMs());
+  const int64_t now = gateway.nowMs();
+  std::string eventId = crypto::uuidV7(now);
   int64_t position = nextPosition();
   for (const auto& [module, handler] : subscribers)
     db.exec(
@@ -56,7 +57,7 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
         "parent_organization_id, activity_type, status, activity, created_at_ms, attempts, "
         "next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
         {module, eventId, position, record.id, record.organizationId, parentId, record.type,
-         record.status, activity, gateway.nowMs()});
+         record.status, activity, now});
 }
 
 ActivityEventDispatcher::ActivityEventDispatcher(Gateway& gateway) : gateway_(gateway) {}

@@ -27,8 +27,11 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
   json::Object result;
   gateway.database().transaction([&](Db& db) {
     directory::requireOrganization(db, organizationId);
+    // One reading of the clock for the record: its id begins with its creation time, as an
+    // activity submitted through the API does.
+    const int64_t now = gateway.nowMs();
     ActivityRecord record;
-    record.id = crypto::uuidV7(gateway.nowMs());
+    record.id = crypto::uuidV7(now);
     HandlerContext ctx(gateway, db, who, organizationId, record.id, type);
     std::vector<HandlerContext::AfterCommit> afterCommit;
     ctx.collectAfterCommit(&afterCommit);
@@ -47,7 +50,7 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
     record.result->set(spec->resultKey, result);
     record.votes = json::array();
     json::Object vote = json::object();
-    vote->set("id", crypto::uuidV7(gateway.nowMs()));
+    vote->set("id", crypto::uuidV7(now));
     vote->set("userId", "");
     vote->set("activityId", record.id);
     vote->set("selection", "VOTE_SELECTION_APPROVED");
@@ -55,9 +58,9 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
     vote->set("publicKey", "");
     vote->set("signature", "");
     vote->set("scheme", "OPERATOR");
-    vote->set("createdAt", json::timestamp(gateway.nowMs()));
+    vote->set("createdAt", json::timestamp(now));
     record.votes->add(vote);
-    record.createdAtMs = record.updatedAtMs = gateway.nowMs();
+    record.createdAtMs = record.updatedAtMs = now;
     activities::insert(db, record);
     recordActivityEvent(gateway, db, record, "");
   });

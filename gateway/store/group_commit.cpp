@@ -52,7 +52,7 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
     batch.back()->taken = true;
     queue_.pop_front();
   }
-  wakeNextLeader();  // another lane is free for what did not fit
+  if (auto next = nextLeader()) next->wake.notify_one();  // a free lane for what did not fit
   lock.unlock();
   try {
     runBatch(batch);
@@ -70,7 +70,7 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   stats_.writes += batch.size();
   for (const auto& j : batch) j->done = true;
   --leaders_;
-  std::shared_ptr<Job> next = !queue_.empty() && leaders_ < lanes_ ? queue_.front() : nullptr;
+  std::shared_ptr<Job> next = nextLeader();
   lock.unlock();
   for (const auto& j : batch) j->wake.notify_one();
   // The next to lead. Should a newcomer have led and taken its job meanwhile, it waits again.
@@ -78,8 +78,8 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   lock.lock();
 }
 
-void GroupCommit::wakeNextLeader() {
-  if (!queue_.empty() && leaders_ < lanes_) queue_.front()->wake.notify_one();
+std::shared_ptr<GroupCommit::Job> GroupCommit::nextLeader() const {
+  return !queue_.empty() && leaders_ < lanes_ ? queue_.front() : nullptr;
 }
 
 void GroupCommit::runBatch(Batch& batch) {

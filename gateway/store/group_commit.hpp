@@ -54,8 +54,9 @@ class GroupCommit {
     std::condition_variable wake;
   };
   void lead(std::unique_lock<std::mutex>& lock);
-  // With the mutex held: a queued write's thread is woken to lead when a lane is free.
-  void wakeNextLeader();
+  // With the mutex held: the queued write whose thread should lead next, when a lane is free
+  // and something waits; else null.
+  std::shared_ptr<Job> nextLeader() const;
   using Batch = std::deque<std::shared_ptr<Job>>;
   void runBatch(Batch& batch);
 
