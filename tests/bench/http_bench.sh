@@ -157,6 +157,7 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
   p50=$(cat "$work"/wrk-*.out | awk '$1 == "50%" '"$millis"' if (v > m) m = v} END {printf "%.2fms", m}')
   p99=$(cat "$work"/wrk-*.out | awk '$1 == "99%" '"$millis"' if (v > m) m = v} END {printf "%.2fms", m}')
   total=$(cat "$work"/wrk-*.out | awk '/requests in/ {s += $1} END {print s}')
+  served=$(awk '/requests in/ {print $1}' "$work/wrk-1.out")  # by the first gateway alone
   bad=$(cat "$work"/wrk-*.out | awk '/Non-2xx or 3xx responses:/ {s += $5} END {print s + 0}')
   rm -f "$work"/wrk-*.out
   if [ -n "${HALF_RATE:-}" ]; then
@@ -182,7 +183,7 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
   read -r u0 s0 c0 <<<"$before"
   read -r u1 s1 c1 <<<"$after"
   python3 -c "
-n = $total or 1; tick = 1e6 / $(getconf CLK_TCK)
+n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
       f'{($c1 - $c0) / n:.1f} context switches')"
