@@ -25,6 +25,9 @@ struct AuthorizationRequest {
   json::Object parameters;
   json::Array votes;       // v1Vote objects; the submitter's approval is the first
   std::string activityId;  // whose recorded MFA presentations count
+  // Where the activity's facts hooks keep what its handler reuses (RequestContext::requestCache):
+  // the pipeline's, for a decision the handler runs right after on the same store; else none.
+  RequestCache* cache = nullptr;
 };
 
 class Authorizer {

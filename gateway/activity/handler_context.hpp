@@ -12,14 +12,16 @@ namespace signet {
 class HandlerContext : public ActivityContext {
  public:
   HandlerContext(Gateway& gateway, Db& db, const Caller& caller, std::string organizationId,
-                 std::string activityId = {}, std::string activityType = {})
+                 std::string activityId = {}, std::string activityType = {},
+                 RequestCache* sharedCache = nullptr)
       : gateway_(gateway),
         db_(db),
         keyring_(db, gateway.masterKey()),
         caller_(caller),
         organizationId_(std::move(organizationId)),
         activityId_(std::move(activityId)),
-        activityType_(std::move(activityType)) {}
+        activityType_(std::move(activityType)),
+        cache_(sharedCache ? sharedCache : &ownCache_) {}
 
   const std::string& organizationId() const override { return organizationId_; }
   const Caller& caller() const override { return caller_; }
@@ -29,6 +31,7 @@ class HandlerContext : public ActivityContext {
   std::string newId() override { return crypto::uuidV4(); }
   const std::string& signerPublicKey() const override { return gateway_.signerPublicKey(); }
   const Services& services() const override { return gateway_.catalog().services(); }
+  RequestCache& requestCache() override { return *cache_; }
   crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) override {
     auto key = keyring_.open(Gateway::kSignerSecretId, Gateway::kSignerKind);
     return crypto::signEcdsa(crypto::Curve::kP256, key, digest);
@@ -99,6 +102,8 @@ class HandlerContext : public ActivityContext {
   std::vector<std::function<void(Db&)>>* failureWrites_ = nullptr;
   std::vector<AfterCommit>* afterCommit_ = nullptr;
   json::Array appProofs_;
+  RequestCache ownCache_;  // when the pipeline shares none: a cache of this context alone
+  RequestCache* cache_;
 };
 
 // `fn` with a context that has no caller and no organization, in a write transaction or on a

@@ -286,7 +286,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
 }
 
 Decision ActivityPipeline::decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
-                                  const Caller& submitter) {
+                                  const Caller& submitter, RequestCache& cache) {
   const std::string& org = record.organizationId;
   json::Object params = record.intent->getObject(spec.intentKey);
   // A parent organization's credentials reach into a sub-organization only for the activities
@@ -301,14 +301,15 @@ Decision ActivityPipeline::decide(Db& db, const ActivitySpec& spec, const Activi
   }
   // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
   // parent's own root quorum and policies: it is the parent's credential that acts.
-  return authorizer_.decide(db, {&spec, submitter.organizationId, params, record.votes, record.id});
+  return authorizer_.decide(
+      db, {&spec, submitter.organizationId, params, record.votes, record.id, &cache});
 }
 
 void ActivityPipeline::execute(Db& db, const ActivitySpec& spec, ActivityRecord& record,
-                               const Caller& submitter,
+                               const Caller& submitter, RequestCache& cache,
                                std::vector<std::function<void(Db&)>>& failureWrites,
                                std::vector<HandlerContext::AfterCommit>& calls) {
-  HandlerContext ctx(gateway_, db, submitter, record.organizationId, record.id, spec.type);
+  HandlerContext ctx(gateway_, db, submitter, record.organizationId, record.id, spec.type, &cache);
   ctx.collectFailureWrites(&failureWrites);
   ctx.collectAfterCommit(&calls);
   json::Array proofs = json::array();
@@ -407,18 +408,19 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
   std::exception_ptr refused;
   bool allowed = false;
   gateway_.database().snapshot([&](Db& db) {
+    RequestCache cache;
     record.votes = json::array();
     record.votes->add(voteJson(DirectoryView(&gateway_.directoryCache(), db), submitter, record.id,
                                "VOTE_SELECTION_APPROVED", body, record.createdAtMs));
     try {
-      decision = decide(db, spec, record, submitter);
+      decision = decide(db, spec, record, submitter, cache);
     } catch (const std::exception&) {
       return;
     }
     if (decision.kind != Decision::Kind::kAllow) return;
     allowed = true;
     try {
-      execute(db, spec, record, submitter, failureWrites, calls);
+      execute(db, spec, record, submitter, cache, failureWrites, calls);
     } catch (const Error& e) {
       if (e.code() == Code::kInvalidArgument)
         refused = std::current_exception();  // bad input: refused, no activity stored
@@ -464,8 +466,9 @@ ActivityRecord ActivityPipeline::settle(
     bool done = false;
     prepare(db, record, done);
     if (done) return;
+    RequestCache cache;
     try {
-      decision = decide(db, spec, record, submitter);
+      decision = decide(db, spec, record, submitter, cache);
       countOutcome(decision);
     } catch (const PluginFailure& e) {
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails
@@ -480,7 +483,7 @@ ActivityRecord ActivityPipeline::settle(
       record.status = kStatusAuthenticatorsNeeded;
     } else {
       try {
-        execute(db, spec, record, submitter, failureWrites, calls);
+        execute(db, spec, record, submitter, cache, failureWrites, calls);
       } catch (const Error& e) {
         // Bad input of a new request is refused with nothing stored; once an activity waited
         // for votes it exists, so any error fails it.

@@ -60,19 +60,21 @@ class ActivityPipeline {
   ActivityRecord settle(const ActivitySpec& spec, ActivityRecord record, const Caller& submitter,
                         bool isNew,
                         const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare);
-  // A new activity of a read-only type, decided and executed on a snapshot outside the write
-  // lock; nullopt when the decision is not a plain allow, for settle() to take over.
   // ActivitySpec::prepare, outside the write lock, on a read-only snapshot.
   void runPreparer(const ActivitySpec& spec, const Caller& caller,
                    const std::string& organizationId, const json::Object& parameters);
+  // A new activity of a read-only type, decided and executed on a snapshot outside the write
+  // lock; nullopt when the decision is not a plain allow, for settle() to take over.
   std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec, ActivityRecord record,
                                             const Caller& submitter, std::string_view body);
+  // `cache` is what the facts hooks keep for the handler: one per decision and the execution
+  // that follows it on the same Db (a new one for each try of a transaction).
   Decision decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
-                  const Caller& submitter);
+                  const Caller& submitter, RequestCache& cache);
   // Runs the handler and records its result; throws what the handler threw.
   // An activity with network calls to make is left PENDING for runAfterCommit.
   void execute(Db& db, const ActivitySpec& spec, ActivityRecord& record, const Caller& submitter,
-               std::vector<std::function<void(Db&)>>& failureWrites,
+               RequestCache& cache, std::vector<std::function<void(Db&)>>& failureWrites,
                std::vector<HandlerContext::AfterCommit>& calls);
   // Makes a committed PENDING activity's network calls, outside the write lock, and stores it
   // COMPLETED, or FAILED with its undo writes when a call fails.

@@ -101,7 +101,7 @@ Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& requ
   const auto& providers = gateway.catalog().services().factProviders;
   if (!providers.empty() || spec.facts) {
     Caller nobody;
-    HandlerContext ctx(gateway, db, nobody, request.organizationId);
+    HandlerContext ctx(gateway, db, nobody, request.organizationId, {}, {}, request.cache);
     auto merge = [&](const json::Object& extra) {
       if (extra)
         for (const auto& [k, v] : *extra) facts[k] = fromJson(v);

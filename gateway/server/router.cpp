@@ -108,6 +108,7 @@ class DetachedContext : public RequestContext {
   std::string newId() override { return crypto::uuidV4(); }
   const std::string& signerPublicKey() const override { return gateway_.signerPublicKey(); }
   const Services& services() const override { return gateway_.catalog().services(); }
+  RequestCache& requestCache() override { return cache_; }
   crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest&) override {
     throw refusal("the gateway's keys");
   }
@@ -128,6 +129,7 @@ class DetachedContext : public RequestContext {
   Gateway& gateway_;
   std::string none_;
   Caller nobody_;
+  RequestCache cache_;
 };
 
 }  // namespace

@@ -355,6 +355,39 @@ TEST_P(PluginTest, PolicyKeywordsComeFromTheEnabledPlugins) {
   }
 }
 
+// An activity's facts hook and its handler share one request cache (RequestContext::requestCache):
+// what the facts kept, the handler finds, and nothing is left for the next request.
+TEST_P(PluginTest, AnActivitysFactsHandTheirRequestCacheToItsHandler) {
+  TestGateway gw(GetParam(), {"thrower"}, SIGNET_TEST_PLUGIN_DIR);
+  Org org(gw);
+  std::string alice = org.user("alice");
+  org.policy("pings", "EFFECT_ALLOW", "activity.resource == 'THROWER'");
+  auto factsRunsSeen = [](const json::Object& activity) {
+    EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
+        << json::stringify(activity);
+    return activity->getObject("result")
+        ->getObject("throwerPingResult")
+        ->getValue<int>("factsRunsSeen");
+  };
+  auto ping = [](const std::string& text) {
+    json::Object p = json::object();
+    p->set("text", text);
+    return p;
+  };
+  // Alice is governed by policies: the facts ran once, and the handler sees their count.
+  EXPECT_EQ(factsRunsSeen(org.as(alice).submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING",
+                                               org.org(), ping("first"))),
+            1);
+  // A second request starts with an empty cache: one run, not two.
+  EXPECT_EQ(factsRunsSeen(org.as(alice).submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING",
+                                               org.org(), ping("second"))),
+            1);
+  // The root quorum bypasses policies, so no facts are read and the cache is empty.
+  EXPECT_EQ(factsRunsSeen(org.root().submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING", org.org(),
+                                            ping("root"))),
+            0);
+}
+
 // At run time the activity the plugin was part of fails, naming the plugin and the site, and the
 // gateway goes on serving: the same plugin's other paths and other plugins alike.
 TEST_P(PluginTest, APluginThatThrowsAtRunTimeFailsOnlyWhatItWasPartOf) {

@@ -18,6 +18,7 @@
 #include "signet/error.hpp"
 #include "signet/json.hpp"
 #include "signet/plugin_descriptor.hpp"
+#include "signet/request_cache.hpp"
 
 namespace signet {
 
@@ -98,6 +99,10 @@ class RequestContext {
   // when it does not open.
   virtual crypto::SecretBytes openOnRampSecret(const std::string& bundle,
                                                const std::string& field) = 0;
+  // What an activity's facts hook and its handler share (RequestCache): the facts hook keeps
+  // what it read or parsed, and the handler takes it instead of doing it again. Elsewhere a
+  // cache of this context alone.
+  virtual RequestCache& requestCache() = 0;
 };
 
 class ActivityContext : public RequestContext {
@@ -154,7 +159,9 @@ struct SubOrganizationFilter {
 // fact that does not apply is left out, so a condition reading it fails instead of matching.
 //
 // An activity's own facts come from its row (ActivitySpec::facts), which gets the intent's
-// parameters; the keywords it fills are declared once per module (Registry::factKeywords).
+// parameters; the keywords it fills are declared once per module (Registry::factKeywords). What
+// it reads or parses on the way, it keeps in ctx.requestCache() for the handler, which runs on the
+// same view of the store right after (when policies are read at all: a root quorum skips them).
 using ActivityFacts = std::function<json::Object(RequestContext&, const json::Object& parameters)>;
 // Facts a module adds to every activity's decision, its own and other modules' (a risk score
 // for any signing, say), given the activity type: Registry::factProvider.

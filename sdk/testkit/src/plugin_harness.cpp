@@ -126,6 +126,11 @@ struct PluginHarness::State {
   }();
   std::vector<std::pair<std::string, json::Object>> published;
   std::vector<std::string> appProofs;
+  std::vector<std::string> statements;  // of the last call (PluginHarness::statements)
+
+  // Runs `type`'s handler as submit() says; its facts first, into `facts`, when asked for.
+  json::Object runActivity(const std::string& type, const json::Object& parameters,
+                           json::Object* facts);
 
   const ActivitySpec& activity(const std::string& type) const {
     for (const auto& a : registered.activities)
@@ -136,19 +141,40 @@ struct PluginHarness::State {
 
 namespace {
 
+// The store as a context shows it: every statement noted in the harness's list.
+class RecordingDb : public Db {
+ public:
+  RecordingDb(Db& inner, std::vector<std::string>& log) : inner_(inner), log_(log) {}
+  size_t exec(const std::string& sql, const SqlParams& params) override {
+    log_.push_back(sql);
+    return inner_.exec(sql, params);
+  }
+  std::vector<Row> query(const std::string& sql, const SqlParams& params) override {
+    log_.push_back(sql);
+    return inner_.query(sql, params);
+  }
+  bool isPostgres() const override { return inner_.isPostgres(); }
+
+ private:
+  Db& inner_;
+  std::vector<std::string>& log_;
+};
+
 // The context handlers get: the harness's store, clock and caller. For a query or route the
 // activity-only parts (publish, onFailure, app proofs) refuse as the gateway's do.
 class HarnessContext : public ActivityContext {
  public:
   HarnessContext(PluginHarness::State& state, Db& db, const Caller& caller,
-                 std::string organizationId, std::string activityType = {})
+                 std::string organizationId, std::string activityType = {},
+                 RequestCache* sharedCache = nullptr)
       : state_(state),
-        db_(db),
-        keyring_(db, state.masterKey),
+        db_(db, state.statements),
+        keyring_(db_, state.masterKey),
         caller_(caller),
         organizationId_(std::move(organizationId)),
         activityId_(activityType.empty() ? std::string() : crypto::uuidV4()),
-        activityType_(std::move(activityType)) {}
+        activityType_(std::move(activityType)),
+        cache_(sharedCache ? sharedCache : &ownCache_) {}
 
   const std::string& organizationId() const override { return organizationId_; }
   const Caller& caller() const override { return caller_; }
@@ -158,6 +184,7 @@ class HarnessContext : public ActivityContext {
   std::string newId() override { return crypto::uuidV4(); }
   const std::string& signerPublicKey() const override { return state_.signerPublicKey; }
   const Services& services() const override { return state_.services; }
+  RequestCache& requestCache() override { return *cache_; }
   crypto::EcdsaSignature signWithGatewayKey(const crypto::Digest& digest) override {
     return crypto::signEcdsa(crypto::Curve::kP256, state_.signerKey, digest);
   }
@@ -211,12 +238,14 @@ class HarnessContext : public ActivityContext {
   }
 
   PluginHarness::State& state_;
-  Db& db_;
+  RecordingDb db_;
   DbKeyring keyring_;
   const Caller& caller_;
   std::string organizationId_;
   std::string activityId_;
   std::string activityType_;
+  RequestCache ownCache_;
+  RequestCache* cache_;
 };
 
 }  // namespace
@@ -242,15 +271,35 @@ PluginHarness::~PluginHarness() {
 }
 
 json::Object PluginHarness::submit(const std::string& type, const json::Object& parameters) {
-  const ActivitySpec& spec = state_->activity(type);
+  return state_->runActivity(type, parameters, nullptr);
+}
+
+PluginHarness::Decided PluginHarness::submitAfterFacts(const std::string& type,
+                                                       const json::Object& parameters) {
+  Decided d;
+  d.facts = json::object();
+  d.result = state_->runActivity(type, parameters, &d.facts);
+  return d;
+}
+
+json::Object PluginHarness::State::runActivity(const std::string& type,
+                                               const json::Object& parameters,
+                                               json::Object* facts) {
+  const ActivitySpec& spec = activity(type);
   checkParameterShapes(spec.parameters, parameters);
-  state_->appProofs.clear();
+  statements.clear();
+  appProofs.clear();
   json::Object result;
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<std::pair<std::function<void()>, std::function<void(ActivityContext&)>>> calls;
   try {
-    state_->database->transaction([&](Db& db) {
-      HarnessContext ctx(*state_, db, state_->options.caller, state_->options.organizationId, type);
+    database->transaction([&](Db& db) {
+      RequestCache cache;  // shared by the facts and the handler, as in the gateway
+      if (facts && spec.facts) {
+        HarnessContext factsCtx(*this, db, options.caller, options.organizationId, {}, &cache);
+        *facts = spec.facts(factsCtx, parameters);
+      }
+      HarnessContext ctx(*this, db, options.caller, options.organizationId, type, &cache);
       try {
         result = spec.handler(ctx, parameters);
         calls = std::move(ctx.calls);
@@ -261,7 +310,7 @@ json::Object PluginHarness::submit(const std::string& type, const json::Object& 
     });
   } catch (...) {
     if (!failureWrites.empty())
-      state_->database->transaction([&](Db& db) {
+      database->transaction([&](Db& db) {
         for (const auto& write : failureWrites) write(db);
       });
     throw;
@@ -271,9 +320,8 @@ json::Object PluginHarness::submit(const std::string& type, const json::Object& 
     try {
       entry.first();
     } catch (...) {
-      state_->database->transaction([&](Db& db) {
-        HarnessContext ctx(*state_, db, state_->options.caller, state_->options.organizationId,
-                           type);
+      database->transaction([&](Db& db) {
+        HarnessContext ctx(*this, db, options.caller, options.organizationId, type);
         for (const auto& [call, undo] : calls)
           if (undo) undo(ctx);
       });
@@ -286,6 +334,7 @@ json::Object PluginHarness::submit(const std::string& type, const json::Object& 
 json::Object PluginHarness::query(const std::string& path, const json::Object& body) {
   for (const auto& q : state_->registered.queries) {
     if (q.path != path) continue;
+    state_->statements.clear();
     json::Object out;
     state_->database->read([&](Db& db) {
       HarnessContext ctx(*state_, db, state_->options.caller, state_->options.organizationId);
@@ -300,6 +349,7 @@ json::Object PluginHarness::facts(const std::string& type, const json::Object& p
   const ActivitySpec& spec = state_->activity(type);
   json::Object out = json::object();
   if (!spec.facts) return out;
+  state_->statements.clear();
   state_->database->read([&](Db& db) {
     HarnessContext ctx(*state_, db, state_->options.caller, state_->options.organizationId);
     out = spec.facts(ctx, parameters);
@@ -321,6 +371,7 @@ HttpReply PluginHarness::route(const std::string& method, const std::string& sub
                   .headers = {},
                   .body = body};
     HttpReply reply;
+    state_->statements.clear();
     state_->database->transaction([&](Db& db) {
       HarnessContext ctx(*state_, db, stamped ? state_->options.caller : nobody,
                          stamped ? state_->options.organizationId : std::string());
@@ -331,6 +382,9 @@ HttpReply PluginHarness::route(const std::string& method, const std::string& sub
   throw notFound("the plugin registers no route " + method + " " + subpath);
 }
 
+const std::vector<std::string>& PluginHarness::statements() const {
+  return state_->statements;
+}
 const std::vector<ActivitySpec>& PluginHarness::activities() const {
   return state_->registered.activities;
 }

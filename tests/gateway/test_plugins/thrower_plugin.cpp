@@ -2,7 +2,8 @@
 // settings name, plugins.settings.thrower.throwIn: registration, migration, handler, query,
 // facts (its provider for every activity), activityFacts (its activity's own) or event. Everywhere
 // else it behaves, so a test can check that the gateway names the plugin, fails only what the
-// plugin was part of, and keeps serving.
+// plugin was part of, and keeps serving. Its handler also answers how often its activity's facts
+// ran first (factsRunsSeen), from the request cache they share.
 #include <stdexcept>
 
 #include "signet/plugin.hpp"
@@ -16,10 +17,16 @@ void throwIf(const std::string& here) {
   if (site == here) throw std::runtime_error("thrower failed on purpose in " + here);
 }
 
+// How many times this activity's facts ran before its handler, as the request cache says.
+int& factsRuns(RequestContext& ctx) {
+  return ctx.requestCache().get<int>("thrower.factsRuns", [] { return 0; });
+}
+
 json::Object ping(ActivityContext& ctx, const json::Object& params) {
   throwIf("handler");
   json::Object out = json::object();
   out->set("pong", json::requireString(params, "text", "parameters"));
+  out->set("factsRunsSeen", factsRuns(ctx));
   return out;
 }
 
@@ -35,8 +42,9 @@ json::Object facts(RequestContext&, const std::string& type, const json::Object&
   return json::object();
 }
 
-json::Object pingFacts(RequestContext&, const json::Object&) {
+json::Object pingFacts(RequestContext& ctx, const json::Object&) {
   throwIf("activityFacts");
+  ++factsRuns(ctx);
   return json::object();
 }
 

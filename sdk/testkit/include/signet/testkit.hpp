@@ -58,6 +58,16 @@ class PluginHarness {
   json::Object query(const std::string& path, const json::Object& body);
   // The facts the activity's row gives policies ({} without a facts hook).
   json::Object facts(const std::string& type, const json::Object& parameters);
+  // As the gateway runs an activity that policies govern: its facts, then submit()'s run of the
+  // handler, on one transaction and with one request cache (RequestContext::requestCache).
+  struct Decided {
+    json::Object facts;
+    json::Object result;
+  };
+  Decided submitAfterFacts(const std::string& type, const json::Object& parameters);
+  // The SQL the last submit, submitAfterFacts, query, facts or route call ran, in order, keyring
+  // reads included: what a test checks to see that a handler reuses what its facts read.
+  const std::vector<std::string>& statements() const;
   // A route the plugin registered (not one of a listener), called with `subpath` ("/about").
   HttpReply route(const std::string& method, const std::string& subpath,
                   const std::string& body = {});
