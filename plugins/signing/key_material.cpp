@@ -82,7 +82,8 @@ crypto::SecretBytes accountKeyFromSeed(const crypto::SecretBytes& seed, Curve cu
   }
 }
 
-std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::string& signWith) {
+namespace {
+std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
   Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
   // Ethereum addresses are compared without their checksum case; others exactly.
@@ -115,6 +116,14 @@ std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::str
   if (!key) return std::nullopt;
   return SignWithTarget{false,  keyId,       "", address, curveFromApi(key->str(0), "curve"),
                         format, key->str(1), ""};
+}
+}  // namespace
+
+std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::string& signWith) {
+  // The policy facts locate it first; the handler then takes their answer from the request cache.
+  return ctx.requestCache().get<std::optional<SignWithTarget>>(
+      "signing.signWith:" + ctx.organizationId() + ":" + signWith,
+      [&] { return lookUpSignWith(ctx, signWith); });
 }
 
 SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {

@@ -56,6 +56,8 @@ struct SignWithTarget {
   std::string publicKeyHex;  // canonical form, as stored
   std::string path;          // a wallet account's derivation path
 };
+// Looked up once per activity: the answer is kept in ctx.requestCache() for the facts and the
+// handler.
 std::optional<SignWithTarget> locateSignWith(signet::RequestContext& ctx,
                                              const std::string& signWith);
 

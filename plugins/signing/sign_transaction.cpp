@@ -28,6 +28,15 @@ Bytes transactionBytes(const Object& p) {
   return *raw;
 }
 
+// `raw` parsed by `parse` once per activity: the policy facts parse it first and the handler
+// signs their parse (ctx.requestCache()). Keyed by the bytes, so two transactions never share one.
+template <class Tx>
+const Tx& parsed(RequestContext& ctx, Tx (*parse)(const Bytes&, const std::string&),
+                 const char* type, const Bytes& raw) {
+  return ctx.requestCache().get<Tx>(std::string("signing.tx:") + type + ":" + toString(raw),
+                                    [&] { return parse(raw, kField); });
+}
+
 // The signer's Ethereum address, lowercase, from the key's stored public key.
 std::optional<std::string> ethereumAddressOf(const SignWithTarget& t) {
   auto pub = fromHex(t.publicKeyHex);
@@ -89,14 +98,14 @@ SigningKey secp256k1Key(ActivityContext& ctx, const std::string& signWith, const
 }
 
 Bytes signEthereum(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
-  EthTransaction tx = parseEthTransaction(raw, kField);
+  const auto& tx = parsed(ctx, parseEthTransaction, "eth", raw);
   SigningKey key = secp256k1Key(ctx, signWith, "Ethereum");
   return ethSignedTransaction(
       tx, crypto::signSecp256k1Recoverable(key.privateKey, ethSigningDigest(tx)));
 }
 
 Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
-  SolanaTransaction tx = parseSolanaTransaction(raw, kField);
+  const auto& tx = parsed(ctx, parseSolanaTransaction, "solana", raw);
   SigningKey key = keyFor(ctx, signWith, crypto::Curve::kEd25519, false, "Solana", "Ed25519");
   Bytes message = tx.message();
   return solanaSignedTransaction(
@@ -105,7 +114,7 @@ Bytes signSolana(ActivityContext& ctx, const std::string& signWith, const Bytes&
 }
 
 Bytes signTempo(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
-  TempoTransaction tx = parseTempoTransaction(raw, kField);
+  const auto& tx = parsed(ctx, parseTempoTransaction, "tempo", raw);
   SigningKey key = secp256k1Key(ctx, signWith, "Tempo");
   return tempoSignedTransaction(
       tx, crypto::signSecp256k1Recoverable(key.privateKey, tempoSigningDigest(tx)));
@@ -113,7 +122,7 @@ Bytes signTempo(ActivityContext& ctx, const std::string& signWith, const Bytes& 
 
 // r ‖ s ‖ v with v = 27 + recovery id, over sha256 of the raw data.
 Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
-  TronTransaction tx = parseTronTransaction(raw, kField);
+  const auto& tx = parsed(ctx, parseTronTransaction, "tron", raw);
   SigningKey key = secp256k1Key(ctx, signWith, "Tron");
   return tronSignedTransaction(
       tx, rsv27(crypto::signSecp256k1Recoverable(key.privateKey, crypto::sha256(raw))));
@@ -121,7 +130,7 @@ Bytes signTron(ActivityContext& ctx, const std::string& signWith, const Bytes& r
 
 // Every input the key spends (P2PKH, P2WPKH, P2TR key path) signed; the PSBT not finalised.
 Bytes signBitcoin(ActivityContext& ctx, const std::string& signWith, const Bytes& raw) {
-  Psbt psbt = parsePsbt(raw, kField);
+  Psbt psbt = parsed(ctx, parsePsbt, "bitcoin", raw);  // a copy: signing fills it in
   SigningKey key = keyFor(ctx, signWith, crypto::Curve::kSecp256k1, true, "Bitcoin", "secp256k1");
   signPsbt(psbt, key.privateKey, signWith, kField);
   return serializePsbt(psbt);
@@ -129,25 +138,25 @@ Bytes signBitcoin(ActivityContext& ctx, const std::string& signWith, const Bytes
 
 // Each chain's tx fact (the value of `<keyword>.tx`); nullptr when there is none to give.
 Object solanaFact(RequestContext& ctx, const SignWithTarget&, const Bytes& raw) {
-  SolanaTransaction tx = parseSolanaTransaction(raw, kField);
+  const auto& tx = parsed(ctx, parseSolanaTransaction, "solana", raw);
   Object fact = solanaTxFact(tx);
   addParsedInstructions(ctx, tx, fact);
   return fact;
 }
-Object tronFact(RequestContext&, const SignWithTarget&, const Bytes& raw) {
-  return tronTxFact(parseTronTransaction(raw, kField));
+Object tronFact(RequestContext& ctx, const SignWithTarget&, const Bytes& raw) {
+  return tronTxFact(parsed(ctx, parseTronTransaction, "tron", raw));
 }
-Object bitcoinFact(RequestContext&, const SignWithTarget& signer, const Bytes& raw) {
-  return bitcoinTxFact(parsePsbt(raw, kField), signer.addressFormat);
+Object bitcoinFact(RequestContext& ctx, const SignWithTarget& signer, const Bytes& raw) {
+  return bitcoinTxFact(parsed(ctx, parsePsbt, "bitcoin", raw), signer.addressFormat);
 }
-Object tempoFact(RequestContext&, const SignWithTarget& signer, const Bytes& raw) {
+Object tempoFact(RequestContext& ctx, const SignWithTarget& signer, const Bytes& raw) {
   auto from = ethereumAddressOf(signer);
-  return from ? tempoTxFact(parseTempoTransaction(raw, kField), *from) : nullptr;
+  return from ? tempoTxFact(parsed(ctx, parseTempoTransaction, "tempo", raw), *from) : nullptr;
 }
 Object ethereumFact(RequestContext& ctx, const SignWithTarget& signer, const Bytes& raw) {
   auto from = ethereumAddressOf(signer);
   if (!from) return nullptr;
-  EthTransaction tx = parseEthTransaction(raw, kField);
+  const auto& tx = parsed(ctx, parseEthTransaction, "eth", raw);
   Object fact = ethTxFact(tx, *from);
   addDecodedCall(ctx, tx, fact);
   return fact;

@@ -3,6 +3,8 @@
 // the facts each activity's row gives policies, and a refused signing that changes nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "signet/testkit.hpp"
 
 namespace {
@@ -109,6 +111,48 @@ TEST(SigningHandlers, SigningWithAnUnknownKeyIsRefusedAndChangesNothing) {
                              "hashFunction":"HASH_FUNCTION_KECCAK256"})"));
   EXPECT_EQ(signature->getValue<std::string>("r").size(), 64u);
   EXPECT_EQ(signature->getValue<std::string>("s").size(), 64u);
+}
+
+// Run as the gateway runs it for a user whom policies govern, an activity's facts locate the key
+// signWith names and parse the transaction; the handler takes both from the request cache they
+// share, so the key's row is read once per activity, not once by the facts and again to sign.
+TEST(SigningHandlers, TheHandlerReusesTheKeyItsFactsLocated) {
+  PluginHarness harness(signet_plugin_register);
+  Wallet w = createEthereumWallet(harness, "w");
+  auto lookups = [&] {
+    return std::count_if(harness.statements().begin(), harness.statements().end(),
+                         [](const std::string& sql) {
+                           return sql.find("FROM signing_wallet_accounts") != std::string::npos;
+                         });
+  };
+  auto raw = parse(R"({"signWith":")" + w.address + R"(",
+      "payload":"00","encoding":"PAYLOAD_ENCODING_HEXADECIMAL",
+      "hashFunction":"HASH_FUNCTION_KECCAK256"})");
+  auto decided = harness.submitAfterFacts("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", raw);
+  EXPECT_EQ(decided.facts->getObject("wallet_account")->getValue<std::string>("address"),
+            w.address);
+  EXPECT_EQ(decided.result->getValue<std::string>("r").size(), 64u);
+  EXPECT_EQ(lookups(), 1);
+  // Without facts (a root quorum skips policies) the handler locates the key itself.
+  harness.submit("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", raw);
+  EXPECT_EQ(lookups(), 1);
+
+  // An EIP-1559 transfer to 0xaa..aa on chain 1: the facts' parse is the one signed.
+  std::string tx =
+      "02e8018084"
+      "3b9aca00"
+      "8506fc23ac00"
+      "825208"
+      "94" +
+      std::string(40, 'a') + "8080c0";
+  auto signedTx = harness.submitAfterFacts(
+      "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      parse(R"({"signWith":")" + w.address + R"(","unsignedTransaction":")" + tx +
+            R"(","type":"TRANSACTION_TYPE_ETHEREUM"})"));
+  EXPECT_EQ(signedTx.facts->getObject("eth")->getObject("tx")->getValue<std::string>("to"),
+            "0x" + std::string(40, 'a'));
+  EXPECT_EQ(signedTx.result->getValue<std::string>("signedTransaction").substr(0, 2), "02");
+  EXPECT_EQ(lookups(), 1);
 }
 
 }  // namespace
