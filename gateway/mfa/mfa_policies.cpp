@@ -6,6 +6,7 @@
 #include "mfa/mfa_store.hpp"
 #include "policy/policy_store.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/oauth_providers.hpp"
 
 namespace signet::mfa {
 
@@ -36,11 +37,10 @@ std::string checkedName(const std::string& name) {
 }
 
 void requireUniqueName(Db& db, const MfaPolicyRecord& p) {
-  if (auto other = db.queryOne("SELECT id FROM mfa_policies WHERE user_id = ? AND name = ?",
-                               {p.userId, p.name}))
-    if (other->str(0) != p.id)
+  for (const auto& other : policiesOfUser(db, p.userId))
+    if (other.name == p.name && other.id != p.id)
       throw Error(Code::kAlreadyExists, "MFA policy name must be unique per user: \"" + p.name +
-                                            "\" is MFA policy " + other->str(0) + " of user " +
+                                            "\" is MFA policy " + other.id + " of user " +
                                             p.userId);
 }
 
@@ -65,22 +65,17 @@ int64_t checkedOrder(int64_t order) {
 // policies the user cannot meet are refused when written, so no policy locks a user out).
 bool available(RequestContext& ctx, const UserRecord& user, const Method& m) {
   Db& db = ctx.db();
-  auto any = [&](const std::string& sql, SqlParams params) {
-    return db.queryOne(sql, params).has_value();
+  auto any = [](const auto& list, const auto& matches) {
+    return std::any_of(list.begin(), list.end(), matches);
   };
   if (m.type == kPasskey)
-    return m.id.empty()
-               ? any("SELECT 1 FROM authenticators WHERE user_id = ?", {user.id})
-               : any("SELECT 1 FROM authenticators WHERE user_id = ? AND id = ?", {user.id, m.id});
-  if (m.type == kApiKey) {
-    std::string apiKeyTypes = std::string(kApiKeyCredentialPrefix) + "%";
-    return m.id.empty() ? any("SELECT 1 FROM api_keys WHERE user_id = ? AND credential_type LIKE "
-                              "? AND expires_at_ms IS NULL",
-                              {user.id, apiKeyTypes})
-                        : any("SELECT 1 FROM api_keys WHERE user_id = ? AND id = ? AND "
-                              "credential_type LIKE ?",
-                              {user.id, m.id, apiKeyTypes});
-  }
+    return any(directory::authenticatorsOfUser(db, user.organizationId, user.id),
+               [&](const AuthenticatorRecord& a) { return m.id.empty() || a.id == m.id; });
+  if (m.type == kApiKey)  // any lasting API key, or the one named (a session's key is none)
+    return any(
+        directory::apiKeysOfUser(db, user.organizationId, user.id), [&](const ApiKeyRecord& k) {
+          return isApiKeyType(k.credentialType) && (m.id.empty() ? !k.expiresAtMs : k.id == m.id);
+        });
   if (m.type == kEmailOtp) return user.email && !user.email->empty();
   if (m.type == kSmsOtp) return user.phoneNumber && !user.phoneNumber->empty();
   if (m.type == kSession) {
@@ -94,9 +89,13 @@ bool available(RequestContext& ctx, const UserRecord& user, const Method& m) {
   if (m.type == kOauth) {
     // Presented by an OIDC-attested stamp, which needs the module that verifies ID tokens.
     if (!ctx.services().verifyOidcToken) return false;
-    return m.id.empty()
-               ? any("SELECT 1 FROM oauth_providers WHERE user_id = ?", {user.id})
-               : any("SELECT 1 FROM oauth_providers WHERE user_id = ? AND id = ?", {user.id, m.id});
+    auto providers = oauth_providers::ofUser(db, user.organizationId, user.id);
+    for (size_t i = 0; i < providers->size(); ++i)
+      if (m.id.empty() ||
+          providers->getObject(static_cast<unsigned>(i))->getValue<std::string>("providerId") ==
+              m.id)
+        return true;
+    return false;
   }
   return false;
 }

@@ -2,6 +2,7 @@
 
 #include "auth/attested_stamp.hpp"
 #include "signet/jwt.hpp"
+#include "tenancy/directory.hpp"
 #include "tenancy/oauth_providers.hpp"
 
 namespace signet::mfa {
@@ -31,19 +32,15 @@ Method presentedBy(Db& db, const Caller& caller) {
   if (caller.scheme == kAttestedTokenScheme) return attested(caller);
   if (caller.scheme == kAttestedOidcScheme) return attestedByOidc(db, caller);
   if (caller.scheme == "SIGNATURE_SCHEME_TK_WEBAUTHN") {
-    auto a = db.queryOne("SELECT id FROM authenticators WHERE user_id = ? AND public_key = ?",
-                         {caller.userId, caller.publicKey});
+    auto a = directory::findAuthenticatorOfUser(db, caller.userId, caller.publicKey);
     if (!a) throw unauthenticated("authenticator of user " + caller.userId + " is gone");
-    return {kPasskey, a->str(0)};
+    return {kPasskey, a->id};
   }
-  auto k = db.queryOne(
-      "SELECT id, credential_type, session_profile_id FROM api_keys WHERE user_id = ? AND "
-      "public_key = ?",
-      {caller.userId, caller.publicKey});
+  auto k = directory::findApiKeyOfUser(db, caller.userId, caller.publicKey);
   if (!k)
     throw unauthenticated("API key " + caller.publicKey + " of user " + caller.userId + " is gone");
-  if (isApiKeyType(k->str(1))) return {kApiKey, k->str(0)};
-  return {kSession, k->optStr(2).value_or(kDefaultSessionProfileId)};
+  if (isApiKeyType(k->credentialType)) return {kApiKey, k->id};
+  return {kSession, k->sessionProfileId.value_or(kDefaultSessionProfileId)};
 }
 
 }  // namespace signet::mfa

@@ -116,13 +116,13 @@ Fields conditionFacts(Gateway& gateway, Db& db, const AuthorizationRequest& requ
 Fields consensusFacts(Db& db, const json::Array& votes) {
   List approvers, credentials;
   for (const auto& userId : approverIds(votes)) {
-    auto row = db.queryOne("SELECT id, name, email FROM users WHERE id = ?", {userId});
-    if (!row) continue;
+    auto user = directory::findUserById(db, userId);
+    if (!user) continue;
     List tags;
     for (const auto& t : directory::tagIdsOfUser(db, userId)) tags.push_back(Value::string(t));
     approvers.push_back(Value::structOf({{"id", Value::string(userId)},
-                                         {"alias", Value::string(row->str(1))},
-                                         {"email", Value::string(row->optStr(2).value_or(""))},
+                                         {"alias", Value::string(user->name)},
+                                         {"email", Value::string(user->email.value_or(""))},
                                          {"tags", Value::listOf(std::move(tags))}}));
   }
   for (size_t i = 0; i < votes->size(); ++i) {
@@ -132,18 +132,14 @@ Fields consensusFacts(Db& db, const json::Array& votes) {
     std::string publicKey = v->getValue<std::string>("publicKey");
     Fields c{{"user_id", Value::string(userId)}, {"public_key", Value::string(publicKey)}};
     if (v->getValue<std::string>("scheme") == "SIGNATURE_SCHEME_TK_WEBAUTHN") {
-      auto a = db.queryOne(
-          "SELECT id, credential_id FROM authenticators WHERE user_id = ? AND public_key = ?",
-          {userId, publicKey});
-      c["id"] = Value::string(a ? a->str(0) : "");
-      c["credential_id"] = Value::string(a ? a->str(1) : "");
+      auto a = directory::findAuthenticatorOfUser(db, userId, publicKey);
+      c["id"] = Value::string(a ? a->id : "");
+      c["credential_id"] = Value::string(a ? a->credentialId : "");
       c["type"] = Value::string("CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR");
     } else {
-      auto k = db.queryOne(
-          "SELECT id, credential_type FROM api_keys WHERE user_id = ? AND public_key = ?",
-          {userId, publicKey});
-      c["id"] = Value::string(k ? k->str(0) : "");
-      c["type"] = Value::string(k ? k->str(1) : "");
+      auto k = directory::findApiKeyOfUser(db, userId, publicKey);
+      c["id"] = Value::string(k ? k->id : "");
+      c["type"] = Value::string(k ? k->credentialType : "");
     }
     credentials.push_back(Value::structOf(std::move(c)));
   }

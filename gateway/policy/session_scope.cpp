@@ -2,6 +2,7 @@
 
 #include "activity/handler_context.hpp"
 #include "policy/evaluator.hpp"
+#include "tenancy/directory.hpp"
 
 namespace signet::policy {
 
@@ -9,12 +10,10 @@ std::optional<std::string> sessionScopeRefusal(Gateway& gateway, Db& db, const j
                                                const std::function<const Fields&()>& facts) {
   if (vote->getValue<std::string>("scheme").rfind("SIGNATURE_SCHEME_TK_API_", 0) != 0)
     return std::nullopt;  // passkeys and attested stamps are not session keys of a profile
-  auto row = db.queryOne(
-      "SELECT organization_id, session_profile_id FROM api_keys WHERE user_id = ? AND "
-      "public_key = ? AND session_profile_id IS NOT NULL",
-      {vote->getValue<std::string>("userId"), vote->getValue<std::string>("publicKey")});
-  if (!row) return std::nullopt;
-  const std::string organizationId = row->str(0), profileId = row->str(1);
+  auto key = directory::findApiKeyOfUser(db, vote->getValue<std::string>("userId"),
+                                         vote->getValue<std::string>("publicKey"));
+  if (!key || !key->sessionProfileId) return std::nullopt;
+  const std::string organizationId = key->organizationId, profileId = *key->sessionProfileId;
   const std::string who = "session of profile " + profileId;
   const auto& lookup = gateway.catalog().services().sessionProfileScope;
   if (!lookup) return who + ": no enabled module keeps session profiles to read its scope";

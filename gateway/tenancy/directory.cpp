@@ -48,10 +48,10 @@ UserRecord userFrom(const Row& r) {
 
 const char* kKeyColumns =
     "id, organization_id, user_id, name, public_key, curve, credential_type, expires_at_ms, "
-    "created_at_ms, updated_at_ms";
+    "created_at_ms, updated_at_ms, session_profile_id";
 ApiKeyRecord keyFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2),    r.str(3), r.str(4),
-          r.str(5), r.str(6), r.optI64(7), r.i64(8), r.i64(9)};
+  return {r.str(0), r.str(1),    r.str(2), r.str(3), r.str(4),    r.str(5),
+          r.str(6), r.optI64(7), r.i64(8), r.i64(9), r.optStr(10)};
 }
 std::vector<ApiKeyRecord> keysFrom(const std::vector<Row>& rows) {
   std::vector<ApiKeyRecord> out;
@@ -199,6 +199,13 @@ UserRecord requireUser(Db& db, const std::string& organizationId, const std::str
   return *user;
 }
 
+std::optional<UserRecord> findUserById(Db& db, const std::string& userId) {
+  auto row =
+      db.queryOne(std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?", {userId});
+  if (!row) return std::nullopt;
+  return userFrom(*row);
+}
+
 std::optional<UserRecord> findUserByContact(Db& db, const std::string& organizationId,
                                             const std::string& otpType,
                                             const std::string& contact) {
@@ -272,15 +279,33 @@ std::vector<std::string> tagIdsOfUser(Db& db, const std::string& userId) {
 void insertApiKey(Db& db, const ApiKeyRecord& k) {
   db.exec(
       "INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, "
-      "credential_type, expires_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?)",
+      "credential_type, expires_at_ms, created_at_ms, updated_at_ms, session_profile_id) VALUES "
+      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {k.id, k.organizationId, k.userId, k.name, k.publicKey, k.curve, k.credentialType,
-       nullable(k.expiresAtMs), k.createdAtMs, k.updatedAtMs});
+       nullable(k.expiresAtMs), k.createdAtMs, k.updatedAtMs, nullable(k.sessionProfileId)});
 }
 
 std::vector<ApiKeyRecord> apiKeysByPublicKey(Db& db, const std::string& publicKey) {
   return keysFrom(db.query(
       std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE public_key = ?", {publicKey}));
+}
+
+std::optional<ApiKeyRecord> findApiKeyOfUser(Db& db, const std::string& userId,
+                                             const std::string& publicKey) {
+  auto row = db.queryOne(
+      std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE user_id = ? AND public_key = ?",
+      {userId, publicKey});
+  if (!row) return std::nullopt;
+  return keyFrom(*row);
+}
+
+std::optional<AuthenticatorRecord> findAuthenticatorOfUser(Db& db, const std::string& userId,
+                                                           const std::string& publicKey) {
+  auto row = db.queryOne(std::string("SELECT ") + kAuthenticatorColumns +
+                             " FROM authenticators WHERE user_id = ? AND public_key = ?",
+                         {userId, publicKey});
+  if (!row) return std::nullopt;
+  return authenticatorFrom(*row);
 }
 
 std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationId,

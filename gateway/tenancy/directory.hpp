@@ -53,6 +53,8 @@ struct ApiKeyRecord {
   std::optional<int64_t> expiresAtMs;
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
+  // A session's key: the session profile whose scope it acts within (none: the default one).
+  std::optional<std::string> sessionProfileId = std::nullopt;
 };
 
 struct AuthenticatorRecord {
@@ -96,6 +98,8 @@ void deleteOrganization(Db& db, const std::string& organizationId);
 
 std::optional<UserRecord> findUser(Db& db, const std::string& organizationId,
                                    const std::string& userId);
+// A user by id alone, in whichever organization (a vote names its voter so).
+std::optional<UserRecord> findUserById(Db& db, const std::string& userId);
 UserRecord requireUser(Db& db, const std::string& organizationId, const std::string& userId);
 // The user whose email (OTP_TYPE_EMAIL, case-insensitive) or phone number (OTP_TYPE_SMS) is
 // `contact`; a verified contact wins over an unverified one.
@@ -115,6 +119,12 @@ std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationI
 std::vector<ApiKeyRecord> apiKeysOfOrganization(Db& db, const std::string& organizationId);
 std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId,
                                        const std::string& apiKeyId);
+// The credential a stamp or a vote names: the user's API key (or session key) with that public
+// key, or their authenticator with that public key.
+std::optional<ApiKeyRecord> findApiKeyOfUser(Db& db, const std::string& userId,
+                                             const std::string& publicKey);
+std::optional<AuthenticatorRecord> findAuthenticatorOfUser(Db& db, const std::string& userId,
+                                                           const std::string& publicKey);
 size_t deleteApiKey(Db& db, const std::string& organizationId, const std::string& apiKeyId);
 
 void insertAuthenticator(Db& db, const AuthenticatorRecord& a);
