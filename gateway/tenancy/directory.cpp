@@ -86,6 +86,16 @@ std::vector<AuthenticatorRecord> authenticatorsFrom(const std::vector<Row>& rows
   for (const auto& r : rows) out.push_back(authenticatorFrom(r));
   return out;
 }
+
+// The record of the one row `columns` of `table` WHERE `where`, if there is one.
+template <class Record>
+std::optional<Record> findOne(Db& db, Record (*from)(const Row&), const char* columns,
+                              const char* table, const char* where, const SqlParams& params) {
+  auto row =
+      db.queryOne(std::string("SELECT ") + columns + " FROM " + table + " WHERE " + where, params);
+  if (!row) return std::nullopt;
+  return from(*row);
+}
 }  // namespace
 
 std::optional<crypto::Curve> apiKeyCurve(const std::string& name) {
@@ -109,10 +119,7 @@ std::string apiKeyCredentialType(crypto::Curve curve) {
 namespace directory {
 
 std::optional<OrganizationRecord> findOrganization(Db& db, const std::string& id) {
-  auto row =
-      db.queryOne(std::string("SELECT ") + kOrgColumns + " FROM organizations WHERE id = ?", {id});
-  if (!row) return std::nullopt;
-  return orgFrom(*row);
+  return findOne(db, orgFrom, kOrgColumns, "organizations", "id = ?", {id});
 }
 
 OrganizationRecord requireOrganization(Db& db, const std::string& id) {
@@ -186,11 +193,8 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
 
 std::optional<UserRecord> findUser(Db& db, const std::string& organizationId,
                                    const std::string& userId) {
-  auto row = db.queryOne(
-      std::string("SELECT ") + kUserColumns + " FROM users WHERE organization_id = ? AND id = ?",
-      {organizationId, userId});
-  if (!row) return std::nullopt;
-  return userFrom(*row);
+  return findOne(db, userFrom, kUserColumns, "users", "organization_id = ? AND id = ?",
+                 {organizationId, userId});
 }
 
 UserRecord requireUser(Db& db, const std::string& organizationId, const std::string& userId) {
@@ -200,10 +204,7 @@ UserRecord requireUser(Db& db, const std::string& organizationId, const std::str
 }
 
 std::optional<UserRecord> findUserById(Db& db, const std::string& userId) {
-  auto row =
-      db.queryOne(std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?", {userId});
-  if (!row) return std::nullopt;
-  return userFrom(*row);
+  return findOne(db, userFrom, kUserColumns, "users", "id = ?", {userId});
 }
 
 std::optional<UserRecord> findUserByContact(Db& db, const std::string& organizationId,
@@ -292,20 +293,14 @@ std::vector<ApiKeyRecord> apiKeysByPublicKey(Db& db, const std::string& publicKe
 
 std::optional<ApiKeyRecord> findApiKeyOfUser(Db& db, const std::string& userId,
                                              const std::string& publicKey) {
-  auto row = db.queryOne(
-      std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE user_id = ? AND public_key = ?",
-      {userId, publicKey});
-  if (!row) return std::nullopt;
-  return keyFrom(*row);
+  return findOne(db, keyFrom, kKeyColumns, "api_keys", "user_id = ? AND public_key = ?",
+                 {userId, publicKey});
 }
 
 std::optional<AuthenticatorRecord> findAuthenticatorOfUser(Db& db, const std::string& userId,
                                                            const std::string& publicKey) {
-  auto row = db.queryOne(std::string("SELECT ") + kAuthenticatorColumns +
-                             " FROM authenticators WHERE user_id = ? AND public_key = ?",
-                         {userId, publicKey});
-  if (!row) return std::nullopt;
-  return authenticatorFrom(*row);
+  return findOne(db, authenticatorFrom, kAuthenticatorColumns, "authenticators",
+                 "user_id = ? AND public_key = ?", {userId, publicKey});
 }
 
 std::vector<ApiKeyRecord> apiKeysOfUser(Db& db, const std::string& organizationId,
@@ -325,11 +320,8 @@ std::vector<ApiKeyRecord> apiKeysOfOrganization(Db& db, const std::string& organ
 
 std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId,
                                        const std::string& apiKeyId) {
-  auto row = db.queryOne(
-      std::string("SELECT ") + kKeyColumns + " FROM api_keys WHERE organization_id = ? AND id = ?",
-      {organizationId, apiKeyId});
-  if (!row) return std::nullopt;
-  return keyFrom(*row);
+  return findOne(db, keyFrom, kKeyColumns, "api_keys", "organization_id = ? AND id = ?",
+                 {organizationId, apiKeyId});
 }
 
 size_t deleteApiKey(Db& db, const std::string& organizationId, const std::string& apiKeyId) {
@@ -369,11 +361,8 @@ void updateSignCount(Db& db, const std::string& authenticatorId, int64_t signCou
 
 std::optional<AuthenticatorRecord> findAuthenticator(Db& db, const std::string& organizationId,
                                                      const std::string& authenticatorId) {
-  auto row = db.queryOne(std::string("SELECT ") + kAuthenticatorColumns +
-                             " FROM authenticators WHERE organization_id = ? AND id = ?",
-                         {organizationId, authenticatorId});
-  if (!row) return std::nullopt;
-  return authenticatorFrom(*row);
+  return findOne(db, authenticatorFrom, kAuthenticatorColumns, "authenticators",
+                 "organization_id = ? AND id = ?", {organizationId, authenticatorId});
 }
 
 size_t deleteAuthenticator(Db& db, const std::string& organizationId, const std::string& id) {
