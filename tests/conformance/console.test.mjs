@@ -158,8 +158,10 @@ test("a key kept in IndexedDB stays non-extractable and signs the operator in af
   await page.reload();
   await page.waitForSelector("main[data-ready=auth]");
   assert.match(await page.locator("#who").textContent(), /conformance root/);
-  // Signing out forgets it: the next load asks again.
+  // Signing out forgets it: the next load asks again. The sign-in form shows once the key is
+  // deleted; reloading before that would race the deletion.
   await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForSelector("main[data-ready=signin]");
   await page.reload();
   await page.waitForSelector("main[data-ready=signin]");
   await context.close();
