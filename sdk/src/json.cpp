@@ -3,12 +3,10 @@
 #include <Poco/JSON/JSONException.h>
 #include <Poco/JSON/ParseHandler.h>
 #include <Poco/JSON/Parser.h>
-#include <Poco/JSON/Stringifier.h>
 
 #include <charconv>
 #include <cstdio>
 #include <set>
-#include <sstream>
 
 #include "signet/error.hpp"
 
@@ -112,12 +110,6 @@ std::optional<std::string> fieldHoldingNul(std::string_view text) {
     return std::nullopt;  // the parse that follows names the syntax error
   }
   return nulIn(v, "");
-}
-
-std::string stringify(const Poco::Dynamic::Var& value) {
-  std::ostringstream out;
-  Poco::JSON::Stringifier::condense(value, out);
-  return out.str();
 }
 
 std::string requireString(const Object& o, const std::string& key, const std::string& path) {

@@ -17,6 +17,10 @@ using Array = Poco::JSON::Array::Ptr;
 
 // Parses a JSON object; a syntax error or a non-object is InvalidArgument naming `what`.
 Object parseObject(std::string_view text, std::string_view what);
+// The compact JSON text of a value, byte for byte what Poco's Stringifier::condense writes
+// (json_stringify.cpp says why it is not Poco's). An object's members come in key order, as
+// in every object that object() makes or parseObject reads; the insertion order an object
+// made with Poco's JSON_PRESERVE_KEY_ORDER keeps is not followed.
 std::string stringify(const Poco::Dynamic::Var& value);
 // The path of the first string (or key) in a JSON text that holds a NUL character
 // ("parameters.walletName"), or nullopt when none does or the text does not parse. Neither
