@@ -1,4 +1,8 @@
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <set>
 
 #include "signet/crypto.hpp"
 #include "signet/encoding.hpp"
@@ -91,6 +95,40 @@ TEST(Uuid, Format) {
   EXPECT_EQ(id.size(), 36u);
   EXPECT_EQ(id[14], '4');
   EXPECT_NE(id, crypto::uuidV4());
+}
+
+TEST(Uuid, IdsStayDistinctAcrossRefillsOfTheirPoolAndWellFormed) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 5000; ++i) {  // a pool holds 32 ids' bytes: many refills
+    auto id = i % 2 ? crypto::uuidV4() : crypto::uuidV7(1764000000000);
+    ASSERT_TRUE(json::isUuid(id)) << id;
+    ASSERT_EQ(id.find_first_not_of("0123456789abcdef-"), std::string::npos) << id;
+    ASSERT_TRUE(seen.insert(id).second) << "repeated " << id;
+  }
+}
+
+// The pools are per process: a forked child must not hand out the ids its parent hands out
+// next, which it would if it inherited the parent's pool.
+TEST(Uuid, AForkedChildDoesNotRepeatItsParentsNextIds) {
+  crypto::uuidV4();  // the pool now holds bytes that the child would inherit
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::string id = crypto::uuidV4();
+    [[maybe_unused]] auto n = write(fds[1], id.data(), id.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string parents = crypto::uuidV4();
+  char buf[64] = {};
+  ssize_t n = read(fds[0], buf, sizeof buf);
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_EQ(n, 36);
+  EXPECT_NE(std::string(buf, 36), parents);
 }
 
 // RFC 9562 appendix A.6's example: 2022-02-22 19:22:22 UTC is 0x017F22E279B0 ms, the first 48
