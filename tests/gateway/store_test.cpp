@@ -1,4 +1,5 @@
 // The store on both backends: migrations, transactions, the keyring and the master key.
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -111,6 +112,19 @@ TEST(SqliteStoreTest, RunsInWalMode) {
   {
     Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
     db.read([](Db& session) { EXPECT_EQ(session.queryOne("PRAGMA journal_mode")->str(0), "wal"); });
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// The gateway turns SQLite's process-wide allocation statistics off (sqlite_connection.cpp):
+// with them on, sqlite3_memory_used counts what the open connection holds.
+TEST(SqliteStoreTest, KeepsNoMemoryStatisticsWhoseMutexEveryConnectionWouldShare) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-memstatus-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  {
+    Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
+    db.read([](Db& session) { session.queryOne("SELECT count(*) FROM sqlite_master"); });
+    EXPECT_EQ(sqlite3_memory_used(), 0);
   }
   std::filesystem::remove_all(dir);
 }
