@@ -195,14 +195,8 @@ void idRandomBytes(uint8_t* out, size_t size) {
 std::string uuidString(uint8_t (&b)[16], int version) {
   b[6] = static_cast<uint8_t>((b[6] & 0x0f) | (version << 4));
   b[8] = (b[8] & 0x3f) | 0x80;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(36, '-');
-  size_t at = 0;
-  for (size_t i = 0; i < sizeof b; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) ++at;  // past a dash
-    out[at++] = kHex[b[i] >> 4];
-    out[at++] = kHex[b[i] & 0xf];
-  }
+  std::string out = signet::toHex(b, sizeof b);
+  for (size_t at : {20, 16, 12, 8}) out.insert(at, 1, '-');  // from the back: offsets hold
   return out;
 }
 }  // namespace
