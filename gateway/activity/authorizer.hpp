@@ -7,6 +7,7 @@
 #include <string>
 
 #include "signet/plugin.hpp"
+#include "tenancy/directory_cache.hpp"
 
 namespace signet {
 
@@ -28,6 +29,10 @@ struct AuthorizationRequest {
   // Where the activity's facts hooks keep what its handler reuses (RequestContext::requestCache):
   // the pipeline's, for a decision the handler runs right after on the same store; else none.
   RequestCache* cache = nullptr;
+  // Where the voters' keys and MFA policies, the organization and its root quorum are read:
+  // through the directory cache on a snapshot, from the store inside a write transaction.
+  // Null: from the store.
+  DirectoryView* directory = nullptr;
 };
 
 class Authorizer {

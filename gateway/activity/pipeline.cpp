@@ -19,7 +19,7 @@ namespace signet {
 namespace {
 // `directory` reads the voter as the vote shows them: through the cache on a snapshot, from the
 // store inside a write transaction.
-json::Object voteJson(DirectoryView directory, const Caller& caller, const std::string& activityId,
+json::Object voteJson(DirectoryView& directory, const Caller& caller, const std::string& activityId,
                       const std::string& selection, std::string_view body, int64_t nowMs) {
   json::Object vote = json::object();
   vote->set("id", crypto::uuidV7(nowMs));
@@ -40,7 +40,6 @@ std::string lastVoteId(const ActivityRecord& r) {
       ->getValue<std::string>("id");
 }
 
-// Records what the vote's stamp presented, for the voter's MFA policies.
 // One policy decision for signet_policy_outcomes_total.
 void countOutcome(const Decision& d) {
   static const char* const names[] = {"ALLOW", "DENY", "CONSENSUS_NEEDED", "AUTHENTICATORS_NEEDED"};
@@ -48,9 +47,10 @@ void countOutcome(const Decision& d) {
                           {{"outcome", names[static_cast<int>(d.kind)]}});
 }
 
-void recordPresentation(Db& db, const ActivityRecord& r, const Caller& caller, int64_t nowMs) {
-  mfa::recordPresentation(db, r.id, {lastVoteId(r), caller.userId, mfa::presentedBy(db, caller)},
-                          nowMs);
+// Records what the last vote's stamp presented (mfa::presentedBy), for the voter's MFA policies.
+void recordPresentation(Db& db, const ActivityRecord& r, const Caller& caller,
+                        const mfa::Method& presented, int64_t nowMs) {
+  mfa::recordPresentation(db, r.id, {lastVoteId(r), caller.userId, presented}, nowMs);
 }
 
 // Whether the user's MFA on this activity still waits for factors, as last evaluated.
@@ -192,10 +192,11 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
         done = true;
         return;
       }
+      DirectoryView directory(nullptr, db);
       r.votes = json::array();
-      r.votes->add(voteJson(DirectoryView(nullptr, db), caller, r.id, "VOTE_SELECTION_APPROVED",
-                            body, r.createdAtMs));
-      recordPresentation(db, r, caller, r.createdAtMs);
+      r.votes->add(
+          voteJson(directory, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
+      recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), r.createdAtMs);
     };
     std::optional<ActivityRecord> readOnly;
     if (spec.readOnly) readOnly = runReadOnly(spec, record, caller, body);
@@ -261,7 +262,8 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
       throw permissionDenied("user " + caller.userId + " of organization " + caller.organizationId +
                              " cannot vote on activity " + r.id + " of organization " +
                              r.organizationId);
-    r.votes->add(voteJson(DirectoryView(nullptr, db), caller, r.id,
+    DirectoryView directory(nullptr, db);
+    r.votes->add(voteJson(directory, caller, r.id,
                           approve ? "VOTE_SELECTION_APPROVED" : "VOTE_SELECTION_REJECTED", body,
                           now));
     r.updatedAtMs = now;
@@ -273,7 +275,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
         contacts::spendVerificationToken(ctx, caller.attestation, org.id, org.parentId,
                                          "X-Stamp-Attested");
       }
-      recordPresentation(db, r, caller, now);
+      recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), now);
     } else {
       std::string before = r.status;
       r.status = kStatusRejected;
@@ -285,8 +287,9 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   });
 }
 
-Decision ActivityPipeline::decide(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
-                                  const Caller& submitter, RequestCache& cache) {
+Decision ActivityPipeline::decide(Db& db, DirectoryView& directory, const ActivitySpec& spec,
+                                  const ActivityRecord& record, const Caller& submitter,
+                                  RequestCache& cache) {
   const std::string& org = record.organizationId;
   json::Object params = record.intent->getObject(spec.intentKey);
   // A parent organization's credentials reach into a sub-organization only for the activities
@@ -302,7 +305,7 @@ Decision ActivityPipeline::decide(Db& db, const ActivitySpec& spec, const Activi
   // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
   // parent's own root quorum and policies: it is the parent's credential that acts.
   return authorizer_.decide(
-      db, {&spec, submitter.organizationId, params, record.votes, record.id, &cache});
+      db, {&spec, submitter.organizationId, params, record.votes, record.id, &cache, &directory});
 }
 
 void ActivityPipeline::execute(Db& db, const ActivitySpec& spec, ActivityRecord& record,
@@ -376,7 +379,8 @@ void ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
   if (redacted && !isNew) activities::storeIntent(db, record);
   activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
                                gateway_.nowMs());
-  if (decision.mfaStatuses)
+  // A new activity has no statuses to replace: without any to store, nothing to write.
+  if (decision.mfaStatuses && (!isNew || decision.mfaStatuses->size() > 0))
     mfa::storeStatuses(db, record.id, record.organizationId, decision.mfaStatuses);
 }
 
@@ -406,14 +410,19 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<HandlerContext::AfterCommit> calls;
   std::exception_ptr refused;
+  std::optional<mfa::Method> presented;
   bool allowed = false;
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
+    DirectoryView directory(&gateway_.directoryCache(), db);
     record.votes = json::array();
-    record.votes->add(voteJson(DirectoryView(&gateway_.directoryCache(), db), submitter, record.id,
-                               "VOTE_SELECTION_APPROVED", body, record.createdAtMs));
+    record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", body,
+                               record.createdAtMs));
     try {
-      decision = decide(db, spec, record, submitter, cache);
+      // What the stamp presents, read on the snapshot the decision is made on: the write
+      // transaction below records it without reading the credential again.
+      presented = mfa::presentedBy(directory, submitter);
+      decision = decide(db, directory, spec, record, submitter, cache);
     } catch (const std::exception&) {
       return;
     }
@@ -447,7 +456,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
     }
     if (failure)
       for (const auto& write : failureWrites) write(db);
-    recordPresentation(db, record, submitter, record.createdAtMs);
+    recordPresentation(db, record, submitter, *presented, record.createdAtMs);
     persist(db, spec, record, true, decision);
   });
   // The winner's calls are the winner's to make; this request's were never committed.
@@ -467,8 +476,9 @@ ActivityRecord ActivityPipeline::settle(
     prepare(db, record, done);
     if (done) return;
     RequestCache cache;
+    DirectoryView directory(nullptr, db);
     try {
-      decision = decide(db, spec, record, submitter, cache);
+      decision = decide(db, directory, spec, record, submitter, cache);
       countOutcome(decision);
     } catch (const PluginFailure& e) {
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails

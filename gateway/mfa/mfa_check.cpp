@@ -18,12 +18,13 @@ bool conditionHolds(const std::string& condition, const policy::Fields& facts) {
 }
 }  // namespace
 
-std::vector<VoterMfa> checkVoters(Db& db, const std::vector<std::string>& voterIds,
+std::vector<VoterMfa> checkVoters(DirectoryView& directory,
+                                  const std::vector<std::string>& voterIds,
                                   const PresentationsSource& presented, const FactsSource& facts) {
   std::vector<VoterMfa> out;
   for (const auto& userId : voterIds) {
     VoterMfa v{userId, std::nullopt, true, {}};
-    for (auto& p : policiesOfUser(db, userId)) {
+    for (auto& p : directory.mfaPolicies(userId)) {
       if (!conditionHolds(p.condition, facts())) continue;
       v.enforced = std::move(p);
       break;

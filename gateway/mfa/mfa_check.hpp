@@ -13,6 +13,7 @@
 
 #include "mfa/mfa_store.hpp"
 #include "policy/value.hpp"
+#include "tenancy/directory_cache.hpp"
 
 namespace signet::mfa {
 
@@ -28,7 +29,8 @@ struct VoterMfa {
 using FactsSource = std::function<const policy::Fields&()>;
 using PresentationsSource = std::function<const std::vector<Presentation>&()>;
 
-std::vector<VoterMfa> checkVoters(Db& db, const std::vector<std::string>& voterIds,
+std::vector<VoterMfa> checkVoters(DirectoryView& directory,
+                                  const std::vector<std::string>& voterIds,
                                   const PresentationsSource& presented, const FactsSource& facts);
 
 // v1MfaStatus for a voter a policy applies to.

@@ -28,7 +28,8 @@ Method attestedByOidc(Db& db, const Caller& caller) {
 }
 }  // namespace
 
-Method presentedBy(Db& db, const Caller& caller) {
+Method presentedBy(DirectoryView& directory, const Caller& caller) {
+  Db& db = directory.db();
   if (caller.scheme == kAttestedTokenScheme) return attested(caller);
   if (caller.scheme == kAttestedOidcScheme) return attestedByOidc(db, caller);
   if (caller.scheme == "SIGNATURE_SCHEME_TK_WEBAUTHN") {
@@ -36,7 +37,7 @@ Method presentedBy(Db& db, const Caller& caller) {
     if (!a) throw unauthenticated("authenticator of user " + caller.userId + " is gone");
     return {kPasskey, a->id};
   }
-  auto k = directory::findApiKeyOfUser(db, caller.userId, caller.publicKey);
+  auto k = directory.apiKeyOfUser(caller.userId, caller.publicKey);
   if (!k)
     throw unauthenticated("API key " + caller.publicKey + " of user " + caller.userId + " is gone");
   if (isApiKeyType(k->credentialType)) return {kApiKey, k->id};

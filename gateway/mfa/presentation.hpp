@@ -10,11 +10,12 @@
 
 #include "mfa/methods.hpp"
 #include "signet/plugin.hpp"
+#include "tenancy/directory_cache.hpp"
 
 namespace signet::mfa {
 
 // The method `caller`'s stamp presents. Throws Unauthenticated when the credential is no
 // longer registered (it was checked moments before, in the same request).
-Method presentedBy(Db& db, const Caller& caller);
+Method presentedBy(DirectoryView& directory, const Caller& caller);
 
 }  // namespace signet::mfa

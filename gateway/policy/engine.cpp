@@ -230,6 +230,8 @@ PolicyVerdicts evaluatePolicies(const PolicySet& policies, const Fields& conditi
 }
 
 Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
+  DirectoryView uncached(nullptr, db);
+  DirectoryView& directory = request.directory ? *request.directory : uncached;
   std::optional<Fields> facts;
   auto factsOf = [&]() -> const Fields& {
     if (!facts) facts = conditionFacts(gateway_, db, request);
@@ -240,7 +242,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
     if (!presentations) presentations = mfa::presentationsOf(db, request.activityId);
     return *presentations;
   };
-  auto voters = mfa::checkVoters(db, approverIds(request.votes), presentationsOf, factsOf);
+  auto voters = mfa::checkVoters(directory, approverIds(request.votes), presentationsOf, factsOf);
   json::Array statuses = json::array();
   std::vector<std::string> pending;
   for (const auto& v : voters) {
@@ -259,7 +261,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   for (size_t i = 0; i < request.votes->size(); ++i) {
     auto v = request.votes->getObject(static_cast<unsigned>(i));
     std::string userId = v->getValue<std::string>("userId");
-    auto refusal = sessionScopeRefusal(gateway_, db, v, factsOf);
+    auto refusal = sessionScopeRefusal(gateway_, directory, v, factsOf);
     if (refusal && i == 0) {
       Decision d;
       d.kind = Decision::Kind::kDeny;
@@ -270,7 +272,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
     }
     if (!refusal && (userId == submitter || !isPending(userId))) counted.votes->add(v);
   }
-  Decision d = decidePolicies(db, counted, factsOf);
+  Decision d = decidePolicies(db, directory, counted, factsOf);
   d.mfaStatuses = statuses;
   if (d.kind == Decision::Kind::kDeny || pending.empty()) return d;
   if (isPending(submitter)) {
@@ -283,11 +285,14 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   return d;
 }
 
-Decision PolicyEngine::decidePolicies(Db& db, const AuthorizationRequest& request,
+Decision PolicyEngine::decidePolicies(Db& db, DirectoryView& directory,
+                                      const AuthorizationRequest& request,
                                       const std::function<const Fields&()>& facts) {
   const ActivitySpec& spec = *request.spec;
-  auto org = directory::requireOrganization(db, request.organizationId);
-  auto quorum = directory::rootQuorumUserIds(db, org.id);
+  auto found = directory.organization(request.organizationId);
+  if (!found) throw notFound("organization " + request.organizationId + " not found");
+  const OrganizationRecord& org = *found;
+  auto quorum = directory.rootQuorum(org.id);
   auto approvers = approverIds(request.votes);
   size_t rootApprovals = static_cast<size_t>(
       std::count_if(approvers.begin(), approvers.end(), [&](const std::string& id) {

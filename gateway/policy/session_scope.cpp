@@ -6,19 +6,20 @@
 
 namespace signet::policy {
 
-std::optional<std::string> sessionScopeRefusal(Gateway& gateway, Db& db, const json::Object& vote,
+std::optional<std::string> sessionScopeRefusal(Gateway& gateway, DirectoryView& directory,
+                                               const json::Object& vote,
                                                const std::function<const Fields&()>& facts) {
   if (vote->getValue<std::string>("scheme").rfind("SIGNATURE_SCHEME_TK_API_", 0) != 0)
     return std::nullopt;  // passkeys and attested stamps are not session keys of a profile
-  auto key = directory::findApiKeyOfUser(db, vote->getValue<std::string>("userId"),
-                                         vote->getValue<std::string>("publicKey"));
+  auto key = directory.apiKeyOfUser(vote->getValue<std::string>("userId"),
+                                    vote->getValue<std::string>("publicKey"));
   if (!key || !key->sessionProfileId) return std::nullopt;
   const std::string organizationId = key->organizationId, profileId = *key->sessionProfileId;
   const std::string who = "session of profile " + profileId;
   const auto& lookup = gateway.catalog().services().sessionProfileScope;
   if (!lookup) return who + ": no enabled module keeps session profiles to read its scope";
   Caller nobody;
-  HandlerContext ctx(gateway, db, nobody, organizationId);
+  HandlerContext ctx(gateway, directory.db(), nobody, organizationId);
   auto scope = lookup(ctx, organizationId, profileId);
   if (!scope) return who + ": the profile no longer exists";
   if (scope->empty()) return std::nullopt;  // an empty condition holds for every activity

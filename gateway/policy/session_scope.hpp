@@ -10,6 +10,7 @@
 
 #include "gateway.hpp"
 #include "policy/value.hpp"
+#include "tenancy/directory_cache.hpp"
 
 namespace signet::policy {
 
@@ -17,7 +18,8 @@ namespace signet::policy {
 // profile whose scope is false for the activity's facts, errors (fail closed), or can no
 // longer be read (the profile is gone, or the module that keeps profiles is not enabled).
 // nullopt for every other credential, and for sessions the scope allows.
-std::optional<std::string> sessionScopeRefusal(Gateway& gateway, Db& db, const json::Object& vote,
+std::optional<std::string> sessionScopeRefusal(Gateway& gateway, DirectoryView& directory,
+                                               const json::Object& vote,
                                                const std::function<const Fields&()>& facts);
 
 }  // namespace signet::policy

@@ -40,6 +40,7 @@ void DirectoryCache::clearLocked() {
   keys_.entries.clear();
   users_.entries.clear();
   userJson_.entries.clear();
+  mfaPolicies_.entries.clear();
   size_ = 0;
 }
 
@@ -74,6 +75,14 @@ std::vector<ApiKeyRecord> DirectoryView::apiKeysByPublicKey(const std::string& p
                 [&] { return directory::apiKeysByPublicKey(db_, publicKey); });
 }
 
+std::optional<ApiKeyRecord> DirectoryView::apiKeyOfUser(const std::string& userId,
+                                                        const std::string& publicKey) {
+  if (!cache_) return directory::findApiKeyOfUser(db_, userId, publicKey);
+  for (auto& k : apiKeysByPublicKey(publicKey))
+    if (k.userId == userId) return std::move(k);
+  return std::nullopt;
+}
+
 std::optional<UserRecord> DirectoryView::user(const std::string& organizationId,
                                               const std::string& userId) {
   return cached(cache_ ? &cache_->users_ : nullptr, organizationId + "/" + userId,
@@ -84,6 +93,11 @@ json::Object DirectoryView::userJson(const std::string& organizationId, const st
   return cached(cache_ ? &cache_->userJson_ : nullptr, organizationId + "/" + userId, [&] {
     return signet::userJson(db_, directory::requireUser(db_, organizationId, userId));
   });
+}
+
+std::vector<mfa::MfaPolicyRecord> DirectoryView::mfaPolicies(const std::string& userId) {
+  return cached(cache_ ? &cache_->mfaPolicies_ : nullptr, userId,
+                [&] { return mfa::policiesOfUser(db_, userId); });
 }
 
 }  // namespace signet

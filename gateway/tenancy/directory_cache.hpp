@@ -1,6 +1,6 @@
 // The directory reads every stamped request makes (the target organization, the API key, its
-// user and root quorum, and the user as the request's vote shows them), kept in memory between
-// requests.
+// user and root quorum, the user as the request's vote shows them, and the MFA policies of its
+// voters), kept in memory between requests.
 //
 // Invalidation: every write to the tables they come from bumps one number in the store,
 // directory_generation.value, by triggers (core migration 16), so that no write path can
@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mfa/mfa_store.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet {
@@ -59,6 +60,7 @@ class DirectoryCache {
   Map<std::vector<ApiKeyRecord>> keys_;
   Map<std::optional<UserRecord>> users_;
   Map<json::Object> userJson_;  // shared and never changed once made: votes only read it
+  Map<std::vector<mfa::MfaPolicyRecord>> mfaPolicies_;
 };
 
 // One request's reads of the directory, through the cache when there is one.
@@ -70,9 +72,16 @@ class DirectoryView {
   std::optional<OrganizationRecord> organization(const std::string& id);
   std::vector<std::string> rootQuorum(const std::string& organizationId);
   std::vector<ApiKeyRecord> apiKeysByPublicKey(const std::string& publicKey);
+  // The user's key with this public key. Cached, it is picked from apiKeysByPublicKey's entry,
+  // which the request's authentication has already filled.
+  std::optional<ApiKeyRecord> apiKeyOfUser(const std::string& userId, const std::string& publicKey);
   std::optional<UserRecord> user(const std::string& organizationId, const std::string& userId);
   // The user as a vote shows it (userJson); NotFound when the user is gone.
   json::Object userJson(const std::string& organizationId, const std::string& userId);
+  // The user's MFA policies, lowest order first (mfa::policiesOfUser).
+  std::vector<mfa::MfaPolicyRecord> mfaPolicies(const std::string& userId);
+  // The store this view reads, for what it does not hold.
+  Db& db() { return db_; }
 
  private:
   int64_t generation();

@@ -5,6 +5,7 @@
 // must follow every change too.
 #include "server/http_server.hpp"
 #include "support/auth_fixtures.hpp"
+#include "support/signing_fixtures.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
 
@@ -80,6 +81,86 @@ TEST_P(DirectoryCacheTest, RepeatedRequestsAreAnsweredFromTheCache) {
   // The organization, the key and its user, and the root quorum: four reads each, all hits.
   EXPECT_EQ(after.hits - before.hits, 5u * 4u);
   EXPECT_EQ(after.misses, before.misses);
+}
+
+// The address of a new Ethereum wallet of the root user, and a signature request for it.
+std::string newEthereumAddress(TestGateway& gw) {
+  return resultOf(gw.rootClient().submit(
+                      "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", gw.root().organizationId,
+                      walletParams("cached", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
+                                                      "ADDRESS_FORMAT_ETHEREUM")})),
+                  "createWalletResult")
+      ->getArray("addresses")
+      ->getElement<std::string>(0);
+}
+
+std::string signStatus(const std::string& url, const std::shared_ptr<ApiKeyStamper>& stamper,
+                       const std::string& organizationId, const std::string& address) {
+  // A payload of its own each time: an identical body would be the same activity again.
+  std::string payload = crypto::uuidV4();
+  return status(Client(url, stamper)
+                    .submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", organizationId,
+                            signParams(address, payload, "PAYLOAD_ENCODING_TEXT_UTF8",
+                                       "HASH_FUNCTION_KECCAK256")));
+}
+
+TEST_P(DirectoryCacheTest, AReadOnlyActivityIsDecidedFromTheCache) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string& org = gw.root().organizationId;
+  std::string address = newEthereumAddress(gw);
+  ASSERT_EQ(signStatus(gw.baseUrl(), gw.rootStamper(), org, address), kCompleted);
+  auto before = gw.gateway().directoryCache().hits();
+  ASSERT_EQ(signStatus(gw.baseUrl(), gw.rootStamper(), org, address), kCompleted);
+  auto after = gw.gateway().directoryCache().hits();
+  // Authentication: the organization, the key, its user and the root quorum. The decision on
+  // the snapshot: the user as the vote shows them, the key again for what the stamp presents and
+  // for a session's scope, the submitter's MFA policies, the organization and its root quorum.
+  // The write transaction that stores the activity reads none of them again.
+  EXPECT_EQ(after.hits - before.hits, 4u + 6u);
+  EXPECT_EQ(after.misses, before.misses);
+}
+
+TEST_P(DirectoryCacheTest, AnMfaPolicyTakesEffectOnTheVeryNextRequest) {
+  TestGateway gw(GetParam(), {"signing"});
+  Gateways gateways(gw);
+  const std::string& org = gw.root().organizationId;
+  std::string address = newEthereumAddress(gw);
+  for (const auto& url : gateways.urls())  // each gateway caches "no MFA policies"
+    ASSERT_EQ(signStatus(url, gw.rootStamper(), org, address), kCompleted) << url;
+
+  // A factor the root user holds but does not sign with: a second API key of theirs.
+  AddedKey second = addRootKey(gw);
+  json::Array otherKey = json::array();
+  json::Object method = json::object();
+  method->set("type", "AUTHENTICATION_TYPE_API_KEY");
+  method->set("id", second.id);
+  json::Array any = json::array();
+  any->add(method);
+  json::Object step = json::object();
+  step->set("any", any);
+  otherKey->add(step);
+  json::Object p = json::object();
+  p->set("userId", gw.root().userId);
+  p->set("mfaPolicyName", "second key to sign");
+  p->set("condition", "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'");
+  p->set("requiredAuthenticationMethods", otherKey);
+  p->set("order", 0);
+  std::string policyId = resultOf(gw.rootClient().submit("create_mfa_policy",
+                                                         "ACTIVITY_TYPE_CREATE_MFA_POLICY", org, p),
+                                  "createMfaPolicyResult")
+                             ->getValue<std::string>("mfaPolicyId");
+  for (const auto& url : gateways.urls())
+    EXPECT_EQ(signStatus(url, gw.rootStamper(), org, address),
+              "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED")
+        << url;
+
+  json::Object d = json::object();
+  d->set("userId", gw.root().userId);
+  d->set("mfaPolicyId", policyId);
+  resultOf(gw.rootClient().submit("delete_mfa_policy", "ACTIVITY_TYPE_DELETE_MFA_POLICY", org, d),
+           "deleteMfaPolicyResult");
+  for (const auto& url : gateways.urls())
+    EXPECT_EQ(signStatus(url, gw.rootStamper(), org, address), kCompleted) << url;
 }
 
 TEST_P(DirectoryCacheTest, ADeletedKeyIsRefusedOnTheVeryNextRequest) {
