@@ -34,6 +34,10 @@ function request()
   return requests[next]
 end
 
+-- Spread around PAUSE_MS (half to one and a half of it, the same mean): a fixed pause keeps
+-- the connections of a thread in step, so their requests would arrive together, in bursts
+-- that a load held at half the rate does not have.
 function delay()
-  return pause
+  if pause == 0 then return 0 end
+  return math.random(math.floor(pause / 2), math.ceil(pause * 3 / 2))
 end
