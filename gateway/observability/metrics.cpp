@@ -42,6 +42,10 @@ const std::vector<Family>& families() {
       {"signet_store_commit_failures_total", Type::kCounter,
        "Group-commit transactions that could not begin or commit; every write in them failed",
        {}},
+      {"signet_sqlite_checkpoint_seconds", Type::kHistogram,
+       "SQLite WAL checkpoints and how long each took, by where it ran: on the checkpointer's "
+       "thread, or inside a commit (every write waits then) when the log grew past its bound",
+       kSeconds},
       {"signet_plugin_failures_total", Type::kCounter,
        "Exceptions a plugin's code threw that were not an answer, by plugin and site", {}},
       {"signet_refusals_total", Type::kCounter,

@@ -5,18 +5,21 @@
 // other writer of the gateway waits for it (one writer, group commit). The connections of a
 // gateway's pool instead report each commit's log size here (sqlite3_wal_hook, which also
 // turns their automatic checkpoints off), and once the log passes the threshold a thread of
-// its own runs a PASSIVE checkpoint on a connection of its own, beside the writers.
+// its own runs a PASSIVE checkpoint on a connection of its own, beside the writers; then again
+// each time the log has grown by the threshold, so that a page many commits changed is copied
+// once, not once a commit.
 //
 // Under steady writes a PASSIVE checkpoint rarely finds the log still when it ends, and the
 // log is reused only once it was copied completely. So past four times the threshold the
 // commit that finds it so long checkpoints by itself, as SQLite's own hook would: no other
 // write runs meanwhile (one writer), the copy completes and the next write starts the log
-// again. That bounds the log, at the old cost paid only when the thread fell behind.
+// again. That bounds the log. Just before that bound the thread checkpoints after every
+// commit, so that the one inside a commit finds little left to copy.
 //
 // Durability is unchanged: a COMMIT still returns only once its log frames are synced, and a
 // checkpoint syncs the database file before the log is reused (SQLite's "Write-Ahead
 // Logging", "Checkpointing"). A checkpoint that cannot finish (a reader still on old pages)
-// is run again at the next commit past the threshold, as SQLite's own would be.
+// is run again once the log has grown by the threshold again.
 #pragma once
 
 #include <chrono>
@@ -37,6 +40,7 @@ class SqliteCheckpointer {
  public:
   static constexpr int kThresholdPages = 1000;  // SQLite's own default
   static constexpr int kInlinePages = 4 * kThresholdPages;
+  static constexpr int kLastPages = kInlinePages - kThresholdPages / 4;
   explicit SqliteCheckpointer(std::string path);
   ~SqliteCheckpointer();
   SqliteCheckpointer(const SqliteCheckpointer&) = delete;
@@ -66,6 +70,8 @@ class SqliteCheckpointer {
   bool due_ = false;
   bool running_ = false;
   bool stopping_ = false;
+  int lastLogPages_ = 0;              // the log's length at the last commit
+  int dueAtPages_ = kThresholdPages;  // the length at which the next checkpoint is due
   Stats stats_;
   std::thread thread_;
 };

@@ -191,7 +191,11 @@ print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the ke
   # one means requests paid a disk sync each.
   curl -s "http://127.0.0.1:${ports# }/metrics" | awk '
     /^signet_store_commit_batch_size_sum/ {s = $2} /^signet_store_commit_batch_size_count/ {n = $2}
-    END {if (n) printf "  commits so far: %d, %.1f writes each\n", n, s / n}'
+    /^signet_sqlite_checkpoint_seconds_count\{where="commit"\}/ {ci = $2}
+    /^signet_sqlite_checkpoint_seconds_sum\{where="commit"\}/ {cs = $2}
+    /^signet_sqlite_checkpoint_seconds_count\{where="thread"\}/ {ti = $2}
+    END {if (n) printf "  commits so far: %d, %.1f writes each\n", n, s / n
+         if (ci + ti) printf "  WAL checkpoints so far: %d on their thread, %d inside a commit (%.1f ms each)\n", ti, ci, ci ? 1000 * cs / ci : 0}'
 done
 for pid in $servers; do
   printf 'gateway resident memory after the run: %s\n' "$(awk '/^VmRSS/ {print $2, $3}' /proc/$pid/status)"
