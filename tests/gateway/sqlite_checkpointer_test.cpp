@@ -89,6 +89,33 @@ TEST_F(SqliteCheckpointerTest, ACommitCheckpointsByItselfWhenTheThreadFallsBehin
   EXPECT_EQ(other->queryOne("PRAGMA integrity_check")->str(0), "ok");
 }
 
+// A reader on an old snapshot keeps the log from being started again, as steady traffic
+// does, so it stays past the threshold. Small commits there do not each wake the thread:
+// the next checkpoint is due once the log has grown by the threshold again.
+TEST_F(SqliteCheckpointerTest, PastTheThresholdACheckpointIsDueOncePerThresholdOfGrowth) {
+  auto insertBlob = [&](int n) {
+    db_->transaction([&](Db& db) {
+      db.exec("INSERT INTO blobs (n, b) VALUES (?, ?)", {n, kBlob});
+    });
+  };
+  for (int n = 0; n < 4; ++n) insertBlob(n);  // 512 pages, not yet checkpointed
+  auto reader = openConnection(scratch_->config());
+  reader->beginSnapshot();
+  ASSERT_EQ(reader->queryOne("SELECT COUNT(*) FROM blobs")->i64(0), 4);
+  for (int n = 4; n < 8; ++n) insertBlob(n);  // past the threshold: one checkpoint
+  ASSERT_TRUE(db_->checkpointsIdle(std::chrono::seconds(10)));
+  const uint64_t before = db_->checkpointStats().checkpoints;
+  EXPECT_GE(before, 1u);
+  for (int n = 0; n < 50; ++n) {  // a page or two each: far less than the threshold in all
+    db_->transaction(
+        [&](Db& db) { db.exec("INSERT INTO blobs (n, b) VALUES (?, 'x')", {100 + n}); });
+    ASSERT_TRUE(db_->checkpointsIdle(std::chrono::seconds(10))) << "after commit " << n;
+  }
+  EXPECT_EQ(db_->checkpointStats().checkpoints, before);
+  reader->endSnapshot();
+  EXPECT_EQ(db_->checkpointStats().inCommit, 0u);
+}
+
 // Below the threshold nothing is checkpointed: the commits do not wake the thread.
 TEST_F(SqliteCheckpointerTest, ASmallLogIsLeftAlone) {
   for (int n = 0; n < 20; ++n)
