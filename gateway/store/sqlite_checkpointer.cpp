@@ -48,10 +48,14 @@ SqliteCheckpointer::Stats SqliteCheckpointer::stats() const {
 int SqliteCheckpointer::onCommit(void* self, sqlite3* db, const char* schema, int logPages) {
   auto* me = static_cast<SqliteCheckpointer*>(self);
   if (logPages >= kInlinePages) {
-    // Busy when the thread is checkpointing right now; the next commit tries again.
     auto start = std::chrono::steady_clock::now();
-    if (sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) ==
-        SQLITE_OK) {
+    int rc = sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    // Busy when the thread is checkpointing right now, which near this bound it often is:
+    // left to the next commit, the log would grow on while the two keep meeting. So this one
+    // waits for the thread (no other commit runs meanwhile: one writer) and tries again.
+    if (rc == SQLITE_BUSY && me->waitIdle(std::chrono::seconds(5)))
+      rc = sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    if (rc == SQLITE_OK) {
       Metrics::global().observe("signet_sqlite_checkpoint_seconds", {{"where", "commit"}},
                                 secondsSince(start));
       std::lock_guard lock(me->mutex_);
