@@ -287,7 +287,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   });
 }
 
-Decision ActivityPipeline::decide(Db& db, DirectoryView& directory, const ActivitySpec& spec,
+Decision ActivityPipeline::decide(DirectoryView& directory, const ActivitySpec& spec,
                                   const ActivityRecord& record, const Caller& submitter,
                                   RequestCache& cache) {
   const std::string& org = record.organizationId;
@@ -304,8 +304,8 @@ Decision ActivityPipeline::decide(Db& db, DirectoryView& directory, const Activi
   }
   // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
   // parent's own root quorum and policies: it is the parent's credential that acts.
-  return authorizer_.decide(
-      db, {&spec, submitter.organizationId, params, record.votes, record.id, &cache, &directory});
+  return authorizer_.decide(directory.db(), {&spec, submitter.organizationId, params, record.votes,
+                                             record.id, &cache, &directory});
 }
 
 void ActivityPipeline::execute(Db& db, const ActivitySpec& spec, ActivityRecord& record,
@@ -422,7 +422,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
       // What the stamp presents, read on the snapshot the decision is made on: the write
       // transaction below records it without reading the credential again.
       presented = mfa::presentedBy(directory, submitter);
-      decision = decide(db, directory, spec, record, submitter, cache);
+      decision = decide(directory, spec, record, submitter, cache);
     } catch (const std::exception&) {
       return;
     }
@@ -478,7 +478,7 @@ ActivityRecord ActivityPipeline::settle(
     RequestCache cache;
     DirectoryView directory(nullptr, db);
     try {
-      decision = decide(db, directory, spec, record, submitter, cache);
+      decision = decide(directory, spec, record, submitter, cache);
       countOutcome(decision);
     } catch (const PluginFailure& e) {
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails

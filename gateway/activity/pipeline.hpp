@@ -68,10 +68,10 @@ class ActivityPipeline {
   std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec, ActivityRecord record,
                                             const Caller& submitter, std::string_view body);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
-  // that follows it on the same Db (a new one for each try of a transaction). `directory` reads
-  // the same Db, through the directory cache on a snapshot only.
-  Decision decide(Db& db, DirectoryView& directory, const ActivitySpec& spec,
-                  const ActivityRecord& record, const Caller& submitter, RequestCache& cache);
+  // that follows it on the same Db (a new one for each try of a transaction). The decision reads
+  // `directory`'s Db, through the directory cache on a snapshot only.
+  Decision decide(DirectoryView& directory, const ActivitySpec& spec, const ActivityRecord& record,
+                  const Caller& submitter, RequestCache& cache);
   // Runs the handler and records its result; throws what the handler threw.
   // An activity with network calls to make is left PENDING for runAfterCommit.
   void execute(Db& db, const ActivitySpec& spec, ActivityRecord& record, const Caller& submitter,

@@ -272,7 +272,7 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
     }
     if (!refusal && (userId == submitter || !isPending(userId))) counted.votes->add(v);
   }
-  Decision d = decidePolicies(db, directory, counted, factsOf);
+  Decision d = decidePolicies(directory, counted, factsOf);
   d.mfaStatuses = statuses;
   if (d.kind == Decision::Kind::kDeny || pending.empty()) return d;
   if (isPending(submitter)) {
@@ -285,9 +285,9 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   return d;
 }
 
-Decision PolicyEngine::decidePolicies(Db& db, DirectoryView& directory,
-                                      const AuthorizationRequest& request,
+Decision PolicyEngine::decidePolicies(DirectoryView& directory, const AuthorizationRequest& request,
                                       const std::function<const Fields&()>& facts) {
+  Db& db = directory.db();
   const ActivitySpec& spec = *request.spec;
   auto found = directory.organization(request.organizationId);
   if (!found) throw notFound("organization " + request.organizationId + " not found");

@@ -25,7 +25,7 @@ class PolicyEngine : public Authorizer {
   Decision decide(Db& db, const AuthorizationRequest& request) override;
 
  private:
-  Decision decidePolicies(Db& db, DirectoryView& directory, const AuthorizationRequest& request,
+  Decision decidePolicies(DirectoryView& directory, const AuthorizationRequest& request,
                           const std::function<const Fields&()>& facts);
 
   Gateway& gateway_;
