@@ -64,15 +64,26 @@ std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
   return fromRow(*row);
 }
 
-void insert(Db& db, const ActivityRecord& a) {
-  db.exec(
+namespace {
+size_t insertRow(Db& db, const ActivityRecord& a, const char* onConflict) {
+  return db.exec(
       std::string("INSERT INTO activities (") + kColumns +
-          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
       {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
        a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), json::stringify(a.votes),
        a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
        a.updatedAtMs, a.generateAppProofs ? 1 : 0,
        a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)});
+}
+}  // namespace
+
+void insert(Db& db, const ActivityRecord& a) {
+  insertRow(db, a, "");
+}
+
+bool insertUnlessStored(Db& db, const ActivityRecord& a) {
+  // SQLite (3.24 on) and PostgreSQL spell the upsert alike.
+  return insertRow(db, a, " ON CONFLICT (fingerprint) DO NOTHING") == 1;
 }
 
 void update(Db& db, const ActivityRecord& a) {

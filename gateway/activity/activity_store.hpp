@@ -53,6 +53,10 @@ std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& finge
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
                                    const std::string& id);
 void insert(Db& db, const ActivityRecord& record);
+// Inserts the activity unless one with its fingerprint is already stored (an identical request
+// committed first): then it writes nothing and returns false. The unique index on fingerprints
+// decides, so no read comes before the write.
+bool insertUnlessStored(Db& db, const ActivityRecord& record);
 // The stored status of an activity ("" when there is none).
 std::string storedStatus(Db& db, const std::string& id);
 // Writes status, result, votes, failure and updated_at of an existing activity.

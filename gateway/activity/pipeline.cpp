@@ -95,6 +95,25 @@ Caller submitterOf(Db& db, const ActivityRecord& r) {
   }
   return c;
 }
+// A new activity's record, before it is decided.
+ActivityRecord newRecord(const ActivitySpec& spec, const Envelope& env,
+                         const std::string& fingerprint, int64_t now) {
+  ActivityRecord record;
+  // Time-ordered, so that the activity's rows land at the end of their indexes (uuidV7).
+  record.id = crypto::uuidV7(now);
+  record.organizationId = env.organizationId;
+  record.type = spec.type;
+  record.fingerprint = fingerprint;
+  record.intent = json::object();
+  record.intent->set(spec.intentKey, env.parameters);
+  // Some SDKs put generateAppProofs among the parameters rather than beside them.
+  record.generateAppProofs =
+      env.generateAppProofs ||
+      json::optionalBool(env.parameters, "generateAppProofs", "parameters", false);
+  record.result = json::object();
+  record.createdAtMs = record.updatedAtMs = now;
+  return record;
+}
 }  // namespace
 
 json::Object votesAreRunByThePipeline(ActivityContext&, const json::Object&) {
@@ -147,41 +166,48 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
   std::string fingerprint = activities::fingerprintOf(body);
   std::optional<ActivityRecord> existing;
   ResponseHeaders responseHeaders;
-  gateway_.database().read([&](Db& db) {
-    auto who = resolver_.resolve(db, headers, apiKey, body, env.organizationId, now);
+  const bool isVote = spec.type == kApproveActivity || spec.type == kRejectActivity;
+  ActivityRecord record;
+  // Who submits, whether this version is open to their organization, and whether this body is
+  // already an activity; then, for a new activity, its record. False when it already exists.
+  auto admit = [&](DirectoryView& directory) {
+    auto who = resolver_.resolve(directory, headers, apiKey, body, env.organizationId, now);
     caller = who.caller;
     // A passkey found in a sub-organization of the named one acts there, and the activity
     // reports that sub-organization.
     env.organizationId = who.organizationId;
     // Whether this version is open to the organization: refused before anything is stored.
-    responseHeaders = rollout_.admit(db, spec, env.organizationId);
-    existing = activities::findByFingerprint(db, fingerprint);
-  });
-  // Authenticated, and before any policy runs: a malformed intent is refused, nothing stored.
-  checkParameterShapes(spec.parameters, env.parameters);
+    responseHeaders = rollout_.admit(directory.db(), spec, env.organizationId);
+    existing = activities::findByFingerprint(directory.db(), fingerprint);
+    // Authenticated, and before any policy runs: a malformed intent is refused, nothing stored.
+    checkParameterShapes(spec.parameters, env.parameters);
+    if (existing || isVote) return false;
+    record = newRecord(spec, env, fingerprint, now);
+    return true;
+  };
 
-  ActivityRecord record;
-  if (spec.type == kApproveActivity || spec.type == kRejectActivity) {
+  // A read-only activity without network calls to prepare is admitted on the snapshot it is
+  // decided and executed on: one read transaction, and one read of the directory's generation.
+  std::optional<ActivityRecord> decided;  // a read-only activity, decided on its snapshot
+  const bool admitOnSnapshot = spec.readOnly && !spec.prepare && !isVote;
+  if (admitOnSnapshot)
+    decided = runReadOnly(spec, admit, record, caller, body);
+  else
+    gateway_.database().read([&](Db& db) {
+      DirectoryView directory(&gateway_.directoryCache(), db);
+      admit(directory);
+    });
+
+  if (isVote) {
     record = vote(env, caller, body);
   } else if (existing) {
     // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
     record = *existing;
+  } else if (decided) {
+    record = std::move(*decided);
   } else {
     // Network calls the handler needs (an issuer's keys), before any lock is taken.
     if (spec.prepare) runPreparer(spec, caller, env.organizationId, env.parameters);
-    // Time-ordered, so that the activity's rows land at the end of their indexes (uuidV7).
-    record.id = crypto::uuidV7(now);
-    record.organizationId = env.organizationId;
-    record.type = spec.type;
-    record.fingerprint = fingerprint;
-    record.intent = json::object();
-    record.intent->set(spec.intentKey, env.parameters);
-    // Some SDKs put generateAppProofs among the parameters rather than beside them.
-    record.generateAppProofs =
-        env.generateAppProofs ||
-        json::optionalBool(env.parameters, "generateAppProofs", "parameters", false);
-    record.result = json::object();
-    record.createdAtMs = record.updatedAtMs = now;
     // The general way's first step in the write transaction: the submitter's vote, and the
     // presentation of an attested submission (stamp_login), whose OTP factor counts without
     // spending the token: the handler spends it when the activity runs.
@@ -198,9 +224,9 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
           voteJson(directory, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
       recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), r.createdAtMs);
     };
-    std::optional<ActivityRecord> readOnly;
-    if (spec.readOnly) readOnly = runReadOnly(spec, record, caller, body);
-    record = readOnly ? std::move(*readOnly) : settle(spec, record, caller, true, prepareNew);
+    if (spec.readOnly && !admitOnSnapshot)
+      decided = runReadOnly(spec, nullptr, record, caller, body);
+    record = decided ? std::move(*decided) : settle(spec, record, caller, true, prepareNew);
   }
   json::Object response = json::object();
   response->set("activity", activities::toJson(record, caller));
@@ -364,17 +390,21 @@ Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const Activit
   }
 }
 
-void ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, bool isNew,
-                               const Decision& decision) {
+bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record,
+                               RowWrite row, const Decision& decision) {
+  const bool isNew = row != RowWrite::kUpdate;
   bool redacted = activities::redactSecrets(spec, record);
   // The status it had, for the event outbox (read only when a module subscribes).
   std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
                            ? std::string()
                            : activities::storedStatus(db, record.id);
-  if (isNew)
+  if (row == RowWrite::kInsertUnlessStored) {
+    if (!activities::insertUnlessStored(db, record)) return false;
+  } else if (isNew) {
     activities::insert(db, record);
-  else
+  } else {
     activities::update(db, record);
+  }
   recordActivityEvent(gateway_, db, record, before);
   if (redacted && !isNew) activities::storeIntent(db, record);
   activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
@@ -382,6 +412,7 @@ void ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
   // A new activity has no statuses to replace: without any to store, nothing to write.
   if (decision.mfaStatuses && (!isNew || decision.mfaStatuses->size() > 0))
     mfa::storeStatuses(db, record.id, record.organizationId, decision.mfaStatuses);
+  return true;
 }
 
 void ActivityPipeline::runFailureWrites(const std::vector<std::function<void(Db&)>>& writes) {
@@ -396,10 +427,9 @@ void ActivityPipeline::fail(ActivityRecord& record, const Error& failure) {
   record.failure = activities::failureJson(failure.code(), failure.what());
 }
 
-std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& spec,
-                                                            ActivityRecord record,
-                                                            const Caller& submitter,
-                                                            std::string_view body) {
+std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
+    const ActivitySpec& spec, const std::function<bool(DirectoryView&)>& admit,
+    const ActivityRecord& fresh, const Caller& submitter, std::string_view body) {
   // Decide and execute on one snapshot, beside other requests. Only the plain case is taken
   // here: anything but an allow (a denial, a quorum, MFA, a failing plugin) goes the general
   // way, which decides again inside the write transaction, where the submission's own MFA
@@ -412,9 +442,13 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
   std::exception_ptr refused;
   std::optional<mfa::Method> presented;
   bool allowed = false;
+  ActivityRecord record;
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
     DirectoryView directory(&gateway_.directoryCache(), db);
+    // `admit` fills `fresh` and `submitter`, or finds the body already stored.
+    if (admit && !admit(directory)) return;
+    record = fresh;
     record.votes = json::array();
     record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", body,
                                record.createdAtMs));
@@ -448,16 +482,17 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(const ActivitySpec& 
   if (failure) fail(record, *failure);
   bool raced = false;
   gateway_.database().transaction([&](Db& db) {
-    // A concurrent identical request may have won the race for this fingerprint.
-    if (auto winner = activities::findByFingerprint(db, record.fingerprint)) {
-      record = *winner;
+    // The activity's row first: should a concurrent identical request have stored this
+    // fingerprint since the snapshot, nothing of this one is written and the winner answers.
+    if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, decision)) {
+      std::string fingerprint = record.fingerprint;
+      record = activities::findByFingerprint(db, fingerprint).value();
       raced = true;
       return;
     }
     if (failure)
       for (const auto& write : failureWrites) write(db);
     recordPresentation(db, record, submitter, *presented, record.createdAtMs);
-    persist(db, spec, record, true, decision);
   });
   // The winner's calls are the winner's to make; this request's were never committed.
   if (!raced && record.status == kStatusPending) runAfterCommit(spec, record, calls);
@@ -505,7 +540,7 @@ ActivityRecord ActivityPipeline::settle(
         throw;
       }
     }
-    persist(db, spec, record, isNew, decision);
+    persist(db, spec, record, isNew ? RowWrite::kInsert : RowWrite::kUpdate, decision);
   };
   try {
     gateway_.database().transaction(run);
@@ -519,7 +554,7 @@ ActivityRecord ActivityPipeline::settle(
     fail(record, *failure);
     gateway_.database().transaction([&](Db& db) {
       for (const auto& write : failureWrites) write(db);
-      persist(db, spec, record, isNew, decision);
+      persist(db, spec, record, isNew ? RowWrite::kInsert : RowWrite::kUpdate, decision);
     });
     return record;
   }

@@ -64,9 +64,14 @@ class ActivityPipeline {
   void runPreparer(const ActivitySpec& spec, const Caller& caller,
                    const std::string& organizationId, const json::Object& parameters);
   // A new activity of a read-only type, decided and executed on a snapshot outside the write
-  // lock; nullopt when the decision is not a plain allow, for settle() to take over.
-  std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec, ActivityRecord record,
-                                            const Caller& submitter, std::string_view body);
+  // lock; nullopt when the decision is not a plain allow, for settle() to take over, or when
+  // `admit` returns false. `admit`, when given, runs first on that snapshot and fills `fresh`
+  // and `submitter` (which are the caller's own variables): the request is authenticated on
+  // the snapshot it is decided on.
+  std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec,
+                                            const std::function<bool(DirectoryView&)>& admit,
+                                            const ActivityRecord& fresh, const Caller& submitter,
+                                            std::string_view body);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
   // that follows it on the same Db (a new one for each try of a transaction). The decision reads
   // `directory`'s Db, through the directory cache on a snapshot only.
@@ -86,8 +91,15 @@ class ActivityPipeline {
   static void fail(ActivityRecord& record, const Error& failure);
   // What handlers asked to keep even though their activity failed (ActivityContext::onFailure).
   void runFailureWrites(const std::vector<std::function<void(Db&)>>& writes);
-  // Writes the record, its policy evaluation and MFA statuses.
-  void persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, bool isNew,
+  // How persist writes the activity's own row.
+  enum class RowWrite {
+    kInsert,
+    kInsertUnlessStored,  // nothing at all when the fingerprint is already stored
+    kUpdate,
+  };
+  // Writes the record, its policy evaluation and MFA statuses; false when `row` is
+  // kInsertUnlessStored and an activity with the record's fingerprint is already stored.
+  bool persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, RowWrite row,
                const Decision& decision);
 
   Gateway& gateway_;

@@ -73,6 +73,15 @@ Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
                                        const std::string& targetOrganizationId, int64_t nowMs,
                                        bool apiKeysDownward, Reads reads) const {
   DirectoryView directory(reads == Reads::kCached ? &cache_ : nullptr, db);
+  return resolve(directory, headers, apiKey, body, targetOrganizationId, nowMs, apiKeysDownward);
+}
+
+Resolution CredentialResolver::resolve(DirectoryView& directory, const StampHeaders& headers,
+                                       const std::optional<VerifiedApiKeyStamp>& apiKey,
+                                       std::string_view body,
+                                       const std::string& targetOrganizationId, int64_t nowMs,
+                                       bool apiKeysDownward) const {
+  Db& db = directory.db();
   auto target = directory.organization(targetOrganizationId);
   if (!target) throw notFound("organization " + targetOrganizationId + " not found");
   Resolution who =

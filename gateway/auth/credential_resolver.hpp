@@ -53,6 +53,12 @@ class CredentialResolver {
                      const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
                      const std::string& targetOrganizationId, int64_t nowMs,
                      bool apiKeysDownward = false, Reads reads = Reads::kCached) const;
+  // The same, reading through a view the request goes on reading with (a snapshot's), so that
+  // the directory's generation is read once for the whole request.
+  Resolution resolve(DirectoryView& directory, const StampHeaders& headers,
+                     const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
+                     const std::string& targetOrganizationId, int64_t nowMs,
+                     bool apiKeysDownward = false) const;
 
  private:
   Resolution resolveCaller(Db& db, DirectoryView& directory, const StampHeaders& headers,
