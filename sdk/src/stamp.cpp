@@ -39,12 +39,65 @@ crypto::Curve curveOf(Scheme scheme) {
   return crypto::Curve::kP256;
 }
 
+namespace {
+// The stamp as every stamper writes it: an object of exactly the three members, in any order,
+// each a string of letters, digits and underscores (hex and scheme names), with optional
+// whitespace between tokens. What this accepts the JSON parser reads alike, to the byte; any
+// other text (an escape, a fourth or repeated member) is left to that parser, which costs a
+// request about as much as its SHA-256.
+std::optional<ApiKeyStamp> plainStamp(std::string_view text) {
+  size_t at = 0;
+  auto skipSpace = [&] {
+    while (at < text.size() &&
+           (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
+      ++at;
+  };
+  auto take = [&](char c) {
+    skipSpace();
+    if (at >= text.size() || text[at] != c) return false;
+    ++at;
+    return true;
+  };
+  auto plainString = [&]() -> std::optional<std::string_view> {
+    if (!take('"')) return std::nullopt;
+    auto plain = [](char c) {
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    };
+    size_t start = at;
+    while (at < text.size() && plain(text[at])) ++at;
+    if (at >= text.size() || text[at] != '"') return std::nullopt;
+    return text.substr(start, at++ - start);
+  };
+  ApiKeyStamp s;
+  bool seen[3] = {false, false, false};
+  if (!take('{')) return std::nullopt;
+  for (int member = 0; member < 3; ++member) {
+    if (member > 0 && !take(',')) return std::nullopt;
+    auto key = plainString();
+    if (!key || !take(':')) return std::nullopt;
+    auto value = plainString();
+    if (!value) return std::nullopt;
+    int slot = *key == "publicKey" ? 0 : *key == "scheme" ? 1 : *key == "signature" ? 2 : -1;
+    if (slot < 0 || seen[slot]) return std::nullopt;
+    seen[slot] = true;
+    (slot == 0 ? s.publicKey : slot == 1 ? s.scheme : s.signature) = std::string(*value);
+  }
+  if (!take('}')) return std::nullopt;
+  skipSpace();
+  if (at != text.size()) return std::nullopt;
+  return s;
+}
+}  // namespace
+
 std::optional<ApiKeyStamp> decodeHeader(std::string_view value, std::string& error) {
   auto raw = base64Decode(value);
   if (!raw) {
     error = "X-Stamp is not base64url";
     return std::nullopt;
   }
+  if (auto plain =
+          plainStamp(std::string_view(reinterpret_cast<const char*>(raw->data()), raw->size())))
+    return plain;
   try {
     auto obj = json::parseObject(toString(*raw), "X-Stamp");
     ApiKeyStamp s;

@@ -133,3 +133,42 @@ TEST(StampVectors, JsonKeyOrderIsFree) {
   EXPECT_FALSE(stamp::decodeHeader(base64UrlEncode(std::string(R"({"publicKey":"02"})")), error));
   EXPECT_NE(error.find("scheme"), std::string::npos);
 }
+
+namespace signet {
+// decodeHeader reads the usual stamp without the JSON parser (stamp.cpp, plainStamp). Whatever
+// the text, it must decode exactly as the parser reads it, or be refused as the parser refuses.
+TEST(StampVectors, TheParserlessReadingAgreesWithTheParser) {
+  const std::vector<std::string> texts = {
+      R"({"publicKey":"02aa","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"3001"})",
+      R"({"signature":"3001","publicKey":"02aa","scheme":"SIGNATURE_SCHEME_TK_API_P256"})",
+      " {\n \"publicKey\" : \"02aa\" ,\t\"scheme\":\"S\", \"signature\":\"30\"\r\n} ",
+      R"({"publicKey":"","scheme":"","signature":""})",
+      R"({"publicKey":"02\u0061a","scheme":"S","signature":"30"})",  // an escape
+      R"({"publicKey":"02aa","scheme":"S","signature":"30","extra":"1"})",
+      R"({"publicKey":"02aa","publicKey":"02bb","scheme":"S","signature":"30"})",
+      R"({"publicKey":"02aa","scheme":"S"})",
+      R"({"publicKey":"02aa","scheme":"S","signature":30})",
+      R"({"publicKey":"02 aa","scheme":"S","signature":"30"})",
+      R"({"publicKey":"02aa","scheme":"S","signature":"30"} x)",
+      R"({"publicKey":"02aa","scheme":"S","signature":"30",})",
+      R"(["publicKey","02aa"])",
+  };
+  for (const auto& text : texts) {
+    std::optional<stamp::ApiKeyStamp> expected;
+    try {
+      auto o = json::parseObject(text, "X-Stamp");
+      expected = stamp::ApiKeyStamp{json::requireString(o, "publicKey", "X-Stamp"),
+                                    json::requireString(o, "scheme", "X-Stamp"),
+                                    json::requireString(o, "signature", "X-Stamp")};
+    } catch (const std::exception&) {
+    }
+    std::string error;
+    auto decoded = stamp::decodeHeader(base64UrlEncode(text), error);
+    ASSERT_EQ(decoded.has_value(), expected.has_value()) << text << ": " << error;
+    if (!expected) continue;
+    EXPECT_EQ(decoded->publicKey, expected->publicKey) << text;
+    EXPECT_EQ(decoded->scheme, expected->scheme) << text;
+    EXPECT_EQ(decoded->signature, expected->signature) << text;
+  }
+}
+}  // namespace signet
