@@ -11,8 +11,11 @@
 #   KINDS="k1 k2"         runs only these kinds
 #   HALF_RATE=1           after each kind's run at saturation, a second run held to half of its
 #                         rate (each connection pausing between requests) reports p50 and p99
-#                         at that load
+#                         at that load, and the share of those requests that took over 5 and
+#                         over 10 ms inside the gateway (its own histogram, from /metrics)
 #   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
+#   THREADS=N             limits.threads, the gateway's request workers (default: sized for the
+#                         machine, 16 here)
 #   PLUGINS=a,b           the plugins enabled (default signing, which the kinds need)
 #   WEBHOOK=slow          also enables the webhooks plugin with an endpoint, subscribed to
 #                         every activity update, whose receiver answers each delivery after
@@ -69,6 +72,8 @@ config["database"] = database
 if database["driver"] == "postgresql" and os.environ.get("WRITE_LANES"):
     config["database"]["writeLanes"] = int(os.environ["WRITE_LANES"])
 config["limits"]["rateLimit"] = {"perIpPerSecond": 0, "perOrganizationPerSecond": 0, "burst": 1}
+if os.environ.get("THREADS"):
+    config["limits"]["threads"] = int(os.environ["THREADS"])
 if os.environ.get("WEBHOOK") == "slow":
     config["plugins"]["settings"] = {"webhooks": {"allowInsecureUrls": True}}
 json.dump(config, open(path, "w"), indent=2)
@@ -121,6 +126,13 @@ process_cost() {
   echo "$ticks $switches"
 }
 cores=$(nproc)
+# The first gateway's own histogram of request times for KIND's route (from a complete request
+# to its answer, without the client's side): "upper-bound cumulative-count" lines.
+gatewayTimes() {
+  curl -s "http://127.0.0.1:${ports# }/metrics" |
+    awk -v kind="$1" '/^signet_http_request_duration_seconds_bucket/ && index($0, "/" kind "\"") {
+      match($0, /le="[^"]*"/); print substr($0, RSTART + 4, RLENGTH - 5), $2}'
+}
 printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores\n' \
   "$backend" "$gateways" "$seconds" "$connections" "$threads" "$cores"
 printf '%-24s %10s %9s %9s %8s %12s %8s\n' kind 'req/s' p50 p99 non-2xx 'floor req/s' 'share'
@@ -165,19 +177,28 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     # measured; fresh requests, so that none is answered from an earlier identical one.
     pause=$(python3 -c "print(max(1, round($connections * 1000 / ($rate / 2))))")
     "$tools" "$credentials" "$kind" 60000 "$work/$kind.half.requests"
+    inside0=$(gatewayTimes "$kind")
     half=$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s tests/bench/replay.lua \
       "http://127.0.0.1:${ports# }" -- "$work/$kind.half.requests" "$threads" "$pause")
     halfRate=$(awk '/^Requests\/sec:/ {print $2}' <<<"$half")
     halfP50=$(awk '$1 == "50%" {print $2}' <<<"$half")
     halfP99=$(awk '$1 == "99%" {print $2}' <<<"$half")
+    inside=$(python3 - "$inside0" "$(gatewayTimes "$kind")" <<'PY'
+import sys
+before, after = (dict(l.split() for l in text.splitlines()) for text in sys.argv[1:3])
+d = {le: float(n) - float(before.get(le, 0)) for le, n in after.items()}
+n = d.get("+Inf", 0) or 1
+print(f"{100 * (n - d['0.005']) / n:.2f} % over 5 ms, {100 * (n - d['0.01']) / n:.2f} % over 10 ms")
+PY
+)
   fi
   perCore=$("$tools" --floor "$kind" | cut -f1)
   floor=$(python3 -c "print(round($perCore * $cores))")
   share=$(python3 -c "print(f'{100 * $rate / $floor:.1f} %')")
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
-  [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s\n' \
-    "$halfRate" "$halfP50" "$halfP99"
+  [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s; inside the gateway: %s\n' \
+    "$halfRate" "$halfP50" "$halfP99" "$inside"
   # What each request cost the first gateway: less noisy than the rate on a shared machine, and
   # it says whether a change saved work or only moved it.
   read -r u0 s0 c0 <<<"$before"
