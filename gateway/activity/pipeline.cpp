@@ -188,8 +188,10 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
 
   // A read-only activity without network calls to prepare is admitted on the snapshot it is
   // decided and executed on: one read transaction, and one read of the directory's generation.
+  // Only with an API key's stamp: a passkey's assertion advances its stored counter, and an
+  // attested stamp may spend what it presents, which are writes a snapshot refuses.
   std::optional<ActivityRecord> decided;  // a read-only activity, decided on its snapshot
-  const bool admitOnSnapshot = spec.readOnly && !spec.prepare && !isVote;
+  const bool admitOnSnapshot = spec.readOnly && !spec.prepare && !isVote && apiKey;
   if (admitOnSnapshot)
     decided = runReadOnly(spec, admit, record, caller, body);
   else

@@ -1,6 +1,7 @@
 // X-Stamp-WebAuthn against credentials registered directly in the store (registration
 // through the API comes with the tenancy work), with a software authenticator.
 #include "auth/webauthn.hpp"
+#include "support/signing_fixtures.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
 
@@ -51,6 +52,35 @@ TEST_P(WebAuthnTest, ActivityVoteCarriesThePasskey) {
   EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
   auto vote = a->getArray("votes")->getObject(0);
   EXPECT_EQ(vote->getValue<std::string>("scheme"), "SIGNATURE_SCHEME_TK_WEBAUTHN");
+}
+
+// A passkey's assertion advances its stored counter, which is a write: a read-only activity
+// (a signature) stamped with a passkey is authenticated where that write can be made, not on
+// the read-only snapshot its decision runs on.
+TEST_P(WebAuthnTest, APasskeySignsAndItsCounterAdvances) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string& org = gw.root().organizationId;
+  auto authenticator = std::make_shared<SoftwareAuthenticator>();
+  gw.write([&](Db& db) {
+    directory::insertAuthenticator(db, authenticator->record(org, gw.root().userId));
+  });
+  std::string address =
+      resultOf(gw.rootClient().submit(
+                   "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
+                   walletParams("passkey", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
+                                                    "ADDRESS_FORMAT_ETHEREUM")})),
+               "createWalletResult")
+          ->getArray("addresses")
+          ->getElement<std::string>(0);
+  authenticator->counter = 7;
+  for (const char* payload : {"first", "second"}) {
+    auto a = gw.clientWith(authenticator)
+                 .submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                         signParams(address, payload, "PAYLOAD_ENCODING_TEXT_UTF8",
+                                    "HASH_FUNCTION_KECCAK256"));
+    EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED") << payload;
+  }
+  EXPECT_EQ(gw.count("SELECT MAX(sign_count) FROM authenticators"), 8);
 }
 
 TEST_P(WebAuthnTest, RefusesWrongChallengeAndUnknownCredential) {
