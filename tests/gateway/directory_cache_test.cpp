@@ -83,17 +83,7 @@ TEST_P(DirectoryCacheTest, RepeatedRequestsAreAnsweredFromTheCache) {
   EXPECT_EQ(after.misses, before.misses);
 }
 
-// The address of a new Ethereum wallet of the root user, and a signature request for it.
-std::string newEthereumAddress(TestGateway& gw) {
-  return resultOf(gw.rootClient().submit(
-                      "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", gw.root().organizationId,
-                      walletParams("cached", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
-                                                      "ADDRESS_FORMAT_ETHEREUM")})),
-                  "createWalletResult")
-      ->getArray("addresses")
-      ->getElement<std::string>(0);
-}
-
+// The status of a new signature by `address`, requested on `url`.
 std::string signStatus(const std::string& url, const std::shared_ptr<ApiKeyStamper>& stamper,
                        const std::string& organizationId, const std::string& address) {
   // A payload of its own each time: an identical body would be the same activity again.
@@ -107,7 +97,7 @@ std::string signStatus(const std::string& url, const std::shared_ptr<ApiKeyStamp
 TEST_P(DirectoryCacheTest, AReadOnlyActivityIsDecidedFromTheCache) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string& org = gw.root().organizationId;
-  std::string address = newEthereumAddress(gw);
+  std::string address = newEthereumAddress(gw.rootClient(), gw.root().organizationId, "cached");
   ASSERT_EQ(signStatus(gw.baseUrl(), gw.rootStamper(), org, address), kCompleted);
   auto before = gw.gateway().directoryCache().hits();
   ASSERT_EQ(signStatus(gw.baseUrl(), gw.rootStamper(), org, address), kCompleted);
@@ -124,7 +114,7 @@ TEST_P(DirectoryCacheTest, AnMfaPolicyTakesEffectOnTheVeryNextRequest) {
   TestGateway gw(GetParam(), {"signing"});
   Gateways gateways(gw);
   const std::string& org = gw.root().organizationId;
-  std::string address = newEthereumAddress(gw);
+  std::string address = newEthereumAddress(gw.rootClient(), gw.root().organizationId, "cached");
   for (const auto& url : gateways.urls())  // each gateway caches "no MFA policies"
     ASSERT_EQ(signStatus(url, gw.rootStamper(), org, address), kCompleted) << url;
 

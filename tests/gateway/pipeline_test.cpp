@@ -48,14 +48,7 @@ TEST_P(PipelineTest, IdenticalBodyReturnsTheSameActivity) {
 TEST_P(PipelineTest, IdenticalReadOnlyRequestsInFlightTogetherAreOneActivity) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string& org = gw.root().organizationId;
-  std::string address =
-      resultOf(gw.rootClient().submit(
-                   "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
-                   walletParams("racing", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
-                                                   "ADDRESS_FORMAT_ETHEREUM")})),
-               "createWalletResult")
-          ->getArray("addresses")
-          ->getElement<std::string>(0);
+  std::string address = newEthereumAddress(gw.rootClient(), org, "racing");
   std::string body = activityBody(
       "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
       signParams(address, "racing", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"));

@@ -64,14 +64,7 @@ TEST_P(WebAuthnTest, APasskeySignsAndItsCounterAdvances) {
   gw.write([&](Db& db) {
     directory::insertAuthenticator(db, authenticator->record(org, gw.root().userId));
   });
-  std::string address =
-      resultOf(gw.rootClient().submit(
-                   "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", org,
-                   walletParams("passkey", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
-                                                    "ADDRESS_FORMAT_ETHEREUM")})),
-               "createWalletResult")
-          ->getArray("addresses")
-          ->getElement<std::string>(0);
+  std::string address = newEthereumAddress(gw.rootClient(), org, "passkey");
   authenticator->counter = 7;
   for (const char* payload : {"first", "second"}) {
     auto a = gw.clientWith(authenticator)

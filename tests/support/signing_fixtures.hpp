@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "signet/client.hpp"
 #include "signet/json.hpp"
+#include "support/test_gateway.hpp"
 
 namespace signet::test {
 
@@ -36,6 +38,18 @@ inline json::Object signParams(const std::string& signWith, const std::string& p
   p->set("encoding", encoding);
   p->set("hashFunction", hash);
   return p;
+}
+
+// The address of the one Ethereum account (m/44'/60'/0'/0/0) of a new wallet `name`, which
+// `client` creates in `organizationId`.
+inline std::string newEthereumAddress(const Client& client, const std::string& organizationId,
+                                      const std::string& name) {
+  return resultOf(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", organizationId,
+                                walletParams(name, {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
+                                                            "ADDRESS_FORMAT_ETHEREUM")})),
+                  "createWalletResult")
+      ->getArray("addresses")
+      ->getElement<std::string>(0);
 }
 
 }  // namespace signet::test
