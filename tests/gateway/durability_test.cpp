@@ -45,13 +45,7 @@ TEST(DurabilityTest, EveryAnsweredActivitySurvivesKill9UnderLoad) {
 
   auto server = std::make_unique<ServeProcess>(dir);
   Client setup(server->baseUrl(), stamper);
-  const std::string address =
-      resultOf(setup.submit(
-                   "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", orgId,
-                   walletParams("signer", {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", eth)})),
-               "createWalletResult")
-          ->getArray("addresses")
-          ->getElement<std::string>(0);
+  const std::string address = newEthereumAddress(setup, orgId, "signer");
 
   std::mutex mutex;
   std::vector<Answered> answered;

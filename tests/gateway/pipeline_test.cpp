@@ -5,9 +5,7 @@
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/StreamCopier.h>
 #include <cstdio>
-#include <thread>
 
-#include "support/signing_fixtures.hpp"
 #include "support/test_gateway.hpp"
 #include "tenancy/directory.hpp"
 
@@ -39,35 +37,6 @@ TEST_P(PipelineTest, IdenticalBodyReturnsTheSameActivity) {
             "sha256:" + crypto::toHex(crypto::sha256(body)));
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), 1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM memo_entries"), 1);
-}
-
-// Identical read-only requests in flight together (a client retrying before its first answer):
-// each is decided on its own snapshot, where none finds the other, and only the first to commit
-// stores the activity, with one policy evaluation and one MFA presentation. Every request is
-// answered with that one activity.
-TEST_P(PipelineTest, IdenticalReadOnlyRequestsInFlightTogetherAreOneActivity) {
-  TestGateway gw(GetParam(), {"signing"});
-  const std::string& org = gw.root().organizationId;
-  std::string address = newEthereumAddress(gw.rootClient(), org, "racing");
-  std::string body = activityBody(
-      "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
-      signParams(address, "racing", "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"));
-  constexpr int kRequests = 8;
-  std::vector<std::string> ids(kRequests);
-  std::vector<std::thread> clients;
-  for (int i = 0; i < kRequests; ++i)
-    clients.emplace_back([&, i] {
-      ids[i] = gw.rootClient().submitRaw("sign_raw_payload", body)->getValue<std::string>("id");
-    });
-  for (auto& c : clients) c.join();
-  for (const auto& id : ids) EXPECT_EQ(id, ids[0]);
-  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE type = "
-                     "'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'"),
-            1);
-  EXPECT_EQ(
-      gw.count("SELECT COUNT(*) FROM policy_evaluations WHERE activity_id = '" + ids[0] + "'"), 1);
-  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM mfa_presentations WHERE activity_id = '" + ids[0] + "'"),
-            1);
 }
 
 TEST_P(PipelineTest, ActivityRecordShape) {

@@ -26,20 +26,10 @@ void together(int n, const std::function<void(int)>& fn) {
   for (auto& t : threads) t.join();
 }
 
-std::string ethAddress(TestGateway& gw, const std::string& walletName) {
-  return resultOf(gw.rootClient().submit(
-                      "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", gw.root().organizationId,
-                      walletParams(walletName, {account("CURVE_SECP256K1", "m/44'/60'/0'/0/0",
-                                                        "ADDRESS_FORMAT_ETHEREUM")})),
-                  "createWalletResult")
-      ->getArray("addresses")
-      ->getElement<std::string>(0);
-}
-
 TEST_P(SigningConcurrencyTest, IdenticalBodiesSentAtOnceAreOneActivity) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;
-  const std::string address = ethAddress(gw, "signer");
+  const std::string address = newEthereumAddress(gw.rootClient(), org, "signer");
   const std::string sign = activityBody(
       "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
       signParams(address, "00ff", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256"));
@@ -65,6 +55,12 @@ TEST_P(SigningConcurrencyTest, IdenticalBodiesSentAtOnceAreOneActivity) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE type = ?",
                      {"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"}),
             1);
+  // Each signature is decided on a snapshot of its own, where none sees the others: only the
+  // first to commit stores its evaluation and MFA presentation beside the activity.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM policy_evaluations WHERE activity_id = ?", {signIds[0]}),
+            1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM mfa_presentations WHERE activity_id = ?", {signIds[0]}),
+            1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_wallets WHERE name = ?", {"once"}), 1);
 }
 
@@ -75,7 +71,7 @@ TEST_P(SigningConcurrencyTest, IdenticalBodiesSentAtOnceAreOneActivity) {
 TEST_P(SigningConcurrencyTest, AmongConcurrentActivitiesAFailureLeavesOnlyItselfOut) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;
-  const std::string address = ethAddress(gw, "signer");
+  const std::string address = newEthereumAddress(gw.rootClient(), org, "signer");
   const std::string eth = "ADDRESS_FORMAT_ETHEREUM";
   constexpr int kEach = 12;
   std::vector<std::string> walletStatus(kEach), signStatus(kEach);
