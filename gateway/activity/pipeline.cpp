@@ -487,8 +487,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
     // The activity's row first: should a concurrent identical request have stored this
     // fingerprint since the snapshot, nothing of this one is written and the winner answers.
     if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, decision)) {
-      std::string fingerprint = record.fingerprint;
-      record = activities::findByFingerprint(db, fingerprint).value();
+      record = activities::findByFingerprint(db, record.fingerprint).value();
       raced = true;
       return;
     }
