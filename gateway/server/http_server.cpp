@@ -116,8 +116,15 @@ std::string peerAddress(const sockaddr_storage& address) {
   return text;
 }
 
+// Who may touch a connection: the loop, except while `withWorker` is set. The loop sets it when
+// it hands the connection's complete request to a worker; from then on only that worker touches
+// the connection, and it gives it back either by clearing the flag itself once it wrote the
+// answer (the usual keep-alive case: no hand-back through the loop) or through `done`.
+// Connections are watched with EPOLLONESHOT, so no event for one arrives while a worker has it.
 struct Connection {
   enum class Phase { kReading, kWorking, kWriting, kLingering };
+  Connection(int socket, std::string address, ParserLimits limits)
+      : fd(socket), peer(std::move(address)), parser(limits) {}
   int fd = -1;
   SSL* ssl = nullptr;  // with TLS: the session over fd, which every read and write goes through
   std::string peer;
@@ -132,19 +139,20 @@ struct Connection {
   bool peerClosed = false;  // the client shut its sending side
   int64_t requestStarted = 0;
   int64_t deadline = 0;
+  // Set by the loop before a job is queued; cleared with release order by a worker that gives
+  // the connection back by itself, so that the loop's acquiring read sees all it wrote.
+  std::atomic<bool> withWorker{false};
+  // Held by that worker while it gives the connection back and re-arms it, and taken by the
+  // loop before it closes one: the socket is never closed (its number reused) under the
+  // worker's epoll_ctl, nor the connection freed while the worker still holds this.
+  std::mutex release;
 };
 
 struct Job {
   uint64_t id;
+  Connection* connection;  // stable: the loop does not close a connection a worker holds
   HttpRequestData request;
-  std::string peer;
   bool keepAlive;
-};
-
-struct Done {
-  uint64_t id;
-  std::string bytes;
-  bool close;
 };
 
 // What recv(2) and send(2) return, for a plain or a TLS connection alike: the bytes moved, 0 at
@@ -209,7 +217,7 @@ struct HttpServer::Impl {
   std::mutex mutex;
   std::condition_variable ready;
   std::deque<Job> jobs;
-  std::vector<Done> done;
+  std::vector<uint64_t> done;  // connections whose answer the loop is to write
 
   Impl(Gateway& g, const std::string& listen, const ListenerSpec* listener,
        const std::string& listenerModule)
@@ -230,7 +238,7 @@ struct HttpServer::Impl {
     epoll = epoll_create1(EPOLL_CLOEXEC);
     wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (epoll < 0 || wake < 0) throw internalError("cannot create the HTTP server's event loop");
-    watch(socket.impl()->sockfd(), kListenerId, EPOLLIN, EPOLL_CTL_ADD);
+    watch(socket.impl()->sockfd(), kListenerId, EPOLLIN, EPOLL_CTL_ADD);  // level, not one-shot
     watch(wake, kWakeId, EPOLLIN, EPOLL_CTL_ADD);
     int threads = gateway.config().threads;
     if (threads <= 0)
@@ -290,18 +298,22 @@ struct HttpServer::Impl {
           finishJobs();
         } else {
           auto it = connections.find(id);
-          if (it == connections.end()) continue;
+          // One-shot: no event is armed while a worker holds the connection; the acquiring
+          // read orders what that worker wrote before the event it re-armed.
+          if (it == connections.end() || it->second.withWorker.load(std::memory_order_acquire))
+            continue;
           uint32_t e = events[i].events;
-          // A reset connection: nothing more can be read or written. epoll reports it even
-          // while the connection waits for a worker, so it is closed here rather than left to
-          // wake the loop on every turn; the worker's answer then finds no one and is dropped.
+          // A reset connection: nothing more can be read or written.
           if (e & (EPOLLHUP | EPOLLERR)) {
             closeConnection(id);
             continue;
           }
           if (e & (EPOLLIN | EPOLLRDHUP)) readable(id, it->second);
           it = connections.find(id);
-          if (it != connections.end() && (e & EPOLLOUT)) writable(id, it->second);
+          if (it != connections.end() && !it->second.withWorker.load(std::memory_order_acquire) &&
+              (e & EPOLLOUT))
+            writable(id, it->second);
+          rearm(id);
         }
       }
       int64_t now = nowMs();
@@ -341,17 +353,13 @@ struct HttpServer::Impl {
       }
       ++mine;
       uint64_t id = nextId++;
-      Connection& c =
-          connections
-              .emplace(id,
-                       Connection{.fd = fd, .peer = peer, .parser = RequestParser(parserLimits())})
-              .first->second;
+      Connection& c = connections.try_emplace(id, fd, peer, parserLimits()).first->second;
       c.deadline = nowMs() + limits.idleTimeoutMs;
       if (tls && !(c.ssl = tls->accept(fd))) {
         closeConnection(id);
         continue;
       }
-      watch(fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_ADD);
+      watch(fd, id, kReadEvents, EPOLL_CTL_ADD);
     }
   }
 
@@ -372,9 +380,29 @@ struct HttpServer::Impl {
     logRefusal(peer, 503, why, total ? "connections_total" : "connections_per_address");
   }
 
+  // What a connection the loop holds waits for, armed once: reading (or lingering), or writing.
+  static constexpr uint32_t kReadEvents = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+  static constexpr uint32_t kWriteEvents = EPOLLOUT | EPOLLONESHOT;
+
+  // After the loop handled something of a connection: arm its next event, unless it was closed
+  // or went to a worker (which arms it when it is done). A client that shut its sending side
+  // is not read again (its end of stream would wake the loop on every turn).
+  void rearm(uint64_t id) {
+    auto it = connections.find(id);
+    if (it == connections.end()) return;
+    Connection& c = it->second;
+    if (c.withWorker.load(std::memory_order_acquire)) return;
+    if (c.phase == Connection::Phase::kWriting)
+      watch(c.fd, id, kWriteEvents, EPOLL_CTL_MOD);
+    else if (!c.peerClosed)
+      watch(c.fd, id, kReadEvents, EPOLL_CTL_MOD);
+  }
+
   void closeConnection(uint64_t id) {
     auto it = connections.find(id);
     if (it == connections.end()) return;
+    // A worker that just gave the connection back may still be inside its re-arm.
+    { std::lock_guard wait(it->second.release); }
     epoll_ctl(epoll, EPOLL_CTL_DEL, it->second.fd, nullptr);
     if (it->second.ssl) SSL_free(it->second.ssl);
     ::close(it->second.fd);
@@ -404,21 +432,23 @@ struct HttpServer::Impl {
           return;
         }
         c.peerClosed = true;
-        watch(c.fd, id, 0, EPOLL_CTL_MOD);  // nothing more to read: stop the EOF waking us
         break;
       }
       if (n < 0) break;
       if (c.phase != Connection::Phase::kLingering) c.in.append(buf, static_cast<size_t>(n));
       total += static_cast<size_t>(n);
+      // A short read of a plain socket took what had arrived: asking again would only return
+      // EAGAIN. What arrives meanwhile is reported once the connection is re-armed.
+      if (!c.ssl && static_cast<size_t>(n) < sizeof buf) break;
       // The rest next turn: others get theirs. Not while TLS holds decrypted bytes, which the
       // socket's readiness would never report again.
       if (total >= kReadBytesPerTurn && !(c.ssl && SSL_pending(c.ssl) > 0)) break;
     }
     if (c.phase == Connection::Phase::kReading) parse(id, c);
-    // parse() may have answered and closed the connection: look it up again.
+    // parse() may have answered and closed the connection, or handed it to a worker.
     auto it = connections.find(id);
-    if (it != connections.end() && it->second.peerClosed &&
-        it->second.phase == Connection::Phase::kReading)
+    if (it != connections.end() && !it->second.withWorker.load(std::memory_order_acquire) &&
+        it->second.peerClosed && it->second.phase == Connection::Phase::kReading)
       closeConnection(id);  // it ended without a whole request
   }
 
@@ -475,25 +505,27 @@ struct HttpServer::Impl {
       answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
       return;
     }
+    // The connection is the worker's from the moment it can take the job: set up first.
+    c.phase = Connection::Phase::kWorking;
+    c.deadline = 0;                                       // the handler's time is the handler's
+    c.withWorker.store(true, std::memory_order_relaxed);  // the queue's mutex publishes it
     bool queued = false;
     {
       std::lock_guard lock(mutex);
       if (jobs.size() < limits.maxQueuedRequests) {
         request.peer = c.peer;
-        jobs.push_back(Job{id, std::move(request), c.peer, keepAlive});
+        jobs.push_back(Job{id, &c, std::move(request), keepAlive});
         queued = true;
       }
     }
     if (queued) {
       // Outside the lock: a worker woken while the loop still held it would only wake to wait
-      // for it (two more futex calls and a context switch a request), and workers handing
-      // answers back would wait out the epoll_ctl.
-      c.phase = Connection::Phase::kWorking;
-      c.deadline = 0;  // the handler's time is the handler's
-      watch(c.fd, id, 0, EPOLL_CTL_MOD);
+      // for it (two more futex calls and a context switch a request).
       ready.notify_one();
       return;
     }
+    c.withWorker.store(false, std::memory_order_relaxed);
+    c.phase = Connection::Phase::kReading;
     HttpResult r = frontEndError(Code::kUnavailable, 503,
                                  "the server is busy: " + std::to_string(limits.maxQueuedRequests) +
                                      " requests are waiting for a worker; try again shortly");
@@ -516,10 +548,7 @@ struct HttpServer::Impl {
     if (c.phase != Connection::Phase::kWriting) return;
     while (c.written < c.out.size()) {
       ssize_t n = sendSome(c, c.out.data() + c.written, c.out.size() - c.written);
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        watch(c.fd, id, EPOLLOUT, EPOLL_CTL_MOD);
-        return;
-      }
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;  // rearm() waits for room
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         closeConnection(id);
@@ -544,34 +573,41 @@ struct HttpServer::Impl {
       ::shutdown(c.fd, SHUT_WR);
       c.phase = Connection::Phase::kLingering;
       c.deadline = now + kLingerMs;
-      watch(c.fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_MOD);
       return;
     }
+    readNext(c, now);
+    if (!c.in.empty()) parse(id, c);  // a pipelined request already here
+  }
+
+  // A keep-alive connection whose answer went out waits for its next request.
+  void readNext(Connection& c, int64_t now) const {
     c.parser.reset();
     c.continueSent = false;
     c.phase = Connection::Phase::kReading;
     c.deadline = now + limits.idleTimeoutMs;
-    watch(c.fd, id, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_MOD);
-    if (!c.in.empty()) parse(id, c);  // a pipelined request already here
   }
 
+  // Answers a worker left for the loop to write (see finishJob).
   void finishJobs() {
-    std::vector<Done> finished;
+    std::vector<uint64_t> finished;
     {
       std::lock_guard lock(mutex);
       finished.swap(done);
     }
-    for (auto& d : finished) {
-      auto it = connections.find(d.id);
-      if (it == connections.end()) continue;  // the client left while its request ran
-      answer(d.id, it->second, std::move(d.bytes), d.close);
+    for (uint64_t id : finished) {
+      Connection& c = connections.at(id);                    // not closed while a worker held it
+      c.withWorker.store(false, std::memory_order_relaxed);  // the mutex ordered its writes
+      c.deadline = nowMs() + kWriteTimeoutMs;
+      writable(id, c);
+      rearm(id);
     }
   }
 
   void sweep(int64_t now) {
     std::vector<uint64_t> expired;
     for (auto& [id, c] : connections)
-      if (c.deadline != 0 && now >= c.deadline) expired.push_back(id);
+      if (!c.withWorker.load(std::memory_order_acquire) && c.deadline != 0 && now >= c.deadline)
+        expired.push_back(id);
     for (uint64_t id : expired) {
       Connection& c = connections.at(id);
       if (c.phase == Connection::Phase::kReading && c.parser.started()) {
@@ -584,6 +620,7 @@ struct HttpServer::Impl {
         logRefusal(c.peer, 408, why, "timeout");
         HttpResult r = frontEndError(Code::kInvalidArgument, 408, why);
         answer(id, c, serialize(r, false, true), true);
+        rearm(id);
       } else {
         closeConnection(id);  // idle past its time, or not reading its answer
       }
@@ -613,7 +650,7 @@ struct HttpServer::Impl {
     json::Object o = json::object();
     o->set("requestId", result.log.requestId);
     // The client's bytes, escaped to printable ASCII first: a line stays one readable line.
-    o->set("peer", printable(job.peer));
+    o->set("peer", printable(job.request.peer));
     o->set("method", printable(job.request.method));
     o->set("path", printable(job.request.path));
     o->set("status", result.status);
@@ -662,20 +699,52 @@ struct HttpServer::Impl {
       static Poco::Logger& requests = Poco::Logger::get("signet.http");
       countRequest(result, micros);
       if (result.status == 401 || result.status == 429)
-        logRefusal(job.peer, result.status, job.request.method + " " + job.request.path,
+        logRefusal(job.request.peer, result.status, job.request.method + " " + job.request.path,
                    result.status == 401 ? "unauthenticated" : "rate_limit_organization");
       else if (requests.information())
         requests.information(requestLogLine(job, result, micros));
-      bool loopKnows;  // answers already wait: the loop was woken for them and takes them all
-      {
-        std::lock_guard lock(mutex);
-        loopKnows = !done.empty();
-        done.push_back(Done{job.id, std::move(bytes), !job.keepAlive});
-      }
-      if (loopKnows) continue;
-      uint64_t one = 1;
-      [[maybe_unused]] auto n = ::write(wake, &one, sizeof one);
+      // Counted and logged before the client can have its answer (and send its next request).
+      finishJob(job, std::move(bytes));  // from here on the connection is not this worker's
     }
+  }
+
+  // The worker writes the answer itself when it can: a keep-alive connection with nothing
+  // pipelined behind its request, whose socket takes the whole answer at once, is given back
+  // ready for its next request and re-armed here, without waking the loop (which would cost
+  // an eventfd write and read, an epoll_wait and often a context switch per request). Anything
+  // else (a closing connection, a pipelined request to parse, an answer the socket takes only
+  // in part) is handed to the loop with what was written so far.
+  void finishJob(const Job& job, std::string bytes) {
+    Connection& c = *job.connection;
+    size_t written = 0;
+    if (job.keepAlive && c.in.empty() && !c.peerClosed) {
+      while (written < bytes.size()) {
+        ssize_t n = sendSome(c, bytes.data() + written, bytes.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  // no room (the loop waits for it), or an error the loop meets again
+        written += static_cast<size_t>(n);
+      }
+      if (written == bytes.size()) {
+        std::lock_guard hold(c.release);
+        readNext(c, nowMs());
+        c.withWorker.store(false, std::memory_order_release);
+        watch(c.fd, job.id, kReadEvents, EPOLL_CTL_MOD);
+        return;
+      }
+    }
+    c.out = std::move(bytes);
+    c.written = written;
+    c.closeAfterWrite = !job.keepAlive;
+    c.phase = Connection::Phase::kWriting;
+    bool loopKnows;  // answers already wait: the loop was woken for them and takes them all
+    {
+      std::lock_guard lock(mutex);
+      loopKnows = !done.empty();
+      done.push_back(job.id);
+    }
+    if (loopKnows) return;
+    uint64_t one = 1;
+    [[maybe_unused]] auto n = ::write(wake, &one, sizeof one);
   }
 };
 

@@ -1,5 +1,8 @@
 // The HTTP listener: one event-loop thread that owns every connection (epoll, non-blocking
-// sockets), and a pool of worker threads that run the Router on complete requests.
+// sockets), and a pool of worker threads that run the Router on complete requests. A worker
+// writes its answer itself when the socket takes it whole and re-arms the connection for its
+// next request; only the rest (a partial write, a pipelined request, a closing connection)
+// goes back to the loop.
 //
 // Why not Poco's HTTPServer: it gives each connection a thread for the connection's whole
 // life, so a handful of slow (one header byte a second), idle or keep-alive clients hold every

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
 
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -129,6 +130,95 @@ TEST_P(HttpStrictnessTest, AClientThatStopsSendingAfterItsRequestIsStillAnswered
     answer.append(buf, static_cast<size_t>(n));
   EXPECT_EQ(answer.substr(0, answer.find("\r\n")), "HTTP/1.1 200 OK");
   EXPECT_NE(answer.find(R"("status":"ok")"), std::string::npos) << answer;
+}
+
+// Reads one answer of `socket` (head, then Content-Length bytes of body): its status line and
+// body. Every read is bounded by the socket's receive timeout.
+std::pair<std::string, std::string> readAnswer(Poco::Net::StreamSocket& socket, std::string& data) {
+  char buf[65536];
+  size_t headEnd;
+  while ((headEnd = data.find("\r\n\r\n")) == std::string::npos) {
+    int n = socket.receiveBytes(buf, sizeof buf);
+    if (n <= 0) throw std::runtime_error("connection closed before an answer");
+    data.append(buf, static_cast<size_t>(n));
+  }
+  std::string head = data.substr(0, headEnd);
+  std::string lower = asciiLower(head);
+  size_t at = lower.find("content-length: ");
+  size_t length = at == std::string::npos ? 0 : std::stoul(lower.substr(at + 16));
+  while (data.size() < headEnd + 4 + length) {
+    int n = socket.receiveBytes(buf, sizeof buf);
+    if (n <= 0) throw std::runtime_error("connection closed inside an answer's body");
+    data.append(buf, static_cast<size_t>(n));
+  }
+  std::pair<std::string, std::string> answer{head.substr(0, head.find("\r\n")),
+                                             data.substr(headEnd + 4, length)};
+  data.erase(0, headEnd + 4 + length);  // what follows belongs to the next answer
+  return answer;
+}
+
+// Requests sent back to back in one write are answered in order on the same connection (the
+// loop parses the second after writing the first answer itself), and so is one after them.
+TEST_P(HttpStrictnessTest, PipelinedRequestsAreAnsweredInOrderOnOneConnection) {
+  TestGateway gw(GetParam());
+  Poco::Net::StreamSocket socket(Poco::Net::SocketAddress("127.0.0.1", gw.port()));
+  socket.setReceiveTimeout(Poco::Timespan(5, 0));
+  std::string three =
+      "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+      "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
+      "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
+  socket.sendBytes(three.data(), static_cast<int>(three.size()));
+  std::string data;
+  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 200 OK");
+  auto second = readAnswer(socket, data);
+  EXPECT_EQ(second.first, "HTTP/1.1 404 Not Found");
+  EXPECT_NE(second.second.find("/nowhere"), std::string::npos) << second.second;
+  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 401 Unauthorized");
+  std::string fourth = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+  socket.sendBytes(fourth.data(), static_cast<int>(fourth.size()));
+  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 200 OK");
+  EXPECT_TRUE(data.empty());
+}
+
+// An answer larger than the sockets hold, to a client that reads it only later: the worker
+// writes what the socket takes, the loop writes the rest as the client reads, every byte
+// arrives in order, and the connection then serves the next request.
+TEST_P(HttpStrictnessTest, AnAnswerLargerThanTheSocketTakesArrivesWholeToASlowReader) {
+  TestGateway gw(GetParam());
+  const std::string org = gw.root().organizationId;
+  // Eight memos of 1 MiB each, stored directly (the activity caps a memo's text at 1,024).
+  std::vector<std::string> texts;
+  gw.write([&](Db& db) {
+    for (int i = 0; i < 8; ++i) {
+      texts.push_back(std::string(1 << 20, static_cast<char>('a' + i)));
+      db.exec(
+          "INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "
+          "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+          {"memo-" + std::to_string(i), org, "activity", "user", texts.back(), int64_t{1000} + i});
+    }
+  });
+  std::string body = json::stringify(orgBody(org));
+  auto [header, stamp] = gw.rootStamper()->stamp(body);
+  std::string request = "POST /public/v1/query/signet_list_memos HTTP/1.1\r\nHost: x\r\n" + header +
+                        ": " + stamp + "\r\nContent-Type: application/json\r\n" +
+                        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  Poco::Net::StreamSocket socket(Poco::Net::SocketAddress::IPv4);
+  socket.setReceiveBufferSize(4096);  // before connecting: the window the server sees stays small
+  socket.connect(Poco::Net::SocketAddress("127.0.0.1", gw.port()));
+  socket.setReceiveTimeout(Poco::Timespan(10, 0));
+  socket.sendBytes(request.data(), static_cast<int>(request.size()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the worker meets a full socket
+  std::string data;
+  auto [status, answer] = readAnswer(socket, data);
+  ASSERT_EQ(status, "HTTP/1.1 200 OK") << answer.substr(0, 500);
+  auto memos = json::parseObject(answer, "answer")->getArray("memos");
+  ASSERT_EQ(memos->size(), texts.size());
+  for (size_t i = 0; i < texts.size(); ++i)
+    EXPECT_EQ(memos->getObject(static_cast<unsigned>(i))->getValue<std::string>("text"), texts[i])
+        << "memo " << i;
+  std::string next = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+  socket.sendBytes(next.data(), static_cast<int>(next.size()));
+  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 200 OK");
 }
 
 TEST_P(HttpStrictnessTest, HeadAnswersWhatGetAnswersWithoutTheBody) {
