@@ -33,7 +33,7 @@ struct ServerLimits {
   size_t maxConnections = 0;  // 0: as many as the process's descriptor limit leaves room for
   size_t maxConnectionsPerAddress = 256;
   size_t maxHeadBytes = 64 * 1024;  // request line and headers
-  size_t maxQueuedRequests = 1024;  // complete requests waiting for a worker; past it, 503
+  size_t maxQueuedRequests = 1024;  // complete requests waiting for a handler slot; past it, 503
   // What a submitted activity may carry: its body is stored with it (intent and vote), denied
   // or not, so this bounds what any caller can make the store keep per request.
   size_t maxActivityBytes = 512 * 1024;
@@ -59,8 +59,9 @@ struct Config {
   size_t maxBodyBytes = 1 << 20;
   // The longest stamp header value: a longer one is refused with a JSON error naming it.
   size_t maxHeaderBytes = 8000;
-  // Worker threads that run handlers; 0 sizes the pool for the machine (four per core, at
-  // least eight: handlers mostly wait on the database).
+  // Requests that run at once, each on a thread of the HTTP server's pool (which has one
+  // thread more, to read while every one is taken); 0 sizes it for the machine (eight per
+  // core, at least sixteen: handlers mostly wait on the database).
   int threads = 0;
   ServerLimits server;
   std::string corsAllowOrigin = "*";

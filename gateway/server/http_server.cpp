@@ -116,15 +116,15 @@ std::string peerAddress(const sockaddr_storage& address) {
   return text;
 }
 
-// Who may touch a connection: the loop, except while `withWorker` is set. The loop sets it when
-// it hands the connection's complete request to a worker; from then on only that worker touches
-// the connection, and it gives it back either by clearing the flag itself once it wrote the
-// answer (the usual keep-alive case: no hand-back through the loop) or through `done`.
-// Connections are watched with EPOLLONESHOT, so no event for one arrives while a worker has it.
+// A connection is touched only by the thread that holds its `hold`: the one handling an event
+// of it (reading, running its request, writing), or the sweep. Connections are watched
+// one-shot, so an event is delivered to one thread, and the next is armed only when that
+// thread is done with it.
 struct Connection {
   enum class Phase { kReading, kWorking, kWriting, kLingering };
-  Connection(int socket, std::string address, ParserLimits limits)
-      : fd(socket), peer(std::move(address)), parser(limits) {}
+  Connection(uint64_t key, int socket, std::string address, ParserLimits limits)
+      : id(key), fd(socket), peer(std::move(address)), parser(limits) {}
+  const uint64_t id;  // epoll's handle for it: a number, never reused, unlike the socket's
   int fd = -1;
   SSL* ssl = nullptr;  // with TLS: the session over fd, which every read and write goes through
   std::string peer;
@@ -132,25 +132,21 @@ struct Connection {
   std::string in;  // received, not yet parsed (pipelined requests wait here)
   std::string out;
   size_t written = 0;
-  Phase phase = Phase::kReading;
+  Phase phase = Phase::kReading;  // kWorking: its request waits in the queue for a thread
   bool closeAfterWrite = false;
   bool lingerAfterWrite = false;  // a refused body may still be arriving
   bool continueSent = false;
   bool peerClosed = false;  // the client shut its sending side
+  bool closed = false;      // by another thread meanwhile: whatever is left of it is dropped
   int64_t requestStarted = 0;
   int64_t deadline = 0;
-  // Set by the loop before a job is queued; cleared with release order by a worker that gives
-  // the connection back by itself, so that the loop's acquiring read sees all it wrote.
-  std::atomic<bool> withWorker{false};
-  // Held by that worker while it gives the connection back and re-arms it, and taken by the
-  // loop before it closes one: the socket is never closed (its number reused) under the
-  // worker's epoll_ctl, nor the connection freed while the worker still holds this.
-  std::mutex release;
+  std::mutex hold;
 };
+using ConnectionPtr = std::shared_ptr<Connection>;
 
+// A complete request waiting for a handler slot.
 struct Job {
-  uint64_t id;
-  Connection* connection;  // stable: the loop does not close a connection a worker holds
+  ConnectionPtr connection;
   HttpRequestData request;
   bool keepAlive;
 };
@@ -203,21 +199,24 @@ struct HttpServer::Impl {
   Poco::Net::ServerSocket socket;
   RateLimiter addressLimiter;
   int epoll = -1;
-  int wake = -1;
-  std::thread loop;
-  std::vector<std::thread> workers;
+  int wake = -1;  // written once, at stop; never read, so every thread's epoll_wait sees it
+  std::vector<std::thread> threads;
   std::atomic<bool> stopping{false};
+  std::atomic<int64_t> nextSweep{0};
 
-  // The loop's own state: only its thread touches it.
-  std::unordered_map<uint64_t, Connection> connections;
+  // Every open connection, and how many each client address holds.
+  std::mutex connectionsMutex;
+  std::unordered_map<uint64_t, ConnectionPtr> connections;
   std::unordered_map<std::string, size_t> perAddress;
   uint64_t nextId = 2;
 
-  // Handed between the loop and the workers.
-  std::mutex mutex;
-  std::condition_variable ready;
+  // Handler slots: at most `slots` requests run at once, on whichever threads read them; past
+  // that, complete requests wait here (up to maxQueuedRequests, then 503). There is one thread
+  // more than slots, so one is always free to read, refuse and queue.
+  std::mutex queueMutex;
   std::deque<Job> jobs;
-  std::vector<uint64_t> done;  // connections whose answer the loop is to write
+  int slots = 0;
+  int running = 0;
 
   Impl(Gateway& g, const std::string& listen, const ListenerSpec* listener,
        const std::string& listenerModule)
@@ -238,13 +237,11 @@ struct HttpServer::Impl {
     epoll = epoll_create1(EPOLL_CLOEXEC);
     wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (epoll < 0 || wake < 0) throw internalError("cannot create the HTTP server's event loop");
-    watch(socket.impl()->sockfd(), kListenerId, EPOLLIN, EPOLL_CTL_ADD);  // level, not one-shot
-    watch(wake, kWakeId, EPOLLIN, EPOLL_CTL_ADD);
-    int threads = gateway.config().threads;
-    if (threads <= 0)
-      threads = std::max(16, 8 * static_cast<int>(std::thread::hardware_concurrency()));
-    for (int i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
-    loop = std::thread([this] { run(); });
+    watch(socket.impl()->sockfd(), kListenerId, kListenerEvents, EPOLL_CTL_ADD);
+    watch(wake, kWakeId, EPOLLIN, EPOLL_CTL_ADD);  // level: it wakes every thread in turn
+    slots = gateway.config().threads;
+    if (slots <= 0) slots = std::max(16, 8 * static_cast<int>(std::thread::hardware_concurrency()));
+    for (int i = 0; i < slots + 1; ++i) threads.emplace_back([this] { serve(); });
   }
 
   void stop() {
@@ -252,19 +249,13 @@ struct HttpServer::Impl {
     uint64_t one = 1;
     if (wake >= 0) [[maybe_unused]]
       auto n = ::write(wake, &one, sizeof one);
-    if (loop.joinable()) loop.join();
-    {
-      // A worker between its check of `stopping` and its wait holds the mutex: taking it here
-      // orders the notification after that wait, so no worker sleeps through it.
-      std::lock_guard lock(mutex);
-    }
-    ready.notify_all();
-    for (auto& w : workers)
-      if (w.joinable()) w.join();
-    workers.clear();
+    for (auto& t : threads)
+      if (t.joinable()) t.join();
+    threads.clear();
+    jobs.clear();
     for (auto& [id, c] : connections) {
-      if (c.ssl) SSL_free(c.ssl);
-      ::close(c.fd);
+      if (c->ssl) SSL_free(c->ssl);
+      ::close(c->fd);
     }
     connections.clear();
     if (epoll >= 0) ::close(epoll);
@@ -273,6 +264,12 @@ struct HttpServer::Impl {
     socket.close();
   }
 
+  // One-shot: an event goes to one thread, and nothing more is heard of the socket until that
+  // thread arms it again.
+  static constexpr uint32_t kListenerEvents = EPOLLIN | EPOLLONESHOT;
+  static constexpr uint32_t kReadEvents = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+  static constexpr uint32_t kWriteEvents = EPOLLOUT | EPOLLONESHOT;
+
   void watch(int fd, uint64_t id, uint32_t events, int op) {
     epoll_event ev{};
     ev.events = events;
@@ -280,48 +277,55 @@ struct HttpServer::Impl {
     epoll_ctl(epoll, op, fd, &ev);
   }
 
-  // ---- the event loop ----
+  // ---- every thread: leader and follower in turn ----
 
-  void run() {
-    epoll_event events[256];
-    int64_t nextSweep = 0;
+  // Each thread takes one event at a time from the shared epoll and does all it calls for
+  // itself: reads, parses, runs the request and writes the answer. No request is handed from
+  // one thread to another unless every handler slot is taken (then it waits in `jobs`).
+  void serve() {
     while (!stopping) {
-      int n = epoll_wait(epoll, events, 256, 100);
-      for (int i = 0; i < n; ++i) {
-        uint64_t id = events[i].data.u64;
-        if (id == kListenerId) {
+      epoll_event event{};
+      if (epoll_wait(epoll, &event, 1, 100) == 1) {
+        if (event.data.u64 == kListenerId) {
           acceptAll();
-        } else if (id == kWakeId) {
-          uint64_t count;
-          while (::read(wake, &count, sizeof count) > 0) {
-          }
-          finishJobs();
-        } else {
-          auto it = connections.find(id);
-          // One-shot: no event is armed while a worker holds the connection; the acquiring
-          // read orders what that worker wrote before the event it re-armed.
-          if (it == connections.end() || it->second.withWorker.load(std::memory_order_acquire))
-            continue;
-          uint32_t e = events[i].events;
-          // A reset connection: nothing more can be read or written.
-          if (e & (EPOLLHUP | EPOLLERR)) {
-            closeConnection(id);
-            continue;
-          }
-          if (e & (EPOLLIN | EPOLLRDHUP)) readable(id, it->second);
-          it = connections.find(id);
-          if (it != connections.end() && !it->second.withWorker.load(std::memory_order_acquire) &&
-              (e & EPOLLOUT))
-            writable(id, it->second);
-          rearm(id);
+          watch(socket.impl()->sockfd(), kListenerId, kListenerEvents, EPOLL_CTL_MOD);
+        } else if (event.data.u64 != kWakeId) {
+          handle(event.data.u64, event.events);
         }
       }
-      int64_t now = nowMs();
-      if (now >= nextSweep) {
-        sweep(now);
-        nextSweep = now + 100;
-      }
+      runQueued();
+      sweepWhenDue();
     }
+  }
+
+  ConnectionPtr find(uint64_t id) {
+    std::lock_guard lock(connectionsMutex);
+    auto it = connections.find(id);
+    return it == connections.end() ? nullptr : it->second;
+  }
+
+  void handle(uint64_t id, uint32_t events) {
+    ConnectionPtr held = find(id);
+    if (!held) return;
+    Connection& c = *held;
+    std::lock_guard hold(c.hold);
+    if (c.closed) return;
+    if (events & (EPOLLHUP | EPOLLERR)) {  // reset: nothing more can be read or written
+      closeConnection(c);
+      return;
+    }
+    if (events & (EPOLLIN | EPOLLRDHUP)) readable(held);
+    if (!c.closed && (events & EPOLLOUT) && writable(c)) drive(held);
+    rearm(c);
+  }
+
+  // What the connection waits for next, armed once; nothing while its request is queued.
+  void rearm(Connection& c) {
+    if (c.closed || c.phase == Connection::Phase::kWorking) return;
+    if (c.phase == Connection::Phase::kWriting)
+      watch(c.fd, c.id, kWriteEvents, EPOLL_CTL_MOD);
+    else if (!c.peerClosed)  // its end of stream would be reported on every turn
+      watch(c.fd, c.id, kReadEvents, EPOLL_CTL_MOD);
   }
 
   void acceptAll() {
@@ -332,34 +336,43 @@ struct HttpServer::Impl {
                        SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd < 0) return;  // EAGAIN, or out of descriptors until some close
       std::string peer = peerAddress(address);
-      size_t& mine = perAddress[peer];
-      if (connections.size() >= limits.maxConnections || mine >= limits.maxConnectionsPerAddress) {
-        bool total = connections.size() >= limits.maxConnections;
+      ConnectionPtr c;
+      std::string refusal;
+      bool total = false;
+      {
+        std::lock_guard lock(connectionsMutex);
+        size_t& mine = perAddress[peer];
+        total = connections.size() >= limits.maxConnections;
+        if (total || mine >= limits.maxConnectionsPerAddress) {
+          refusal = total ? "the server holds its limit of " +
+                                std::to_string(limits.maxConnections) + " connections"
+                          : "client address " + peer + " holds its limit of " +
+                                std::to_string(limits.maxConnectionsPerAddress) + " connections";
+          if (mine == 0) perAddress.erase(peer);
+        } else {
+          ++mine;
+          uint64_t id = nextId++;
+          c = std::make_shared<Connection>(id, fd, peer, parserLimits());
+          connections.emplace(id, c);
+        }
+      }
+      if (!c) {
         if (tls) {  // no handshake yet: a plaintext answer would be noise to the client
           ::close(fd);
           logRefusal(peer, 503, total ? "connection limit" : "per-address connection limit",
                      total ? "connections_total" : "connections_per_address");
-          if (mine == 0) perAddress.erase(peer);
-          continue;
+        } else {
+          refuseAtOnce(fd, peer, refusal, total);
         }
-        refuseAtOnce(fd, peer,
-                     total ? "the server holds its limit of " +
-                                 std::to_string(limits.maxConnections) + " connections"
-                           : "client address " + peer + " holds its limit of " +
-                                 std::to_string(limits.maxConnectionsPerAddress) + " connections",
-                     total);
-        if (mine == 0) perAddress.erase(peer);
         continue;
       }
-      ++mine;
-      uint64_t id = nextId++;
-      Connection& c = connections.try_emplace(id, fd, peer, parserLimits()).first->second;
-      c.deadline = nowMs() + limits.idleTimeoutMs;
-      if (tls && !(c.ssl = tls->accept(fd))) {
-        closeConnection(id);
+      std::lock_guard hold(c->hold);  // armed below: its first event may come at once
+      c->deadline = nowMs() + limits.idleTimeoutMs;
+      if (tls && !(c->ssl = tls->accept(fd))) {
+        closeConnection(*c);
         continue;
       }
-      watch(fd, id, kReadEvents, EPOLL_CTL_ADD);
+      watch(fd, c->id, kReadEvents, EPOLL_CTL_ADD);
     }
   }
 
@@ -380,38 +393,21 @@ struct HttpServer::Impl {
     logRefusal(peer, 503, why, total ? "connections_total" : "connections_per_address");
   }
 
-  // What a connection the loop holds waits for, armed once: reading (or lingering), or writing.
-  static constexpr uint32_t kReadEvents = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
-  static constexpr uint32_t kWriteEvents = EPOLLOUT | EPOLLONESHOT;
-
-  // After the loop handled something of a connection: arm its next event, unless it was closed
-  // or went to a worker (which arms it when it is done). A client that shut its sending side
-  // is not read again (its end of stream would wake the loop on every turn).
-  void rearm(uint64_t id) {
-    auto it = connections.find(id);
-    if (it == connections.end()) return;
-    Connection& c = it->second;
-    if (c.withWorker.load(std::memory_order_acquire)) return;
-    if (c.phase == Connection::Phase::kWriting)
-      watch(c.fd, id, kWriteEvents, EPOLL_CTL_MOD);
-    else if (!c.peerClosed)
-      watch(c.fd, id, kReadEvents, EPOLL_CTL_MOD);
-  }
-
-  void closeConnection(uint64_t id) {
-    auto it = connections.find(id);
-    if (it == connections.end()) return;
-    // A worker that just gave the connection back may still be inside its re-arm.
-    { std::lock_guard wait(it->second.release); }
-    epoll_ctl(epoll, EPOLL_CTL_DEL, it->second.fd, nullptr);
-    if (it->second.ssl) SSL_free(it->second.ssl);
-    ::close(it->second.fd);
-    auto a = perAddress.find(it->second.peer);
+  // Under c.hold. Other threads that still hold a pointer find it closed.
+  void closeConnection(Connection& c) {
+    c.closed = true;
+    epoll_ctl(epoll, EPOLL_CTL_DEL, c.fd, nullptr);
+    if (c.ssl) SSL_free(c.ssl);
+    c.ssl = nullptr;
+    ::close(c.fd);
+    std::lock_guard lock(connectionsMutex);
+    connections.erase(c.id);
+    auto a = perAddress.find(c.peer);
     if (a != perAddress.end() && --a->second == 0) perAddress.erase(a);
-    connections.erase(it);
   }
 
-  void readable(uint64_t id, Connection& c) {
+  void readable(const ConnectionPtr& held) {
+    Connection& c = *held;
     if (c.phase == Connection::Phase::kWorking || c.phase == Connection::Phase::kWriting) {
       // Not reading now; a hang-up is noticed when the answer is written.
       return;
@@ -421,14 +417,14 @@ struct HttpServer::Impl {
     for (;;) {
       ssize_t n = receiveSome(c, buf, sizeof buf);
       if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-        closeConnection(id);
+        closeConnection(c);
         return;
       }
       if (n == 0) {
         // The client finished sending. A request it completed is still answered; then the
         // connection closes.
         if (c.phase == Connection::Phase::kLingering || c.peerClosed) {
-          closeConnection(id);
+          closeConnection(c);
           return;
         }
         c.peerClosed = true;
@@ -444,17 +440,33 @@ struct HttpServer::Impl {
       // socket's readiness would never report again.
       if (total >= kReadBytesPerTurn && !(c.ssl && SSL_pending(c.ssl) > 0)) break;
     }
-    if (c.phase == Connection::Phase::kReading) parse(id, c);
-    // parse() may have answered and closed the connection, or handed it to a worker.
-    auto it = connections.find(id);
-    if (it != connections.end() && !it->second.withWorker.load(std::memory_order_acquire) &&
-        it->second.peerClosed && it->second.phase == Connection::Phase::kReading)
-      closeConnection(id);  // it ended without a whole request
+    drive(held);
+    if (!c.closed && c.peerClosed && c.phase == Connection::Phase::kReading)
+      closeConnection(c);  // it ended without a whole request
   }
 
-  void parse(uint64_t id, Connection& c) {
+  // Takes the connection as far as it goes without waiting: parses what was received, runs
+  // each complete request (pipelined ones one after another, in a loop rather than by
+  // recursion, however many a client packs into one read), and writes the answers.
+  void drive(const ConnectionPtr& held) {
+    Connection& c = *held;
+    while (!c.closed) {
+      if (c.phase == Connection::Phase::kReading) {
+        if (c.in.empty() || !parse(c)) return;  // more bytes to wait for
+        if (c.phase == Connection::Phase::kReading && !dispatch(held)) return;  // queued
+      } else if (c.phase == Connection::Phase::kWriting) {
+        if (!writable(c)) return;  // waits for room, or closed, or lingering
+      } else {
+        return;
+      }
+    }
+  }
+
+  // Feeds the parser. True when a request is complete (phase still kReading) or the parser
+  // refused it (an answer is being written); false when more bytes are needed.
+  bool parse(Connection& c) {
     const int64_t now = nowMs();
-    while (c.phase == Connection::Phase::kReading && !c.in.empty()) {
+    while (!c.in.empty()) {
       bool wasStarted = c.parser.started();
       bool hadHead = c.parser.headComplete();
       size_t used = c.parser.feed(c.in.data(), c.in.size());
@@ -472,13 +484,10 @@ struct HttpServer::Impl {
         HttpResult r = frontEndError(code, status, c.parser.errorMessage());
         router.addCors(r);
         logRefusal(c.peer, status, c.parser.errorMessage(), "malformed_request");
-        answer(id, c, serialize(r, false, true), true);
-        return;
+        answer(c, serialize(r, false, true), true);
+        return true;
       }
-      if (state == RequestParser::State::kDone) {
-        dispatch(id, c);
-        return;
-      }
+      if (state == RequestParser::State::kDone) return true;
       if (c.parser.headComplete() && c.parser.expectsContinue() && !c.continueSent) {
         static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
         [[maybe_unused]] auto n = sendSome(c, kContinue.data(), kContinue.size());
@@ -486,14 +495,18 @@ struct HttpServer::Impl {
       }
       if (used == 0) break;
     }
+    return false;
   }
 
-  void dispatch(uint64_t id, Connection& c) {
+  // A complete request: refused here, run on this thread, or queued for a free slot (false).
+  bool dispatch(const ConnectionPtr& held) {
+    Connection& c = *held;
     HttpRequestData& request = c.parser.request();
     const bool keepAlive = c.parser.keepAlive();
     const bool head = request.method == "HEAD";
     c.lingerAfterWrite = request.bodyTooLarge;
-    // Per client address: a flood is answered 429 here, without taking a worker.
+    request.peer = c.peer;
+    // Per client address: a flood is answered 429 here, without taking a slot.
     if (auto wait = addressLimiter.take(c.peer, nowMs())) {
       HttpResult r = frontEndError(Code::kResourceExhausted, 429,
                                    "rate limit: client address " + c.peer + " may send " +
@@ -502,70 +515,131 @@ struct HttpServer::Impl {
       r.headers.emplace_back("Retry-After", std::to_string((*wait + 999) / 1000));
       router.addCors(r);
       logRefusal(c.peer, 429, "per-address rate limit", "rate_limit_address");
-      answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
-      return;
+      answer(c, serialize(r, head, !keepAlive), !keepAlive);
+      return true;
     }
-    // The connection is the worker's from the moment it can take the job: set up first.
-    c.phase = Connection::Phase::kWorking;
-    c.deadline = 0;                                       // the handler's time is the handler's
-    c.withWorker.store(true, std::memory_order_relaxed);  // the queue's mutex publishes it
-    bool queued = false;
+    enum { kHere, kQueued, kFull } where;
     {
-      std::lock_guard lock(mutex);
-      if (jobs.size() < limits.maxQueuedRequests) {
-        request.peer = c.peer;
-        jobs.push_back(Job{id, &c, std::move(request), keepAlive});
-        queued = true;
+      std::lock_guard lock(queueMutex);
+      // Behind those already waiting, if any: the first free slot is theirs.
+      if (running < slots && jobs.empty()) {
+        ++running;
+        where = kHere;
+      } else if (jobs.size() < limits.maxQueuedRequests) {
+        jobs.push_back(Job{held, std::move(request), keepAlive});
+        where = kQueued;
+      } else {
+        where = kFull;
       }
     }
-    if (queued) {
-      // Outside the lock: a worker woken while the loop still held it would only wake to wait
-      // for it (two more futex calls and a context switch a request).
-      ready.notify_one();
-      return;
+    if (where == kHere) {
+      HttpRequestData mine = std::move(request);
+      runRequest(c, mine, keepAlive);
+      releaseSlot();
+      return true;
     }
-    c.withWorker.store(false, std::memory_order_relaxed);
-    c.phase = Connection::Phase::kReading;
+    if (where == kQueued) {
+      // The thread that takes the job waits for c.hold, which this thread holds until it is
+      // done with the connection.
+      c.phase = Connection::Phase::kWorking;
+      c.deadline = 0;  // the handler's time is the handler's
+      return false;
+    }
     HttpResult r = frontEndError(Code::kUnavailable, 503,
                                  "the server is busy: " + std::to_string(limits.maxQueuedRequests) +
                                      " requests are waiting for a worker; try again shortly");
     r.headers.emplace_back("Retry-After", "1");
     router.addCors(r);
     logRefusal(c.peer, 503, "worker queue full", "queue_full");
-    answer(id, c, serialize(r, head, !keepAlive), !keepAlive);
+    answer(c, serialize(r, head, !keepAlive), !keepAlive);
+    return true;
   }
 
-  void answer(uint64_t id, Connection& c, std::string bytes, bool close) {
+  void releaseSlot() {
+    std::lock_guard lock(queueMutex);
+    --running;
+  }
+
+  // Queued requests, taken while a slot is free, each under its connection's hold. Called by a
+  // thread that holds no connection, so that two threads never wait for each other's.
+  void runQueued() {
+    for (;;) {
+      Job job;
+      {
+        std::lock_guard lock(queueMutex);
+        if (jobs.empty() || running >= slots) return;
+        job = std::move(jobs.front());
+        jobs.pop_front();
+        ++running;
+      }
+      Connection& c = *job.connection;
+      {
+        std::lock_guard hold(c.hold);
+        if (!c.closed) {
+          runRequest(c, job.request, job.keepAlive);
+          drive(job.connection);
+          rearm(c);
+        }
+      }
+      releaseSlot();
+    }
+  }
+
+  // The handler, its answer, the request's count and log line.
+  void runRequest(Connection& c, const HttpRequestData& request, bool keepAlive) {
+    auto started = std::chrono::steady_clock::now();
+    HttpResult result = router.handle(request);
+    std::string bytes = serialize(result, request.method == "HEAD", !keepAlive);
+    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - started)
+                      .count();
+    // Refused credentials are what a flood produces: logged at most once a second. The request
+    // line is escaped only when it is printed. Counted and logged before the client can have
+    // its answer (and send its next request).
+    static Poco::Logger& requests = Poco::Logger::get("signet.http");
+    countRequest(result, micros);
+    if (result.status == 401 || result.status == 429)
+      logRefusal(request.peer, result.status, request.method + " " + request.path,
+                 result.status == 401 ? "unauthenticated" : "rate_limit_organization");
+    else if (requests.information())
+      requests.information(requestLogLine(request, result, micros));
+    answer(c, std::move(bytes), !keepAlive);
+  }
+
+  // The answer goes out as far as the socket takes it; drive() or the next event writes the
+  // rest.
+  void answer(Connection& c, std::string bytes, bool close) {
     c.out = std::move(bytes);
     c.written = 0;
     c.closeAfterWrite = close;
     c.phase = Connection::Phase::kWriting;
     c.deadline = nowMs() + kWriteTimeoutMs;
-    writable(id, c);
   }
 
-  void writable(uint64_t id, Connection& c) {
-    if (c.phase != Connection::Phase::kWriting) return;
+  // Writes what is left of the answer. True when it is all written and the connection reads
+  // its next request; false when it waits for room, or was closed, or lingers.
+  bool writable(Connection& c) {
+    if (c.phase != Connection::Phase::kWriting) return false;
     while (c.written < c.out.size()) {
       ssize_t n = sendSome(c, c.out.data() + c.written, c.out.size() - c.written);
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;  // rearm() waits for room
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;  // rearm() waits
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
-        closeConnection(id);
-        return;
+        closeConnection(c);
+        return false;
       }
       c.written += static_cast<size_t>(n);
     }
     c.out.clear();
     const int64_t now = nowMs();
     if (c.peerClosed) {
-      closeConnection(id);
-      return;
+      closeConnection(c);
+      return false;
     }
     if (c.closeAfterWrite) {
       if (!c.lingerAfterWrite) {
-        closeConnection(id);
-        return;
+        closeConnection(c);
+        return false;
       }
       // The client may still be sending the body we refused; read and drop it for a moment
       // so that it reads our answer instead of a reset.
@@ -573,43 +647,31 @@ struct HttpServer::Impl {
       ::shutdown(c.fd, SHUT_WR);
       c.phase = Connection::Phase::kLingering;
       c.deadline = now + kLingerMs;
-      return;
+      return false;
     }
-    readNext(c, now);
-    if (!c.in.empty()) parse(id, c);  // a pipelined request already here
-  }
-
-  // A keep-alive connection whose answer went out waits for its next request.
-  void readNext(Connection& c, int64_t now) const {
     c.parser.reset();
     c.continueSent = false;
     c.phase = Connection::Phase::kReading;
     c.deadline = now + limits.idleTimeoutMs;
+    return true;  // drive() parses a pipelined request already here
   }
 
-  // Answers a worker left for the loop to write (see finishJob).
-  void finishJobs() {
-    std::vector<uint64_t> finished;
+  // Every 100 ms, on whichever thread comes by first: connections past their deadline. One
+  // another thread holds is skipped (it is busy, so not idle); its turn comes next time.
+  void sweepWhenDue() {
+    const int64_t now = nowMs();
+    int64_t due = nextSweep.load();
+    if (now < due || !nextSweep.compare_exchange_strong(due, now + 100)) return;
+    std::vector<ConnectionPtr> all;
     {
-      std::lock_guard lock(mutex);
-      finished.swap(done);
+      std::lock_guard lock(connectionsMutex);
+      all.reserve(connections.size());
+      for (auto& [id, c] : connections) all.push_back(c);
     }
-    for (uint64_t id : finished) {
-      Connection& c = connections.at(id);                    // not closed while a worker held it
-      c.withWorker.store(false, std::memory_order_relaxed);  // the mutex ordered its writes
-      c.deadline = nowMs() + kWriteTimeoutMs;
-      writable(id, c);
-      rearm(id);
-    }
-  }
-
-  void sweep(int64_t now) {
-    std::vector<uint64_t> expired;
-    for (auto& [id, c] : connections)
-      if (!c.withWorker.load(std::memory_order_acquire) && c.deadline != 0 && now >= c.deadline)
-        expired.push_back(id);
-    for (uint64_t id : expired) {
-      Connection& c = connections.at(id);
+    for (auto& held : all) {
+      Connection& c = *held;
+      std::unique_lock hold(c.hold, std::try_to_lock);
+      if (!hold || c.closed || c.deadline == 0 || now < c.deadline) continue;
       if (c.phase == Connection::Phase::kReading && c.parser.started()) {
         std::string why = c.parser.headComplete()
                               ? "the request's body did not arrive within " +
@@ -619,10 +681,11 @@ struct HttpServer::Impl {
                                     std::to_string(limits.headerTimeoutMs) + " ms";
         logRefusal(c.peer, 408, why, "timeout");
         HttpResult r = frontEndError(Code::kInvalidArgument, 408, why);
-        answer(id, c, serialize(r, false, true), true);
-        rearm(id);
+        answer(c, serialize(r, false, true), true);
+        writable(c);
+        rearm(c);
       } else {
-        closeConnection(id);  // idle past its time, or not reading its answer
+        closeConnection(c);  // idle past its time, or not reading its answer
       }
     }
   }
@@ -646,16 +709,17 @@ struct HttpServer::Impl {
 
   // One JSON object a line: what a log pipeline indexes without a parser of our own. The path
   // and method are the client's, escaped by the JSON writer; never a body, a stamp or a secret.
-  static std::string requestLogLine(const Job& job, const HttpResult& result, int64_t micros) {
+  static std::string requestLogLine(const HttpRequestData& request, const HttpResult& result,
+                                    int64_t micros) {
     json::Object o = json::object();
     o->set("requestId", result.log.requestId);
     // The client's bytes, escaped to printable ASCII first: a line stays one readable line.
-    o->set("peer", printable(job.request.peer));
-    o->set("method", printable(job.request.method));
-    o->set("path", printable(job.request.path));
+    o->set("peer", printable(request.peer));
+    o->set("method", printable(request.method));
+    o->set("path", printable(request.path));
     o->set("status", result.status);
     o->set("durationUs", micros);
-    o->set("bytesIn", job.request.body.size());
+    o->set("bytesIn", request.body.size());
     if (!result.log.organizationId.empty()) o->set("organizationId", result.log.organizationId);
     if (!result.log.activityType.empty()) o->set("activityType", result.log.activityType);
     if (!result.log.activityStatus.empty()) o->set("activityStatus", result.log.activityStatus);
@@ -673,78 +737,6 @@ struct HttpServer::Impl {
     if (!result.log.activityType.empty())
       metrics.count("signet_activities_total",
                     {{"type", result.log.activityType}, {"status", result.log.activityStatus}});
-  }
-
-  // ---- the workers ----
-
-  void work() {
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock lock(mutex);
-        ready.wait(lock, [this] { return stopping || !jobs.empty(); });
-        if (stopping) return;
-        job = std::move(jobs.front());
-        jobs.pop_front();
-      }
-      auto started = std::chrono::steady_clock::now();
-      HttpResult result = router.handle(job.request);
-      bool head = job.request.method == "HEAD";
-      std::string bytes = serialize(result, head, !job.keepAlive);
-      auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                        std::chrono::steady_clock::now() - started)
-                        .count();
-      // Refused credentials are what a flood produces: logged at most once a second. The
-      // request line is escaped only when it is printed.
-      static Poco::Logger& requests = Poco::Logger::get("signet.http");
-      countRequest(result, micros);
-      if (result.status == 401 || result.status == 429)
-        logRefusal(job.request.peer, result.status, job.request.method + " " + job.request.path,
-                   result.status == 401 ? "unauthenticated" : "rate_limit_organization");
-      else if (requests.information())
-        requests.information(requestLogLine(job, result, micros));
-      // Counted and logged before the client can have its answer (and send its next request).
-      finishJob(job, std::move(bytes));  // from here on the connection is not this worker's
-    }
-  }
-
-  // The worker writes the answer itself when it can: a keep-alive connection with nothing
-  // pipelined behind its request, whose socket takes the whole answer at once, is given back
-  // ready for its next request and re-armed here, without waking the loop (which would cost
-  // an eventfd write and read, an epoll_wait and often a context switch per request). Anything
-  // else (a closing connection, a pipelined request to parse, an answer the socket takes only
-  // in part) is handed to the loop with what was written so far.
-  void finishJob(const Job& job, std::string bytes) {
-    Connection& c = *job.connection;
-    size_t written = 0;
-    if (job.keepAlive && c.in.empty() && !c.peerClosed) {
-      while (written < bytes.size()) {
-        ssize_t n = sendSome(c, bytes.data() + written, bytes.size() - written);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;  // no room (the loop waits for it), or an error the loop meets again
-        written += static_cast<size_t>(n);
-      }
-      if (written == bytes.size()) {
-        std::lock_guard hold(c.release);
-        readNext(c, nowMs());
-        c.withWorker.store(false, std::memory_order_release);
-        watch(c.fd, job.id, kReadEvents, EPOLL_CTL_MOD);
-        return;
-      }
-    }
-    c.out = std::move(bytes);
-    c.written = written;
-    c.closeAfterWrite = !job.keepAlive;
-    c.phase = Connection::Phase::kWriting;
-    bool loopKnows;  // answers already wait: the loop was woken for them and takes them all
-    {
-      std::lock_guard lock(mutex);
-      loopKnows = !done.empty();
-      done.push_back(job.id);
-    }
-    if (loopKnows) return;
-    uint64_t one = 1;
-    [[maybe_unused]] auto n = ::write(wake, &one, sizeof one);
   }
 };
 

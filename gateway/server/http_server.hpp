@@ -1,16 +1,20 @@
-// The HTTP listener: one event-loop thread that owns every connection (epoll, non-blocking
-// sockets), and a pool of worker threads that run the Router on complete requests. A worker
-// writes its answer itself when the socket takes it whole and re-arms the connection for its
-// next request; only the rest (a partial write, a pipelined request, a closing connection)
-// goes back to the loop.
+// The HTTP listener: a pool of threads sharing one epoll over non-blocking sockets, each
+// taking one event at a time and doing all it calls for itself (leader and followers in
+// turn): it reads and parses, runs a complete request through the Router, and writes the
+// answer. Sockets are watched one-shot, so one thread at a time has a connection. At most
+// `limits.threads` requests run at once; there is one thread more, so that one always reads
+// and refuses or queues what comes meanwhile.
 //
 // Why not Poco's HTTPServer: it gives each connection a thread for the connection's whole
 // life, so a handful of slow (one header byte a second), idle or keep-alive clients hold every
 // thread and everyone else waits or is reset. Here a connection costs a buffer until its
-// request is complete; only then does it take a worker, for as long as the handler runs.
+// request is complete; only then does it take a handler slot, for as long as the handler
+// runs. Why not one loop handing requests to workers (as this server did): every request then
+// crossed threads twice, a wake-up and a context switch each way.
 // Deadlines bound how long a request's head and body may take to arrive and how long a
 // keep-alive connection may sit idle; connections are bounded per client address and in
-// total, and a full worker queue answers 503 at once instead of queueing without end.
+// total, and a full queue of requests waiting for a slot answers 503 at once instead of
+// queueing without end.
 #pragma once
 
 #include <cstdint>

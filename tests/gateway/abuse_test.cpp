@@ -3,7 +3,13 @@
 // front end enforces: per-address and per-organization rates (429 with Retry-After, naming
 // the limit; a sub-organization counting against its parent), and the per-address
 // connection bound (503).
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 #include "support/abuse.hpp"
 #include "support/auth_fixtures.hpp"
@@ -131,15 +137,34 @@ TEST(AbuseTest, ASubOrganizationsRequestsCountAgainstItsParentToo) {
   }
 }
 
-TEST(AbuseTest, AFullWorkerQueueAnswers503AtOnceInsteadOfQueueingWithoutEnd) {
-  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
+// One handler slot, held for two seconds by the recorder's pause route, and room for one
+// request to wait for it: of a burst that arrives meanwhile, one waits and is served, and every
+// other is answered 503 at once instead of waiting behind it.
+TEST(AbuseTest, AFullQueueAnswers503AtOnceInsteadOfQueueingWithoutEnd) {
+  TestGateway gw(Backend::kSqlite, {"memo", "recorder"}, SIGNET_TEST_PLUGIN_DIR, {}, [](Config& c) {
     c.threads = 1;
     c.server.maxQueuedRequests = 1;
   });
-  auto burst = keepAliveClients(gw.port(), 50, 1, *gw.rootStamper(), gw.root().organizationId);
-  EXPECT_GT(burst.unavailable, 0u);
-  EXPECT_GT(burst.ok, 0u);
-  EXPECT_EQ(burst.ok + burst.unavailable, burst.total);
+  int pauseStatus = 0;
+  std::thread holder([&] {
+    Poco::Net::HTTPClientSession http("127.0.0.1", gw.port());
+    http.setTimeout(Poco::Timespan(10, 0));
+    Poco::Net::HTTPRequest get(Poco::Net::HTTPRequest::HTTP_GET, "/plugins/recorder/pause?ms=2000",
+                               Poco::Net::HTTPMessage::HTTP_1_1);
+    http.sendRequest(get);
+    Poco::Net::HTTPResponse answer;
+    http.receiveResponse(answer).ignore(1 << 20);
+    pauseStatus = answer.getStatus();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the pause holds the slot
+  auto started = std::chrono::steady_clock::now();
+  auto burst = keepAliveClients(gw.port(), 20, 1, *gw.rootStamper(), gw.root().organizationId);
+  holder.join();
+  EXPECT_EQ(pauseStatus, 200);
+  EXPECT_EQ(burst.ok, 1u);  // the one that waited for the slot
+  EXPECT_EQ(burst.unavailable, burst.total - 1);
+  // The burst ended when the waiting one was served, after the pause: within its 2 s.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
   // Once the burst has passed, requests are served again.
   EXPECT_TRUE(gw.rootClient().query("whoami", orgBody(gw.root().organizationId))->has("userId"));
 }

@@ -2,6 +2,11 @@
 // provides wallet creation for create_sub_organization (an id and no keys: the contract of
 // the hook, not a wallet), and refuses to let an organization holding one of its wallets be
 // deleted without deleteWithoutExport, as the signing plugin will for unexported keys.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
 #include "signet/plugin.hpp"
 
 namespace {
@@ -76,7 +81,21 @@ void recordActivityEvent(RequestContext& ctx, const ActivityEvent& e) {
       {e.eventId, e.activityId, e.organizationId, e.parentOrganizationId, e.status});
 }
 
+// Holds its handler slot for `?ms=N` milliseconds (at most 5,000), then answers: what the front
+// end's tests need to keep every slot taken for a known while.
+HttpReply pause(RequestContext&, const HttpCall& call) {
+  int ms = 0;
+  if (call.query.rfind("ms=", 0) == 0)
+    ms = std::min(5000, std::max(0, std::atoi(call.query.c_str() + 3)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  HttpReply reply;
+  reply.contentType = "text/plain; charset=utf-8";
+  reply.body = "paused " + std::to_string(ms) + " ms\n";
+  return reply;
+}
+
 void registerRecorder(Registry& r) {
+  r.route({"GET", "/pause", RouteAccess::kPublic, pause});
   r.activityEvents(recordActivityEvent);
   r.migrations("recorder", migrations());
   r.subscribe(kEventFeatureSet, record);
@@ -91,4 +110,5 @@ void registerRecorder(Registry& r) {
 SIGNET_PLUGIN(registerRecorder, {.name = "recorder",
                                  .version = "0.0.1",
                                  .description = "hook test plugin",
-                                 .queryPaths = {"recorder_events"}})
+                                 .queryPaths = {"recorder_events"},
+                                 .routes = {"GET /pause public"}})
