@@ -34,7 +34,7 @@ constexpr uint64_t kListenerId = 0;
 constexpr uint64_t kWakeId = 1;
 constexpr int64_t kLingerMs = 2000;  // reading what a refused body still sends, after the answer
 constexpr int64_t kWriteTimeoutMs = 30'000;       // a client that stops reading its answer
-constexpr size_t kReadBytesPerTurn = 256 * 1024;  // one connection's share of a loop turn
+constexpr size_t kReadBytesPerTurn = 256 * 1024;  // read of one event before the next is taken
 
 int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -153,7 +153,7 @@ struct Job {
 
 // What recv(2) and send(2) return, for a plain or a TLS connection alike: the bytes moved, 0 at
 // the end of the stream (reads), or -1 with errno (EAGAIN when the socket must become ready;
-// TLS's own wants are reported so, since the loop watches the socket either way).
+// TLS's own wants are reported so, since epoll watches the socket either way).
 // SSL_read's or SSL_write's result `n`, as recv(2) or send(2) would have given it.
 ssize_t asSocketResult(SSL* ssl, int n, bool reading) {
   if (n > 0) return n;
@@ -547,10 +547,10 @@ struct HttpServer::Impl {
     }
     HttpResult r = frontEndError(Code::kUnavailable, 503,
                                  "the server is busy: " + std::to_string(limits.maxQueuedRequests) +
-                                     " requests are waiting for a worker; try again shortly");
+                                     " requests are waiting for a handler slot; try again shortly");
     r.headers.emplace_back("Retry-After", "1");
     router.addCors(r);
-    logRefusal(c.peer, 503, "worker queue full", "queue_full");
+    logRefusal(c.peer, 503, "request queue full", "queue_full");
     answer(c, serialize(r, head, !keepAlive), !keepAlive);
     return true;
   }
