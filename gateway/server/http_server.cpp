@@ -533,8 +533,7 @@ struct HttpServer::Impl {
       }
     }
     if (where == kHere) {
-      HttpRequestData mine = std::move(request);
-      runRequest(c, mine, keepAlive);
+      runRequest(c, request, keepAlive);  // the parser keeps it until the answer is written
       releaseSlot();
       return true;
     }

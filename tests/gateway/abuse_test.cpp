@@ -3,9 +3,6 @@
 // front end enforces: per-address and per-organization rates (429 with Retry-After, naming
 // the limit; a sub-organization counting against its parent), and the per-address
 // connection bound (503).
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -146,16 +143,8 @@ TEST(AbuseTest, AFullQueueAnswers503AtOnceInsteadOfQueueingWithoutEnd) {
     c.server.maxQueuedRequests = 1;
   });
   int pauseStatus = 0;
-  std::thread holder([&] {
-    Poco::Net::HTTPClientSession http("127.0.0.1", gw.port());
-    http.setTimeout(Poco::Timespan(10, 0));
-    Poco::Net::HTTPRequest get(Poco::Net::HTTPRequest::HTTP_GET, "/plugins/recorder/pause?ms=2000",
-                               Poco::Net::HTTPMessage::HTTP_1_1);
-    http.sendRequest(get);
-    Poco::Net::HTTPResponse answer;
-    http.receiveResponse(answer).ignore(1 << 20);
-    pauseStatus = answer.getStatus();
-  });
+  std::thread holder(
+      [&] { pauseStatus = httpGet(gw.baseUrl(), "/plugins/recorder/pause?ms=2000").status; });
   std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the pause holds the slot
   auto started = std::chrono::steady_clock::now();
   auto burst = keepAliveClients(gw.port(), 20, 1, *gw.rootStamper(), gw.root().organizationId);

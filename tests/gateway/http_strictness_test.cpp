@@ -26,20 +26,15 @@ struct RawReply {
   bool closed = false;  // the server closed the connection after answering
 };
 
-// Sends `request` as it is and reads one answer: headers, then Content-Length bytes of body
-// (none for HEAD), then whether the server closes. Every read is bounded by a 5 s timeout.
-RawReply rawExchange(uint16_t port, const std::string& request, bool head = false) {
-  Poco::Net::StreamSocket socket(Poco::Net::SocketAddress("127.0.0.1", port));
-  socket.setReceiveTimeout(Poco::Timespan(5, 0));
-  socket.sendBytes(request.data(), static_cast<int>(request.size()));
-  std::string data;
-  char buf[4096];
+// Reads one answer from `socket`: its head, then Content-Length bytes of body (none for HEAD).
+// `data` holds what was received and not yet read; what follows the answer stays there for the
+// next one. Every read is bounded by the socket's receive timeout.
+RawReply readReply(Poco::Net::StreamSocket& socket, std::string& data, bool head = false) {
+  char buf[65536];
   size_t headEnd;
   while ((headEnd = data.find("\r\n\r\n")) == std::string::npos) {
     int n = socket.receiveBytes(buf, sizeof buf);
-    if (n <= 0)
-      throw std::runtime_error("connection closed before an answer to: " +
-                               request.substr(0, request.find("\r\n\r\n")));
+    if (n <= 0) throw std::runtime_error("connection closed before an answer");
     data.append(buf, static_cast<size_t>(n));
   }
   RawReply reply;
@@ -47,15 +42,34 @@ RawReply rawExchange(uint16_t port, const std::string& request, bool head = fals
   reply.statusLine = reply.head.substr(0, reply.head.find("\r\n"));
   size_t length = 0;
   std::string lower = asciiLower(reply.head);
-  if (auto at = lower.find("content-length: "); at != std::string::npos)
+  if (auto at = lower.find("content-length: "); at != std::string::npos && !head)
     length = std::stoul(lower.substr(at + 16));
-  reply.body = data.substr(headEnd + 4);
-  while (!head && reply.body.size() < length) {
+  while (data.size() < headEnd + 4 + length) {
     int n = socket.receiveBytes(buf, sizeof buf);
-    if (n <= 0) break;
-    reply.body.append(buf, static_cast<size_t>(n));
+    if (n <= 0) throw std::runtime_error("connection closed inside an answer's body");
+    data.append(buf, static_cast<size_t>(n));
+  }
+  // After a HEAD, whatever arrived behind the head is its body, which must be empty.
+  reply.body = head ? data.substr(headEnd + 4) : data.substr(headEnd + 4, length);
+  data.erase(0, headEnd + 4 + reply.body.size());
+  return reply;
+}
+
+// Sends `request` as it is and reads one answer (readReply), then whether the server closes.
+RawReply rawExchange(uint16_t port, const std::string& request, bool head = false) {
+  Poco::Net::StreamSocket socket(Poco::Net::SocketAddress("127.0.0.1", port));
+  socket.setReceiveTimeout(Poco::Timespan(5, 0));
+  socket.sendBytes(request.data(), static_cast<int>(request.size()));
+  std::string data;
+  RawReply reply;
+  try {
+    reply = readReply(socket, data, head);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) +
+                             " to: " + request.substr(0, request.find("\r\n\r\n")));
   }
   // A closed connection reads 0 at once; an open one times out (kept short here).
+  char buf[1024];
   socket.setReceiveTimeout(Poco::Timespan(0, 300'000));
   try {
     reply.closed = socket.receiveBytes(buf, sizeof buf) == 0;
@@ -132,31 +146,6 @@ TEST_P(HttpStrictnessTest, AClientThatStopsSendingAfterItsRequestIsStillAnswered
   EXPECT_NE(answer.find(R"("status":"ok")"), std::string::npos) << answer;
 }
 
-// Reads one answer of `socket` (head, then Content-Length bytes of body): its status line and
-// body. Every read is bounded by the socket's receive timeout.
-std::pair<std::string, std::string> readAnswer(Poco::Net::StreamSocket& socket, std::string& data) {
-  char buf[65536];
-  size_t headEnd;
-  while ((headEnd = data.find("\r\n\r\n")) == std::string::npos) {
-    int n = socket.receiveBytes(buf, sizeof buf);
-    if (n <= 0) throw std::runtime_error("connection closed before an answer");
-    data.append(buf, static_cast<size_t>(n));
-  }
-  std::string head = data.substr(0, headEnd);
-  std::string lower = asciiLower(head);
-  size_t at = lower.find("content-length: ");
-  size_t length = at == std::string::npos ? 0 : std::stoul(lower.substr(at + 16));
-  while (data.size() < headEnd + 4 + length) {
-    int n = socket.receiveBytes(buf, sizeof buf);
-    if (n <= 0) throw std::runtime_error("connection closed inside an answer's body");
-    data.append(buf, static_cast<size_t>(n));
-  }
-  std::pair<std::string, std::string> answer{head.substr(0, head.find("\r\n")),
-                                             data.substr(headEnd + 4, length)};
-  data.erase(0, headEnd + 4 + length);  // what follows belongs to the next answer
-  return answer;
-}
-
 // Requests sent back to back in one write are answered in order on the same connection (the
 // loop parses the second after writing the first answer itself), and so is one after them.
 TEST_P(HttpStrictnessTest, PipelinedRequestsAreAnsweredInOrderOnOneConnection) {
@@ -169,14 +158,14 @@ TEST_P(HttpStrictnessTest, PipelinedRequestsAreAnsweredInOrderOnOneConnection) {
       "POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
   socket.sendBytes(three.data(), static_cast<int>(three.size()));
   std::string data;
-  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 200 OK");
-  auto second = readAnswer(socket, data);
-  EXPECT_EQ(second.first, "HTTP/1.1 404 Not Found");
-  EXPECT_NE(second.second.find("/nowhere"), std::string::npos) << second.second;
-  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 401 Unauthorized");
+  EXPECT_EQ(readReply(socket, data).statusLine, "HTTP/1.1 200 OK");
+  auto second = readReply(socket, data);
+  EXPECT_EQ(second.statusLine, "HTTP/1.1 404 Not Found");
+  EXPECT_NE(second.body.find("/nowhere"), std::string::npos) << second.body;
+  EXPECT_EQ(readReply(socket, data).statusLine, "HTTP/1.1 401 Unauthorized");
   std::string fourth = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
   socket.sendBytes(fourth.data(), static_cast<int>(fourth.size()));
-  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 200 OK");
+  EXPECT_EQ(readReply(socket, data).statusLine, "HTTP/1.1 200 OK");
   EXPECT_TRUE(data.empty());
 }
 
@@ -209,16 +198,16 @@ TEST_P(HttpStrictnessTest, AnAnswerLargerThanTheSocketTakesArrivesWholeToASlowRe
   socket.sendBytes(request.data(), static_cast<int>(request.size()));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the worker meets a full socket
   std::string data;
-  auto [status, answer] = readAnswer(socket, data);
-  ASSERT_EQ(status, "HTTP/1.1 200 OK") << answer.substr(0, 500);
-  auto memos = json::parseObject(answer, "answer")->getArray("memos");
+  auto answer = readReply(socket, data);
+  ASSERT_EQ(answer.statusLine, "HTTP/1.1 200 OK") << answer.body.substr(0, 500);
+  auto memos = json::parseObject(answer.body, "answer")->getArray("memos");
   ASSERT_EQ(memos->size(), texts.size());
   for (size_t i = 0; i < texts.size(); ++i)
     EXPECT_EQ(memos->getObject(static_cast<unsigned>(i))->getValue<std::string>("text"), texts[i])
         << "memo " << i;
   std::string next = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
   socket.sendBytes(next.data(), static_cast<int>(next.size()));
-  EXPECT_EQ(readAnswer(socket, data).first, "HTTP/1.1 200 OK");
+  EXPECT_EQ(readReply(socket, data).statusLine, "HTTP/1.1 200 OK");
 }
 
 TEST_P(HttpStrictnessTest, HeadAnswersWhatGetAnswersWithoutTheBody) {
