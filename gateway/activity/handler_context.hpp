@@ -86,6 +86,10 @@ class HandlerContext : public ActivityContext {
   }
   // Where app proofs go when the request asked for them; set by the pipeline.
   void collectAppProofs(json::Array sink) { appProofs_ = std::move(sink); }
+  // The request's view of the directory, when the caller was resolved through one: the
+  // organizations and users it read are then known without another statement.
+  void readDirectoryThrough(DirectoryView* directory) { directory_ = directory; }
+  DirectoryView* directory() { return directory_; }
   void publish(const std::string& event, const json::Object& payload) override {
     for (const auto& [module, subscription] : services().subscribers)
       if (subscription.first == event) subscription.second(*this, event, payload);
@@ -102,6 +106,7 @@ class HandlerContext : public ActivityContext {
   std::vector<std::function<void(Db&)>>* failureWrites_ = nullptr;
   std::vector<AfterCommit>* afterCommit_ = nullptr;
   json::Array appProofs_;
+  DirectoryView* directory_ = nullptr;
   RequestCache ownCache_;  // when the pipeline shares none: a cache of this context alone
   RequestCache* cache_;
 };

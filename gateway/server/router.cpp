@@ -234,9 +234,11 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
   organizationIdOut = organizationId;
   json::Object result;
   gateway_.database().read([&](Db& db) {
-    auto who = resolver_.resolve(db, headers, apiKey, request.body, organizationId,
+    DirectoryView directory(&gateway_.directoryCache(), db);
+    auto who = resolver_.resolve(directory, headers, apiKey, request.body, organizationId,
                                  gateway_.nowMs(), /*apiKeysDownward=*/op == "whoami");
     HandlerContext ctx(gateway_, db, who.caller, who.organizationId);
+    ctx.readDirectoryThrough(&directory);
     result = spec->handler(ctx, body);
   });
   return result;
