@@ -155,6 +155,39 @@ TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {
   EXPECT_LE(most.load(), 3);
 }
 
+// The SQLite files this process holds open that SQLite made for itself: temporary files
+// (statement and savepoint journals) are named etilqs_* and deleted as soon as they are open.
+int openTemporaryFiles() {
+  int n = 0;
+  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    auto target = std::filesystem::read_symlink(fd.path(), ec).string();
+    if (!ec && target.find("etilqs_") != std::string::npos) ++n;
+  }
+  return n;
+}
+
+// A write that changes about 400 KiB of pages already in the store, then fails. Its savepoint
+// keeps those pages as they were, in memory (temp_store=MEMORY) rather than in a temporary file
+// past 64 KiB, and rolling back to it restores every row.
+TEST_P(GroupCommitTest, AFailedLargeWriteRollsBackFromASavepointKeptInMemory) {
+  const std::string before(2000, 'a');
+  db_->transaction([&](Db& db) {
+    for (int i = 0; i < 200; ++i)
+      db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {before + std::to_string(i), i});
+  });
+  int temporaryFiles = -1;
+  EXPECT_THROW(db_->transaction([&](Db& db) {
+    db.exec("UPDATE widgets SET n = n + 1000", {});
+    temporaryFiles = openTemporaryFiles();
+    throw std::runtime_error("the write fails after changing every row");
+  }),
+               std::runtime_error);
+  if (GetParam() == Backend::kSqlite) EXPECT_EQ(temporaryFiles, 0);
+  EXPECT_EQ(count("n >= 1000"), 0);
+  EXPECT_EQ(count(), 200);
+}
+
 TEST(DatabaseConfigTest, WriteLanesOutOfRangeAreRefusedNamingTheValue) {
   auto dir = std::filesystem::temp_directory_path() / ("signet-lanes-" + crypto::uuidV4());
   std::filesystem::create_directories(dir);
