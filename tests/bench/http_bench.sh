@@ -30,6 +30,8 @@
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
+# Before the kinds it measures the front end alone (GET /healthz); under each kind, the share
+# a request that cost only that and its floor would reach, the ceiling its share is read against.
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
 # context switches), how many writes shared a commit on average so far (from GET /metrics),
 # and it ends with the gateway's resident memory (VmRSS) after the run.
@@ -135,6 +137,13 @@ gatewayTimes() {
 }
 printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores\n' \
   "$backend" "$gateways" "$seconds" "$connections" "$threads" "$cores"
+# The front end alone: GET /healthz reads no stamp and no store, so its rate is what one HTTP
+# exchange costs this machine (wrk and the kernel's loopback included). A request that did
+# nothing but that exchange and its cryptography would reach 1 / (1 + cores * perCore / this)
+# of its floor: the ceiling printed under each kind.
+frontEnd=$(wrk -t"$threads" -c"$connections" -d"$((seconds < 5 ? seconds : 5))s" \
+  "http://127.0.0.1:${ports# }/healthz" | awk '/^Requests\/sec:/ {print $2}')
+printf 'front end alone (GET /healthz, no stamp, no store): %s req/s\n' "$frontEnd"
 printf '%-24s %10s %9s %9s %8s %12s %8s\n' kind 'req/s' p50 p99 non-2xx 'floor req/s' 'share'
 seeded=
 for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts}; do
@@ -197,6 +206,7 @@ PY
   share=$(python3 -c "print(f'{100 * $rate / $floor:.1f} %')")
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
+  python3 -c "print(f'  ceiling, the front end plus this floor: {100 / (1 + $cores * $perCore / $frontEnd):.1f} %')"
   [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s; inside the gateway: %s\n' \
     "$halfRate" "$halfP50" "$halfP99" "$inside"
   # What each request cost the first gateway: less noisy than the rate on a shared machine, and
