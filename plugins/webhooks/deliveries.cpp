@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -82,7 +83,7 @@ std::string shortened(std::string s) {
 }  // namespace
 
 void enqueueDeliveries(RequestContext& ctx, const ActivityEvent& event) {
-  std::string body = json::stringify(event.activity);
+  std::optional<std::string> body;  // written once a subscription matches: most events have none
   auto rows = ctx.db().query(
       "SELECT s.endpoint_id, s.filters_json, e.organization_id FROM webhook_subscriptions s JOIN "
       "webhook_endpoints e ON e.id = s.endpoint_id WHERE s.event_type = ? AND s.is_active = 1 "
@@ -101,13 +102,14 @@ void enqueueDeliveries(RequestContext& ctx, const ActivityEvent& event) {
     if (ctx.db().queryOne("SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?",
                           {row.str(0), event.eventId}))
       continue;
+    if (!body) body = json::stringify(event.activity);
     ctx.db().exec(
         "INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, "
         "body, status, attempts, next_attempt_at_ms, claimed_until_ms, last_http_status, "
         "last_error, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, "
         "0, 0, '', ?, ?)",
         {ctx.newId(), row.str(0), event.organizationId, event.eventId,
-         std::string(kActivityUpdates), body, ctx.nowMs(), ctx.nowMs()});
+         std::string(kActivityUpdates), *body, ctx.nowMs(), ctx.nowMs()});
   }
 }
 
