@@ -44,7 +44,9 @@ class SqliteConnection : public SqlConnection {
     // Each request of a group commit runs in a savepoint, whose sub-journal (the pages as they
     // were before it) SQLite spills to a temporary file past 64 KiB: a file created, written
     // and deleted in every batch of a few requests. In memory it is only as large as a batch's
-    // pages, and it is never needed after a crash (the WAL is: durability is unchanged).
+    // pages, and it is never needed after a crash (the WAL is: durability is unchanged). Sorts
+    // without an index stay in memory too; they sort what the query returns, which is in memory
+    // as rows anyway.
     exec("PRAGMA temp_store=MEMORY", {});
     if (checkpointer) checkpointer->attach(db_);
   }
