@@ -171,10 +171,10 @@ int openTemporaryFiles() {
 // keeps those pages as they were, in memory (temp_store=MEMORY) rather than in a temporary file
 // past 64 KiB, and rolling back to it restores every row.
 TEST_P(GroupCommitTest, AFailedLargeWriteRollsBackFromASavepointKeptInMemory) {
-  const std::string before(2000, 'a');
+  const std::string padding(2000, 'a');  // ids of 2 KB: 200 rows fill about 100 table pages
   db_->transaction([&](Db& db) {
     for (int i = 0; i < 200; ++i)
-      db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {before + std::to_string(i), i});
+      db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {padding + std::to_string(i), i});
   });
   int temporaryFiles = -1;
   EXPECT_THROW(db_->transaction([&](Db& db) {
