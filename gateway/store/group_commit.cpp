@@ -96,16 +96,17 @@ void GroupCommit::runBatch(Batch& batch) {
       return;
     }
   } else {
+    int n = 0;
     for (const auto& j : batch) {
-      db.exec("SAVEPOINT signet_write", {});
+      db.savepoint(++n);
       try {
         (*j->write)(db);
-        db.exec("RELEASE SAVEPOINT signet_write", {});
+        db.releaseSavepoint(n);
       } catch (...) {
         j->error = std::current_exception();
         try {
-          db.exec("ROLLBACK TO SAVEPOINT signet_write", {});
-          db.exec("RELEASE SAVEPOINT signet_write", {});
+          db.rollbackToSavepoint(n);
+          db.releaseSavepoint(n);
         } catch (...) {
           // The failure took the whole transaction with it (a full disk, a lost connection):
           // the writes that had succeeded are gone too and fail with the cause.

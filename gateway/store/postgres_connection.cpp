@@ -1,6 +1,15 @@
 // PostgreSQL through libpq. Statements are prepared once per connection under a name of their
 // own (PQprepare) and run with text parameters whose types the server infers from the
 // statement, as Poco's connector did before; `?` becomes $1, $2 ...
+//
+// Every exchange with the server is a round trip on the path of a request, and a batch's writes
+// run one after another on one connection. So the commands that open something (BEGIN, a
+// SAVEPOINT) or close it well (RELEASE SAVEPOINT) are not sent on their own: they wait and go
+// with the next statement, in one message sequence of libpq's pipeline mode, with one answer
+// awaited (https://www.postgresql.org/docs/current/libpq-pipeline-mode.html). A write of three
+// statements then costs three round trips instead of five. A failure of a waiting command is
+// reported by the statement it went with; pipeline mode skips what follows a failure, so that
+// statement has not run either.
 #include <libpq-fe.h>
 
 #include <cctype>
@@ -63,13 +72,29 @@ class PostgresConnection : public SqlConnection {
   }
   ~PostgresConnection() override { PQfinish(conn_); }
 
-  void begin() override { exec("BEGIN", {}); }
-  void beginSnapshot() override { exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {}); }
-  void endSnapshot() override { exec("ROLLBACK", {}); }
+  void begin() override { waiting_.push_back("BEGIN"); }
+  void beginSnapshot() override {
+    waiting_.push_back("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  }
+  void endSnapshot() override { rollback(); }
+  void rollback() override {
+    // A transaction whose BEGIN is still waiting never reached the server: nothing to undo.
+    if (!waiting_.empty() && waiting_.front().starts_with("BEGIN")) {
+      waiting_.clear();
+      return;
+    }
+    exec("ROLLBACK", {});
+  }
+  void savepoint(int n) override { waiting_.push_back("SAVEPOINT " + savepointName(n)); }
+  void releaseSavepoint(int n) override {
+    waiting_.push_back("RELEASE SAVEPOINT " + savepointName(n));
+  }
   bool healthy() const override {
-    return PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE;
+    return waiting_.empty() && PQstatus(conn_) == CONNECTION_OK &&
+           PQtransactionStatus(conn_) == PQTRANS_IDLE;
   }
   size_t preparedStatements() const override { return names_.size(); }
+  size_t roundTrips() const override { return roundTrips_; }
   bool alive() override {
     // Reads what the server sent without waiting: a terminated backend's notice and EOF make
     // PQconsumeInput fail or the status bad.
@@ -112,7 +137,14 @@ class PostgresConnection : public SqlConnection {
     if (!preparable(sql)) {
       if (!params.empty())
         throw DatabaseError("parameters given to a statement run as it is: " + sql);
-      return check(Result(PQexec(conn_, sql.c_str()), &PQclear), sql);
+      // One simple query runs several commands in order, and stops at the first that fails:
+      // how a COMMIT goes with the RELEASE before it. (Pipeline mode would refuse a text of
+      // several commands, as a schema change may be.)
+      std::string text = sql;
+      if (!waiting_.empty()) text = joined(waiting_) + "; " + sql;
+      waiting_.clear();
+      ++roundTrips_;
+      return check(Result(PQexec(conn_, text.c_str()), &PQclear), text);
     }
     std::vector<std::string> texts(params.size());
     std::vector<const char*> values(params.size());
@@ -127,6 +159,8 @@ class PostgresConnection : public SqlConnection {
       }
     }
     const std::string& name = prepared(sql, static_cast<int>(params.size()));
+    if (!waiting_.empty()) return pipelined(sql, name, values);
+    ++roundTrips_;
     Result r(PQexecPrepared(conn_, name.c_str(), static_cast<int>(params.size()), values.data(),
                             nullptr, nullptr, 0),
              &PQclear);
@@ -136,19 +170,80 @@ class PostgresConnection : public SqlConnection {
       forget(sql);
       if (PQtransactionStatus(conn_) != PQTRANS_IDLE) return check(std::move(r), sql);
       const std::string& again = prepared(sql, static_cast<int>(params.size()));
+      ++roundTrips_;
       r.reset(PQexecPrepared(conn_, again.c_str(), static_cast<int>(params.size()), values.data(),
                              nullptr, nullptr, 0));
     }
     return check(std::move(r), sql);
   }
 
+  static std::string joined(const std::vector<std::string>& commands) {
+    std::string out;
+    for (const auto& c : commands) out += (out.empty() ? "" : "; ") + c;
+    return out;
+  }
+
+  // Sends the waiting commands and then the prepared statement as one pipeline with one sync,
+  // and reads every answer. Returns the statement's result, or throws the first failure: a
+  // waiting command's, named by its text, or the statement's.
+  Result pipelined(const std::string& sql, const std::string& name,
+                   const std::vector<const char*>& values) {
+    std::vector<std::string> commands;
+    commands.swap(waiting_);
+    ++roundTrips_;
+    if (PQenterPipelineMode(conn_) != 1) throw DatabaseError("PostgreSQL: " + lastError());
+    bool sent = true;
+    for (const auto& c : commands)
+      sent = sent && PQsendQueryParams(conn_, c.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+    const int count = static_cast<int>(values.size());
+    sent =
+        sent && PQsendQueryPrepared(conn_, name.c_str(), count, values.data(), nullptr, nullptr, 0);
+    sent = sent && PQpipelineSync(conn_);
+    if (!sent) {
+      // The connection failed while sending: it is closed by the pool (not healthy).
+      std::string why = lastError();
+      PQexitPipelineMode(conn_);
+      throw DatabaseError("PostgreSQL [" + sql + "]: " + why);
+    }
+    commands.push_back(sql);
+    std::vector<Result> answers;
+    for (size_t i = 0; i < commands.size(); ++i) {
+      Result r(PQgetResult(conn_), &PQclear);
+      if (!r) break;  // the connection was lost: what was not answered is reported below
+      while (PGresult* end = PQgetResult(conn_)) PQclear(end);  // each answer ends with a null
+      answers.push_back(std::move(r));
+    }
+    for (Result sync(PQgetResult(conn_), &PQclear);
+         sync && PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC;
+         sync.reset(PQgetResult(conn_))) {
+    }
+    PQexitPipelineMode(conn_);
+    for (size_t i = 0; i + 1 < answers.size(); ++i) check(std::move(answers[i]), commands[i]);
+    if (answers.size() < commands.size())
+      throw DatabaseError("PostgreSQL [" + commands[answers.size()] + "]: " + lastError());
+    // A plan the server refuses after a schema change is prepared again next time; inside a
+    // transaction, as this is, the statement cannot simply be retried (see run).
+    if (PQresultStatus(answers.back().get()) == PGRES_FATAL_ERROR &&
+        sqlState(answers.back().get()) == "0A000")
+      forget(sql);
+    return check(std::move(answers.back()), sql);
+  }
+
+  std::string lastError() const {
+    std::string why = PQerrorMessage(conn_);
+    while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+    return why;
+  }
+
   const std::string& prepared(const std::string& sql, int params) {
     if (auto it = names_.find(sql); it != names_.end()) return it->second;
     if (names_.size() >= kMaxPreparedStatements) {
+      ++roundTrips_;
       check(Result(PQexec(conn_, "DEALLOCATE ALL"), &PQclear), "DEALLOCATE ALL");
       names_.clear();
     }
     std::string name = "s" + std::to_string(++counter_);
+    ++roundTrips_;
     check(Result(PQprepare(conn_, name.c_str(), numberPlaceholders(sql).c_str(), params, nullptr),
                  &PQclear),
           sql);
@@ -158,6 +253,7 @@ class PostgresConnection : public SqlConnection {
   void forget(const std::string& sql) {
     auto it = names_.find(sql);
     if (it == names_.end()) return;
+    ++roundTrips_;
     Result(PQexec(conn_, ("DEALLOCATE " + it->second).c_str()), &PQclear);
     names_.erase(it);
   }
@@ -178,6 +274,8 @@ class PostgresConnection : public SqlConnection {
   PGconn* conn_;
   std::unordered_map<std::string, std::string> names_;
   uint64_t counter_ = 0;
+  std::vector<std::string> waiting_;  // commands to go with the next statement, in order
+  size_t roundTrips_ = 0;
 };
 
 }  // namespace

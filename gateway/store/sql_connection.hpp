@@ -31,7 +31,13 @@ class SqlConnection : public Db {
   virtual void beginSnapshot() = 0;
   virtual void endSnapshot() = 0;
   void commit() { exec("COMMIT"); }
-  void rollback() { exec("ROLLBACK"); }
+  virtual void rollback() { exec("ROLLBACK"); }
+  // A savepoint inside a transaction, named by a number unique within it. A batch names each
+  // write's savepoint apart, so that rolling back to one that was never made fails (and fails
+  // the batch) instead of reaching an earlier write's.
+  virtual void savepoint(int n) { exec("SAVEPOINT " + savepointName(n)); }
+  virtual void releaseSavepoint(int n) { exec("RELEASE SAVEPOINT " + savepointName(n)); }
+  void rollbackToSavepoint(int n) { exec("ROLLBACK TO SAVEPOINT " + savepointName(n)); }
   // False once the connection is lost or was left inside a transaction (a rollback that
   // failed); the pool then closes it instead of lending it again.
   virtual bool healthy() const = 0;
@@ -42,6 +48,12 @@ class SqlConnection : public Db {
   virtual bool alive() { return true; }
   // Statements prepared and still kept, for tests of the cache.
   virtual size_t preparedStatements() const = 0;
+  // Exchanges with the server so far, each a message sent and its answer awaited (0 for a
+  // file), for tests of how many a write costs.
+  virtual size_t roundTrips() const { return 0; }
+
+ protected:
+  static std::string savepointName(int n) { return "signet_write_" + std::to_string(n); }
 };
 
 // Opens (creating when missing) a SQLite file in WAL mode with synchronous=FULL, so a

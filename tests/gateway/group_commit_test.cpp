@@ -125,6 +125,56 @@ TEST_P(GroupCommitTest, StatementsArePreparedOncePerConnection) {
   EXPECT_EQ(connection->preparedStatements(), atOpen + 1);
 }
 
+// A batch as GroupCommit runs it, on one connection: three writes of two rows, then a fourth
+// the database refuses, rolled back to its own savepoint. On PostgreSQL the BEGIN, each
+// SAVEPOINT and each RELEASE go with the statement after them, so the batch costs a round trip
+// per statement, one for the rollback and one for the COMMIT: 9 (18 when each command was sent
+// alone). A savepoint never made cannot be rolled back to, so a mistaken one fails instead of
+// undoing an earlier write's rows.
+TEST_P(GroupCommitTest, ABatchSendsItsTransactionCommandsWithItsStatements) {
+  auto connection = openConnection(scratch_->config());
+  insert(*connection, "warm", 0);  // the statement prepared before counting
+  const size_t before = connection->roundTrips();
+  connection->begin();
+  for (int n = 1; n <= 3; ++n) {
+    connection->savepoint(n);
+    insert(*connection, "a" + std::to_string(n), n);
+    insert(*connection, "b" + std::to_string(n), n);
+    connection->releaseSavepoint(n);
+  }
+  connection->savepoint(4);
+  EXPECT_ANY_THROW(insert(*connection, "a1", 4));  // a duplicate key
+  connection->rollbackToSavepoint(4);
+  connection->releaseSavepoint(4);
+  connection->commit();
+  if (GetParam() == Backend::kPostgres) EXPECT_EQ(connection->roundTrips() - before, 9u);
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(count(), 7);
+  EXPECT_EQ(count("id = 'a1' AND n = 1"), 1);
+
+  // A snapshot that read nothing never reached the server; one read costs two round trips.
+  const std::string total = "SELECT COUNT(*) FROM widgets";
+  connection->queryOne(total);  // prepared before counting
+  const size_t quiet = connection->roundTrips();
+  connection->beginSnapshot();
+  connection->endSnapshot();
+  EXPECT_EQ(connection->roundTrips(), quiet);
+  connection->beginSnapshot();
+  EXPECT_EQ(connection->queryOne(total)->i64(0), 7);
+  connection->endSnapshot();
+  if (GetParam() == Backend::kPostgres) EXPECT_EQ(connection->roundTrips() - quiet, 2u);
+  EXPECT_TRUE(connection->healthy());
+
+  connection->begin();
+  connection->savepoint(1);
+  insert(*connection, "c1", 1);
+  connection->releaseSavepoint(1);
+  EXPECT_ANY_THROW(connection->rollbackToSavepoint(2));
+  connection->rollback();
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(count("id = 'c1'"), 0);
+}
+
 // SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up
 // to three batches at once, each in its own transaction.
 TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {
