@@ -229,11 +229,12 @@ class PostgresConnection : public SqlConnection {
     return check(std::move(answers.back()), sql);
   }
 
-  std::string lastError() const {
-    std::string why = PQerrorMessage(conn_);
+  // libpq's messages end with a newline, which would break the log line they go into.
+  static std::string trimmed(std::string why) {
     while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
     return why;
   }
+  std::string lastError() const { return trimmed(PQerrorMessage(conn_)); }
 
   const std::string& prepared(const std::string& sql, int params) {
     if (auto it = names_.find(sql); it != names_.end()) return it->second;
@@ -266,8 +267,7 @@ class PostgresConnection : public SqlConnection {
   Result check(Result r, const std::string& sql) {
     auto status = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
-    std::string why = r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_);
-    while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+    std::string why = r ? trimmed(PQresultErrorMessage(r.get())) : lastError();
     throw DatabaseError("PostgreSQL [" + sql + "]: " + why);
   }
 
