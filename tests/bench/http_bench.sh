@@ -31,7 +31,9 @@
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
 # Before the kinds it measures the front end alone (GET /healthz); under each kind, the share
-# a request that cost only that and its floor would reach, the ceiling its share is read against.
+# a request that cost only that and its floor would reach, the ceiling its share is read against;
+# under a kind that writes (on SQLite), the cost of the smallest durable write on this disk and
+# the ceiling with it (tests/bench/store_floor.cpp).
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
 # context switches), how many writes shared a commit on average so far (from GET /metrics),
 # and it ends with the gateway's resident memory (VmRSS) after the run.
@@ -44,10 +46,11 @@ seconds=${2:-10}
 connections=${3:-16}
 threads=2
 command -v wrk >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; }
-cmake --build build --target signet signet-plugin-signing bench_requests seed_store >/dev/null
+cmake --build build --target signet signet-plugin-signing bench_requests seed_store store_floor >/dev/null
 signet=${SIGNET:-build/gateway/signet}
 tools=build/tests/bench_requests
 seed=build/tests/seed_store
+storeFloor=build/tests/store_floor
 work=$(mktemp -d /tmp/signet-http-bench.XXXXXX)
 port=$((20000 + RANDOM % 20000))
 cleanup() {
@@ -207,6 +210,26 @@ PY
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
   python3 -c "print(f'  ceiling, the front end plus this floor: {100 / (1 + $cores * $perCore / $frontEnd):.1f} %')"
+  if [ "$backend" = sqlite ] && [ "$kind" != whoami ] && [ "$kind" != get_activity ]; then
+    # The smallest durable write on this disk (tests/bench/store_floor.cpp): a row the size of
+    # the request as it arrived (its stamp and body, the least an activity keeps), as many a
+    # commit as there are connections (no commit can hold more), and the ceiling with it too.
+    rowBytes=$(head -1 "$work/$kind.1.requests" | cut -f3- | wc -c)
+    "$storeFloor" "$work" "$connections" "$rowBytes" 2 >"$work/store-floor.out"
+    python3 - "$work/store-floor.out" "$cores" "$perCore" "$frontEnd" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+cores, perCore, frontEnd = map(float, sys.argv[2:5])
+cpu, kernel = map(float, re.search(r"([0-9.]+) us CPU a row, ([0-9.]+) us", text).groups())
+paced = re.search(r"paced.*commit p50 ([0-9.]+) ms, p99 ([0-9.]+) ms", text).groups()
+crypto, front = 1e6 / perCore, cores * 1e6 / frontEnd  # core-microseconds a request
+first = text.splitlines()[0].split(": ", 1)[1].split(",")[0]
+print(f"  store floor ({first}): {cpu:.0f} us CPU a row, {kernel:.0f} us of it in the kernel; "
+      f"commit p50 {paced[0]} ms, p99 {paced[1]} ms with the disk busy half the time")
+print(f"  ceiling, the front end plus this floor plus the store floor: "
+      f"{100 * crypto / (crypto + front + cpu):.1f} %")
+PY
+  fi
   [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s; inside the gateway: %s\n' \
     "$halfRate" "$halfP50" "$halfP99" "$inside"
   # What each request cost the first gateway: less noisy than the rate on a shared machine, and

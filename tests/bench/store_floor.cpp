@@ -1,0 +1,190 @@
+// The store's floor: what the smallest durable write costs on this machine's disk, for
+// tests/bench/http_bench.sh to set beside a writing request's share of its crypto floor.
+//
+//   store_floor DIR ROWS_PER_COMMIT ROW_BYTES [SECONDS]
+//
+// It appends rows of ROW_BYTES to one table with a text key (ids in ascending order, so every
+// insert lands on the last page of the key's index) in SQLite with the gateway's durability
+// settings: a write-ahead log synced at every COMMIT (synchronous=FULL), copied back into the
+// database file by a checkpoint on a thread of its own, as the gateway's checkpointer does
+// (so that no commit waits for a checkpoint). One writing thread, one prepared statement,
+// ROWS_PER_COMMIT rows a transaction, nothing else: no request, no JSON, no second table or index,
+// no other thread to hand a write to. Whatever a gateway does to store an activity durably costs at
+// least this much.
+//
+// Two runs of SECONDS each (default 3):
+//   - saturated: commits back to back. It prints the CPU time a row cost the process (user and
+//     kernel; the kernel's part is mostly the log writes and the sync) and the commits' p50 and
+//     p99 (BEGIN to the end of COMMIT).
+//   - paced: after each commit it pauses as long as the saturated run's mean commit took, so
+//     the disk is busy about half the time. Its commit p99 is the least a request that waits
+//     for its commit can add to its own p99 at that load.
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void check(sqlite3* db, int rc, const char* what) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    throw std::runtime_error(std::string(what) + ": " + sqlite3_errmsg(db));
+}
+
+void exec(sqlite3* db, const char* sql) {
+  check(db, sqlite3_exec(db, sql, nullptr, nullptr, nullptr), sql);
+}
+
+double cpuMicros(bool kernelOnly) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto micros = [](const timeval& t) { return t.tv_sec * 1e6 + t.tv_usec; };
+  return micros(usage.ru_stime) + (kernelOnly ? 0 : micros(usage.ru_utime));
+}
+
+double percentile(std::vector<double> millis, double p) {
+  if (millis.empty()) return 0;
+  std::sort(millis.begin(), millis.end());
+  return millis[std::min(millis.size() - 1, static_cast<size_t>(p * millis.size()))];
+}
+
+class Appender {
+ public:
+  Appender(const std::filesystem::path& file, int rowsPerCommit, int rowBytes)
+      : rowsPerCommit_(rowsPerCommit), body_(rowBytes, 'x') {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+    if (sqlite3_open(file.c_str(), &db_) != SQLITE_OK)
+      throw std::runtime_error("cannot open " + file.string());
+    exec(db_, "PRAGMA journal_mode=WAL");
+    exec(db_, "PRAGMA synchronous=FULL");
+    exec(db_, "PRAGMA temp_store=MEMORY");
+    exec(db_, "PRAGMA wal_autocheckpoint=0");  // the checkpointer below does it
+    exec(db_, "CREATE TABLE rows (id TEXT PRIMARY KEY, body TEXT NOT NULL)");
+    check(db_, sqlite3_prepare_v2(db_, "INSERT INTO rows VALUES (?, ?)", -1, &insert_, nullptr),
+          "prepare");
+  }
+  ~Appender() {
+    sqlite3_finalize(insert_);
+    sqlite3_close(db_);
+  }
+
+  // One transaction of rowsPerCommit rows; returns how long it took, in milliseconds.
+  double commit() {
+    auto start = Clock::now();
+    exec(db_, "BEGIN");
+    for (int i = 0; i < rowsPerCommit_; ++i) {
+      char id[40];
+      std::snprintf(id, sizeof id, "00000000-0000-7000-8000-%012llx", next_++);
+      sqlite3_bind_text(insert_, 1, id, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(insert_, 2, body_.data(), static_cast<int>(body_.size()), SQLITE_STATIC);
+      check(db_, sqlite3_step(insert_), "insert");
+      sqlite3_reset(insert_);
+    }
+    exec(db_, "COMMIT");
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  }
+
+  int rowsPerCommit() const { return rowsPerCommit_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* insert_ = nullptr;
+  int rowsPerCommit_;
+  std::string body_;
+  unsigned long long next_ = 0;
+};
+
+// Copies the log back into the database file every 20 ms from a connection of its own, and
+// syncs it: the work a durable store does sooner or later for every row, kept off the commits.
+class Checkpointer {
+ public:
+  explicit Checkpointer(const std::filesystem::path& file) {
+    if (sqlite3_open(file.c_str(), &db_) != SQLITE_OK)
+      throw std::runtime_error("cannot open " + file.string());
+    exec(db_, "PRAGMA synchronous=FULL");
+    thread_ = std::thread([this] {
+      while (!stop_.load()) {
+        sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  ~Checkpointer() {
+    stop_ = true;
+    thread_.join();
+    sqlite3_close(db_);
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4 || argc > 5) {
+    std::cerr << "usage: store_floor DIR ROWS_PER_COMMIT ROW_BYTES [SECONDS]\n";
+    return 2;
+  }
+  const int rowsPerCommit = std::stoi(argv[2]), rowBytes = std::stoi(argv[3]);
+  const double seconds = argc == 5 ? std::stod(argv[4]) : 3;
+  if (rowsPerCommit < 1 || rowBytes < 1 || seconds <= 0) {
+    std::cerr << "ROWS_PER_COMMIT, ROW_BYTES and SECONDS must be positive\n";
+    return 2;
+  }
+  const auto file = std::filesystem::path(argv[1]) / "store-floor.db";
+  try {
+    Appender appender(file, rowsPerCommit, rowBytes);
+    Checkpointer checkpointer(file);
+    auto runFor = [&](double pauseMillis) {
+      std::vector<double> commits;
+      auto end = Clock::now() + std::chrono::duration<double>(seconds);
+      while (Clock::now() < end) {
+        commits.push_back(appender.commit());
+        if (pauseMillis > 0)
+          std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(pauseMillis));
+      }
+      return commits;
+    };
+
+    double cpu0 = cpuMicros(false), kernel0 = cpuMicros(true);
+    auto wall0 = Clock::now();
+    auto saturated = runFor(0);
+    double wall = std::chrono::duration<double>(Clock::now() - wall0).count();
+    double rows = static_cast<double>(saturated.size()) * rowsPerCommit;
+    double cpu = (cpuMicros(false) - cpu0) / rows, kernel = (cpuMicros(true) - kernel0) / rows;
+    double meanCommit = 0;
+    for (double m : saturated) meanCommit += m;
+    meanCommit /= static_cast<double>(saturated.size());
+
+    auto paced = runFor(meanCommit);
+    std::printf(
+        "store floor: %d rows of %d bytes a commit, SQLite WAL, synchronous=FULL, %g s a run\n",
+        rowsPerCommit, rowBytes, seconds);
+    std::printf(
+        "  saturated: %.0f rows/s, %.1f us CPU a row, %.1f us of it in the kernel; commit p50 %.2f "
+        "ms, p99 %.2f ms\n",
+        rows / wall, cpu, kernel, percentile(saturated, 0.5), percentile(saturated, 0.99));
+    std::printf(
+        "  paced (disk busy half the time): commit p50 %.2f ms, p99 %.2f ms, longest %.2f ms\n",
+        percentile(paced, 0.5), percentile(paced, 0.99), percentile(paced, 1.0));
+  } catch (const std::exception& e) {
+    std::cerr << "store_floor: " << e.what() << "\n";
+    return 1;
+  }
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+  return 0;
+}
