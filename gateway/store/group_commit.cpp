@@ -26,8 +26,10 @@ void rollbackQuietly(SqlConnection& db) {
 
 void GroupCommit::run(const std::function<void(Db&)>& write) {
   if (insideBatch) throw internalError("a write opened a transaction inside another one");
+  const auto start = std::chrono::steady_clock::now();
   auto job = std::make_shared<Job>();
   job->write = &write;
+  job->queued = start;
   std::unique_lock lock(mutex_);
   queue_.push_back(job);
   while (!job->done) {
@@ -36,6 +38,8 @@ void GroupCommit::run(const std::function<void(Db&)>& write) {
     else
       lead(lock);
   }
+  lock.unlock();
+  Metrics::global().observe("signet_store_write_seconds", {}, secondsSince(start));
   if (job->error) std::rethrow_exception(job->error);
 }
 
@@ -47,6 +51,7 @@ GroupCommit::Stats GroupCommit::stats() const {
 void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   ++leaders_;
   Batch batch;
+  const auto takenAt = std::chrono::steady_clock::now();
   while (!queue_.empty() && batch.size() < kMaxBatch) {
     batch.push_back(queue_.front());
     batch.back()->taken = true;
@@ -54,6 +59,9 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   }
   if (auto next = nextLeader()) next->wake.notify_one();  // a free lane for what did not fit
   lock.unlock();
+  for (const auto& j : batch)
+    Metrics::global().observe("signet_store_write_queued_seconds", {},
+                              std::chrono::duration<double>(takenAt - j->queued).count());
   try {
     runBatch(batch);
     Metrics::global().observe("signet_store_commit_batch_size", {},
@@ -117,7 +125,9 @@ void GroupCommit::runBatch(Batch& batch) {
     }
   }
   try {
+    const auto start = std::chrono::steady_clock::now();
     db.commit();
+    Metrics::global().observe("signet_store_commit_seconds", {}, secondsSince(start));
   } catch (...) {
     rollbackQuietly(db);
     throw;

@@ -50,7 +50,8 @@ class GroupCommit {
     const std::function<void(Db&)>* write;
     std::exception_ptr error;
     bool done = false;
-    bool taken = false;  // in a batch that runs now
+    bool taken = false;                            // in a batch that runs now
+    std::chrono::steady_clock::time_point queued;  // when the write joined the queue
     std::condition_variable wake;
   };
   void lead(std::unique_lock<std::mutex>& lock);

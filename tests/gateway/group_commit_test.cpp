@@ -7,7 +7,9 @@
 #include <thread>
 
 #include "config/config.hpp"
+#include "observability/metrics.hpp"
 #include "store/database.hpp"
+#include "support/metric_sample.hpp"
 #include "support/test_gateway.hpp"
 
 namespace signet::test {
@@ -59,6 +61,7 @@ TEST_P(GroupCommitTest, ConcurrentWritersShareCommitsAndAFailureRollsBackOnlyIts
   std::vector<std::string> outcome(kWriters);
   std::vector<std::thread> threads;
   auto before = db_->commitStats();
+  const std::string metricsBefore = Metrics::global().render();
   for (int i = 0; i < kWriters; ++i) {
     threads.emplace_back([&, i] {
       start.arrive_and_wait();
@@ -92,6 +95,25 @@ TEST_P(GroupCommitTest, ConcurrentWritersShareCommitsAndAFailureRollsBackOnlyIts
   EXPECT_EQ(after.writes - before.writes, static_cast<uint64_t>(kWriters));
   EXPECT_LT(after.batches - before.batches, static_cast<uint64_t>(kWriters))
       << "every writer committed alone";
+
+  // The durability histograms: each write timed once from the queue to its commit, and once
+  // for its wait in the queue; each committed batch once (writer 7's batch may have been itself
+  // alone, rolled back and not committed). A write's time holds its own 2 ms of work and its
+  // batch's commit.
+  const std::string metricsAfter = Metrics::global().render();
+  auto moved = [&](const std::string& series) {
+    return std::max(0.0, metricSample(metricsAfter, series)) -
+           std::max(0.0, metricSample(metricsBefore, series));
+  };
+  EXPECT_EQ(moved("signet_store_write_seconds_count"), kWriters);
+  EXPECT_EQ(moved("signet_store_write_queued_seconds_count"), kWriters);
+  const double batches = static_cast<double>(after.batches - before.batches);
+  EXPECT_GE(moved("signet_store_commit_seconds_count"), batches - 1);
+  EXPECT_LE(moved("signet_store_commit_seconds_count"), batches);
+  EXPECT_GE(moved("signet_store_write_seconds_sum"), kWriters * 0.002);
+  EXPECT_GE(
+      moved("signet_store_write_seconds_sum"),
+      moved("signet_store_write_queued_seconds_sum") + moved("signet_store_commit_seconds_sum"));
 }
 
 TEST_P(GroupCommitTest, AWriteReturnsOnlyOnceCommittedAndAWriteInsideAWriteIsRefused) {

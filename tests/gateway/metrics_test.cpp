@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "observability/scrape.hpp"
+#include "support/metric_sample.hpp"
 #include "support/signet_cli.hpp"
 #include "support/test_org.hpp"
 
@@ -17,16 +18,6 @@
 
 namespace signet::test {
 namespace {
-
-// The value of the sample `series` (name and labels exactly as exposed), or -1 when absent.
-double sample(const std::string& text, const std::string& series) {
-  size_t at = 0;
-  while ((at = text.find(series + " ", at)) != std::string::npos) {
-    if (at == 0 || text[at - 1] == '\n') return std::stod(text.substr(at + series.size() + 1));
-    at += series.size();
-  }
-  return -1;
-}
 
 std::string scrape(const TestGateway& gw) {
   auto r = httpGet(gw.baseUrl(), "/metrics");
@@ -57,7 +48,7 @@ TEST_P(MetricsTest, CountersMoveWithRequestsActivitiesPoliciesAndTheStore) {
   // on the difference this test makes.
   std::string before = scrape(gw);
   auto value = [&](const std::string& text, const std::string& series) {
-    return std::max(0.0, sample(text, series));
+    return std::max(0.0, metricSample(text, series));
   };
 
   for (int i = 0; i < 3; ++i) {
@@ -94,6 +85,17 @@ TEST_P(MetricsTest, CountersMoveWithRequestsActivitiesPoliciesAndTheStore) {
   EXPECT_GE(value(after, deny) - value(before, deny), 1);
   EXPECT_GT(value(after, batches), value(before, batches));
   EXPECT_GT(value(after, poolWaits), value(before, poolWaits));
+  // What durability costs a write (exactly, in group_commit_test): every write is timed from
+  // the queue to its commit, and for its wait in the queue. The webhooks plugin writes in the
+  // background, so one of its writes may be between the two at either scrape.
+  const double writes = value(after, "signet_store_write_seconds_count") -
+                        value(before, "signet_store_write_seconds_count");
+  EXPECT_GE(writes, 4);
+  EXPECT_NEAR(value(after, "signet_store_write_queued_seconds_count") -
+                  value(before, "signet_store_write_queued_seconds_count"),
+              writes, 2);
+  EXPECT_GT(value(after, "signet_store_commit_seconds_count"),
+            value(before, "signet_store_commit_seconds_count"));
   // Unknown paths share one label: what clients send does not grow the registry.
   EXPECT_EQ(value(after, unmatched) - value(before, unmatched), 2);
   EXPECT_EQ(after.find("path-1"), std::string::npos);
@@ -107,9 +109,10 @@ TEST_P(MetricsTest, CountersMoveWithRequestsActivitiesPoliciesAndTheStore) {
                                              tagRoute + "}"));
   EXPECT_NE(after.find("# TYPE signet_http_request_duration_seconds histogram"), std::string::npos);
   // Gauges read from the store: the outbox per subscribing module, and the webhooks queue.
-  EXPECT_GE(sample(after, R"(signet_activity_events_pending{module="webhooks"})"), 0) << after;
-  EXPECT_GE(sample(after, "signet_webhooks_pending_deliveries"), 0) << after;
-  EXPECT_EQ(sample(after, "signet_store_up"), 1);
+  EXPECT_GE(metricSample(after, R"(signet_activity_events_pending{module="webhooks"})"), 0)
+      << after;
+  EXPECT_GE(metricSample(after, "signet_webhooks_pending_deliveries"), 0) << after;
+  EXPECT_EQ(metricSample(after, "signet_store_up"), 1);
   // Every line is a comment or `name{labels} value`.
   std::regex line(R"(^(# (HELP|TYPE) .*|[a-z_]+(\{[^}]*\})? [-+0-9.eInf]+)$)");
   std::istringstream lines(after);
@@ -125,14 +128,14 @@ TEST_P(MetricsTest, PluginFailuresAreCountedByPluginAndSite) {
                                                                     }()}});
   const std::string series =
       R"(signet_plugin_failures_total{plugin="thrower",site="handler of ACTIVITY_TYPE_THROWER_PING"})";
-  double before = std::max(0.0, sample(scrape(gw), series));
+  double before = std::max(0.0, metricSample(scrape(gw), series));
   json::Object ping = json::object();
   ping->set("text", "hi");
   auto activity = gw.rootClient().submit("thrower_ping", "ACTIVITY_TYPE_THROWER_PING",
                                          gw.root().organizationId, ping);
   EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED");
   std::string after = scrape(gw);
-  EXPECT_EQ(sample(after, series) - before, 1) << after;
+  EXPECT_EQ(metricSample(after, series) - before, 1) << after;
 }
 
 // On the main listener, /metrics answers loopback clients only: the counters say what the
