@@ -12,7 +12,10 @@
 #   HALF_RATE=1           after each kind's run at saturation, a second run held to half of its
 #                         rate (each connection pausing between requests) reports p50 and p99
 #                         at that load, and the share of those requests that took over 5 and
-#                         over 10 ms inside the gateway (its own histogram, from /metrics)
+#                         over 10 ms inside the gateway (its own histogram, from /metrics);
+#                         for a kind that writes, the share of its writes over 5 ms from the
+#                         group-commit queue to their commit, and of the two parts that can
+#                         be that long alone: the wait in the queue and the COMMIT
 #   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
 #   THREADS=N             limits.threads, the gateway's request workers (default: sized for the
 #                         machine, 16 here)
@@ -131,12 +134,18 @@ process_cost() {
   echo "$ticks $switches"
 }
 cores=$(nproc)
-# The first gateway's own histogram of request times for KIND's route (from a complete request
-# to its answer, without the client's side): "upper-bound cumulative-count" lines.
+# The first gateway's own histograms, as "series upper-bound cumulative-count" lines: its
+# request times for KIND's route (from a complete request to its answer, without the client's
+# side), and the store's: a write from the group-commit queue to its commit, its wait in the
+# queue, and each COMMIT (docs/operations.md).
 gatewayTimes() {
   curl -s "http://127.0.0.1:${ports# }/metrics" |
-    awk -v kind="$1" '/^signet_http_request_duration_seconds_bucket/ && index($0, "/" kind "\"") {
-      match($0, /le="[^"]*"/); print substr($0, RSTART + 4, RLENGTH - 5), $2}'
+    awk -v kind="$1" '
+      /^signet_http_request_duration_seconds_bucket/ && index($0, "/" kind "\"") {s = "request"}
+      /^signet_store_write_seconds_bucket/ {s = "write"}
+      /^signet_store_write_queued_seconds_bucket/ {s = "queued"}
+      /^signet_store_commit_seconds_bucket/ {s = "commit"}
+      s {match($0, /le="[^"]*"/); print s, substr($0, RSTART + 4, RLENGTH - 5), $2; s = ""}'
 }
 printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores\n' \
   "$backend" "$gateways" "$seconds" "$connections" "$threads" "$cores"
@@ -196,11 +205,23 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     halfP50=$(awk '$1 == "50%" {print $2}' <<<"$half")
     halfP99=$(awk '$1 == "99%" {print $2}' <<<"$half")
     inside=$(python3 - "$inside0" "$(gatewayTimes "$kind")" <<'PY'
-import sys
-before, after = (dict(l.split() for l in text.splitlines()) for text in sys.argv[1:3])
-d = {le: float(n) - float(before.get(le, 0)) for le, n in after.items()}
-n = d.get("+Inf", 0) or 1
-print(f"{100 * (n - d['0.005']) / n:.2f} % over 5 ms, {100 * (n - d['0.01']) / n:.2f} % over 10 ms")
+import collections, sys
+def parse(text):
+    h = collections.defaultdict(dict)
+    for line in text.splitlines():
+        series, le, n = line.split()
+        h[series][le] = float(n)
+    return h
+before, after = map(parse, sys.argv[1:3])
+def over(series, le):  # the share of this run's observations above the bound
+    d = {k: n - before[series].get(k, 0) for k, n in after[series].items()}
+    total = d.get("+Inf", 0)
+    return 100 * (total - d[le]) / total if total else 0.0
+line = f"{over('request', '0.005'):.2f} % over 5 ms, {over('request', '0.01'):.2f} % over 10 ms"
+if after["write"].get("+Inf", 0) > before["write"].get("+Inf", 0):  # the kind wrote
+    line += (f"; writes over 5 ms {over('write', '0.005'):.2f} %, their waits in the queue "
+             f"{over('queued', '0.005'):.2f} %, commits {over('commit', '0.005'):.2f} %")
+print(line)
 PY
 )
   fi
