@@ -26,6 +26,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -46,6 +47,10 @@ void exec(sqlite3* db, const char* sql) {
   check(db, sqlite3_exec(db, sql, nullptr, nullptr, nullptr), sql);
 }
 
+void removeDatabase(const std::filesystem::path& file) {
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+}
+
 double cpuMicros(bool kernelOnly) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -63,7 +68,7 @@ class Appender {
  public:
   Appender(const std::filesystem::path& file, int rowsPerCommit, int rowBytes)
       : rowsPerCommit_(rowsPerCommit), body_(rowBytes, 'x') {
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+    removeDatabase(file);
     if (sqlite3_open(file.c_str(), &db_) != SQLITE_OK)
       throw std::runtime_error("cannot open " + file.string());
     exec(db_, "PRAGMA journal_mode=WAL");
@@ -94,8 +99,6 @@ class Appender {
     exec(db_, "COMMIT");
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   }
-
-  int rowsPerCommit() const { return rowsPerCommit_; }
 
  private:
   sqlite3* db_ = nullptr;
@@ -139,10 +142,25 @@ int main(int argc, char** argv) {
     std::cerr << "usage: store_floor DIR ROWS_PER_COMMIT ROW_BYTES [SECONDS]\n";
     return 2;
   }
-  const int rowsPerCommit = std::stoi(argv[2]), rowBytes = std::stoi(argv[3]);
-  const double seconds = argc == 5 ? std::stod(argv[4]) : 3;
-  if (rowsPerCommit < 1 || rowBytes < 1 || seconds <= 0) {
-    std::cerr << "ROWS_PER_COMMIT, ROW_BYTES and SECONDS must be positive\n";
+  // A positive number, or an error naming the argument and what it was given.
+  auto positive = [&](int index, const char* name) {
+    try {
+      size_t used = 0;
+      double v = std::stod(argv[index], &used);
+      if (used == std::strlen(argv[index]) && v > 0) return v;
+    } catch (const std::exception&) {
+    }
+    throw std::invalid_argument(std::string(name) + " must be a positive number, not '" +
+                                argv[index] + "'");
+  };
+  int rowsPerCommit = 0, rowBytes = 0;
+  double seconds = 3;
+  try {
+    rowsPerCommit = static_cast<int>(positive(2, "ROWS_PER_COMMIT"));
+    rowBytes = static_cast<int>(positive(3, "ROW_BYTES"));
+    if (argc == 5) seconds = positive(4, "SECONDS");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "store_floor: " << e.what() << "\n";
     return 2;
   }
   const auto file = std::filesystem::path(argv[1]) / "store-floor.db";
@@ -183,8 +201,9 @@ int main(int argc, char** argv) {
         percentile(paced, 0.5), percentile(paced, 0.99), percentile(paced, 1.0));
   } catch (const std::exception& e) {
     std::cerr << "store_floor: " << e.what() << "\n";
+    removeDatabase(file);
     return 1;
   }
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+  removeDatabase(file);
   return 0;
 }
