@@ -50,7 +50,8 @@ void applyCaps(Db& db, const std::string& organizationId, const std::string& use
 ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string& userId,
                     const std::string& name, const std::string& publicKeyHex,
                     const std::string& curveName, std::optional<int64_t> expirationSeconds,
-                    int64_t nowMs, const std::string& field, const std::string& credentialType) {
+                    int64_t nowMs, const std::string& field, const std::string& credentialType,
+                    std::optional<std::string> sessionProfileId) {
   auto curve = apiKeyCurve(curveName);
   if (!curve)
     throw invalidArgument("invalid field " + field + ".curveType: \"" + curveName +
@@ -91,6 +92,7 @@ ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string
   key.credentialType = credentialType.empty() ? apiKeyCredentialType(*curve) : credentialType;
   if (expirationSeconds) key.expiresAtMs = nowMs + *expirationSeconds * 1000;
   key.createdAtMs = key.updatedAtMs = nowMs;
+  key.sessionProfileId = std::move(sessionProfileId);
   directory::insertApiKey(db, key);
   return key;
 }

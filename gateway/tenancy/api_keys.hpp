@@ -16,12 +16,13 @@ json::Object deleteApiKeys(ActivityContext& ctx, const json::Object& params);
 json::Object getApiKeys(RequestContext& ctx, const json::Object& body);
 json::Object getApiKey(RequestContext& ctx, const json::Object& body);
 
-// Validates and stores one key for a user, applying the caps. Used by the activity and by
-// the organization bootstrap. `field` names the parameter in errors.
+// Validates and stores one key for a user, applying the caps. Used by the activity, the
+// organization bootstrap and session logins (which name the key's session profile). `field`
+// names the parameter in errors.
 ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string& userId,
                     const std::string& name, const std::string& publicKeyHex,
                     const std::string& curveName, std::optional<int64_t> expirationSeconds,
-                    int64_t nowMs, const std::string& field,
-                    const std::string& credentialType = {});
+                    int64_t nowMs, const std::string& field, const std::string& credentialType = {},
+                    std::optional<std::string> sessionProfileId = std::nullopt);
 
 }  // namespace signet::api_keys

@@ -30,14 +30,12 @@ std::string issueSessionKey(ActivityContext& ctx, const std::string& organizatio
   for (const auto& other : directory::apiKeysByPublicKey(ctx.db(), toHex(canonical)))
     if (other.organizationId == organizationId && other.userId == userId && other.expiresAtMs)
       directory::deleteApiKey(ctx.db(), organizationId, other.id);
-  std::string id = api_keys::addKey(ctx.db(), organizationId, userId, key.name, key.publicKey,
-                                    "API_KEY_CURVE_P256", key.expirationSeconds, ctx.nowMs(),
-                                    "parameters", key.credentialType)
-                       .id;
-  if (!key.sessionProfileId.empty())
-    ctx.db().exec("UPDATE api_keys SET session_profile_id = ? WHERE id = ?",
-                  {key.sessionProfileId, id});
-  return id;
+  return api_keys::addKey(
+             ctx.db(), organizationId, userId, key.name, key.publicKey, "API_KEY_CURVE_P256",
+             key.expirationSeconds, ctx.nowMs(), "parameters", key.credentialType,
+             key.sessionProfileId.empty() ? std::nullopt
+                                          : std::optional<std::string>(key.sessionProfileId))
+      .id;
 }
 
 size_t revokeSessionKeys(ActivityContext& ctx, const std::string& organizationId,
