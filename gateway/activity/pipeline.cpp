@@ -213,18 +213,18 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     // The general way's first step in the write transaction: the submitter's vote, and the
     // presentation of an attested submission (stamp_login), whose OTP factor counts without
     // spending the token: the handler spends it when the activity runs.
-    auto prepareNew = [&](Db& db, ActivityRecord& r, bool& done) {
+    auto prepareNew = [&](Db& db, ActivityRecord& r) {
       // A concurrent identical request may have won the race for this fingerprint.
       if (auto raced = activities::findByFingerprint(db, fingerprint)) {
         r = *raced;
-        done = true;
-        return;
+        return Prepared::kSettled;
       }
       DirectoryView directory(nullptr, db);
       r.votes = json::array();
       r.votes->add(
           voteJson(directory, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
       recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), r.createdAtMs);
+      return Prepared::kDecide;
     };
     if (spec.readOnly && !admitOnSnapshot)
       decided = runReadOnly(spec, nullptr, record, caller, body);
@@ -270,16 +270,14 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
     } catch (const std::exception&) {
     }
 
-  return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r, bool& done) {
+  return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r) {
     // Re-read inside the transaction: another vote may have landed since.
     r = *activities::findByFingerprint(db, fingerprint);
     if (hasVoted(r, caller.userId)) {
       // The same vote again changes nothing. A voter whose MFA waits for factors approves
       // again with another credential to present one (the public docs' "Satisfying MFA").
-      if (!approve || presentedBefore(r, caller) || !mfaPending(db, r, caller.userId)) {
-        done = true;
-        return;
-      }
+      if (!approve || presentedBefore(r, caller) || !mfaPending(db, r, caller.userId))
+        return Prepared::kSettled;
     }
     if (r.status != kStatusConsensusNeeded && r.status != kStatusAuthenticatorsNeeded)
       throw failedPrecondition("activity " + r.id + " is " + r.status +
@@ -304,14 +302,14 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
                                          "X-Stamp-Attested");
       }
       recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), now);
-    } else {
-      std::string before = r.status;
-      r.status = kStatusRejected;
-      if (activities::redactSecrets(*spec, r)) activities::storeIntent(db, r);
-      activities::update(db, r);
-      recordActivityEvent(gateway_, db, r, before);
-      done = true;
+      return Prepared::kDecide;
     }
+    std::string before = r.status;
+    r.status = kStatusRejected;
+    if (activities::redactSecrets(*spec, r)) activities::storeIntent(db, r);
+    activities::update(db, r);
+    recordActivityEvent(gateway_, db, r, before);
+    return Prepared::kSettled;
   });
 }
 
@@ -502,15 +500,13 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
 
 ActivityRecord ActivityPipeline::settle(
     const ActivitySpec& spec, ActivityRecord record, const Caller& submitter, bool isNew,
-    const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare) {
+    const std::function<Prepared(Db&, ActivityRecord&)>& prepare) {
   std::optional<Error> failure;
   Decision decision;
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<HandlerContext::AfterCommit> calls;
   auto run = [&](Db& db) {
-    bool done = false;
-    prepare(db, record, done);
-    if (done) return;
+    if (prepare(db, record) == Prepared::kSettled) return;
     RequestCache cache;
     DirectoryView directory(nullptr, db);
     try {

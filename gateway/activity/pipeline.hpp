@@ -55,11 +55,14 @@ class ActivityPipeline {
  private:
   const ActivitySpec& specFor(const std::string& path, const std::string& type) const;
   ActivityRecord vote(const Envelope& env, const Caller& caller, std::string_view body);
+  // What settle()'s first step found in the transaction: a record to decide, or one already
+  // settled, to be answered as it is (an identical request won the race, the same vote came
+  // again, a rejection was just stored).
+  enum class Prepared { kDecide, kSettled };
   // Decides `record` and runs its handler when allowed, in one transaction that first calls
-  // `prepare` (which may set `done` to leave the record as it is).
+  // `prepare`.
   ActivityRecord settle(const ActivitySpec& spec, ActivityRecord record, const Caller& submitter,
-                        bool isNew,
-                        const std::function<void(Db&, ActivityRecord&, bool& done)>& prepare);
+                        bool isNew, const std::function<Prepared(Db&, ActivityRecord&)>& prepare);
   // ActivitySpec::prepare, outside the write lock, on a read-only snapshot.
   void runPreparer(const ActivitySpec& spec, const Caller& caller,
                    const std::string& organizationId, const json::Object& parameters);
