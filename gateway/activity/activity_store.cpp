@@ -106,6 +106,24 @@ void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& v
        json::stringify(evaluations ? evaluations : json::array()), nowMs});
 }
 
+bool exists(Db& db, const std::string& organizationId, const std::string& id) {
+  return db
+      .queryOne("SELECT 1 FROM activities WHERE organization_id = ? AND id = ?",
+                {organizationId, id})
+      .has_value();
+}
+
+std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizationId,
+                                            const std::string& activityId) {
+  std::vector<StoredEvaluation> out;
+  for (const auto& r :
+       db.query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations WHERE "
+                "organization_id = ? AND activity_id = ? ORDER BY created_at_ms, id",
+                {organizationId, activityId}))
+    out.push_back({r.str(0), r.str(1), r.str(2), r.i64(3)});
+  return out;
+}
+
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                  const ActivityFilter& filter) {
   // First the page's ids and sizes, then only the activities that fit the budget.

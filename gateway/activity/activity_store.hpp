@@ -61,9 +61,20 @@ bool insertUnlessStored(Db& db, const ActivityRecord& record);
 std::string storedStatus(Db& db, const std::string& id);
 // Writes status, result, votes, failure and updated_at of an existing activity.
 void update(Db& db, const ActivityRecord& record);
+// Whether the organization has an activity with this id.
+bool exists(Db& db, const std::string& organizationId, const std::string& id);
 // Records one evaluation (a vote's) of the policies for get_policy_evaluations.
 void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
                       const json::Array& evaluations, int64_t nowMs);
+struct StoredEvaluation {
+  std::string id;
+  std::string voteId;
+  std::string evaluations;  // the JSON array recordEvaluation was given
+  int64_t createdAtMs = 0;
+};
+// An activity's recorded evaluations, oldest first.
+std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizationId,
+                                            const std::string& activityId);
 // Newest first. `after` continues past a cursor (older), `before` returns those in front of it
 // (newer), both still newest first.
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,

@@ -1,5 +1,6 @@
 #include "policy/policies.hpp"
 
+#include "activity/activity_store.hpp"
 #include "policy/policy_store.hpp"
 
 namespace signet::policy {
@@ -15,11 +16,9 @@ std::string effect(const std::string& value, const std::string& field) {
 void requireUniqueName(Db& db, const std::string& org, const std::string& name,
                        const std::string& exceptId) {
   if (name.empty()) throw invalidArgument("invalid field parameters.policyName: must not be empty");
-  if (auto other = db.queryOne("SELECT id FROM policies WHERE organization_id = ? AND name = ?",
-                               {org, name}))
-    if (other->str(0) != exceptId)
-      throw Error(Code::kAlreadyExists, "policy label must be unique: \"" + name + "\" is policy " +
-                                            other->str(0) + " of organization " + org);
+  if (auto other = policyIdNamed(db, org, name); other && *other != exceptId)
+    throw Error(Code::kAlreadyExists, "policy label must be unique: \"" + name + "\" is policy " +
+                                          *other + " of organization " + org);
 }
 
 std::string create(ActivityContext& ctx, const json::Object& p, const std::string& field) {
@@ -36,11 +35,8 @@ std::string create(ActivityContext& ctx, const json::Object& p, const std::strin
   validateExpression(r.consensus, "consensus", field + ".consensus");
   validateExpression(r.time, "time", field + ".time");
   requireUniqueName(ctx.db(), r.organizationId, r.name, "");
-  auto count =
-      ctx.db()
-          .queryOne("SELECT COUNT(*) FROM policies WHERE organization_id = ?", {r.organizationId})
-          ->i64(0);
-  if (static_cast<size_t>(count) >= kMaxPoliciesPerOrganization)
+  const size_t count = policyCount(ctx.db(), r.organizationId);
+  if (count >= kMaxPoliciesPerOrganization)
     throw resourceExhausted("organization " + r.organizationId + " already has " +
                             std::to_string(count) + " policies, the limit");
   r.createdAtMs = r.updatedAtMs = ctx.nowMs();
@@ -144,23 +140,19 @@ json::Object listPolicies(RequestContext& ctx, const json::Object&) {
 json::Object getPolicyEvaluations(RequestContext& ctx, const json::Object& body) {
   std::string activityId = json::requireString(body, "activityId", "");
   // Another organization's activity is as unknown here as in get_activity: the same 404.
-  if (!ctx.db().queryOne("SELECT 1 FROM activities WHERE organization_id = ? AND id = ?",
-                         {ctx.organizationId(), activityId}))
+  if (!activities::exists(ctx.db(), ctx.organizationId(), activityId))
     throw notFound("activity " + activityId + " not found in organization " + ctx.organizationId());
   json::Array list = json::array();
-  for (const auto& row :
-       ctx.db().query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations "
-                      "WHERE organization_id = ? AND activity_id = ? ORDER BY "
-                      "created_at_ms, id",
-                      {ctx.organizationId(), activityId})) {
+  for (const auto& stored : activities::evaluationsOf(ctx.db(), ctx.organizationId(), activityId)) {
     json::Object e = json::object();
-    e->set("id", row.str(0));
+    e->set("id", stored.id);
     e->set("activityId", activityId);
     e->set("organizationId", ctx.organizationId());
-    e->set("voteId", row.str(1));
+    e->set("voteId", stored.voteId);
     e->set("policyEvaluations",
-           json::parseObject("{\"e\":" + row.str(2) + "}", "stored evaluations")->getArray("e"));
-    e->set("createdAt", json::timestamp(row.i64(3)));
+           json::parseObject("{\"e\":" + stored.evaluations + "}", "stored evaluations")
+               ->getArray("e"));
+    e->set("createdAt", json::timestamp(stored.createdAtMs));
     list->add(e);
   }
   json::Object r = json::object();

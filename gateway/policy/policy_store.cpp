@@ -65,6 +65,19 @@ std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId
   return fromRow(*r);
 }
 
+std::optional<std::string> policyIdNamed(Db& db, const std::string& organizationId,
+                                         const std::string& name) {
+  auto r = db.queryOne("SELECT id FROM policies WHERE organization_id = ? AND name = ?",
+                       {organizationId, name});
+  return r ? std::optional<std::string>(r->str(0)) : std::nullopt;
+}
+
+size_t policyCount(Db& db, const std::string& organizationId) {
+  return static_cast<size_t>(
+      db.queryOne("SELECT COUNT(*) FROM policies WHERE organization_id = ?", {organizationId})
+          ->i64(0));
+}
+
 std::string policyVersion(Db& db, const std::string& organizationId) {
   auto r = db.queryOne("SELECT policy_version FROM organizations WHERE id = ?", {organizationId});
   return r ? r->str(0) : "";

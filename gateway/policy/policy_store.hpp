@@ -29,6 +29,11 @@ struct PolicyRecord {
 std::vector<PolicyRecord> policiesOf(Db& db, const std::string& organizationId);
 std::optional<PolicyRecord> findPolicy(Db& db, const std::string& organizationId,
                                        const std::string& id);
+// The id of the organization's policy named `name`, if there is one (names are unique in an
+// organization), and how many policies the organization has.
+std::optional<std::string> policyIdNamed(Db& db, const std::string& organizationId,
+                                         const std::string& name);
+size_t policyCount(Db& db, const std::string& organizationId);
 // Every write below also replaces the organization's policy version (policyVersion), which
 // readers compare to know whether a policy set they parsed earlier is still current.
 std::string policyVersion(Db& db, const std::string& organizationId);

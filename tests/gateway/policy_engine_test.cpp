@@ -3,6 +3,7 @@
 // facts, which come with the signing plugin), policy CRUD and its errors, consensus votes and
 // stored evaluations.
 #include "policy/evaluator.hpp"
+#include "policy/policies.hpp"
 #include "policy/policy_set.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
@@ -492,6 +493,41 @@ TEST_P(PolicyEngineTest, PolicyCrudAndRefusals) {
   EXPECT_EQ(status(o.root().submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", o.org(), one)),
             kCompleted);
   EXPECT_EQ(o.root().query("list_policies", orgBody(o.org()))->getArray("policies")->size(), 0u);
+}
+
+TEST_P(PolicyEngineTest, AnOrganizationHoldsAtMostItsLimitOfPolicies) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto policy = [](const std::string& name) {
+    json::Object p = json::object();
+    p->set("policyName", name);
+    p->set("effect", "EFFECT_DENY");
+    p->set("condition", "activity.action == 'EXPORT'");
+    p->set("notes", "");
+    return p;
+  };
+  json::Object many = json::object();
+  json::Array list = json::array();
+  for (size_t i = 0; i < policy::kMaxPoliciesPerOrganization; ++i)
+    list->add(policy("p" + std::to_string(i)));
+  many->set("policies", list);
+  EXPECT_EQ(
+      status(o.root().submit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", o.org(), many)),
+      kCompleted);
+  // One more is refused, names the limit, and stores nothing; another organization is not
+  // counted against it.
+  auto refused = o.root().submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", o.org(),
+                                 policy("one too many"));
+  EXPECT_EQ(status(refused), kFailed);
+  EXPECT_NE(refused->getObject("failure")->getValue<std::string>("message").find(
+                "already has 100 policies, the limit"),
+            std::string::npos)
+      << refused->getObject("failure")->getValue<std::string>("message");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM policies WHERE name = 'one too many'"), 0);
+  auto [other, stamper] = gw.createOrganization("Other Org");
+  EXPECT_EQ(status(gw.clientWith(stamper).submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3",
+                                                 other.organizationId, policy("p0"))),
+            kCompleted);
 }
 
 TEST_P(PolicyEngineTest, VotesAreCheckedAndTheWindowCloses) {
