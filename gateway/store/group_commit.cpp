@@ -26,10 +26,9 @@ void rollbackQuietly(SqlConnection& db) {
 
 void GroupCommit::run(const std::function<void(Db&)>& write) {
   if (insideBatch) throw internalError("a write opened a transaction inside another one");
-  const auto start = std::chrono::steady_clock::now();
   auto job = std::make_shared<Job>();
   job->write = &write;
-  job->queued = start;
+  job->queued = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   queue_.push_back(job);
   while (!job->done) {
@@ -39,7 +38,7 @@ void GroupCommit::run(const std::function<void(Db&)>& write) {
       lead(lock);
   }
   lock.unlock();
-  Metrics::global().observe("signet_store_write_seconds", {}, secondsSince(start));
+  Metrics::global().observe("signet_store_write_seconds", {}, secondsSince(job->queued));
   if (job->error) std::rethrow_exception(job->error);
 }
 
