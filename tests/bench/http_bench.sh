@@ -38,7 +38,7 @@
 # under a kind that writes (on SQLite), the cost of the smallest durable write on this disk and
 # the ceiling with it (tests/bench/store_floor.cpp).
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
-# context switches), how many writes shared a commit on average so far (from GET /metrics),
+# context switches, the bytes it sent toward the disk), how many writes shared a commit on average so far (from GET /metrics),
 # and it ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
@@ -123,15 +123,18 @@ Server(("127.0.0.1", int(sys.argv[1])), Slow).serve_forever()' $((port + 50)) &
   node tests/bench/webhook_endpoint.mjs "$credentials" "http://127.0.0.1:$((port + 50))/hook" >/dev/null
   printf 'webhooks: an endpoint for every activity update, its receiver answering after 2 s\n'
 fi
-# The first gateway's CPU ticks in user and kernel mode, and its threads' context switches.
+# The first gateway's CPU ticks in user and kernel mode, its threads' context switches, and the
+# bytes it has sent toward the storage layer (write_bytes of /proc/PID/io: the pages it dirtied,
+# WAL and checkpoints alike; proc(5)). On PostgreSQL the server writes, and this stays near 0.
 process_cost() {
   local pid=${servers# }
   pid=${pid%% *}
-  local ticks switches
+  local ticks switches disk
   ticks=$(awk '{print $14, $15}' "/proc/$pid/stat")
   switches=$(cat /proc/"$pid"/task/*/status 2>/dev/null |
     awk '/ctxt_switches/ {s += $2} END {print s + 0}')
-  echo "$ticks $switches"
+  disk=$(awk '/^write_bytes/ {print $2}' "/proc/$pid/io")
+  echo "$ticks $switches ${disk:-0}"
 }
 cores=$(nproc)
 # The first gateway's own histograms, as "series upper-bound cumulative-count" lines: its
@@ -255,13 +258,13 @@ PY
     "$halfRate" "$halfP50" "$halfP99" "$inside"
   # What each request cost the first gateway: less noisy than the rate on a shared machine, and
   # it says whether a change saved work or only moved it.
-  read -r u0 s0 c0 <<<"$before"
-  read -r u1 s1 c1 <<<"$after"
+  read -r u0 s0 c0 d0 <<<"$before"
+  read -r u1 s1 c1 d1 <<<"$after"
   python3 -c "
 n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
-      f'{($c1 - $c0) / n:.1f} context switches')"
+      f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')"
   # How well writes shared a commit so far (the first gateway's running totals): a mean near
   # one means requests paid a disk sync each.
   curl -s "http://127.0.0.1:${ports# }/metrics" | awk '
