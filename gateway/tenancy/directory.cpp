@@ -179,14 +179,14 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
       "DELETE FROM user_tag_members WHERE tag_id IN (SELECT id FROM user_tags WHERE "
       "organization_id = ?)",
       p);
-  db.exec(
-      "DELETE FROM mfa_presentations WHERE activity_id IN (SELECT id FROM activities WHERE "
-      "organization_id = ?)",
-      p);
-  for (const char* table :
-       {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
-        "root_quorum_members", "organization_features", "activities", "policy_evaluations",
-        "mfa_policies", "mfa_statuses", "invitations"})
+  // Keyed by activity (core_schema.cpp), so found through the organization's activities.
+  for (const char* table : {"mfa_presentations", "policy_evaluations"})
+    db.exec(std::string("DELETE FROM ") + table +
+                " WHERE activity_id IN (SELECT id FROM activities WHERE organization_id = ?)",
+            p);
+  for (const char* table : {"user_tags", "oauth_providers", "api_keys", "authenticators", "users",
+                            "policies", "root_quorum_members", "organization_features",
+                            "activities", "mfa_policies", "mfa_statuses", "invitations"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }

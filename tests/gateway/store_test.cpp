@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "activity/activity_store.hpp"
+#include "mfa/mfa_store.hpp"
 #include "store/core_schema.hpp"
 #include "store/keyring.hpp"
 #include "support/test_gateway.hpp"
@@ -104,6 +105,75 @@ TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
   });
   std::vector<Migration> unordered = {{2, "b", {}}, {1, "a", {}}};
   EXPECT_THROW(db_->migrate("other", unordered), Error);
+}
+
+// Migration 17 rebuilds policy_evaluations and mfa_presentations keyed by activity first. Rows
+// written under the old layout are read back whole and in order, and each table is one b-tree
+// on SQLite (WITHOUT ROWID, no index beside it) and has one index on PostgreSQL.
+TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
+  auto all = coreMigrations();
+  std::vector<Migration> before;
+  for (const auto& m : all)
+    if (m.version < 17) before.push_back(m);
+  ASSERT_EQ(before.size() + 1, all.size());
+  db_->migrate("core", before);
+  const std::string org = crypto::uuidV4(), activity = crypto::uuidV4(), other = crypto::uuidV4();
+  db_->transaction([&](Db& db) {
+    const char* evaluation =
+        "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
+        "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
+    db.exec(evaluation,
+            {std::string("e2"), activity, org, std::string("v2"), std::string("[2]"), int64_t{20}});
+    db.exec(evaluation,
+            {std::string("e1"), activity, org, std::string("v1"), std::string("[1]"), int64_t{10}});
+    db.exec(evaluation,
+            {std::string("e3"), other, org, std::string("v3"), std::string("[3]"), int64_t{30}});
+    const char* presentation =
+        "INSERT INTO mfa_presentations (vote_id, activity_id, user_id, method_type, method_id, "
+        "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
+    db.exec(presentation,
+            {std::string("v2"), activity, std::string("u2"),
+             std::string("AUTHENTICATION_TYPE_API_KEY"), std::string("k2"), int64_t{20}});
+    db.exec(presentation,
+            {std::string("v1"), activity, std::string("u1"),
+             std::string("AUTHENTICATION_TYPE_PASSKEY"), std::string("k1"), int64_t{10}});
+  });
+  db_->migrate("core", all);
+  EXPECT_EQ(db_->appliedMigrations("core").back(), 17);
+  db_->read([&](Db& db) {
+    auto evaluations = activities::evaluationsOf(db, org, activity);
+    ASSERT_EQ(evaluations.size(), 2u);
+    EXPECT_EQ(evaluations[0].id, "e1");
+    EXPECT_EQ(evaluations[0].voteId, "v1");
+    EXPECT_EQ(evaluations[0].evaluations, "[1]");
+    EXPECT_EQ(evaluations[0].createdAtMs, 10);
+    EXPECT_EQ(evaluations[1].id, "e2");
+    EXPECT_EQ(activities::evaluationsOf(db, org, other).size(), 1u);
+    auto presentations = mfa::presentationsOf(db, activity);
+    ASSERT_EQ(presentations.size(), 2u);
+    EXPECT_EQ(presentations[0].voteId, "v1");
+    EXPECT_EQ(presentations[0].userId, "u1");
+    EXPECT_EQ(presentations[0].method.type, "AUTHENTICATION_TYPE_PASSKEY");
+    EXPECT_EQ(presentations[0].method.id, "k1");
+    EXPECT_EQ(presentations[1].voteId, "v2");
+    if (GetParam() == Backend::kSqlite) {
+      EXPECT_EQ(db.queryOne("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND "
+                            "tbl_name IN ('policy_evaluations', 'mfa_presentations')")
+                    ->i64(0),
+                0);
+      for (const char* table : {"policy_evaluations", "mfa_presentations"})
+        EXPECT_NE(db.queryOne("SELECT sql FROM sqlite_master WHERE name = ?", {std::string(table)})
+                      ->str(0)
+                      .find("WITHOUT ROWID"),
+                  std::string::npos)
+            << table;
+    } else {
+      EXPECT_EQ(db.queryOne("SELECT COUNT(*) FROM pg_indexes WHERE tablename IN "
+                            "('policy_evaluations', 'mfa_presentations')")
+                    ->i64(0),
+                2);
+    }
+  });
 }
 
 TEST(SqliteStoreTest, RunsInWalMode) {
