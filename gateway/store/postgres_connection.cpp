@@ -9,7 +9,8 @@
 // awaited (https://www.postgresql.org/docs/current/libpq-pipeline-mode.html). A write of three
 // statements then costs three round trips instead of five. A failure of a waiting command is
 // reported by the statement it went with; pipeline mode skips what follows a failure, so that
-// statement has not run either.
+// statement has not run either. A read snapshot's ROLLBACK is sent without waiting for its
+// answer, which the connection's next use reads (endSnapshot).
 #include <libpq-fe.h>
 
 #include <cctype>
@@ -76,7 +77,19 @@ class PostgresConnection : public SqlConnection {
   void beginSnapshot() override {
     waiting_.push_back("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   }
-  void endSnapshot() override { rollback(); }
+  // A snapshot wrote nothing, so how its ROLLBACK ends does not matter to the request that read
+  // through it: the ROLLBACK is sent and its answer is read by whoever uses the connection next
+  // (collectRollback), one round trip fewer on the path of every decision. The server ends the
+  // transaction as soon as it reads the command, so no snapshot stays open in the pool.
+  void endSnapshot() override {
+    if (!waiting_.empty() && waiting_.front().starts_with("BEGIN")) {
+      waiting_.clear();
+      return;
+    }
+    if (PQsendQuery(conn_, "ROLLBACK") != 1)
+      throw DatabaseError("PostgreSQL [ROLLBACK]: " + lastError());
+    rollbackUnanswered_ = true;
+  }
   void rollback() override {
     // A transaction whose BEGIN is still waiting never reached the server: nothing to undo.
     if (!waiting_.empty() && waiting_.front().starts_with("BEGIN")) {
@@ -90,15 +103,17 @@ class PostgresConnection : public SqlConnection {
     waiting_.push_back("RELEASE SAVEPOINT " + savepointName(n));
   }
   bool healthy() const override {
+    auto state = PQtransactionStatus(conn_);
     return waiting_.empty() && PQstatus(conn_) == CONNECTION_OK &&
-           PQtransactionStatus(conn_) == PQTRANS_IDLE;
+           (state == PQTRANS_IDLE || (rollbackUnanswered_ && state == PQTRANS_ACTIVE));
   }
   size_t preparedStatements() const override { return names_.size(); }
   size_t roundTrips() const override { return roundTrips_; }
   bool alive() override {
     // Reads what the server sent without waiting: a terminated backend's notice and EOF make
-    // PQconsumeInput fail or the status bad.
-    return PQconsumeInput(conn_) == 1 && PQstatus(conn_) == CONNECTION_OK;
+    // PQconsumeInput fail or the status bad. A snapshot's ROLLBACK that did not end well leaves
+    // the connection to be dropped here rather than to fail the next request.
+    return PQconsumeInput(conn_) == 1 && PQstatus(conn_) == CONNECTION_OK && collectRollback();
   }
 
   size_t exec(const std::string& sql, const SqlParams& params) override {
@@ -133,7 +148,21 @@ class PostgresConnection : public SqlConnection {
  private:
   using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
+  // Reads the answer of a snapshot's ROLLBACK sent without waiting (endSnapshot), if one is
+  // due; by now it has usually arrived. Whether the connection is out of any transaction.
+  bool collectRollback() {
+    if (!rollbackUnanswered_) return true;
+    rollbackUnanswered_ = false;
+    bool ended = true;
+    while (PGresult* r = PQgetResult(conn_)) {
+      ended = ended && PQresultStatus(r) == PGRES_COMMAND_OK;
+      PQclear(r);
+    }
+    return ended && PQtransactionStatus(conn_) == PQTRANS_IDLE;
+  }
+
   Result run(const std::string& sql, const SqlParams& params) {
+    if (!collectRollback()) throw DatabaseError("PostgreSQL [ROLLBACK]: " + lastError());
     if (!preparable(sql)) {
       if (!params.empty())
         throw DatabaseError("parameters given to a statement run as it is: " + sql);
@@ -275,6 +304,7 @@ class PostgresConnection : public SqlConnection {
   std::unordered_map<std::string, std::string> names_;
   uint64_t counter_ = 0;
   std::vector<std::string> waiting_;  // commands to go with the next statement, in order
+  bool rollbackUnanswered_ = false;   // a snapshot's ROLLBACK was sent, its answer not read
   size_t roundTrips_ = 0;
 };
 
