@@ -142,7 +142,7 @@ cores=$(nproc)
 # side), and the store's: a write from the group-commit queue to its commit, its wait in the
 # queue, and each COMMIT (docs/operations.md).
 gatewayTimes() {
-  curl -s "http://127.0.0.1:${ports# }/metrics" |
+  curl -s "http://127.0.0.1:$port/metrics" |
     awk -v kind="$1" '
       /^signet_http_request_duration_seconds_bucket/ && index($0, "/" kind "\"") {s = "request"}
       /^signet_store_write_seconds_bucket/ {s = "write"}
@@ -157,7 +157,7 @@ printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores
 # nothing but that exchange and its cryptography would reach 1 / (1 + cores * perCore / this)
 # of its floor: the ceiling printed under each kind.
 frontEnd=$(wrk -t"$threads" -c"$connections" -d"$((seconds < 5 ? seconds : 5))s" \
-  "http://127.0.0.1:${ports# }/healthz" | awk '/^Requests\/sec:/ {print $2}')
+  "http://127.0.0.1:$port/healthz" | awk '/^Requests\/sec:/ {print $2}')
 printf 'front end alone (GET /healthz, no stamp, no store): %s req/s\n' "$frontEnd"
 printf '%-24s %10s %9s %9s %8s %12s %8s\n' kind 'req/s' p50 p99 non-2xx 'floor req/s' 'share'
 seeded=
@@ -203,7 +203,7 @@ for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts
     "$tools" "$credentials" "$kind" 60000 "$work/$kind.half.requests"
     inside0=$(gatewayTimes "$kind")
     half=$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s tests/bench/replay.lua \
-      "http://127.0.0.1:${ports# }" -- "$work/$kind.half.requests" "$threads" "$pause")
+      "http://127.0.0.1:$port" -- "$work/$kind.half.requests" "$threads" "$pause")
     halfRate=$(awk '/^Requests\/sec:/ {print $2}' <<<"$half")
     halfP50=$(awk '$1 == "50%" {print $2}' <<<"$half")
     halfP99=$(awk '$1 == "99%" {print $2}' <<<"$half")
@@ -267,7 +267,7 @@ print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the ke
       f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')"
   # How well writes shared a commit so far (the first gateway's running totals): a mean near
   # one means requests paid a disk sync each.
-  curl -s "http://127.0.0.1:${ports# }/metrics" | awk '
+  curl -s "http://127.0.0.1:$port/metrics" | awk '
     /^signet_store_commit_batch_size_sum/ {s = $2} /^signet_store_commit_batch_size_count/ {n = $2}
     /^signet_sqlite_checkpoint_seconds_count\{where="commit"\}/ {ci = $2}
     /^signet_sqlite_checkpoint_seconds_sum\{where="commit"\}/ {cs = $2}
