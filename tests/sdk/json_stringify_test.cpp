@@ -28,6 +28,22 @@ TEST(JsonStringify, EveryByteOfAStringAndAKeyIsWrittenAsPocoWritesIt) {
   }
 }
 
+// Plain text is tested eight bytes at a time: a byte to escape is found wherever it sits in or
+// across those words, and the text's end is handled at every length.
+TEST(JsonStringify, AByteToEscapeIsFoundAtEveryOffsetOfEveryLength) {
+  for (size_t length = 0; length <= 24; ++length) {
+    std::string plain(length, 'x');
+    EXPECT_EQ(json::stringify(plain), byPoco(plain)) << "length " << length;
+    for (size_t at = 0; at < length; ++at)
+      for (int c = 0; c < 256; ++c) {
+        std::string text = plain;
+        text[at] = static_cast<char>(c);
+        ASSERT_EQ(json::stringify(text), byPoco(text))
+            << "byte " << c << " at " << at << " of " << length;
+      }
+  }
+}
+
 TEST(JsonStringify, EscapesAreTheOnesJsonReadersExpect) {
   EXPECT_EQ(json::stringify(std::string("q\"b\\s/n\nt\tu\x01\x1f")),
             R"("q\"b\\s/n\nt\tu\u0001\u001F")");
