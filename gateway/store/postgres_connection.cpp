@@ -82,20 +82,13 @@ class PostgresConnection : public SqlConnection {
   // (collectRollback), one round trip fewer on the path of every decision. The server ends the
   // transaction as soon as it reads the command, so no snapshot stays open in the pool.
   void endSnapshot() override {
-    if (!waiting_.empty() && waiting_.front().starts_with("BEGIN")) {
-      waiting_.clear();
-      return;
-    }
+    if (dropUnsentTransaction()) return;
     if (PQsendQuery(conn_, "ROLLBACK") != 1)
       throw DatabaseError("PostgreSQL [ROLLBACK]: " + lastError());
     rollbackUnanswered_ = true;
   }
   void rollback() override {
-    // A transaction whose BEGIN is still waiting never reached the server: nothing to undo.
-    if (!waiting_.empty() && waiting_.front().starts_with("BEGIN")) {
-      waiting_.clear();
-      return;
-    }
+    if (dropUnsentTransaction()) return;
     exec("ROLLBACK", {});
   }
   void savepoint(int n) override { waiting_.push_back("SAVEPOINT " + savepointName(n)); }
@@ -147,6 +140,14 @@ class PostgresConnection : public SqlConnection {
 
  private:
   using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+  // A transaction whose BEGIN is still waiting never reached the server: there is nothing to
+  // undo, only the waiting commands to forget. Whether that was the case.
+  bool dropUnsentTransaction() {
+    if (waiting_.empty() || !waiting_.front().starts_with("BEGIN")) return false;
+    waiting_.clear();
+    return true;
+  }
 
   // Reads the answer of a snapshot's ROLLBACK sent without waiting (endSnapshot), if one is
   // due; by now it has usually arrived. Whether the connection is out of any transaction.
