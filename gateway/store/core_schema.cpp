@@ -55,12 +55,17 @@ Migration directoryGeneration(int version) {
 // its primary key. On SQLite it becomes WITHOUT ROWID, so the key is the table: one b-tree
 // instead of three (rows, the old key's index, the activity index), and fewer pages for the
 // commit of each signature to write and sync. On PostgreSQL the heap stays, with one index in
-// place of two. `columns` lists the new table's columns in order, `definitions` their types.
-void rebuildKeyedByActivity(Migration& m, const std::string& table, const std::string& columns,
-                            const std::string& definitions, const std::string& key) {
+// place of two. `definitions` lists the new table's columns in order, each as "name TYPE ...".
+void rebuildKeyedByActivity(Migration& m, const std::string& table,
+                            const std::vector<std::string>& definitions, const std::string& key) {
+  std::string columns, typed;
+  for (const auto& d : definitions) {
+    columns += (columns.empty() ? "" : ", ") + d.substr(0, d.find(' '));
+    typed += (typed.empty() ? "" : ", ") + d;
+  }
   const std::string rebuilt = table + "_by_activity";
   const std::string create =
-      "CREATE TABLE " + rebuilt + " (" + definitions + ", PRIMARY KEY (" + key + "))";
+      "CREATE TABLE " + rebuilt + " (" + typed + ", PRIMARY KEY (" + key + "))";
   m.statements.push_back("sqlite: " + create + " WITHOUT ROWID");
   m.statements.push_back("postgresql: " + create);
   m.statements.push_back("INSERT INTO " + rebuilt + " (" + columns + ") SELECT " + columns +
@@ -74,18 +79,16 @@ Migration keyedByActivity(int version) {
               "policy evaluations and MFA presentations keyed by their activity first, one "
               "b-tree each on SQLite",
               {}};
-  rebuildKeyedByActivity(m, "policy_evaluations",
-                         "activity_id, id, organization_id, vote_id, evaluations, created_at_ms",
-                         "activity_id TEXT NOT NULL, id TEXT NOT NULL, organization_id TEXT NOT "
-                         "NULL, vote_id TEXT NOT NULL, evaluations TEXT NOT NULL, created_at_ms "
-                         "BIGINT NOT NULL",
-                         "activity_id, id");
-  rebuildKeyedByActivity(m, "mfa_presentations",
-                         "activity_id, vote_id, user_id, method_type, method_id, created_at_ms",
-                         "activity_id TEXT NOT NULL, vote_id TEXT NOT NULL, user_id TEXT NOT "
-                         "NULL, method_type TEXT NOT NULL, method_id TEXT NOT NULL, "
-                         "created_at_ms BIGINT NOT NULL",
-                         "activity_id, vote_id");
+  rebuildKeyedByActivity(
+      m, "policy_evaluations",
+      {"activity_id TEXT NOT NULL", "id TEXT NOT NULL", "organization_id TEXT NOT NULL",
+       "vote_id TEXT NOT NULL", "evaluations TEXT NOT NULL", "created_at_ms BIGINT NOT NULL"},
+      "activity_id, id");
+  rebuildKeyedByActivity(
+      m, "mfa_presentations",
+      {"activity_id TEXT NOT NULL", "vote_id TEXT NOT NULL", "user_id TEXT NOT NULL",
+       "method_type TEXT NOT NULL", "method_id TEXT NOT NULL", "created_at_ms BIGINT NOT NULL"},
+      "activity_id, vote_id");
   return m;
 }
 }  // namespace
