@@ -38,8 +38,9 @@
 # under a kind that writes (on SQLite), the cost of the smallest durable write on this disk and
 # the ceiling with it (tests/bench/store_floor.cpp).
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
-# context switches, the bytes it sent toward the disk), how many writes shared a commit on average so far (from GET /metrics),
-# and it ends with the gateway's resident memory (VmRSS) after the run.
+# context switches, the bytes it sent toward the disk), how many writes shared a commit on
+# average so far (from GET /metrics), and it ends with the gateway's resident memory (VmRSS)
+# after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
 set -euo pipefail
