@@ -168,8 +168,16 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
   ResponseHeaders responseHeaders;
   const bool isVote = spec.type == kApproveActivity || spec.type == kRejectActivity;
   ActivityRecord record;
+  // A read-only activity without network calls to prepare is admitted on the snapshot it is
+  // decided and executed on: one read transaction, and one read of the directory's generation.
+  // Only with an API key's stamp: a passkey's assertion advances its stored counter, and an
+  // attested stamp may spend what it presents, which are writes a snapshot refuses.
+  const bool admitOnSnapshot = spec.readOnly && !spec.prepare && !isVote && apiKey;
   // Who submits, whether this version is open to their organization, and whether this body is
   // already an activity; then, for a new activity, its record. False when it already exists.
+  // On the snapshot the body is not looked up: its row is inserted unless the fingerprint is
+  // stored, and a body that is stored answers with that activity then (runReadOnly). So the
+  // lookup, a statement every signature paid, is paid only by a body sent again.
   auto admit = [&](DirectoryView& directory) {
     auto who = resolver_.resolve(directory, headers, apiKey, body, env.organizationId, now);
     caller = who.caller;
@@ -178,7 +186,7 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     env.organizationId = who.organizationId;
     // Whether this version is open to the organization: refused before anything is stored.
     responseHeaders = rollout_.admit(directory.db(), spec, env.organizationId);
-    existing = activities::findByFingerprint(directory.db(), fingerprint);
+    if (!admitOnSnapshot) existing = activities::findByFingerprint(directory.db(), fingerprint);
     // Authenticated, and before any policy runs: a malformed intent is refused, nothing stored.
     checkParameterShapes(spec.parameters, env.parameters);
     if (existing || isVote) return false;
@@ -186,12 +194,7 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     return true;
   };
 
-  // A read-only activity without network calls to prepare is admitted on the snapshot it is
-  // decided and executed on: one read transaction, and one read of the directory's generation.
-  // Only with an API key's stamp: a passkey's assertion advances its stored counter, and an
-  // attested stamp may spend what it presents, which are writes a snapshot refuses.
   std::optional<ActivityRecord> decided;  // a read-only activity, decided on its snapshot
-  const bool admitOnSnapshot = spec.readOnly && !spec.prepare && !isVote && apiKey;
   if (admitOnSnapshot)
     decided = runReadOnly(spec, admit, record, caller, body);
   else
@@ -446,7 +449,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
     DirectoryView directory(&gateway_.directoryCache(), db);
-    // `admit` fills `fresh` and `submitter`, or finds the body already stored.
+    // `admit` fills `fresh` and `submitter` (or, off the snapshot, finds the body stored).
     if (admit && !admit(directory)) return;
     record = fresh;
     record.votes = json::array();
@@ -476,6 +479,12 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
   if (!allowed) return std::nullopt;  // decided again, and counted, the general way
   countOutcome(decision);
   if (refused) {
+    // A body stored before is that activity, whatever running it again now refuses (its key
+    // deleted since, say), as it was when the body was looked up before it ran.
+    std::optional<ActivityRecord> stored;
+    gateway_.database().read(
+        [&](Db& db) { stored = activities::findByFingerprint(db, record.fingerprint); });
+    if (stored) return stored;
     if (!failureWrites.empty()) runFailureWrites(failureWrites);
     std::rethrow_exception(refused);
   }

@@ -227,6 +227,55 @@ TEST_P(SigningTest, PrivateKeysSignByIdAndAddress) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?", {"private-key:" + id}), 0);
 }
 
+// A signature is admitted without looking its body up first: its row is inserted unless the
+// body is stored. A body sent again is still that one activity, before its key is deleted and
+// after, when signing it again fails: the stored activity answers, and nothing more is stored.
+TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  auto params = json::parseObject(
+      R"({"privateKeys":[{"privateKeyName":"once","curve":"CURVE_SECP256K1","privateKeyTags":[],
+          "addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]})",
+      "t");
+  std::string id =
+      resultOf(gw.rootClient().submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+                                      org, params),
+               "createPrivateKeysResultV2")
+          ->getArray("privateKeys")
+          ->getObject(0)
+          ->getValue<std::string>("privateKeyId");
+  const std::string body = activityBody(
+      "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+      signParams(id, "00ff", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256"));
+  auto first = gw.rootClient().submitRaw("sign_raw_payload", body);
+  ASSERT_EQ(first->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  const std::string stored = json::stringify(first);
+  auto countStored = [&] {
+    return std::pair(gw.count("SELECT COUNT(*) FROM activities WHERE type = ?",
+                              {"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"}),
+                     gw.count("SELECT COUNT(*) FROM policy_evaluations WHERE activity_id = ?",
+                              {first->getValue<std::string>("id")}));
+  };
+  EXPECT_EQ(json::stringify(gw.rootClient().submitRaw("sign_raw_payload", body)), stored);
+  EXPECT_EQ(countStored(), std::pair(int64_t{1}, int64_t{1}));
+
+  json::Object del = json::object();
+  del->set("privateKeyIds", json::stringArray({id}));
+  del->set("deleteWithoutExport", true);
+  resultOf(
+      gw.rootClient().submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", org, del),
+      "deletePrivateKeysResult");
+  // A new body with the deleted key fails; the stored one still answers as it did.
+  EXPECT_NE(
+      failureOf(gw.rootClient().submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                                       signParams(id, "00fe", "PAYLOAD_ENCODING_HEXADECIMAL",
+                                                  "HASH_FUNCTION_KECCAK256")))
+          .find("signWith"),
+      std::string::npos);
+  EXPECT_EQ(json::stringify(gw.rootClient().submitRaw("sign_raw_payload", body)), stored);
+  EXPECT_EQ(countStored(), std::pair(int64_t{2}, int64_t{1}));
+}
+
 TEST_P(SigningTest, SubOrganizationWalletsListByAddressAndGuardDeletion) {
   TestGateway gw(GetParam(), {"signing"});
   auto userKey = newKey();
