@@ -39,8 +39,8 @@
 # the ceiling with it (tests/bench/store_floor.cpp).
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
 # context switches, the bytes it sent toward the disk), how many writes shared a commit on
-# average so far (from GET /metrics), and it ends with the gateway's resident memory (VmRSS)
-# after the run.
+# average so far (from GET /metrics), on PostgreSQL what each request cost the server's
+# processes, and it ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
 set -euo pipefail
@@ -135,7 +135,16 @@ process_cost() {
   switches=$(cat /proc/"$pid"/task/*/status 2>/dev/null |
     awk '/ctxt_switches/ {s += $2} END {print s + 0}')
   disk=$(awk '/^write_bytes/ {print $2}' "/proc/$pid/io")
-  echo "$ticks $switches ${disk:-0}"
+  echo "$ticks $switches ${disk:-0} $(server_ticks)"
+}
+# On PostgreSQL, the CPU ticks of the server's processes (the postmaster and its children: the
+# backends serving the gateways, the WAL writer, the checkpointer), which share the cores too.
+server_ticks() {
+  [ "$backend" = postgresql ] || { echo 0; return; }
+  local master
+  master=$(head -1 "$work/pg/data/postmaster.pid")
+  for p in $master $(pgrep -P "$master"); do cat "/proc/$p/stat" 2>/dev/null; done |
+    awk '{s += $14 + $15} END {print s + 0}'
 }
 cores=$(nproc)
 # The first gateway's own histograms, as "series upper-bound cumulative-count" lines: its
@@ -259,13 +268,19 @@ PY
     "$halfRate" "$halfP50" "$halfP99" "$inside"
   # What each request cost the first gateway: less noisy than the rate on a shared machine, and
   # it says whether a change saved work or only moved it.
-  read -r u0 s0 c0 d0 <<<"$before"
-  read -r u1 s1 c1 d1 <<<"$after"
+  read -r u0 s0 c0 d0 p0 <<<"$before"
+  read -r u1 s1 c1 d1 p1 <<<"$after"
   python3 -c "
 n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
-      f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')"
+      f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')
+if '$backend' == 'postgresql':
+    # All the gateways' requests, for all of them share the one server.
+    server = ($p1 - $p0) * tick / ($total or 1)
+    crypto, front = 1e6 / $perCore, $cores * 1e6 / $frontEnd
+    print(f'  PostgreSQL per request: {server:.0f} us CPU (all its processes); ceiling, the front '
+          f'end plus this floor plus that: {100 * crypto / (crypto + front + server):.1f} %')"
   # How well writes shared a commit so far (the first gateway's running totals): a mean near
   # one means requests paid a disk sync each.
   curl -s "http://127.0.0.1:$port/metrics" | awk '
