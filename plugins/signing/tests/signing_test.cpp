@@ -48,6 +48,26 @@ std::string publicKeyOf(TestGateway& gw, const std::string& walletId, const std:
       ->getValue<std::string>("publicKey");
 }
 
+// create_private_keys with `params`; the first key's id.
+std::string createPrivateKey(TestGateway& gw, const std::string& org, const json::Object& params) {
+  return resultOf(gw.rootClient().submit("create_private_keys",
+                                         "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", org, params),
+                  "createPrivateKeysResultV2")
+      ->getArray("privateKeys")
+      ->getObject(0)
+      ->getValue<std::string>("privateKeyId");
+}
+
+// delete_private_keys of one key, without the export it would otherwise ask for first.
+void deleteUnexportedPrivateKey(TestGateway& gw, const std::string& org, const std::string& id) {
+  json::Object del = json::object();
+  del->set("privateKeyIds", json::stringArray({id}));
+  del->set("deleteWithoutExport", true);
+  resultOf(
+      gw.rootClient().submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", org, del),
+      "deletePrivateKeysResult");
+}
+
 TEST_P(SigningTest, WalletAccountsSignWithTheirSchemes) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;
@@ -218,12 +238,7 @@ TEST_P(SigningTest, PrivateKeysSignByIdAndAddress) {
                                       org, bad),
                RequestError);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signing_private_keys"), 1);
-  json::Object del = json::object();
-  del->set("privateKeyIds", json::stringArray({id}));
-  del->set("deleteWithoutExport", true);
-  resultOf(
-      gw.rootClient().submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", org, del),
-      "deletePrivateKeysResult");
+  deleteUnexportedPrivateKey(gw, org, id);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?", {"private-key:" + id}), 0);
 }
 
@@ -237,13 +252,7 @@ TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
       R"({"privateKeys":[{"privateKeyName":"once","curve":"CURVE_SECP256K1","privateKeyTags":[],
           "addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]})",
       "t");
-  std::string id =
-      resultOf(gw.rootClient().submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
-                                      org, params),
-               "createPrivateKeysResultV2")
-          ->getArray("privateKeys")
-          ->getObject(0)
-          ->getValue<std::string>("privateKeyId");
+  std::string id = createPrivateKey(gw, org, params);
   const std::string body = activityBody(
       "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
       signParams(id, "00ff", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256"));
@@ -259,12 +268,7 @@ TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
   EXPECT_EQ(json::stringify(gw.rootClient().submitRaw("sign_raw_payload", body)), stored);
   EXPECT_EQ(countStored(), std::pair(int64_t{1}, int64_t{1}));
 
-  json::Object del = json::object();
-  del->set("privateKeyIds", json::stringArray({id}));
-  del->set("deleteWithoutExport", true);
-  resultOf(
-      gw.rootClient().submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", org, del),
-      "deletePrivateKeysResult");
+  deleteUnexportedPrivateKey(gw, org, id);
   // A new body with the deleted key fails; the stored one still answers as it did.
   EXPECT_NE(
       failureOf(gw.rootClient().submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
@@ -334,13 +338,7 @@ TEST_P(SigningTest, PrivateKeyTagsExportMarksAndImportRefusals) {
       R"({"privateKeys":[{"privateKeyName":"k","curve":"CURVE_ED25519","privateKeyTags":[")" + tag +
           R"("],"addressFormats":["ADDRESS_FORMAT_SOLANA"]}]})",
       "t");
-  std::string id =
-      resultOf(gw.rootClient().submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
-                                      org, params),
-               "createPrivateKeysResultV2")
-          ->getArray("privateKeys")
-          ->getObject(0)
-          ->getValue<std::string>("privateKeyId");
+  std::string id = createPrivateKey(gw, org, params);
   auto body = orgBody(org);
   body->set("privateKeyId", id);
   EXPECT_EQ(gw.rootClient()
