@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "store/sql_connection.hpp"
+
 namespace signet::activities {
 
 namespace {
@@ -98,7 +100,9 @@ void update(Db& db, const ActivityRecord& a) {
 
 void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
                       const json::Array& evaluations, int64_t nowMs) {
-  db.exec(
+  // Fresh keys, so only the database's own failure can refuse it: its answer need not be read.
+  execUnanswered(
+      db,
       "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
       "created_at_ms) "
       "VALUES (?, ?, ?, ?, ?, ?)",

@@ -1,5 +1,7 @@
 #include "mfa/mfa_store.hpp"
 
+#include "store/sql_connection.hpp"
+
 namespace signet::mfa {
 
 namespace {
@@ -67,7 +69,10 @@ json::Object policyJson(const MfaPolicyRecord& p) {
 
 void recordPresentation(Db& db, const std::string& activityId, const Presentation& p,
                         int64_t nowMs) {
-  db.exec(
+  // A fresh vote's key, so only the database's own failure can refuse it: its answer need not
+  // be read.
+  execUnanswered(
+      db,
       "INSERT INTO mfa_presentations (vote_id, activity_id, user_id, method_type, method_id, "
       "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
       {p.voteId, activityId, p.userId, p.method.type, p.method.id, nowMs});

@@ -7,14 +7,19 @@
 // SAVEPOINT) or close it well (RELEASE SAVEPOINT) are not sent on their own: they wait and go
 // with the next statement, in one message sequence of libpq's pipeline mode, with one answer
 // awaited (https://www.postgresql.org/docs/current/libpq-pipeline-mode.html). A write of three
-// statements then costs three round trips instead of five. A failure of a waiting command is
-// reported by the statement it went with; pipeline mode skips what follows a failure, so that
-// statement has not run either. A read snapshot's ROLLBACK is sent without waiting for its
-// answer, which the connection's next use reads (endSnapshot).
+// statements then costs three round trips instead of five. A row change whose answer no one
+// reads (execUnanswered: an activity's evaluation, its MFA presentation) waits the same way, so
+// a signature's three inserts cost one. A failure of a waiting command is reported by the
+// statement it went with; pipeline mode skips what follows a failure, so that statement has not
+// run either. A read snapshot's ROLLBACK is sent without waiting for its answer, which the
+// connection's next use reads (endSnapshot).
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "store/sql_connection.hpp"
@@ -73,9 +78,9 @@ class PostgresConnection : public SqlConnection {
   }
   ~PostgresConnection() override { PQfinish(conn_); }
 
-  void begin() override { waiting_.push_back("BEGIN"); }
+  void begin() override { waiting_.push_back({"BEGIN"}); }
   void beginSnapshot() override {
-    waiting_.push_back("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    waiting_.push_back({"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"});
   }
   // A snapshot wrote nothing, so how its ROLLBACK ends does not matter to the request that read
   // through it: the ROLLBACK is sent and its answer is read by whoever uses the connection next
@@ -89,11 +94,40 @@ class PostgresConnection : public SqlConnection {
   }
   void rollback() override {
     if (dropUnsentTransaction()) return;
+    waiting_.clear();  // the ROLLBACK would undo whatever waits
     exec("ROLLBACK", {});
   }
-  void savepoint(int n) override { waiting_.push_back("SAVEPOINT " + savepointName(n)); }
+  void commit() override {
+    Result r = run("COMMIT", {});
+    // A transaction a failed statement left aborted ends in ROLLBACK, answered without an error.
+    if (std::string_view(PQcmdStatus(r.get())) != "COMMIT")
+      throw DatabaseError(
+          "PostgreSQL [COMMIT]: the server rolled the transaction back, a statement in it having "
+          "failed");
+  }
+  void savepoint(int n) override { waiting_.push_back({"SAVEPOINT " + savepointName(n)}); }
   void releaseSavepoint(int n) override {
-    waiting_.push_back("RELEASE SAVEPOINT " + savepointName(n));
+    waiting_.push_back({"RELEASE SAVEPOINT " + savepointName(n)});
+  }
+  void execUnanswered(const std::string& sql, const SqlParams& params) override {
+    // Outside a transaction a statement commits by itself, and its answer says whether it did.
+    // One not prepared yet is run at once: preparing it is a round trip of its own anyway.
+    auto it = names_.find(sql);
+    if (it == names_.end() || (waiting_.empty() && PQtransactionStatus(conn_) != PQTRANS_INTRANS)) {
+      exec(sql, params);
+      return;
+    }
+    Waiting w{sql, it->second, {}};
+    w.values.reserve(params.size());
+    for (const auto& p : params) {
+      if (auto* text = std::get_if<std::string>(&p))
+        w.values.emplace_back(*text);
+      else if (auto* n = std::get_if<int64_t>(&p))
+        w.values.emplace_back(std::to_string(*n));
+      else
+        w.values.emplace_back(std::nullopt);
+    }
+    waiting_.push_back(std::move(w));
   }
   bool healthy() const override {
     auto state = PQtransactionStatus(conn_);
@@ -144,7 +178,7 @@ class PostgresConnection : public SqlConnection {
   // A transaction whose BEGIN is still waiting never reached the server: there is nothing to
   // undo, only the waiting commands to forget. Whether that was the case.
   bool dropUnsentTransaction() {
-    if (waiting_.empty() || !waiting_.front().starts_with("BEGIN")) return false;
+    if (waiting_.empty() || !waiting_.front().sql.starts_with("BEGIN")) return false;
     waiting_.clear();
     return true;
   }
@@ -167,6 +201,8 @@ class PostgresConnection : public SqlConnection {
     if (!preparable(sql)) {
       if (!params.empty())
         throw DatabaseError("parameters given to a statement run as it is: " + sql);
+      // A statement waiting with its parameters goes in pipeline mode, this command after it.
+      if (waitingStatement()) return pipelined(sql, "", {});
       // One simple query runs several commands in order, and stops at the first that fails:
       // how a COMMIT goes with the RELEASE before it. (Pipeline mode would refuse a text of
       // several commands, as a schema change may be.)
@@ -207,27 +243,53 @@ class PostgresConnection : public SqlConnection {
     return check(std::move(r), sql);
   }
 
-  static std::string joined(const std::vector<std::string>& commands) {
+  // A command or statement waiting to go with the next one: a command's text alone, or a
+  // prepared statement's name and parameter values as text (execUnanswered).
+  struct Waiting {
+    std::string sql;
+    std::string name;  // empty for a command run as it is
+    std::vector<std::optional<std::string>> values;
+  };
+
+  bool waitingStatement() const {
+    return std::any_of(waiting_.begin(), waiting_.end(),
+                       [](const Waiting& w) { return !w.name.empty(); });
+  }
+
+  static std::string joined(const std::vector<Waiting>& commands) {
     std::string out;
-    for (const auto& c : commands) out += (out.empty() ? "" : "; ") + c;
+    for (const auto& c : commands) out += (out.empty() ? "" : "; ") + c.sql;
     return out;
   }
 
-  // Sends the waiting commands and then the prepared statement as one pipeline with one sync,
-  // and reads every answer. Returns the statement's result, or throws the first failure: a
-  // waiting command's, named by its text, or the statement's.
+  // Queues one command (no name) or prepared statement in pipeline mode.
+  bool send(const std::string& sql, const std::string& name,
+            const std::vector<const char*>& values) {
+    if (name.empty())
+      return PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+    return PQsendQueryPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(),
+                               nullptr, nullptr, 0);
+  }
+
+  // Sends what waits and then the statement (prepared under `name`, or a command as it is when
+  // `name` is empty) as one pipeline with one sync, and reads every answer. Returns the
+  // statement's result, or throws the first failure: a waiting one's, named by its text, or the
+  // statement's.
   Result pipelined(const std::string& sql, const std::string& name,
                    const std::vector<const char*>& values) {
-    std::vector<std::string> commands;
-    commands.swap(waiting_);
+    std::vector<Waiting> waiting;
+    waiting.swap(waiting_);
     ++roundTrips_;
     if (PQenterPipelineMode(conn_) != 1) throw DatabaseError("PostgreSQL: " + lastError());
     bool sent = true;
-    for (const auto& c : commands)
-      sent = sent && PQsendQueryParams(conn_, c.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
-    const int count = static_cast<int>(values.size());
-    sent =
-        sent && PQsendQueryPrepared(conn_, name.c_str(), count, values.data(), nullptr, nullptr, 0);
+    std::vector<std::string> commands;
+    for (const auto& w : waiting) {
+      std::vector<const char*> texts;
+      for (const auto& v : w.values) texts.push_back(v ? v->c_str() : nullptr);
+      sent = sent && send(w.sql, w.name, texts);
+      commands.push_back(w.sql);
+    }
+    sent = sent && send(sql, name, values);
     sent = sent && PQpipelineSync(conn_);
     if (!sent) {
       // The connection failed while sending: it is closed by the pool (not healthy).
@@ -268,7 +330,8 @@ class PostgresConnection : public SqlConnection {
 
   const std::string& prepared(const std::string& sql, int params) {
     if (auto it = names_.find(sql); it != names_.end()) return it->second;
-    if (names_.size() >= kMaxPreparedStatements) {
+    // Not while a statement waits under its name: the cache may grow past its bound until then.
+    if (names_.size() >= kMaxPreparedStatements && !waitingStatement()) {
       ++roundTrips_;
       check(Result(PQexec(conn_, "DEALLOCATE ALL"), &PQclear), "DEALLOCATE ALL");
       names_.clear();
@@ -304,8 +367,8 @@ class PostgresConnection : public SqlConnection {
   PGconn* conn_;
   std::unordered_map<std::string, std::string> names_;
   uint64_t counter_ = 0;
-  std::vector<std::string> waiting_;  // commands to go with the next statement, in order
-  bool rollbackUnanswered_ = false;   // a snapshot's ROLLBACK was sent, its answer not read
+  std::vector<Waiting> waiting_;     // what goes with the next statement, in order
+  bool rollbackUnanswered_ = false;  // a snapshot's ROLLBACK was sent, its answer not read
   size_t roundTrips_ = 0;
 };
 

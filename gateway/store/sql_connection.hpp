@@ -30,7 +30,9 @@ class SqlConnection : public Db {
   // endSnapshot() closes it (there is nothing to commit).
   virtual void beginSnapshot() = 0;
   virtual void endSnapshot() = 0;
-  void commit() { exec("COMMIT"); }
+  // PostgreSQL also checks that the server committed: a COMMIT of a transaction that a failed
+  // statement left aborted answers ROLLBACK, not an error.
+  virtual void commit() { exec("COMMIT"); }
   virtual void rollback() { exec("ROLLBACK"); }
   // A savepoint inside a transaction, named by a number unique within it. A batch names each
   // write's savepoint apart, so that rolling back to one that was never made fails (and fails
@@ -38,6 +40,15 @@ class SqlConnection : public Db {
   virtual void savepoint(int n) { exec("SAVEPOINT " + savepointName(n)); }
   virtual void releaseSavepoint(int n) { exec("RELEASE SAVEPOINT " + savepointName(n)); }
   void rollbackToSavepoint(int n) { exec("ROLLBACK TO SAVEPOINT " + savepointName(n)); }
+  // A row change whose answer no one reads (its row count). On PostgreSQL inside a transaction
+  // it is not sent at once: it waits and goes with the next statement or the COMMIT, one round
+  // trip fewer. A failure is then reported by that statement, which may be the next write's of
+  // a batch or the COMMIT, and so fails the whole batch, not only the write that made it. So
+  // it is for rows that cannot conflict (fresh keys), whose failure can only be the database's
+  // own (a full disk, a lost connection), which fails the batch either way.
+  virtual void execUnanswered(const std::string& sql, const SqlParams& params) {
+    exec(sql, params);
+  }
   // False once the connection is lost or was left inside a transaction (a rollback that
   // failed); the pool then closes it instead of lending it again.
   virtual bool healthy() const = 0;
@@ -55,6 +66,14 @@ class SqlConnection : public Db {
  protected:
   static std::string savepointName(int n) { return "signet_write_" + std::to_string(n); }
 };
+
+// execUnanswered when `db` is a connection of the store (as a write's Db is), exec otherwise.
+inline void execUnanswered(Db& db, const std::string& sql, const SqlParams& params) {
+  if (auto* connection = dynamic_cast<SqlConnection*>(&db))
+    connection->execUnanswered(sql, params);
+  else
+    db.exec(sql, params);
+}
 
 // Opens (creating when missing) a SQLite file in WAL mode with synchronous=FULL, so a
 // committed transaction is on disk before the commit returns. With a checkpointer, the

@@ -214,6 +214,63 @@ TEST_P(GroupCommitTest, ABatchSendsItsTransactionCommandsWithItsStatements) {
   EXPECT_EQ(count("id = 'c1'"), 0);
 }
 
+// A row change whose answer no one reads (execUnanswered) waits on PostgreSQL and goes with the
+// next statement: a write of three inserts costs one round trip and its COMMIT another. Its
+// failure is reported by whatever goes next, here the next write's statement, and the whole
+// transaction has failed with it: that write cannot roll back to its own savepoint either (as
+// GroupCommit then fails the whole batch). A COMMIT of a transaction left failed is an error,
+// not a rollback answered as a success. SQLite runs such a change at once, and a failed
+// statement there undoes only itself.
+TEST_P(GroupCommitTest, RowsNoOneReadsGoWithTheNextStatementAndTheirFailureFailsTheTransaction) {
+  const bool postgres = GetParam() == Backend::kPostgres;
+  const std::string sql = "INSERT INTO widgets (id, n) VALUES (?, ?)";
+  auto connection = openConnection(scratch_->config());
+  insert(*connection, "warm", 0);  // the statement prepared before counting
+  const size_t before = connection->roundTrips();
+  connection->begin();
+  connection->savepoint(1);
+  insert(*connection, "a", 1);
+  connection->execUnanswered(sql, {std::string("b"), int64_t{1}});
+  connection->execUnanswered(sql, {std::string("c"), int64_t{1}});
+  connection->releaseSavepoint(1);
+  connection->commit();
+  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 2u);
+  EXPECT_EQ(count("n = 1"), 3);
+
+  connection->begin();
+  connection->savepoint(1);
+  insert(*connection, "d", 2);
+  if (postgres) {
+    connection->execUnanswered(sql, {std::string("a"), int64_t{2}});  // a duplicate key
+    connection->releaseSavepoint(1);
+    connection->savepoint(2);
+    try {
+      insert(*connection, "e", 2);
+      ADD_FAILURE() << "the waiting duplicate was not reported";
+    } catch (const DatabaseError& e) {
+      EXPECT_NE(std::string(e.what()).find("INSERT INTO widgets"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("duplicate key"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(connection->rollbackToSavepoint(2), DatabaseError);
+  } else {
+    EXPECT_THROW(connection->execUnanswered(sql, {std::string("a"), int64_t{2}}), DatabaseError);
+  }
+  connection->rollback();
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(count("n = 2"), 0);
+
+  connection->begin();
+  insert(*connection, "f", 3);
+  EXPECT_THROW(insert(*connection, "a", 3), DatabaseError);
+  if (postgres)
+    EXPECT_THROW(connection->commit(), DatabaseError);
+  else
+    connection->commit();
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(count("n = 3"), postgres ? 0 : 1);
+  EXPECT_EQ(count("id = 'a' AND n = 1"), 1);
+}
+
 // SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up
 // to three batches at once, each in its own transaction.
 TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {
