@@ -78,8 +78,12 @@ class PostgresConnection : public SqlConnection {
   }
   ~PostgresConnection() override { PQfinish(conn_); }
 
-  void begin() override { waiting_.push_back({"BEGIN"}); }
+  void begin() override {
+    snapshot_ = false;
+    waiting_.push_back({"BEGIN"});
+  }
   void beginSnapshot() override {
+    snapshot_ = true;
     waiting_.push_back({"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"});
   }
   // A snapshot wrote nothing, so how its ROLLBACK ends does not matter to the request that read
@@ -111,9 +115,11 @@ class PostgresConnection : public SqlConnection {
   }
   void execUnanswered(const std::string& sql, const SqlParams& params) override {
     // Outside a transaction a statement commits by itself, and its answer says whether it did.
-    // One not prepared yet is run at once: preparing it is a round trip of its own anyway.
+    // One not prepared yet is run at once: preparing it is a round trip of its own anyway. In a
+    // snapshot the server refuses the write, and that must reach the caller that made it.
     auto it = names_.find(sql);
-    if (it == names_.end() || (waiting_.empty() && PQtransactionStatus(conn_) != PQTRANS_INTRANS)) {
+    if (it == names_.end() || snapshot_ ||
+        (waiting_.empty() && PQtransactionStatus(conn_) != PQTRANS_INTRANS)) {
       exec(sql, params);
       return;
     }
@@ -369,6 +375,7 @@ class PostgresConnection : public SqlConnection {
   uint64_t counter_ = 0;
   std::vector<Waiting> waiting_;     // what goes with the next statement, in order
   bool rollbackUnanswered_ = false;  // a snapshot's ROLLBACK was sent, its answer not read
+  bool snapshot_ = false;            // the last transaction begun is a read-only snapshot
   size_t roundTrips_ = 0;
 };
 

@@ -219,8 +219,8 @@ TEST_P(GroupCommitTest, ABatchSendsItsTransactionCommandsWithItsStatements) {
 // failure is reported by whatever goes next, here the next write's statement, and the whole
 // transaction has failed with it: that write cannot roll back to its own savepoint either (as
 // GroupCommit then fails the whole batch). A COMMIT of a transaction left failed is an error,
-// not a rollback answered as a success. SQLite runs such a change at once, and a failed
-// statement there undoes only itself.
+// not a rollback answered as a success, and in a read-only snapshot nothing waits. SQLite runs
+// such a change at once, and a failed statement there undoes only itself.
 TEST_P(GroupCommitTest, RowsNoOneReadsGoWithTheNextStatementAndTheirFailureFailsTheTransaction) {
   const bool postgres = GetParam() == Backend::kPostgres;
   const std::string sql = "INSERT INTO widgets (id, n) VALUES (?, ?)";
@@ -269,6 +269,14 @@ TEST_P(GroupCommitTest, RowsNoOneReadsGoWithTheNextStatementAndTheirFailureFails
   EXPECT_TRUE(connection->healthy());
   EXPECT_EQ(count("n = 3"), postgres ? 0 : 1);
   EXPECT_EQ(count("id = 'a' AND n = 1"), 1);
+
+  // In a snapshot it does not wait: the refusal reaches the write that made it.
+  connection->beginSnapshot();
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) FROM widgets WHERE n = 1")->i64(0), 3);
+  EXPECT_THROW(connection->execUnanswered(sql, {std::string("g"), int64_t{4}}), DatabaseError);
+  connection->endSnapshot();
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(count("n = 4"), 0);
 }
 
 // SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up
