@@ -62,6 +62,14 @@ bool preparable(const std::string& sql) {
          word == "WITH";
 }
 
+// A parameter as the text libpq sends: a string's own bytes, a number written out (into
+// `scratch`, which must outlive the sending), or null.
+const char* paramText(const SqlValue& p, std::string& scratch) {
+  if (auto* s = std::get_if<std::string>(&p)) return s->c_str();
+  if (auto* n = std::get_if<int64_t>(&p)) return (scratch = std::to_string(*n)).c_str();
+  return nullptr;
+}
+
 bool integerType(Oid type) {
   return type == 20 || type == 21 || type == 23 || type == 26;  // int8, int2, int4, oid
 }
@@ -125,13 +133,10 @@ class PostgresConnection : public SqlConnection {
     }
     Waiting w{sql, it->second, {}};
     w.values.reserve(params.size());
+    std::string scratch;
     for (const auto& p : params) {
-      if (auto* text = std::get_if<std::string>(&p))
-        w.values.emplace_back(*text);
-      else if (auto* n = std::get_if<int64_t>(&p))
-        w.values.emplace_back(std::to_string(*n));
-      else
-        w.values.emplace_back(std::nullopt);
+      const char* text = paramText(p, scratch);
+      w.values.push_back(text ? std::optional<std::string>(text) : std::nullopt);
     }
     waiting_.push_back(std::move(w));
   }
@@ -220,16 +225,7 @@ class PostgresConnection : public SqlConnection {
     }
     std::vector<std::string> texts(params.size());
     std::vector<const char*> values(params.size());
-    for (size_t i = 0; i < params.size(); ++i) {
-      if (auto* s = std::get_if<std::string>(&params[i])) {
-        values[i] = s->c_str();
-      } else if (auto* n = std::get_if<int64_t>(&params[i])) {
-        texts[i] = std::to_string(*n);
-        values[i] = texts[i].c_str();
-      } else {
-        values[i] = nullptr;
-      }
-    }
+    for (size_t i = 0; i < params.size(); ++i) values[i] = paramText(params[i], texts[i]);
     const std::string& name = prepared(sql, static_cast<int>(params.size()));
     if (!waiting_.empty()) return pipelined(sql, name, values);
     ++roundTrips_;
