@@ -284,12 +284,12 @@ class PostgresConnection : public SqlConnection {
     ++roundTrips_;
     if (PQenterPipelineMode(conn_) != 1) throw DatabaseError("PostgreSQL: " + lastError());
     bool sent = true;
-    std::vector<std::string> commands;
+    std::vector<const std::string*> commands;  // each sent one's text, to name its failure
     for (const auto& w : waiting) {
       std::vector<const char*> texts;
       for (const auto& v : w.values) texts.push_back(v ? v->c_str() : nullptr);
       sent = sent && send(w.sql, w.name, texts);
-      commands.push_back(w.sql);
+      commands.push_back(&w.sql);
     }
     sent = sent && send(sql, name, values);
     sent = sent && PQpipelineSync(conn_);
@@ -299,7 +299,7 @@ class PostgresConnection : public SqlConnection {
       PQexitPipelineMode(conn_);
       throw DatabaseError("PostgreSQL [" + sql + "]: " + why);
     }
-    commands.push_back(sql);
+    commands.push_back(&sql);
     std::vector<Result> answers;
     for (size_t i = 0; i < commands.size(); ++i) {
       Result r(PQgetResult(conn_), &PQclear);
@@ -312,9 +312,9 @@ class PostgresConnection : public SqlConnection {
          sync.reset(PQgetResult(conn_))) {
     }
     PQexitPipelineMode(conn_);
-    for (size_t i = 0; i + 1 < answers.size(); ++i) check(std::move(answers[i]), commands[i]);
+    for (size_t i = 0; i + 1 < answers.size(); ++i) check(std::move(answers[i]), *commands[i]);
     if (answers.size() < commands.size())
-      throw DatabaseError("PostgreSQL [" + commands[answers.size()] + "]: " + lastError());
+      throw DatabaseError("PostgreSQL [" + *commands[answers.size()] + "]: " + lastError());
     // A plan the server refuses after a schema change is prepared again next time; inside a
     // transaction, as this is, the statement cannot simply be retried (see run).
     if (PQresultStatus(answers.back().get()) == PGRES_FATAL_ERROR &&
