@@ -12,6 +12,14 @@
 // no other thread to hand a write to. Whatever a gateway does to store an activity durably costs at
 // least this much.
 //
+// Then two costs that a store which commits in groups and serves fresh reads pays per request
+// besides its rows, each timed alone on this machine (CPU time, all threads):
+//   - a read transaction: BEGIN, one row by its key, COMMIT, on a connection of its own, which is
+//     what any request pays to see the store's latest state (a deleted key refused at once);
+//   - a hand-off: a thread that waits on a condition variable until another wakes it, and the
+//     other way back, which is what a request pays to wait for a commit made by another thread
+//     (group commit: it is answered only once its batch's COMMIT has returned).
+//
 // Two runs of SECONDS each (default 3):
 //   - saturated: commits back to back. It prints the CPU time a row cost the process (user and
 //     kernel; the kernel's part is mostly the log writes and the sync) and the commits' p50 and
@@ -25,10 +33,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -135,6 +145,51 @@ class Checkpointer {
   std::thread thread_;
 };
 
+// A read transaction on its own connection, as a request makes to read the store's newest
+// state; returns its CPU time in microseconds, the mean of `count`.
+double readTransactionMicros(const std::filesystem::path& file, int count) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK)
+    throw std::runtime_error("cannot open " + file.string());
+  sqlite3_stmt* select = nullptr;
+  check(db, sqlite3_prepare_v2(db, "SELECT body FROM rows WHERE id = ?", -1, &select, nullptr),
+        "prepare");
+  double cpu0 = cpuMicros(false);
+  for (int i = 0; i < count; ++i) {
+    exec(db, "BEGIN");
+    sqlite3_bind_text(select, 1, "00000000-0000-7000-8000-000000000000", -1, SQLITE_STATIC);
+    check(db, sqlite3_step(select), "select");
+    sqlite3_reset(select);
+    exec(db, "COMMIT");
+  }
+  double micros = (cpuMicros(false) - cpu0) / count;
+  sqlite3_finalize(select);
+  sqlite3_close(db);
+  return micros;
+}
+
+// Two threads passing a turn back and forth through one mutex and a condition variable each:
+// every pass is one thread going to sleep and another waking it. Returns the CPU time of one
+// pass in microseconds (both threads), the mean of `count`.
+double handOffMicros(int count) {
+  std::mutex mutex;
+  std::condition_variable turns[2];
+  int turn = 0;
+  auto play = [&](int me, int passes) {
+    for (int i = 0; i < passes; ++i) {
+      std::unique_lock lock(mutex);
+      turns[me].wait(lock, [&] { return turn == me; });
+      turn = 1 - me;
+      turns[1 - me].notify_one();
+    }
+  };
+  double cpu0 = cpuMicros(false);
+  std::thread other(play, 1, count / 2);
+  play(0, count / 2);
+  other.join();
+  return (cpuMicros(false) - cpu0) / (count / 2 * 2);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -199,6 +254,10 @@ int main(int argc, char** argv) {
     std::printf(
         "  paced (disk busy half the time): commit p50 %.2f ms, p99 %.2f ms, longest %.2f ms\n",
         percentile(paced, 0.5), percentile(paced, 0.99), percentile(paced, 1.0));
+    std::printf("  a read transaction (BEGIN, one row by key, COMMIT): %.1f us CPU\n",
+                readTransactionMicros(file, 20000));
+    std::printf("  a hand-off between two threads (a wait and a wake): %.1f us CPU\n",
+                handOffMicros(20000));
   } catch (const std::exception& e) {
     std::cerr << "store_floor: " << e.what() << "\n";
     removeDatabase(file);
