@@ -248,17 +248,22 @@ PY
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
   python3 -c "print(f'  ceiling, the front end plus this floor: {100 / (1 + $cores * $perCore / $frontEnd):.1f} %')"
-  rm -f "$work/store-floor.out.left"
+  read -r u0 s0 c0 d0 p0 m0 <<<"$before"
+  read -r u1 s1 c1 d1 p1 m1 <<<"$after"
   if [ "$backend" = sqlite ] && [ "$kind" != whoami ] && [ "$kind" != get_activity ]; then
     # The smallest durable write on this disk (tests/bench/store_floor.cpp): a row the size of
     # the request as it arrived (its stamp and body, the least an activity keeps), as many a
     # commit as there are connections (no commit can hold more), and the ceiling with it too.
     rowBytes=$(head -1 "$work/$kind.1.requests" | cut -f3- | wc -c)
     "$storeFloor" "$work" "$connections" "$rowBytes" 2 >"$work/store-floor.out"
-    python3 - "$work/store-floor.out" "$cores" "$perCore" "$frontEnd" "$kind" <<'PY'
+    python3 - "$work/store-floor.out" "$cores" "$perCore" "$frontEnd" "$kind" \
+      "$((m1 - m0))" "${total:-0}" "$(getconf CLK_TCK)" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 cores, perCore, frontEnd = map(float, sys.argv[2:5])
+# The whole machine's CPU a request over the kind's run, wrk and the kernel included.
+busyTicks, requests, ticksPerSecond = map(float, sys.argv[6:9])
+machine = busyTicks * 1e6 / ticksPerSecond / (requests or 1)
 cpu, kernel = map(float, re.search(r"([0-9.]+) us CPU a row, ([0-9.]+) us", text).groups())
 paced = re.search(r"paced.*commit p50 ([0-9.]+) ms, p99 ([0-9.]+) ms", text).groups()
 crypto, front = 1e6 / perCore, cores * 1e6 / frontEnd  # core-microseconds a request
@@ -279,27 +284,20 @@ print(f"  at 50 % of the floor a request may cost {2 * crypto:.0f} us of CPU in 
       f"end, this floor and the store floor take {front + crypto + cpu:.0f}; left: {left:.0f} us "
       f"for all else, a read transaction ({read_:.0f} us) and a hand-off to the committing "
       f"thread ({handOff:.0f} us) among it")
-open(sys.argv[1] + ".left", "w").write(f"{left}")
+print(f"  the machine per request: {machine:.0f} us CPU (wrk and the kernel included); beyond the "
+      f"front end and this floor {machine - front - crypto:.0f} us, against the "
+      f"{left:.0f} us the 50 % target leaves once the store floor is paid")
 PY
   fi
   [ -n "${HALF_RATE:-}" ] && printf '  at half the rate: %s req/s, p50 %s, p99 %s; inside the gateway: %s\n' \
     "$halfRate" "$halfP50" "$halfP99" "$inside"
   # What each request cost the first gateway: less noisy than the rate on a shared machine, and
   # it says whether a change saved work or only moved it.
-  read -r u0 s0 c0 d0 p0 m0 <<<"$before"
-  read -r u1 s1 c1 d1 p1 m1 <<<"$after"
   python3 -c "
 n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
       f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')
-left = '$(cat "$work/store-floor.out.left" 2>/dev/null)'
-if left:  # a writing kind on SQLite: what the run spent set against what the target leaves
-    machine = ($m1 - $m0) * tick / ($total or 1)
-    crypto, front = 1e6 / $perCore, $cores * 1e6 / $frontEnd
-    print(f'  the machine per request: {machine:.0f} us CPU (wrk and the kernel included); beyond '
-          f'the front end and this floor {machine - front - crypto:.0f} us, against the '
-          f'{float(left):.0f} us the 50 % target leaves once the store floor is paid')
 if '$backend' == 'postgresql':
     # All the gateways' requests, for all of them share the one server.
     server = ($p1 - $p0) * tick / ($total or 1)
