@@ -5,6 +5,8 @@
 #include <chrono>
 #include <set>
 
+#include "activity/secret_parameters.hpp"
+#include "activity/secret_results.hpp"
 #include "background.hpp"
 #include "observability/gateway_status.hpp"
 #include "store/core_schema.hpp"
@@ -58,6 +60,7 @@ std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& ma
 Gateway::Gateway(Config config)
     : config_(std::move(config)),
       clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
+  egress::configure(config_.server.egress);
   masterKey_ = MasterKey::load(config_.masterKeyFile, config_.masterKeyPkcs11);
   database_ = std::make_unique<Database>(config_.database);
   loadModules();
@@ -83,6 +86,7 @@ Gateway::Gateway(Config config)
     return url->url;
   };
   catalog_.provideGatewayFacts(std::move(facts));
+  sealSecretsStoredInClear();
 
   auto uncompressed = [](const crypto::SecretBytes& k) {
     return crypto::uncompressPublicKey(crypto::Curve::kP256,
@@ -94,9 +98,34 @@ Gateway::Gateway(Config config)
       toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
 }
 
+void Gateway::sealSecretsStoredInClear() {
+  // Once per store and module: versions before 0.9 stored verification tokens (results) and
+  // pending activities' secret parameters in clear (activity/secret_results.hpp).
+  for (const auto& module : catalog_.modules()) {
+    if (!module->enabled) continue;
+    std::vector<const ActivitySpec*> specs;
+    for (const auto& spec : module->activities)
+      if (!spec.secretResults.empty() || activities::hasSecretParameters(spec))
+        specs.push_back(&spec);
+    if (specs.empty()) continue;
+    std::string done = "secrets_in_activities_sealed:" + module->name;
+    database_->transaction([&](Db& db) {
+      if (db.queryOne("SELECT value FROM gateway_settings WHERE name = ?", {done})) return;
+      DbKeyring keyring(db, masterKey_);
+      int changed = activities::sealStoredInClear(db, keyring, specs);
+      db.exec("INSERT INTO gateway_settings (name, value) VALUES (?, ?)", {done, "1"});
+      if (changed)
+        Poco::Logger::get("signet.store")
+            .notice("sealed the secrets of %d activities of module %s stored in clear", changed,
+                    module->name);
+    });
+  }
+}
+
 Gateway::Gateway(Config config, Detached)
     : config_(std::move(config)),
       clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
+  egress::configure(config_.server.egress);
   loadModules();
   GatewayFacts facts;
   facts.publicUrl = config_.publicUrl;

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 
 #include "signet/error.hpp"
 #include "signet/json.hpp"
+#include "signet/public_issuers.hpp"
 
 namespace signet {
 
@@ -43,17 +45,26 @@ std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugi
   std::string enabled;
   for (const auto& name : enabledPlugins)
     enabled += (enabled.empty() ? "" : ", ") + json::stringify(name);
+  // The OpenID issuers whose keys the sessions plugin may fetch, written out so that the
+  // operator sees them and can edit them (docs/oauth.md, "Which issuers are trusted").
+  std::string settings;
+  if (std::find(enabledPlugins.begin(), enabledPlugins.end(), "sessions") != enabledPlugins.end())
+    settings = R"(,
+    "settings": { "sessions": { "oidc": { "trustedIssuers": )" +
+               json::stringify(json::stringArray(publicOidcIssuers())) + " } } }";
   return R"({
   "listen": "127.0.0.1:8080",
   "database": { "driver": "sqlite", "path": "signet.db" },
   "masterKeyFile": "master.key",
   "plugins": { "enabled": [)" +
-         enabled + R"(] },
+         enabled + "]" + settings + R"( },
   "limits": {
     "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 0,
     "maxConnectionsPerAddress": 256, "headerTimeoutMs": 10000, "bodyTimeoutMs": 30000,
     "idleTimeoutMs": 5000, "maxActivityBytes": 524288,
-    "rateLimit": { "perIpPerSecond": 200, "perOrganizationPerSecond": 50, "burst": 600 }
+    "rateLimit": { "perIpPerSecond": 200, "perOrganizationPerSecond": 50,
+                   "perAuthProxyPerSecond": 50, "burst": 600 },
+    "egress": { "maxConcurrent": 8, "maxPerDestination": 4 }
   },
   "cors": { "allowOrigin": "*" },
   "webauthn": { "rpIds": [] }
@@ -154,6 +165,17 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       positive("headerTimeoutMs", c.server.headerTimeoutMs);
       positive("bodyTimeoutMs", c.server.bodyTimeoutMs);
       positive("idleTimeoutMs", c.server.idleTimeoutMs);
+      if (auto e = json::optionalObject(l, "egress", "limits")) {
+        c.server.egress.maxConcurrent = json::optionalIntInRange(
+            e, "maxConcurrent", "limits.egress", c.server.egress.maxConcurrent, 1, 1023);
+        c.server.egress.maxPerDestination = json::optionalIntInRange(
+            e, "maxPerDestination", "limits.egress", c.server.egress.maxPerDestination, 1, 1023);
+      }
+      if (c.threads > 0 && c.server.egress.maxConcurrent >= c.threads)
+        throw invalidArgument("invalid field limits.egress.maxConcurrent: " +
+                              std::to_string(c.server.egress.maxConcurrent) +
+                              " must be below limits.threads (" + std::to_string(c.threads) +
+                              "), so that requests without outbound calls always find a thread");
       if (auto r = json::optionalObject(l, "rateLimit", "limits")) {
         auto rate = [&](const char* key, double& target) {
           if (!r->has(key) || r->get(key).isEmpty()) return;
@@ -167,6 +189,7 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
         };
         rate("perIpPerSecond", c.server.rateLimit.perIpPerSecond);
         rate("perOrganizationPerSecond", c.server.rateLimit.perOrganizationPerSecond);
+        rate("perAuthProxyPerSecond", c.server.rateLimit.perAuthProxyPerSecond);
         rate("burst", c.server.rateLimit.burst);
       }
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "signet/egress.hpp"
 #include "signet/json.hpp"
 #include "store/database.hpp"
 #include "store/pkcs11_token.hpp"
@@ -25,6 +26,9 @@ bool isSha256Pin(const std::string& pin);
 struct RateLimits {
   double perIpPerSecond = 200;
   double perOrganizationPerSecond = 50;
+  // What the auth proxy forwards for an organization (its proxy key's requests): a budget of
+  // its own, so that strangers reaching the proxy cannot spend the organization's.
+  double perAuthProxyPerSecond = 50;
   double burst = 600;
 };
 
@@ -41,6 +45,9 @@ struct ServerLimits {
   int64_t bodyTimeoutMs = 30'000;    // then to the end of its body
   int64_t idleTimeoutMs = 5'000;     // a connection with no request in progress
   RateLimits rateLimit;
+  // Outbound calls (limits.egress): in flight for API requests, and to one destination. The
+  // first must stay below `threads`, so that requests without outbound calls always find one.
+  egress::Limits egress;
 };
 
 struct Config {

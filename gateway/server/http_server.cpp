@@ -25,6 +25,7 @@
 #include "observability/metrics.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
+#include "signet/egress.hpp"
 
 namespace signet {
 
@@ -386,7 +387,6 @@ struct HttpServer::Impl {
   void refuseAtOnce(int fd, const std::string& peer, const std::string& why, bool total) {
     HttpResult r = frontEndError(Code::kUnavailable, 503, why + "; try again shortly");
     router.addCors(r);
-    r.headers.emplace_back("Retry-After", "1");
     std::string bytes = serialize(r, false, true);
     [[maybe_unused]] auto n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     ::close(fd);
@@ -512,7 +512,8 @@ struct HttpServer::Impl {
                                    "rate limit: client address " + c.peer + " may send " +
                                        std::to_string(limits.rateLimit.perIpPerSecond) +
                                        " requests a second (limits.rateLimit.perIpPerSecond)");
-      r.headers.emplace_back("Retry-After", std::to_string((*wait + 999) / 1000));
+      for (auto& [name, value] : r.headers)  // the bucket's own wait, not errorResult's second
+        if (name == "Retry-After") value = std::to_string((*wait + 999) / 1000);
       router.addCors(r);
       logRefusal(c.peer, 429, "per-address rate limit", "rate_limit_address");
       answer(c, serialize(r, head, !keepAlive), !keepAlive);
@@ -547,7 +548,6 @@ struct HttpServer::Impl {
     HttpResult r = frontEndError(Code::kUnavailable, 503,
                                  "the server is busy: " + std::to_string(limits.maxQueuedRequests) +
                                      " requests are waiting for a handler slot; try again shortly");
-    r.headers.emplace_back("Retry-After", "1");
     router.addCors(r);
     logRefusal(c.peer, 503, "request queue full", "queue_full");
     answer(c, serialize(r, head, !keepAlive), !keepAlive);
@@ -587,7 +587,11 @@ struct HttpServer::Impl {
   // The handler, its answer, the request's count and log line.
   void runRequest(Connection& c, const HttpRequestData& request, bool keepAlive) {
     auto started = std::chrono::steady_clock::now();
-    HttpResult result = router.handle(request);
+    HttpResult result;
+    {
+      egress::RequestScope outbound;  // its calls count against limits.egress.maxConcurrent
+      result = router.handle(request);
+    }
     std::string bytes = serialize(result, request.method == "HEAD", !keepAlive);
     auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                       std::chrono::steady_clock::now() - started)

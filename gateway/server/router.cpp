@@ -48,8 +48,10 @@ HttpResult errorResult(const Error& error) {
   }
   body->set("details", details);
   HttpResult r = jsonResult(httpStatusFor(error.code()), body);
-  // Every bucket refills at one request a second or faster.
-  if (error.code() == Code::kResourceExhausted) r.headers.emplace_back("Retry-After", "1");
+  // Every bucket refills at one request a second or faster; what is unavailable (the store, an
+  // outbound call's bounds) is worth asking again about as soon.
+  if (error.code() == Code::kResourceExhausted || error.code() == Code::kUnavailable)
+    r.headers.emplace_back("Retry-After", "1");
   return r;
 }
 
@@ -138,7 +140,7 @@ Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string liste
     : gateway_(gateway),
       authorizer_(gateway),
       resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates(),
-                gateway.catalog().services(), gateway.directoryCache()),
+                gateway.serviceRates(), gateway.catalog().services(), gateway.directoryCache()),
       pipeline_(gateway, authorizer_, resolver_),
       listener_(listener),
       listenerModule_(std::move(listenerModule)) {}

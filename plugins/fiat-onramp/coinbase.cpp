@@ -4,9 +4,9 @@
 
 #include "cdp_key.hpp"
 #include "providers.hpp"
+#include "signet/egress.hpp"
 #include "signet/encoding.hpp"
 #include "signet/error.hpp"
-#include "signet/http_fetch.hpp"
 
 namespace fiat_onramp {
 
@@ -20,23 +20,21 @@ std::string secretText(const crypto::SecretBytes& s) {
 }
 
 // One authenticated call: a fresh JWT for this method and URL.
-http::HttpAnswer call(const Settings& s, const OpenedKeys& keys, const std::string& method,
-                      const std::string& url, const std::string& body, int64_t nowMs) {
+egress::Answer call(const Settings& s, const OpenedKeys& keys, const std::string& method,
+                    const std::string& url, const std::string& body, int64_t nowMs) {
   auto key = CdpKey::parse(keys.privateKey, "the stored CDP private key");
   std::string keyId = secretText(keys.secret);
   std::string token = key.jwt(keyId, method, url.substr(0, url.find('?')), nowMs / 1000);
   std::fill(keyId.begin(), keyId.end(), '\0');
-  return http::exchange({.method = method,
-                         .url = url,
-                         .headers = {{"Authorization", "Bearer " + token}},
-                         .contentType = body.empty() ? "" : "application/json",
-                         .body = body},
-                        kName,
-                        std::chrono::steady_clock::now() + std::chrono::seconds(s.timeoutSeconds),
-                        s.allowInsecureUrls);
+  return egress::exchange({.method = method,
+                           .url = url,
+                           .headers = {{"Authorization", "Bearer " + token}},
+                           .contentType = body.empty() ? "" : "application/json",
+                           .body = body},
+                          providerRules(kName, s));
 }
 
-json::Object answerObject(const http::HttpAnswer& a, const std::string& what) {
+json::Object answerObject(const egress::Answer& a, const std::string& what) {
   if (a.status != 200)
     throw Error(Code::kUnavailable,
                 std::string(kName) + " answered HTTP " + std::to_string(a.status) + " to " + what);

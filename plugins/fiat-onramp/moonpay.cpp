@@ -5,9 +5,9 @@
 #include <chrono>
 
 #include "providers.hpp"
+#include "signet/egress.hpp"
 #include "signet/encoding.hpp"
 #include "signet/error.hpp"
-#include "signet/http_fetch.hpp"
 
 namespace fiat_onramp {
 
@@ -72,10 +72,8 @@ std::optional<std::string> moonPayStatus(const Settings& s, const Credential& c,
   std::string url = s.moonpay.apiUrl + "/v1/transactions/ext/" + percentEncode(transactionId) +
                     "?" + formEncode({{"apiKey", c.publishableApiKey}});
   std::string secret(reinterpret_cast<const char*>(keys.secret.data()), keys.secret.size());
-  auto answer =
-      http::exchange({.url = url, .headers = {{"Authorization", "Api-Key " + secret}}}, kName,
-                     std::chrono::steady_clock::now() + std::chrono::seconds(s.timeoutSeconds),
-                     s.allowInsecureUrls);
+  auto answer = egress::exchange({.url = url, .headers = {{"Authorization", "Api-Key " + secret}}},
+                                 providerRules(kName, s));
   std::fill(secret.begin(), secret.end(), '\0');
   if (answer.status == 404) return std::nullopt;
   if (answer.status != 200)

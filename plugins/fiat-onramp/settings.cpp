@@ -43,4 +43,11 @@ Settings parseSettings(const json::Object& o) {
   return s;
 }
 
+signet::egress::Rules providerRules(const std::string& provider, const Settings& s) {
+  return {.peer = provider,
+          .deadline = signet::egress::Clock::now() + std::chrono::seconds(s.timeoutSeconds),
+          .allowHttp = s.allowInsecureUrls,
+          .allowInternal = true};
+}
+
 }  // namespace fiat_onramp

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "signet/egress.hpp"
 #include "signet/json.hpp"
 
 namespace fiat_onramp {
@@ -35,5 +36,9 @@ struct Settings {
 };
 
 Settings parseSettings(const signet::json::Object& o);
+
+// How a call to a provider's API may go: the URLs are the operator's (these settings), so any
+// address may be used; plain http:// only with allowInsecureUrls; timeoutSeconds for the call.
+signet::egress::Rules providerRules(const std::string& provider, const Settings& s);
 
 }  // namespace fiat_onramp

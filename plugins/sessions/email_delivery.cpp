@@ -2,9 +2,11 @@
 #include <Poco/Net/MailMessage.h>
 #include <Poco/Net/MailRecipient.h>
 #include <Poco/Net/NetException.h>
+#include <Poco/Net/SMTPClientSession.h>
 #include <Poco/Net/SSLManager.h>
-#include <Poco/Net/SecureSMTPClientSession.h>
+#include <Poco/Net/SecureStreamSocket.h>
 #include <Poco/Net/StringPartSource.h>
+#include <sys/socket.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +14,7 @@
 
 #include "delivery.hpp"
 #include "outbox.hpp"
+#include "signet/egress.hpp"
 #include "signet/error.hpp"
 
 namespace sessions {
@@ -76,17 +79,73 @@ Poco::Net::Context::Ptr tlsContext(const SmtpSettings& s) {
                      /*loadDefaultCAs=*/true);
 }
 
+// Poco's SMTP session over a socket we connected (to an address the egress policy resolved),
+// with STARTTLS checking the certificate against the relay's configured name: Poco's own
+// SecureSMTPClientSession knows no name when it is given a socket.
+class RelaySession : public Poco::Net::SMTPClientSession {
+ public:
+  RelaySession(const Poco::Net::StreamSocket& socket, std::string host)
+      : SMTPClientSession(socket), host_(std::move(host)) {}
+  bool startTls(Poco::Net::Context::Ptr context) {
+    std::string response;
+    if (!isPositiveCompletion(sendCommand("STARTTLS", response))) return false;
+    socket() = Poco::Net::SecureStreamSocket::attach(socket(), host_, context);
+    return true;
+  }
+
+ private:
+  std::string host_;
+};
+
+// A socket connected to the relay, through the egress policy: the relay is the operator's, so
+// any address may be used, but the deadline and the bounds hold as for any outbound call.
+Poco::Net::StreamSocket connectToRelay(const SmtpSettings& s, egress::Clock::time_point deadline) {
+  egress::Rules rules{.peer = "the SMTP relay", .deadline = deadline, .allowInternal = true};
+  std::string last = "no address";
+  for (const auto& address : egress::resolve(s.host, static_cast<uint16_t>(s.port), rules)) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::microseconds>(deadline - egress::Clock::now());
+    if (left.count() <= 0) break;
+    try {
+      Poco::Net::StreamSocket socket;
+      socket.connect(
+          Poco::Net::SocketAddress(egress::toString(address), static_cast<Poco::UInt16>(s.port)),
+          Poco::Timespan(left.count()));
+      return socket;
+    } catch (const Poco::Exception& e) {
+      last = e.displayText();
+    }
+  }
+  throw Error(Code::kUnavailable, "the SMTP relay " + s.host + ":" + std::to_string(s.port) +
+                                      " cannot be reached in time: " + last);
+}
+
 void sendSmtp(const SmtpSettings& s, Poco::Net::MailMessage& mail) {
-  Poco::Net::SecureSMTPClientSession session(s.host, static_cast<Poco::UInt16>(s.port));
-  session.setTimeout(Poco::Timespan(s.timeoutSeconds, 0));
-  session.login();  // EHLO
-  if (s.startTls && !session.startTLS(tlsContext(s)))
-    throw Error(Code::kUnavailable, "the SMTP server " + s.host + ":" + std::to_string(s.port) +
-                                        " does not offer STARTTLS, which the config requires");
-  if (!s.username.empty())
-    session.login(Poco::Net::SMTPClientSession::AUTH_PLAIN, s.username, smtpPassword(s));
-  session.sendMessage(mail);
-  session.close();
+  auto deadline = egress::Clock::now() + std::chrono::seconds(s.timeoutSeconds);
+  auto permit = egress::admit(s.host, static_cast<uint16_t>(s.port), "the SMTP relay");
+  Poco::Net::StreamSocket socket = connectToRelay(s, deadline);
+  RelaySession session(socket, s.host);
+  // One deadline for the whole conversation: at it, the socket is shut down, which ends whatever
+  // read or write the session waits in.
+  int fd = socket.impl()->sockfd();
+  egress::DeadlineGuard guard(deadline, [fd] { ::shutdown(fd, SHUT_RDWR); });
+  try {
+    session.setTimeout(Poco::Timespan(s.timeoutSeconds, 0));
+    session.login();  // EHLO
+    if (s.startTls && !session.startTls(tlsContext(s)))
+      throw Error(Code::kUnavailable, "the SMTP server " + s.host + ":" + std::to_string(s.port) +
+                                          " does not offer STARTTLS, which the config requires");
+    if (!s.username.empty())
+      session.login(Poco::Net::SMTPClientSession::AUTH_PLAIN, s.username, smtpPassword(s));
+    session.sendMessage(mail);
+    session.close();
+  } catch (const Poco::Exception&) {
+    if (guard.expired())
+      throw Error(Code::kUnavailable, "the SMTP relay " + s.host + ":" + std::to_string(s.port) +
+                                          " did not finish in time (" +
+                                          std::to_string(s.timeoutSeconds) + " s)");
+    throw;
+  }
 }
 }  // namespace
 

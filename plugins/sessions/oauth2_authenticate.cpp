@@ -4,7 +4,7 @@
 
 #include "oauth2_credentials.hpp"
 #include "signet/bundles.hpp"
-#include "signet/http_fetch.hpp"
+#include "signet/egress.hpp"
 #include "signet/jwt.hpp"
 #include "signet/key_params.hpp"
 
@@ -55,7 +55,7 @@ Provider providerOf(const OAuth2Credential& c, const OAuth2Settings& s) {
   return {"discord", "Discord", &s.discord};
 }
 
-json::Object answerObject(const http::HttpAnswer& a, const std::string& what) {
+json::Object answerObject(const egress::Answer& a, const std::string& what) {
   try {
     return json::parseObject(a.body, what);
   } catch (const Error&) {
@@ -69,23 +69,28 @@ ExchangedCode exchangeCode(const Request& r, const OAuth2Credential& c,
                            const crypto::SecretBytes& secret, const OAuth2Settings& s,
                            int64_t nowMs) {
   Provider provider = providerOf(c, s);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(s.timeoutSeconds);
+  // The endpoints are the operator's (plugins.settings.sessions.oauth2): any address may be used.
+  egress::Rules rules{.deadline = egress::Clock::now() + std::chrono::seconds(s.timeoutSeconds),
+                      .allowHttp = s.allowHttp,
+                      .allowInternal = true,
+                      .caFile = s.caFile};
   // The client authenticates with HTTP Basic (RFC 6749 §2.3.1), which both providers accept for
   // confidential clients; the client id is in the body as well, as X's PKCE guide shows it.
   std::string credentials =
       c.clientId + ":" + std::string(secret.data(), secret.data() + secret.size());
-  http::HttpExchange token{.method = "POST",
-                           .url = provider.endpoints->tokenUrl,
-                           .headers = {{"Authorization", "Basic " + base64Encode(credentials)}},
-                           .contentType = "application/x-www-form-urlencoded",
-                           .body = formEncode({{"grant_type", "authorization_code"},
-                                               {"code", r.authCode},
-                                               {"redirect_uri", r.redirectUri},
-                                               {"code_verifier", r.codeVerifier},
-                                               {"client_id", c.clientId}})};
+  egress::Request token{.method = "POST",
+                        .url = provider.endpoints->tokenUrl,
+                        .headers = {{"Authorization", "Basic " + base64Encode(credentials)}},
+                        .contentType = "application/x-www-form-urlencoded",
+                        .body = formEncode({{"grant_type", "authorization_code"},
+                                            {"code", r.authCode},
+                                            {"redirect_uri", r.redirectUri},
+                                            {"code_verifier", r.codeVerifier},
+                                            {"client_id", c.clientId}})};
   std::fill(credentials.begin(), credentials.end(), '\0');
   std::string what = provider.display + " token endpoint";
-  auto answer = http::exchange(token, what, deadline, s.allowHttp, s.caFile);
+  rules.peer = what;
+  auto answer = egress::exchange(token, rules);
   std::fill(token.headers[0].second.begin(), token.headers[0].second.end(), '\0');
   if (answer.status >= 400 && answer.status < 500) {
     // The provider refused the code: a bad, spent or expired code, a redirect URI or PKCE
@@ -105,9 +110,10 @@ ExchangedCode exchangeCode(const Request& r, const OAuth2Credential& c,
     throw Error(Code::kUnavailable, "the " + what + " answered without an access_token");
 
   what = provider.display + " user-info endpoint";
-  auto user = http::exchange({.url = provider.endpoints->userInfoUrl,
-                              .headers = {{"Authorization", "Bearer " + accessToken}}},
-                             what, deadline, s.allowHttp, s.caFile);
+  rules.peer = what;
+  auto user = egress::exchange({.url = provider.endpoints->userInfoUrl,
+                                .headers = {{"Authorization", "Bearer " + accessToken}}},
+                               rules);
   if (user.status != 200)
     throw Error(Code::kUnavailable, "the " + what + " (" + provider.endpoints->userInfoUrl +
                                         ") answered HTTP " + std::to_string(user.status));

@@ -175,12 +175,11 @@ void Deliverer::run(WorkerContext& worker) {
     std::string kid, signature;
     int64_t timestamp = worker.nowMs();
     try {
-      Target target = resolveTarget(c.url, s.allowInsecureUrls);
       worker.transaction([&](RequestContext& ctx) {
         kid = currentKey(ctx).kid;
         signature = signDelivery(ctx, kid, timestamp, c.eventId, c.body);
       });
-      result = postDelivery(target,
+      result = postDelivery(c.url,
                             {{"X-Turnkey-Organization-Id", c.organizationId},
                              {"X-Turnkey-Event-Type", c.eventType},
                              {"X-Turnkey-Timestamp", std::to_string(timestamp)},
@@ -190,7 +189,7 @@ void Deliverer::run(WorkerContext& worker) {
                              {"X-Turnkey-Signature-Algorithm", "ed25519"},
                              {"X-Turnkey-Signature-Version", "v1"},
                              {"X-Turnkey-Signature", signature}},
-                            c.body, s.timeoutSeconds);
+                            c.body, s.allowInsecureUrls, s.timeoutSeconds);
     } catch (const std::exception& e) {
       result.error = e.what();
     }

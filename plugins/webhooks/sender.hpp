@@ -1,13 +1,11 @@
-// One delivery attempt: a POST to the checked address of the endpoint (url_policy.hpp), with
-// the endpoint's host name in the Host header and, over https, for SNI and the certificate
-// check. Redirects are not followed; the answer's body is read and dropped.
+// One delivery attempt: a POST through the egress policy (url_policy.hpp), under one deadline
+// that covers connecting, TLS, the request and the whole answer. Redirects are not followed; the
+// answer's body is read and dropped.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "url_policy.hpp"
 
 namespace webhooks {
 
@@ -16,8 +14,8 @@ struct AttemptResult {
   std::string error;   // why, when there was no answer
 };
 
-AttemptResult postDelivery(const Target& target,
+AttemptResult postDelivery(const std::string& url,
                            const std::vector<std::pair<std::string, std::string>>& headers,
-                           const std::string& body, int timeoutSeconds);
+                           const std::string& body, bool allowInsecure, int timeoutSeconds);
 
 }  // namespace webhooks

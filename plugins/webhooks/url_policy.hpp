@@ -1,32 +1,23 @@
-// Where deliveries may go. An endpoint URL must be https, name a host and carry no user-info;
-// every address its host resolves to must be public: no loopback, private (RFC 1918, unique
-// local), link-local (the cloud metadata service at 169.254.169.254 among them), shared,
-// multicast, reserved or unspecified address. A delivery connects to the address that was
-// checked, so a name that resolves elsewhere the second time (DNS rebinding) gains nothing.
+// Where deliveries may go. An endpoint URL must be https, name a host and carry no user-info or
+// fragment; the addresses it reaches must be public (signet/egress.hpp says which are not:
+// loopback, private, link-local with the cloud metadata service, CGNAT, multicast, reserved,
+// unique and site-local, and the IPv6 forms that carry any of those). The URL is checked when an
+// endpoint is registered, so that a mistake is a clear 400, and again by the egress policy at
+// every attempt, on the address actually connected to, so that a name that later resolves
+// elsewhere (DNS rebinding) gains nothing.
 // allowInsecureUrls (an operator's setting for development) lifts the https and address rules.
 #pragma once
 
-#include <Poco/Net/IPAddress.h>
-
 #include <string>
+
+#include "signet/egress.hpp"
 
 namespace webhooks {
 
 // The URL as stored, or InvalidArgument naming `field` and the value.
 std::string checkUrl(const std::string& url, const std::string& field, bool allowInsecure);
 
-struct Target {
-  bool https = false;
-  std::string host;  // as written: the Host header and the certificate's name
-  uint16_t port = 0;
-  std::string pathAndQuery;
-  Poco::Net::IPAddress address;  // the checked address to connect to
-};
-// Resolves the URL's host now and picks an allowed address; a delivery error (std::runtime_error
-// saying why) when there is none.
-Target resolveTarget(const std::string& url, bool allowInsecure);
-
-// Whether an address is one a delivery may reach without allowInsecureUrls.
-bool isPublicAddress(const Poco::Net::IPAddress& address);
+// How an attempt to `url` may go: its deadline and what the address rules allow.
+signet::egress::Rules deliveryRules(bool allowInsecure, int timeoutSeconds);
 
 }  // namespace webhooks

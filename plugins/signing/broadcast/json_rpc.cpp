@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "signet/http_fetch.hpp"
+#include "signet/egress.hpp"
 
 namespace signing::broadcast {
 
@@ -14,13 +14,17 @@ Poco::Dynamic::Var JsonRpc::call(const std::string& method, const json::Array& p
   request->set("id", 1);
   request->set("method", method);
   request->set("params", params);
-  auto answer = http::exchange(
-      {.method = "POST",
-       .url = url_,
-       .headers = {},
-       .contentType = "application/json",
-       .body = json::stringify(request)},
-      name_, std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds_), allowHttp_);
+  // The node is the operator's own choice (broadcast settings): it may be on any address.
+  auto answer =
+      egress::exchange({.method = "POST",
+                        .url = url_,
+                        .headers = {},
+                        .contentType = "application/json",
+                        .body = json::stringify(request)},
+                       {.peer = name_,
+                        .deadline = egress::Clock::now() + std::chrono::seconds(timeoutSeconds_),
+                        .allowHttp = allowHttp_,
+                        .allowInternal = true});
   json::Object reply;
   try {
     reply = json::parseObject(answer.body, name_ + "'s answer");

@@ -1,5 +1,5 @@
 // A JSON-RPC 2.0 client for chain nodes (Ethereum's and Solana's APIs): one call per HTTP
-// exchange, with the deadline, TLS and size bounds of signet/http_fetch.hpp.
+// exchange, with the deadline, TLS and size bounds of signet/egress.hpp.
 #pragma once
 
 #include <Poco/Dynamic/Var.h>

@@ -2,8 +2,8 @@
 
 #include <chrono>
 
+#include "signet/egress.hpp"
 #include "signet/error.hpp"
-#include "signet/http_fetch.hpp"
 
 namespace signing::broadcast {
 
@@ -43,10 +43,13 @@ std::optional<Uint128> Prices::usdMicros(const std::string& caip2, int64_t nowMs
   }
   std::string what = "the price source of " + caip2;
   try {
-    auto answer = http::exchange(
-        {.url = source->second.url}, what,
-        std::chrono::steady_clock::now() + std::chrono::seconds(settings_.timeoutSeconds),
-        settings_.allowInsecureUrls);
+    // The price source is the operator's choice: it may be on any address.
+    auto answer = egress::exchange(
+        {.url = source->second.url},
+        {.peer = what,
+         .deadline = egress::Clock::now() + std::chrono::seconds(settings_.timeoutSeconds),
+         .allowHttp = settings_.allowInsecureUrls,
+         .allowInternal = true});
     auto text = answer.status == 200
                     ? readField(json::parseObject(answer.body, what), source->second.field)
                     : std::nullopt;

@@ -130,6 +130,18 @@ TEST_P(WebhooksTest, EndpointOperationsAndWhatTheyRefuse) {
            {"https://[::1]/hooks", "not a public address"},
            {"https://[fd00::1]/hooks", "not a public address"},
            {"https://[::ffff:192.168.1.1]/hooks", "not a public address"},
+           // IPv6 forms that carry an internal IPv4 address, and IPv6's own internal ranges.
+           {"https://[::127.0.0.1]/hooks", "not a public address (loopback)"},
+           {"https://[64:ff9b::7f00:1]/hooks", "not a public address (loopback)"},
+           {"https://[64:ff9b:1::7f00:1]/hooks", "not a public address (local-use NAT64"},
+           {"https://[2002:7f00:1::]/hooks", "not a public address (loopback)"},
+           {"https://[2002:a9fe:a9fe::]/hooks", "not a public address (link-local)"},
+           {"https://[fec0::1]/hooks", "not a public address (site-local)"},
+           {"https://[fe80::1]/hooks", "not a public address (link-local)"},
+           {"https://100.64.0.1/hooks", "not a public address (shared (carrier-grade NAT))"},
+           {"https://255.255.255.255/hooks", "not a public address (broadcast)"},
+           {"https://224.0.0.1/hooks", "not a public address (multicast)"},
+           {"https://0.0.0.0/hooks", "not a public address (unspecified)"},
            {"https://localhost/hooks", "names a local or metadata host"},
            {"https://user:secret@93.184.216.34/hooks", "carries user-info"},
        }) {
