@@ -89,15 +89,31 @@ Resolution CredentialResolver::resolve(DirectoryView& directory, const StampHead
   // The acting organization is the target or one of its sub-organizations, so its parent is
   // known without another read.
   chargeRate(
-      who.organizationId,
+      who,
       who.organizationId == target->id ? target->parentId : std::optional<std::string>(target->id),
       nowMs);
   return who;
 }
 
-void CredentialResolver::chargeRate(const std::string& organizationId,
+void CredentialResolver::chargeRate(const Resolution& who,
                                     const std::optional<std::string>& parentId,
                                     int64_t nowMs) const {
+  const std::string& organizationId = who.organizationId;
+  if (!who.rateBudget.empty()) {
+    // A service key's requests (the auth proxy's, made for strangers) are charged to the
+    // service's budget for the organization whose key it is, and never to the organization's.
+    if (!serviceRates_.enabled()) return;
+    std::string bucket = who.rateBudget + ":" + who.caller.organizationId;
+    if (auto wait = serviceRates_.take(bucket, nowMs))
+      throw Error(
+          Code::kResourceExhausted,
+          "rate limit: the " + who.rateBudget + " budget of organization " +
+              who.caller.organizationId + " may make " +
+              std::to_string(static_cast<int>(config_.server.rateLimit.perAuthProxyPerSecond)) +
+              " requests a second (limits.rateLimit.perAuthProxyPerSecond); retry in " +
+              std::to_string(*wait) + " ms");
+    return;
+  }
   if (!rates_.enabled()) return;
   std::vector<std::string> buckets{organizationId};
   if (parentId) buckets.push_back(*parentId);
@@ -137,7 +153,7 @@ Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,
     c.publicKey = apiKey->publicKey;
     c.scheme = stamp::schemeName(apiKey->scheme);
     c.signature = apiKey->signature;
-    return {c, actingOrganization(target, key->organizationId)};
+    return {c, actingOrganization(target, key->organizationId), key->rateBudget.value_or("")};
   }
 
   if (headers.webauthn) {
@@ -226,7 +242,7 @@ Resolution CredentialResolver::resolveOidcAttested(Db& db, DirectoryView& direct
   // lock, and the fetch is bounded by the configured timeout.
   OidcIdentity id;
   try {
-    id = services_.verifyOidcToken(services_, stamp.token, "publicKeyAttestation", nowMs, true);
+    id = services_.verifyOidcToken(services_, db, stamp.token, "publicKeyAttestation", nowMs, true);
   } catch (const Error& e) {
     if (e.code() != Code::kInvalidArgument) throw;
     throw fail(e.what());

@@ -22,18 +22,23 @@ inline constexpr const char* kExpiredKeyMessage =
 struct Resolution {
   Caller caller;
   std::string organizationId;
+  // A service key's own budget (ApiKeyRecord::rateBudget); empty: the organization's.
+  std::string rateBudget = {};
 };
 
 class CredentialResolver {
  public:
-  // `rates`: what each organization may request (limits.rateLimit.perOrganizationPerSecond).
+  // `rates`: what each organization may request (limits.rateLimit.perOrganizationPerSecond);
+  // `serviceRates`: what a service key (the auth proxy's) may request for its organization,
+  // charged instead, never beside (limits.rateLimit.perAuthProxyPerSecond).
   // `services`: what the enabled modules offer (an OIDC-attested stamp needs the verifier).
   // `cache`: the gateway's directory cache, which API-key resolutions read through.
   CredentialResolver(const Config& config, std::string signerPublicKey, RateLimiter& rates,
-                     const Services& services, DirectoryCache& cache)
+                     RateLimiter& serviceRates, const Services& services, DirectoryCache& cache)
       : config_(config),
         signerPublicKey_(std::move(signerPublicKey)),
         rates_(rates),
+        serviceRates_(serviceRates),
         services_(services),
         cache_(cache) {}
 
@@ -65,7 +70,7 @@ class CredentialResolver {
                            const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
                            const OrganizationRecord& target, int64_t nowMs,
                            bool apiKeysDownward) const;
-  void chargeRate(const std::string& organizationId, const std::optional<std::string>& parentId,
+  void chargeRate(const Resolution& who, const std::optional<std::string>& parentId,
                   int64_t nowMs) const;
   Resolution resolveAttested(Db& db, DirectoryView& directory, const std::string& header,
                              std::string_view body, const OrganizationRecord& target,
@@ -77,6 +82,7 @@ class CredentialResolver {
   const Config& config_;
   std::string signerPublicKey_;  // verification tokens of attested stamps are checked with it
   RateLimiter& rates_;
+  RateLimiter& serviceRates_;
   const Services& services_;
   DirectoryCache& cache_;
 };

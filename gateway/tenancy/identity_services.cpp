@@ -97,6 +97,7 @@ IdentityServices identityServices(const Catalog& catalog) {
     auto u = directory::findUser(ctx.db(), organizationId, *id);
     return u ? std::optional<UserRef>(refOf(*u)) : std::nullopt;
   };
+  s.oauthIssuerStored = oauth_providers::issuerStored;
   s.organizationName = [](RequestContext& ctx, const std::string& organizationId) {
     return directory::requireOrganization(ctx.db(), organizationId).name;
   };
@@ -115,6 +116,14 @@ IdentityServices identityServices(const Catalog& catalog) {
   };
   s.createUsers = users::createUsers;
   s.createApiKeys = api_keys::createApiKeys;
+  s.setApiKeyRateBudget = [](ActivityContext& ctx, const std::string& apiKeyId,
+                             const std::string& budget) {
+    if (budget != kAuthProxyBudget)
+      throw internalError("unknown rate budget \"" + budget + "\" (only " +
+                          std::string(kAuthProxyBudget) + ")");
+    ctx.db().exec("UPDATE api_keys SET rate_budget = ? WHERE organization_id = ? AND id = ?",
+                  {budget, ctx.organizationId(), apiKeyId});
+  };
   s.createPolicy = policy::createPolicy;
   s.issueSessionKey = issueSessionKey;
   s.revokeSessionKeys = revokeSessionKeys;

@@ -6,13 +6,13 @@
 namespace signet::oauth_providers {
 
 namespace {
-OidcIdentity verified(const Services& services, const std::string& token, const std::string& field,
-                      int64_t nowMs, bool mayFetch) {
+OidcIdentity verified(const Services& services, Db& db, const std::string& token,
+                      const std::string& field, int64_t nowMs, bool mayFetch) {
   if (!services.verifyOidcToken)
     throw invalidArgument("invalid field " + field +
                           ": OIDC tokens are verified by the 'sessions' plugin, which is not "
                           "enabled in this gateway's config (plugins.enabled)");
-  return services.verifyOidcToken(services, token, field, nowMs, mayFetch);
+  return services.verifyOidcToken(services, db, token, field, nowMs, mayFetch);
 }
 
 std::string placeholders(size_t n) {
@@ -21,15 +21,14 @@ std::string placeholders(size_t n) {
   return s;
 }
 
-void prepareList(const Services& services, const json::Object& holder, const std::string& field,
-                 int64_t nowMs) {
+void prepareList(RequestContext& ctx, const json::Object& holder, const std::string& field) {
   auto list = json::optionalArray(holder, "oauthProviders", field);
   if (!list) return;
   for (size_t i = 0; i < list->size(); ++i) {
     auto entry = list->getObject(static_cast<unsigned>(i));
     if (!entry || !entry->has("oidcToken") || !entry->get("oidcToken").isString()) continue;
-    verified(services, entry->getValue<std::string>("oidcToken"),
-             field + ".oauthProviders[" + std::to_string(i) + "].oidcToken", nowMs, true);
+    verified(ctx.services(), ctx.db(), entry->getValue<std::string>("oidcToken"),
+             field + ".oauthProviders[" + std::to_string(i) + "].oidcToken", ctx.nowMs(), true);
   }
 }
 }  // namespace
@@ -46,7 +45,7 @@ std::string add(ActivityContext& ctx, const std::string& organizationId, const s
   std::string iss, sub, aud;
   if (token) {
     // The keys were fetched by prepareTokens before the transaction.
-    auto id = verified(ctx.services(), *token, field + ".oidcToken", ctx.nowMs(), false);
+    auto id = verified(ctx.services(), ctx.db(), *token, field + ".oidcToken", ctx.nowMs(), false);
     iss = id.issuer;
     sub = id.subject;
     aud = id.audiences.empty() ? "" : id.audiences.front();
@@ -110,6 +109,11 @@ json::Array ofUser(Db& db, const std::string& organizationId, const std::string&
   return providers;
 }
 
+bool issuerStored(Db& db, const std::string& issuer) {
+  return db.queryOne("SELECT 1 FROM oauth_providers WHERE issuer = ? LIMIT 1", {issuer})
+      .has_value();
+}
+
 std::optional<std::string> userWithIdentity(Db& db, const std::string& organizationId,
                                             const std::string& issuer, const std::string& subject,
                                             const std::vector<std::string>& audiences) {
@@ -151,16 +155,13 @@ std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& t
 }
 
 void prepareTokens(RequestContext& ctx, const json::Object& params) {
-  const Services& services = ctx.services();
-  int64_t nowMs = ctx.nowMs();
-  prepareList(services, params, "parameters", nowMs);
+  prepareList(ctx, params, "parameters");
   for (const char* key : {"users", "rootUsers"}) {
     auto list = params->getArray(key);
     if (!list) continue;
     for (size_t i = 0; i < list->size(); ++i)
       if (auto user = list->getObject(static_cast<unsigned>(i)))
-        prepareList(services, user,
-                    std::string("parameters.") + key + "[" + std::to_string(i) + "]", nowMs);
+        prepareList(ctx, user, std::string("parameters.") + key + "[" + std::to_string(i) + "]");
   }
 }
 

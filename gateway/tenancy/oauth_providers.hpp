@@ -18,6 +18,8 @@ json::Array ofUser(Db& db, const std::string& organizationId, const std::string&
 std::optional<std::string> userWithIdentity(Db& db, const std::string& organizationId,
                                             const std::string& issuer, const std::string& subject,
                                             const std::vector<std::string>& audiences);
+// Whether any organization has a provider of `issuer` (IdentityServices::oauthIssuerStored).
+bool issuerStored(Db& db, const std::string& issuer);
 // The provider of `userId` that a verified token's claims (iss, sub, aud) match.
 std::optional<std::string> providerOfToken(Db& db, const std::string& organizationId,
                                            const std::string& userId, const json::Object& claims);

@@ -125,7 +125,7 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
                       "(plugins.enabled)");
         auto [condition, values] =
             oauth_providers::subOrganizationCondition(ctx.services().verifyOidcToken(
-                ctx.services(), *filterValue, "filterValue", ctx.nowMs(), true));
+                ctx.services(), ctx.db(), *filterValue, "filterValue", ctx.nowMs(), true));
         sql += " AND (" + condition + ")";
         params.insert(params.end(), values.begin(), values.end());
       } else {

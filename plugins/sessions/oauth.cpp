@@ -16,12 +16,20 @@ std::string joined(const std::vector<std::string>& list) {
   return s;
 }
 
+// The core's answer to whether an organization stored a provider of an issuer, read from `db`.
+std::function<bool(const std::string&)> storedIssuers(const Services& services, Db& db) {
+  return [&services, &db](const std::string& issuer) {
+    return services.identity.oauthIssuerStored && services.identity.oauthIssuerStored(db, issuer);
+  };
+}
+
 // The user the token names: verified (keys fetched by the preparer), bound to `publicKey`, and
 // matching a provider of the organization.
 UserRef userOfToken(ActivityContext& ctx, const PluginState& state, const std::string& token,
                     const std::string& publicKey) {
-  auto id = verifyIdToken(state.oidcKeys, state.settings.oidc, ctx.services().gateway, token,
-                          kTokenField, ctx.nowMs(), false);
+  auto id = verifyIdToken(state.oidcKeys, state.settings.oidc, ctx.services().gateway,
+                          storedIssuers(ctx.services(), ctx.db()), token, kTokenField, ctx.nowMs(),
+                          false);
   requireNonceFor(id, publicKey, kTokenField);
   const auto& identity = ctx.services().identity;
   if (auto user =
@@ -61,10 +69,10 @@ json::Object oauth(ActivityContext& ctx, const json::Object& p, const PluginStat
 }
 
 OidcVerifier oidcVerifier(std::shared_ptr<const PluginState> state) {
-  return [state](const Services& services, const std::string& token, const std::string& field,
-                 int64_t nowMs, bool mayFetch) {
-    return verifyIdToken(state->oidcKeys, state->settings.oidc, services.gateway, token, field,
-                         nowMs, mayFetch);
+  return [state](const Services& services, Db& db, const std::string& token,
+                 const std::string& field, int64_t nowMs, bool mayFetch) {
+    return verifyIdToken(state->oidcKeys, state->settings.oidc, services.gateway,
+                         storedIssuers(services, db), token, field, nowMs, mayFetch);
   };
 }
 
@@ -72,7 +80,8 @@ ActivityPreparer oidcTokenPreparer(std::shared_ptr<const PluginState> state) {
   return [state](RequestContext& ctx, const json::Object& p) {
     if (!p->has("oidcToken") || !p->get("oidcToken").isString()) return;  // the handler refuses
     verifyIdToken(state->oidcKeys, state->settings.oidc, ctx.services().gateway,
-                  p->getValue<std::string>("oidcToken"), kTokenField, ctx.nowMs(), true);
+                  storedIssuers(ctx.services(), ctx.db()), p->getValue<std::string>("oidcToken"),
+                  kTokenField, ctx.nowMs(), true);
   };
 }
 

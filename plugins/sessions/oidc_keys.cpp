@@ -1,10 +1,12 @@
 #include "oidc_keys.hpp"
 
+#include <Poco/Logger.h>
+
 #include <algorithm>
 #include <chrono>
 
+#include "signet/egress.hpp"
 #include "signet/error.hpp"
-#include "signet/http_fetch.hpp"
 #include "signet/json.hpp"
 
 namespace sessions {
@@ -12,9 +14,9 @@ namespace sessions {
 using namespace signet;
 
 namespace {
-constexpr size_t kMaxIssuers = 256;  // distinct issuers kept; the oldest goes first
+constexpr size_t kMaxIssuers = 256;  // distinct issuers kept; past it, an idle one goes
 
-bool insecureAllowed(const OidcSettings& s, const std::string& issuer) {
+bool listedInsecure(const OidcSettings& s, const std::string& issuer) {
   return std::find(s.insecureIssuers.begin(), s.insecureIssuers.end(), issuer) !=
          s.insecureIssuers.end();
 }
@@ -40,7 +42,7 @@ Bytes b64(const json::Object& k, const std::string& name, const std::string& wha
   return *raw;
 }
 
-json::Object answerJson(const http::HttpAnswer& a, const std::string& what) {
+json::Object answerJson(const egress::Answer& a, const std::string& what) {
   if (a.status != 200)
     throw Error(Code::kUnavailable, what + " answered HTTP " + std::to_string(a.status));
   try {
@@ -52,17 +54,18 @@ json::Object answerJson(const http::HttpAnswer& a, const std::string& what) {
 }  // namespace
 
 std::shared_ptr<OidcKeyCache::Entry> OidcKeyCache::entryOf(const std::string& issuer) {
-  std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(issuer);
   if (it != entries_.end()) return it->second;
-  if (entries_.size() >= kMaxIssuers) entries_.erase(entries_.begin());
+  // Only trusted issuers get here, so the map stays small; the bound is a backstop.
+  if (entries_.size() >= kMaxIssuers) {
+    auto idle = std::find_if(entries_.begin(), entries_.end(),
+                             [](const auto& e) { return !e.second->fetching; });
+    if (idle != entries_.end()) entries_.erase(idle);
+  }
   return entries_[issuer] = std::make_shared<Entry>();
 }
 
-std::optional<Jwk> OidcKeyCache::lookup(Entry& e, const std::string& kid, int64_t nowMs,
-                                        bool& stale) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  stale = !e.fetched || nowMs >= e.expiresAtMs;
+std::optional<Jwk> OidcKeyCache::lookup(Entry& e, const std::string& kid) const {
   if (kid.empty()) {
     if (e.keys.size() == 1) return e.keys.begin()->second;
     return std::nullopt;
@@ -73,41 +76,83 @@ std::optional<Jwk> OidcKeyCache::lookup(Entry& e, const std::string& kid, int64_
 
 std::optional<Jwk> OidcKeyCache::key(const std::string& issuer, const std::string& kid,
                                      int64_t nowMs, bool mayFetch) {
+  std::unique_lock lock(mutex_);
   auto entry = entryOf(issuer);
-  bool stale = false;
-  auto found = lookup(*entry, kid, nowMs, stale);
-  if (found && !stale) return found;
-  if (!mayFetch) {
-    if (stale)
-      throw Error(Code::kUnavailable, "the keys of OIDC issuer " + issuer +
-                                          " are not loaded (they are fetched before the "
-                                          "activity runs; submit it again)");
-    return std::nullopt;
+  Entry& e = *entry;
+  for (;;) {
+    auto found = lookup(e, kid);
+    if (found && !stale(e, nowMs)) return found;
+    if (!mayFetch) {
+      if (stale(e, nowMs))
+        throw Error(Code::kUnavailable, "the keys of OIDC issuer " + issuer +
+                                            " are not loaded (they are fetched before the "
+                                            "activity runs; submit it again)");
+      return std::nullopt;
+    }
+    if (!stale(e, nowMs) &&
+        nowMs - e.fetchedAtMs < int64_t{settings_.refreshIntervalSeconds} * 1000)
+      return std::nullopt;  // an unknown kid, and the keys were refreshed moments ago
+    if (e.failedAtMs && nowMs - e.failedAtMs < kFailureHoldMs) {
+      if (found) return found;  // expired keys beat none while the issuer is down
+      throw issuerKeysUnavailable(issuer);
+    }
+    if (e.fetching) {
+      // Wait for the fetch under way, a few requests at most: the rest try again later.
+      if (e.waiting + 1 >= egress::limits().maxPerDestination)
+        throw Error(Code::kUnavailable,
+                    "the keys of OIDC issuer " + issuer +
+                        " are being fetched for other requests; try again shortly",
+                    egress::kBusy);
+      ++e.waiting;
+      bool ended = done_.wait_for(lock, std::chrono::seconds(settings_.timeoutSeconds + 1),
+                                  [&] { return !e.fetching; });
+      --e.waiting;
+      if (!ended) throw issuerKeysUnavailable(issuer);
+      continue;
+    }
+    e.fetching = true;
+    lock.unlock();
+    std::map<std::string, Jwk> keys;
+    int64_t seconds = settings_.defaultCacheSeconds;
+    std::optional<Error> failed;
+    try {
+      keys = fetch(issuer, seconds);
+    } catch (const Error& error) {
+      failed = error;
+    }
+    lock.lock();
+    e.fetching = false;
+    done_.notify_all();
+    if (failed) {
+      if (failed->detailCode() == egress::kBusy) throw *failed;  // not the issuer's fault
+      e.failedAtMs = nowMs;
+      Poco::Logger::get("signet.oidc").warning("%s", std::string(failed->what()));
+      if (found) return found;
+      throw issuerKeysUnavailable(issuer);
+    }
+    e.keys = std::move(keys);
+    e.fetched = true;
+    e.fetchedAtMs = nowMs;
+    e.failedAtMs = 0;
+    e.expiresAtMs = nowMs + seconds * 1000;
   }
-  std::lock_guard<std::mutex> fetching(entry->fetching);
-  // Another request may have fetched while this one waited.
-  found = lookup(*entry, kid, nowMs, stale);
-  if (found && !stale) return found;
-  int64_t last;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    last = entry->fetched ? entry->fetchedAtMs : INT64_MIN / 2;
-  }
-  if (!stale && nowMs - last < int64_t{settings_.refreshIntervalSeconds} * 1000)
-    return std::nullopt;  // an unknown kid, and the keys were refreshed moments ago
-  fetch(issuer, *entry, nowMs);
-  return lookup(*entry, kid, nowMs, stale);
 }
 
-void OidcKeyCache::fetch(const std::string& issuer, Entry& e, int64_t nowMs) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(settings_.timeoutSeconds);
-  bool plainHttp = insecureAllowed(settings_, issuer);
+std::map<std::string, Jwk> OidcKeyCache::fetch(const std::string& issuer, int64_t& cacheSeconds) {
+  // An issuer the operator listed as insecure may be reached on any address and over plain
+  // HTTP; every other one only on public addresses, over HTTPS.
+  bool insecure = listedInsecure(settings_, issuer);
+  egress::Rules rules{
+      .peer = "OIDC issuer " + issuer + " discovery",
+      .deadline = egress::Clock::now() + std::chrono::seconds(settings_.timeoutSeconds),
+      .allowHttp = insecure,
+      .allowInternal = insecure,
+      .caFile = settings_.caFile};
   std::string base = issuer;
   while (!base.empty() && base.back() == '/') base.pop_back();
-  std::string what = "OIDC issuer " + issuer + " discovery";
-  auto discovery = answerJson(http::exchange({.url = base + "/.well-known/openid-configuration"},
-                                             what, deadline, plainHttp, settings_.caFile),
-                              what);
+  std::string what = rules.peer;
+  auto discovery = answerJson(
+      egress::exchange({.url = base + "/.well-known/openid-configuration"}, rules), what);
   // OpenID Connect Discovery 1.0 §4.3: the document must name the issuer it was fetched for.
   if (discovery->optValue<std::string>("issuer", "") != issuer)
     throw Error(Code::kUnavailable, what + " names issuer \"" +
@@ -115,8 +160,8 @@ void OidcKeyCache::fetch(const std::string& issuer, Entry& e, int64_t nowMs) {
                                         "\", not " + issuer);
   std::string jwksUri = discovery->optValue<std::string>("jwks_uri", "");
   if (jwksUri.empty()) throw Error(Code::kUnavailable, what + " has no jwks_uri");
-  what = "OIDC issuer " + issuer + " keys";
-  auto answer = http::exchange({.url = jwksUri}, what, deadline, plainHttp, settings_.caFile);
+  rules.peer = what = "OIDC issuer " + issuer + " keys";
+  auto answer = egress::exchange({.url = jwksUri}, rules);
   auto jwks = answerJson(answer, what);
   auto list = jwks->getArray("keys");
   if (!list) throw Error(Code::kUnavailable, what + " (" + jwksUri + ") has no keys array");
@@ -144,12 +189,13 @@ void OidcKeyCache::fetch(const std::string& issuer, Entry& e, int64_t nowMs) {
     }
     keys[jwk.kid] = std::move(jwk);
   }
-  int64_t seconds = maxAge(answer.cacheControl).value_or(settings_.defaultCacheSeconds);
-  std::lock_guard<std::mutex> lock(mutex_);
-  e.keys = std::move(keys);
-  e.fetched = true;
-  e.fetchedAtMs = nowMs;
-  e.expiresAtMs = nowMs + seconds * 1000;
+  cacheSeconds = maxAge(answer.cacheControl).value_or(settings_.defaultCacheSeconds);
+  return keys;
+}
+
+Error issuerKeysUnavailable(const std::string& issuer) {
+  return Error(Code::kUnavailable, "issuer keys unavailable: the signing keys of OIDC issuer " +
+                                       issuer + " cannot be had now; try again later");
 }
 
 }  // namespace sessions

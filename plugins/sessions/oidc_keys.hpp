@@ -2,11 +2,22 @@
 // (OpenID Connect Discovery 1.0: <iss>/.well-known/openid-configuration) and its jwks_uri
 // (RFC 7517), and kept for the JWKS answer's Cache-Control max-age.
 //
-// Fetches happen only where the caller allows them (outside any transaction). One issuer's
-// fetch is serialized on its own lock, so a slow issuer holds up only the requests that need
-// its keys, each for at most the configured timeout.
+// Only issuers someone chose are fetched (oidc_verifier.hpp decides which, before asking here),
+// and every fetch goes through the egress policy (signet/egress.hpp): public addresses only,
+// unless the operator listed the issuer in insecureIssuers; one deadline for discovery and keys
+// together. Fetches happen only where the caller allows them (outside any transaction).
+//
+// One fetch per issuer at a time: a request that needs keys being fetched waits for that fetch,
+// but only a few may wait on one issuer (limits.egress.maxPerDestination); the rest are told to
+// try again (503). An issuer that could not be fetched is not asked again for a few seconds, so
+// a down issuer costs a flood nothing but answers.
+//
+// What a client is told of a failure is only that the issuer's keys are unavailable: what the
+// network answered (refused, timed out, a certificate error) goes to the gateway's log, so that
+// the gateway cannot be used to probe what its network holds.
 #pragma once
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +26,7 @@
 
 #include "settings.hpp"
 #include "signet/encoding.hpp"
+#include "signet/error.hpp"
 
 namespace sessions {
 
@@ -33,25 +45,35 @@ class OidcKeyCache {
   // The key `kid` of `issuer` (the only key, when `kid` is empty and the issuer has one).
   // With `mayFetch`, keys are fetched when none are cached or they have expired, and refreshed
   // for an unknown kid at most once per refresh interval. nullopt: the kid is unknown. Throws
-  // Error (kUnavailable) when the issuer cannot be reached or answers nonsense, naming it.
+  // Error (kUnavailable, "issuer keys unavailable") when they cannot be had now.
   std::optional<Jwk> key(const std::string& issuer, const std::string& kid, int64_t nowMs,
                          bool mayFetch);
 
+  // How long a failed fetch is remembered before the issuer is asked again.
+  static constexpr int64_t kFailureHoldMs = 5000;
+
  private:
   struct Entry {
-    std::mutex fetching;  // one fetch per issuer at a time
     std::map<std::string, Jwk> keys;
     int64_t expiresAtMs = 0;
     int64_t fetchedAtMs = 0;
+    int64_t failedAtMs = 0;  // the last failed fetch; 0: none since the last success
     bool fetched = false;
+    bool fetching = false;  // a request is fetching; others wait on `done`
+    int waiting = 0;        // requests waiting for that fetch
   };
   std::shared_ptr<Entry> entryOf(const std::string& issuer);
-  std::optional<Jwk> lookup(Entry& e, const std::string& kid, int64_t nowMs, bool& stale);
-  void fetch(const std::string& issuer, Entry& e, int64_t nowMs);
+  std::optional<Jwk> lookup(Entry& e, const std::string& kid) const;
+  bool stale(const Entry& e, int64_t nowMs) const { return !e.fetched || nowMs >= e.expiresAtMs; }
+  std::map<std::string, Jwk> fetch(const std::string& issuer, int64_t& cacheSeconds);
 
   const OidcSettings& settings_;
-  std::mutex mutex_;  // guards entries_ and every entry's keys
+  std::mutex mutex_;  // guards entries_ and every entry
+  std::condition_variable done_;
   std::map<std::string, std::shared_ptr<Entry>> entries_;
 };
+
+// The error a client sees when an issuer's keys cannot be had: the same whatever the cause.
+signet::Error issuerKeysUnavailable(const std::string& issuer);
 
 }  // namespace sessions

@@ -29,6 +29,26 @@ std::optional<int64_t> numericDate(const json::Object& claims, const std::string
   return static_cast<int64_t>(v.convert<double>());
 }
 
+bool listed(const std::vector<std::string>& list, const std::string& issuer) {
+  return std::find(list.begin(), list.end(), issuer) != list.end();
+}
+
+void requireTrusted(const OidcSettings& settings,
+                    const std::function<bool(const std::string&)>& storedIssuer,
+                    const std::string& issuer, const std::string& field) {
+  if (!settings.allowedIssuers.empty()) {
+    if (listed(settings.allowedIssuers, issuer)) return;
+    throw invalidArgument("invalid field " + field + ": issuer not trusted: " + issuer +
+                          " is not in plugins.settings.sessions.oidc.allowedIssuers");
+  }
+  if (listed(settings.trustedIssuers, issuer) || listed(settings.insecureIssuers, issuer) ||
+      (storedIssuer && storedIssuer(issuer)))
+    return;
+  throw invalidArgument("invalid field " + field + ": issuer not trusted: " + issuer +
+                        " is neither in plugins.settings.sessions.oidc.trustedIssuers nor the "
+                        "issuer of an OAuth provider stored in this gateway");
+}
+
 bool signatureHolds(const Jwk& key, const std::string& alg, const std::string& signedText,
                     const Bytes& signature) {
   auto data = reinterpret_cast<const uint8_t*>(signedText.data());
@@ -44,8 +64,10 @@ bool signatureHolds(const Jwk& key, const std::string& alg, const std::string& s
 }  // namespace
 
 OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
-                           const GatewayFacts& self, const std::string& token,
-                           const std::string& field, int64_t nowMs, bool mayFetch) {
+                           const GatewayFacts& self,
+                           const std::function<bool(const std::string&)>& storedIssuer,
+                           const std::string& token, const std::string& field, int64_t nowMs,
+                           bool mayFetch) {
   auto parts = jwt::split(token);
   if (!parts) throw invalidArgument("invalid field " + field + ": not a JWT (three parts)");
   json::Object header = decodedJson(parts->header, field, "header");
@@ -62,12 +84,7 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
   if (id.issuer.empty() || id.subject.empty())
     throw invalidArgument("invalid field " + field + ": the token has no iss or no sub");
   bool selfIssued = !self.publicUrl.empty() && id.issuer == self.publicUrl;
-  if (!selfIssued && !settings.allowedIssuers.empty() &&
-      std::find(settings.allowedIssuers.begin(), settings.allowedIssuers.end(), id.issuer) ==
-          settings.allowedIssuers.end())
-    throw invalidArgument("invalid field " + field + ": issuer " + id.issuer +
-                          " is not accepted by this gateway (plugins.settings.sessions.oidc."
-                          "allowedIssuers)");
+  if (!selfIssued) requireTrusted(settings, storedIssuer, id.issuer, field);
   id.audiences = jwt::audiences(claims);
   if (id.audiences.empty())
     throw invalidArgument("invalid field " + field + ": the token has no aud");

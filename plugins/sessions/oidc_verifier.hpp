@@ -1,7 +1,16 @@
-// Verifying OpenID Connect ID tokens (OpenID Connect Core 1.0 §3.1.3.7): the signature under the
-// issuer's published key (RS256 or ES256, RFC 7518 §3.3 and §3.4), the time claims with 60 s of
-// leeway, and the issuer against the operator's list. Audience and nonce depend on what the
-// token is for and are left to the caller.
+// Verifying OpenID Connect ID tokens (OpenID Connect Core 1.0 §3.1.3.7): the issuer against
+// the issuers someone chose, the signature under the issuer's published key (RS256 or ES256,
+// RFC 7518 §3.3 and §3.4), and the time claims with 60 s of leeway. Audience and nonce depend on
+// what the token is for and are left to the caller.
+//
+// Which issuers are trusted, checked before anything is fetched (a token is anyone's to make up,
+// and its `iss` would otherwise send the gateway wherever its maker likes):
+//   - this gateway's own issuer (oauth2_authenticate's tokens, X and Discord sign-ins), checked
+//     against its own key without a fetch;
+//   - with oidc.allowedIssuers set, those alone;
+//   - otherwise oidc.trustedIssuers (`signet init` writes the public providers the SDKs offer:
+//     Google, Apple, Facebook), oidc.insecureIssuers, and the issuer of any OAuth provider an
+//     organization of this gateway has stored.
 #pragma once
 
 #include "oidc_keys.hpp"
@@ -11,11 +20,13 @@ namespace sessions {
 
 inline constexpr int64_t kOidcLeewaySeconds = 60;
 
-// Tokens whose issuer is this gateway (`self.publicUrl`, from oauth2_authenticate) are checked
-// against its own issuer key, without a fetch.
+// `storedIssuer`: whether an organization has stored an OAuth provider of that issuer.
+// InvalidArgument ("issuer not trusted") for any other issuer, before any network call.
 signet::OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
-                                   const signet::GatewayFacts& self, const std::string& token,
-                                   const std::string& field, int64_t nowMs, bool mayFetch);
+                                   const signet::GatewayFacts& self,
+                                   const std::function<bool(const std::string&)>& storedIssuer,
+                                   const std::string& token, const std::string& field,
+                                   int64_t nowMs, bool mayFetch);
 
 // The caller's checks: `audiences` must include one of `accepted` (when not empty), and the
 // token's nonce must bind it to `publicKey` (compressed P-256 hex). InvalidArgument naming

@@ -81,11 +81,18 @@ SmsSettings parseSms(const json::Object& o, const std::string& path) {
 OidcSettings parseOidc(const json::Object& o, const std::string& path) {
   OidcSettings s;
   s.allowedIssuers = json::optionalStringArray(o, "allowedIssuers", path);
+  if (o->has("trustedIssuers"))
+    s.trustedIssuers = json::optionalStringArray(o, "trustedIssuers", path);
+  for (const auto& issuer : s.trustedIssuers)
+    if (issuer.rfind("https://", 0) != 0)
+      throw invalidArgument("invalid field " + path + ".trustedIssuers: \"" + issuer +
+                            "\" is not an https:// URL (an issuer on plain HTTP goes in "
+                            "insecureIssuers)");
   s.insecureIssuers = json::optionalStringArray(o, "insecureIssuers", path);
   for (const auto& issuer : s.insecureIssuers)
-    if (issuer.rfind("http://", 0) != 0)
+    if (issuer.rfind("http://", 0) != 0 && issuer.rfind("https://", 0) != 0)
       throw invalidArgument("invalid field " + path + ".insecureIssuers: \"" + issuer +
-                            "\" is not an http:// URL (only those need listing)");
+                            "\" is not an http:// or https:// URL");
   s.timeoutSeconds = positiveInt(o, "timeoutSeconds", path, s.timeoutSeconds);
   s.defaultCacheSeconds = positiveInt(o, "defaultCacheSeconds", path, s.defaultCacheSeconds);
   s.refreshIntervalSeconds =

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "signet/json.hpp"
+#include "signet/public_issuers.hpp"
 
 namespace sessions {
 
@@ -49,10 +50,15 @@ struct SmsSettings {
 };
 
 // How OpenID Connect ID tokens are verified (oauth_login, oauth, providers at registration).
+// Which issuers are trusted: oidc_verifier.hpp.
 struct OidcSettings {
-  // Issuers whose tokens are accepted; empty: any issuer that serves discovery over HTTPS.
+  // When set, the only issuers whose tokens are accepted (beside the gateway's own).
   std::vector<std::string> allowedIssuers;
-  // Issuers whose discovery document and keys may be fetched over plain HTTP (loopback tests).
+  // Without allowedIssuers: issuers trusted beside those of stored OAuth providers. Absent from
+  // the config: the public providers (signet/public_issuers.hpp), which `signet init` writes.
+  std::vector<std::string> trustedIssuers = signet::publicOidcIssuers();
+  // Issuers the operator runs on an internal address or over plain HTTP (a test issuer on
+  // loopback, a company's own identity provider): trusted, and fetched from any address.
   std::vector<std::string> insecureIssuers;
   // What fetching an issuer's discovery document and keys may cost one request, in all.
   int timeoutSeconds = 5;

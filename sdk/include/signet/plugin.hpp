@@ -207,14 +207,16 @@ struct OidcIdentity {
   std::string nonce;                   // `nonce`, else `tknonce`; empty when neither
   json::Object claims;
 };
-// Checks an ID token: its signature under the issuer's published keys (RS256 or ES256), `exp`,
-// `nbf` and `iat` with 60 s leeway, and that the issuer is one the operator accepts.
+// Checks an ID token: that its issuer is one someone chose (configured by the operator, or the
+// issuer of an OAuth provider stored in `db`), before any network call; its signature under the
+// issuer's published keys (RS256 or ES256); `exp`, `nbf` and `iat` with 60 s leeway.
 // `mayFetch`: whether it may fetch the issuer's discovery document and keys over the network.
 // Never pass true inside an activity's transaction; fetch in the activity's `prepare` instead,
 // so that a slow issuer holds up only its own request. InvalidArgument names `field` and the
-// check that failed; an issuer that cannot be reached is Unavailable.
+// check that failed ("issuer not trusted"); keys that cannot be had are Unavailable ("issuer
+// keys unavailable"), whatever the network answered.
 using OidcVerifier =
-    std::function<OidcIdentity(const Services& services, const std::string& token,
+    std::function<OidcIdentity(const Services& services, Db& db, const std::string& token,
                                const std::string& field, int64_t nowMs, bool mayFetch)>;
 
 // What the gateway publishes about itself, in /.well-known/signet.json and its OpenID
@@ -260,6 +262,9 @@ struct SessionKey {
   // policies that pin an AUTHENTICATION_TYPE_SESSION id match on it.
   std::string sessionProfileId;
 };
+// The budget of the auth proxy's key (IdentityServices::setApiKeyRateBudget).
+inline constexpr const char* kAuthProxyBudget = "auth-proxy";
+
 struct IdentityServices {
   std::function<std::optional<UserRef>(RequestContext&, const std::string& organizationId,
                                        const std::string& userId)>
@@ -275,6 +280,9 @@ struct IdentityServices {
                                        const std::string& issuer, const std::string& subject,
                                        const std::vector<std::string>& audiences)>
       findUserByOidc;
+  // Whether any organization has stored an OAuth provider of `issuer`: such issuers are trusted
+  // for their keys to be fetched.
+  std::function<bool(Db&, const std::string& issuer)> oauthIssuerStored;
   std::function<std::string(RequestContext&, const std::string& organizationId)> organizationName;
   // The parent of a sub-organization; empty for a root organization. NotFound for an unknown one.
   std::function<std::string(RequestContext&, const std::string& organizationId)>
@@ -321,6 +329,11 @@ struct IdentityServices {
   // (createUsersIntentV3, createApiKeysIntentV2, createPolicyIntentV3).
   std::function<json::Object(ActivityContext&, const json::Object& parameters)> createUsers;
   std::function<json::Object(ActivityContext&, const json::Object& parameters)> createApiKeys;
+  // Charges the requests of an API key of ctx.organizationId() to the named budget instead of the
+  // organization's (limits.rateLimit.perAuthProxyPerSecond for "auth-proxy"): for a service key
+  // strangers make requests through, so that they cannot spend the organization's allowance.
+  std::function<void(ActivityContext&, const std::string& apiKeyId, const std::string& budget)>
+      setApiKeyRateBudget;
   std::function<json::Object(ActivityContext&, const json::Object& parameters)> createPolicy;
   // Checks a policy condition as policies are checked when written (the parser's position and
   // expectation, the keywords a condition may read); InvalidArgument naming `field`.
@@ -490,6 +503,10 @@ struct ActivitySpec {
   bool readOnly = false;
   // Network calls before the transaction (ActivityPreparer); empty: none.
   ActivityPreparer prepare = {};
+  // Fields of the result that are bearer credentials (a verification token): stored sealed in
+  // the keyring, never in clear, and shown as "<redacted>" wherever the activity is copied
+  // (webhook events); get_activity returns them to a caller allowed to read the activity.
+  std::vector<std::string> secretResults = {};
 };
 
 struct QuerySpec {
