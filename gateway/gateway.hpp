@@ -45,6 +45,8 @@ class Gateway {
 
   // What each organization may request (limits.rateLimit), shared by every listener.
   RateLimiter& organizationRates() { return organizationRates_; }
+  // What service keys (the auth proxy's) are charged instead (limits.rateLimit.perAuthProxy...).
+  RateLimiter& serviceRates() { return serviceRates_; }
   // What requests read of the directory, kept between them (tenancy/directory_cache.hpp).
   DirectoryCache& directoryCache() { return directoryCache_; }
 
@@ -86,9 +88,12 @@ class Gateway {
   DirectoryCache directoryCache_;
   RateLimiter organizationRates_{config_.server.rateLimit.perOrganizationPerSecond,
                                  config_.server.rateLimit.burst};
+  RateLimiter serviceRates_{config_.server.rateLimit.perAuthProxyPerSecond,
+                            config_.server.rateLimit.burst};
   crypto::SecretBytes masterKey_;
   std::unique_ptr<Database> database_;
   void loadModules();
+  void sealSecretsStoredInClear();
 
   Catalog catalog_;
   std::string signerPublicKey_;

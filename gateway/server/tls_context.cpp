@@ -4,6 +4,7 @@
 #include <openssl/x509.h>
 
 #include "signet/error.hpp"
+#include "signet/tls_ciphers.hpp"
 
 namespace signet {
 
@@ -30,6 +31,8 @@ std::shared_ptr<SSL_CTX> TlsContext::load() const {
   std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_server_method()), SSL_CTX_free);
   if (!ctx) throw internalError("cannot create a TLS context: " + opensslError());
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
+  if (SSL_CTX_set_cipher_list(ctx.get(), kTls12Ciphers) != 1)
+    throw internalError("cannot set the TLS 1.2 cipher suites: " + opensslError());
   // Partial writes and a buffer that moves between retries: the loop writes what the socket
   // takes and resumes from its own string, which may have been reallocated meanwhile.
   SSL_CTX_set_mode(ctx.get(), SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |

@@ -225,6 +225,11 @@ std::vector<Migration> coreMigrations() {
         "CREATE INDEX activity_events_order ON activity_events (module, position)"}},
       directoryGeneration(16),
       keyedByActivity(17),
+      {18,
+       "the budget an API key's requests are charged to: its organization's (NULL), or a "
+       "service's own (the auth proxy's key, so that strangers at the proxy cannot spend the "
+       "organization's)",
+       {"ALTER TABLE api_keys ADD COLUMN rate_budget TEXT"}},
   };
 }
 

@@ -48,10 +48,10 @@ UserRecord userFrom(const Row& r) {
 
 const char* kKeyColumns =
     "id, organization_id, user_id, name, public_key, curve, credential_type, expires_at_ms, "
-    "created_at_ms, updated_at_ms, session_profile_id";
+    "created_at_ms, updated_at_ms, session_profile_id, rate_budget";
 ApiKeyRecord keyFrom(const Row& r) {
-  return {r.str(0), r.str(1),    r.str(2), r.str(3), r.str(4),    r.str(5),
-          r.str(6), r.optI64(7), r.i64(8), r.i64(9), r.optStr(10)};
+  return {r.str(0), r.str(1),    r.str(2), r.str(3), r.str(4),     r.str(5),
+          r.str(6), r.optI64(7), r.i64(8), r.i64(9), r.optStr(10), r.optStr(11)};
 }
 std::vector<ApiKeyRecord> keysFrom(const std::vector<Row>& rows) {
   std::vector<ApiKeyRecord> out;

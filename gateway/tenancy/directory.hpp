@@ -55,6 +55,9 @@ struct ApiKeyRecord {
   int64_t updatedAtMs = 0;
   // A session's key: the session profile whose scope it acts within (none: the default one).
   std::optional<std::string> sessionProfileId = std::nullopt;
+  // A service's key (IdentityServices::setApiKeyRateBudget): the budget its requests are charged
+  // to instead of the organization's.
+  std::optional<std::string> rateBudget = std::nullopt;
 };
 
 struct AuthenticatorRecord {

@@ -1,5 +1,7 @@
 #include "abuse_limits.hpp"
 
+#include <algorithm>
+
 #include "signet/error.hpp"
 
 namespace auth_proxy {
@@ -10,7 +12,9 @@ LimitSettings parseLimits(const json::Object& settings, const std::string& path)
   LimitSettings s;
   auto given = json::optionalObject(settings, "limits", path);
   if (!given) return s;
-  for (Limit* l : {&s.otpInitPerIp, &s.otpInitPerContact, &s.otpInitPerConfig, &s.signupPerIp}) {
+  std::vector<Limit*> all = {&s.requestsPerIp,     &s.requestsPerConfig, &s.otpInitPerIp,
+                             &s.otpInitPerContact, &s.otpInitPerConfig,  &s.signupPerIp};
+  for (Limit* l : all) {
     auto o = json::optionalObject(given, l->name, path + ".limits");
     if (!o) continue;
     std::string at = path + ".limits." + l->name;
@@ -26,26 +30,27 @@ LimitSettings parseLimits(const json::Object& settings, const std::string& path)
       l->windowMs = int64_t(seconds) * 1000;
     }
   }
+  std::string names;
+  for (const Limit* l : all) names += (names.empty() ? "" : ", ") + l->name;
   for (const auto& name : given->getNames())
-    if (name != "otpInitPerIp" && name != "otpInitPerContact" && name != "otpInitPerConfig" &&
-        name != "signupPerIp")
-      throw invalidArgument("invalid field " + path + ".limits." + name +
-                            ": the limits are otpInitPerIp, otpInitPerContact, otpInitPerConfig "
-                            "and signupPerIp");
+    if (std::none_of(all.begin(), all.end(), [&](const Limit* l) { return l->name == name; }))
+      throw invalidArgument("invalid field " + path + ".limits." + name + ": the limits are " +
+                            names);
   return s;
 }
 
 void AbuseLimits::take(const Limit& limit, const std::string& key, int64_t nowMs) {
   if (limit.count == 0) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  // Windows that ended are dropped now and then, so the map holds only live clients.
-  if (nowMs - lastSweepMs_ > 60'000) {
+  // Windows that ended are dropped now and then (at once past kSweepAbove keys), so the map
+  // holds only live clients. No window is longer than a day.
+  if (nowMs - lastSweepMs_ > 60'000 || windows_.size() > kSweepAbove) {
     for (auto it = windows_.begin(); it != windows_.end();)
-      it = nowMs - it->second.startMs > 86'400'000 ? windows_.erase(it) : std::next(it);
+      it = nowMs - it->second.startMs > it->second.windowMs ? windows_.erase(it) : std::next(it);
     lastSweepMs_ = nowMs;
   }
   Window& w = windows_[limit.name + "\n" + key];
-  if (nowMs - w.startMs >= limit.windowMs) w = Window{nowMs, 0};
+  if (nowMs - w.startMs >= limit.windowMs) w = Window{nowMs, 0, limit.windowMs};
   if (w.count >= limit.count)
     throw resourceExhausted(
         "auth proxy limit " + limit.name + " reached: " + std::to_string(limit.count) + " per " +

@@ -1,7 +1,10 @@
-// The proxy's own abuse limits: it answers the open internet without a stamp, so OTP sends and
-// sign-ups are counted per client address, per contact and per configuration, each in a fixed
-// window, and refused with 429 and a message naming the limit once spent. The counts live in
-// memory: each proxy process counts for itself.
+// The proxy's own abuse limits: it answers the open internet without a stamp, so every request
+// is counted per client address (before its configuration is even looked up) and per
+// configuration, and OTP sends and sign-ups are counted again more tightly, per client address,
+// per contact and per configuration; each in a fixed window, refused with 429 and a message
+// naming the limit once spent. The counts live in memory: each proxy process counts for itself.
+// What gets through is charged, at the coordinator, to the proxy's own budget
+// (limits.rateLimit.perAuthProxyPerSecond), never to the organization's.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,8 @@ struct Limit {
 };
 
 struct LimitSettings {
+  Limit requestsPerIp{"requestsPerIp", 120, 60'000};           // every endpoint
+  Limit requestsPerConfig{"requestsPerConfig", 3000, 60'000};  // every endpoint
   Limit otpInitPerIp{"otpInitPerIp", 10, 60'000};
   Limit otpInitPerContact{"otpInitPerContact", 3, 180'000};
   Limit otpInitPerConfig{"otpInitPerConfig", 300, 60'000};
@@ -38,7 +43,11 @@ class AbuseLimits {
   struct Window {
     int64_t startMs = 0;
     int count = 0;
+    int64_t windowMs = 0;
   };
+  // Past this many counted keys, windows that have ended are dropped at once, so that a flood
+  // from many addresses costs bounded memory.
+  static constexpr size_t kSweepAbove = 100'000;
   std::mutex mutex_;
   std::map<std::string, Window> windows_;
   int64_t lastSweepMs_ = 0;

@@ -38,8 +38,9 @@ HttpReply errorReply(const Error& e, Headers headers) {
   body->set("message", std::string(e.what()));
   body->set("details", json::array());
   auto passed = dynamic_cast<const RequestError*>(&e);
-  return jsonReply(passed ? passed->httpStatus() : httpStatusFor(e.code()), body,
-                   std::move(headers));
+  int status = passed ? passed->httpStatus() : httpStatusFor(e.code());
+  if (status == 429 || status == 503) headers.emplace_back("Retry-After", "1");
+  return jsonReply(status, body, std::move(headers));
 }
 
 std::optional<std::string> header(const HttpCall& call, const std::string& lowerName) {
@@ -70,11 +71,14 @@ HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinator
     auto endpoint = std::find_if(table.begin(), table.end(),
                                  [&](const auto& e) { return e.first == call.subpath; });
     if (endpoint == table.end()) throw notFound("unknown auth proxy endpoint " + call.subpath);
+    // Counted before the configuration is looked up: a made-up id costs its sender too.
+    limits_.take(options_.limits.requestsPerIp, call.peer, nowMs);
     auto configId = header(call, "x-auth-proxy-config-id");
     if (!configId || configId->empty())
       throw unauthenticated(
           "the X-Auth-Proxy-Config-Id header is required: the id enable_auth_proxy returned");
     auto config = source_.get(*configId, nowMs, coordinatorUrl);
+    limits_.take(options_.limits.requestsPerConfig, config->configId, nowMs);
     if (!config->enabled || !config->stamper)
       throw permissionDenied("the auth proxy of configuration " + *configId +
                              " is disabled (disable_auth_proxy); enable it to serve requests");

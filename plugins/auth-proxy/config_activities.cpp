@@ -51,6 +51,8 @@ void issueProxyKey(ActivityContext& ctx, ProxyConfig& c) {
   params->set("apiKeys", keys);
   c.apiKeyId =
       identity(ctx).createApiKeys(ctx, params)->getArray("apiKeyIds")->getElement<std::string>(0);
+  // What strangers make the proxy ask is charged to the proxy's budget, never the organization's.
+  identity(ctx).setApiKeyRateBudget(ctx, c.apiKeyId, kAuthProxyBudget);
   c.apiPublicKey = pub;
   ctx.keyring().seal(keySecretId(c.configId), kKeyKind, priv);
 }

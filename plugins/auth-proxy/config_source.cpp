@@ -8,12 +8,6 @@ namespace auth_proxy {
 
 using namespace signet;
 
-namespace {
-// Bounds the cache against a flood of made-up ids: past it, the cache starts over.
-constexpr size_t kMaxCachedConfigs = 4096;
-
-}  // namespace
-
 ConfigSource::ConfigSource(std::shared_ptr<const crypto::SecretBytes> serviceKey, int64_t cacheMs)
     : serviceKey_(std::move(serviceKey)),
       servicePublicKey_(toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, *serviceKey_))),
@@ -23,22 +17,56 @@ ConfigSource::ConfigSource(std::shared_ptr<const crypto::SecretBytes> serviceKey
 
 std::shared_ptr<const LoadedConfig> ConfigSource::get(const std::string& configId, int64_t nowMs,
                                                       const std::string& coordinatorUrl) {
+  auto unknown = [&] {
+    return unauthenticated("unknown X-Auth-Proxy-Config-Id \"" + configId + "\"");
+  };
+  // Every config id enable_auth_proxy hands out is a UUID: anything else is unknown at once.
+  if (!json::isUuid(configId)) throw unknown();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = cache_.find(configId);
-    if (it != cache_.end() && nowMs - it->second.fetchedAtMs < cacheMs_) {
-      if (!it->second.config)
-        throw unauthenticated("unknown X-Auth-Proxy-Config-Id \"" + configId + "\"");
+    if (it != cache_.end() &&
+        nowMs - it->second.fetchedAtMs < (it->second.config ? cacheMs_ : kUnknownMs)) {
+      if (!it->second.config) throw unknown();
       return it->second.config;
     }
+    if (!mayLookUp(nowMs))
+      throw Error(Code::kUnavailable,
+                  "the auth proxy is looking up " + std::to_string(kLookupsPerSecond) +
+                      " configurations this second, its limit; try again shortly");
   }
   // Fetched outside the lock: a slow coordinator holds up only the requests that need it.
   std::shared_ptr<const LoadedConfig> config = fetch(configId, nowMs, coordinatorUrl);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (cache_.size() >= kMaxCachedConfigs) cache_.clear();
-  cache_[configId] = Entry{config, nowMs};
-  if (!config) throw unauthenticated("unknown X-Auth-Proxy-Config-Id \"" + configId + "\"");
+  remember(configId, config, nowMs);
+  if (!config) throw unknown();
   return config;
+}
+
+bool ConfigSource::mayLookUp(int64_t nowMs) {
+  int64_t second = nowMs / 1000;
+  if (second != lookupSecond_) {
+    lookupSecond_ = second;
+    lookups_ = 0;
+  }
+  if (lookups_ >= kLookupsPerSecond) return false;
+  ++lookups_;
+  return true;
+}
+
+void ConfigSource::remember(const std::string& configId, std::shared_ptr<const LoadedConfig> config,
+                            int64_t nowMs) {
+  auto it = cache_.find(configId);
+  if (it != cache_.end()) {
+    order_.erase(it->second.age);
+    cache_.erase(it);
+  }
+  while (cache_.size() >= kMaxCached) {  // the oldest makes room; the others stay
+    cache_.erase(order_.front());
+    order_.pop_front();
+  }
+  order_.push_back(configId);
+  cache_[configId] = Entry{std::move(config), nowMs, std::prev(order_.end())};
 }
 
 std::shared_ptr<const LoadedConfig> ConfigSource::fetch(const std::string& configId, int64_t nowMs,

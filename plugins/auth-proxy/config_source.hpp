@@ -2,9 +2,15 @@
 // the proxy's service key, kept for a few seconds so that a change or a disable reaches the
 // proxy quickly without a coordinator round trip per request. The proxy API key stays sealed
 // in the cache; its stamper opens it per request.
+//
+// A config id is anyone's to make up, so what an unknown one costs is bounded: an id that is not
+// a UUID is refused without asking; an unknown one is remembered for a minute; the cache holds at
+// most kMaxCached ids, the oldest making room; and at most kLookupsPerSecond ids are looked up a
+// second, past which the request is told to try again (503).
 #pragma once
 
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,16 +46,29 @@ class ConfigSource {
   std::shared_ptr<const LoadedConfig> fetch(const std::string& configId, int64_t nowMs,
                                             const std::string& coordinatorUrl);
 
+  static constexpr size_t kMaxCached = 4096;
+  static constexpr int64_t kUnknownMs = 60'000;
+  static constexpr int kLookupsPerSecond = 50;
+
   struct Entry {
     std::shared_ptr<const LoadedConfig> config;  // null: the id is unknown
     int64_t fetchedAtMs = 0;
+    std::list<std::string>::iterator age;  // its place in `order_`
   };
+  // Whether another lookup fits in this second's allowance (under mutex_).
+  bool mayLookUp(int64_t nowMs);
+  void remember(const std::string& configId, std::shared_ptr<const LoadedConfig> config,
+                int64_t nowMs);
+
   std::shared_ptr<const signet::crypto::SecretBytes> serviceKey_;
   std::string servicePublicKey_;
   std::shared_ptr<signet::ApiKeyStamper> serviceStamper_;
   int64_t cacheMs_;
   std::mutex mutex_;
   std::map<std::string, Entry> cache_;
+  std::list<std::string> order_;  // cached ids, oldest first
+  int64_t lookupSecond_ = 0;
+  int lookups_ = 0;
 };
 
 }  // namespace auth_proxy

@@ -80,8 +80,10 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
   }
   r.expirationSeconds = boundedSeconds(p, kDefaultOtpSeconds, kMaxOtpSeconds);
   std::string userIdentifier = json::optionalString(p, "userIdentifier", "parameters").value_or("");
-  r.rateKey = userIdentifier.empty() ? contact : "user:" + userIdentifier;
-  if (type == "OTP_TYPE_EMAIL") r.rateKey = asciiLower(r.rateKey);
+  // The mailbox an email reaches is what is counted: victim+1@ and "victim"@ count as victim@.
+  r.rateKey = !userIdentifier.empty()    ? "user:" + userIdentifier
+              : type == "OTP_TYPE_EMAIL" ? mailboxKey(contact)
+                                         : contact;
   r.withTargetKey = withTargetKey;
   Customization custom = readCustomization(p, state.settings);
   requireOtpFeature(ctx, type);

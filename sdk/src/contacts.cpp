@@ -43,4 +43,17 @@ std::string validatePhoneNumber(const std::string& input, const std::string& fie
   return phone;
 }
 
+std::string mailboxKey(const std::string& email) {
+  std::string address = trim(email);
+  std::transform(address.begin(), address.end(), address.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  auto at = address.rfind('@');
+  if (at == std::string::npos) return address;
+  std::string local;
+  for (char c : address.substr(0, at))
+    if (c != '"' && c != '\\') local += c;
+  if (auto plus = local.find('+'); plus != std::string::npos) local.resize(plus);
+  return local + address.substr(at);
+}
+
 }  // namespace signet

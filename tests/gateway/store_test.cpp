@@ -115,7 +115,8 @@ TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
   std::vector<Migration> before;
   for (const auto& m : all)
     if (m.version < 17) before.push_back(m);
-  ASSERT_EQ(before.size() + 1, all.size());
+  ASSERT_LT(before.size(), all.size());
+  ASSERT_EQ(all[before.size()].version, 17);
   db_->migrate("core", before);
   const std::string org = crypto::uuidV4(), activity = crypto::uuidV4(), other = crypto::uuidV4();
   db_->transaction([&](Db& db) {
@@ -139,7 +140,7 @@ TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
              std::string("AUTHENTICATION_TYPE_PASSKEY"), std::string("k1"), int64_t{10}});
   });
   db_->migrate("core", all);
-  EXPECT_EQ(db_->appliedMigrations("core").back(), 17);
+  EXPECT_EQ(db_->appliedMigrations("core").back(), all.back().version);
   db_->read([&](Db& db) {
     auto evaluations = activities::evaluationsOf(db, org, activity);
     ASSERT_EQ(evaluations.size(), 2u);

@@ -1,4 +1,5 @@
-// signet serve --tls-cert/--tls-key: HTTPS on the main listener, TLS 1.2 or newer, checked by a
+// signet serve --tls-cert/--tls-key: HTTPS on the main listener, TLS 1.2 or newer (AEAD suites
+// only under 1.2), checked by a
 // client that trusts only a test CA; a stamped request over it; a plain-HTTP client gets
 // nothing; SIGHUP serves a renewed certificate to new connections without a restart, and a
 // broken file on SIGHUP keeps the current one.
@@ -118,6 +119,19 @@ TEST(TlsTest, ServesHttpsAndReloadsItsCertificateOnSighup) {
     old->disableProtocols(Poco::Net::Context::PROTO_TLSV1_2 | Poco::Net::Context::PROTO_TLSV1_3);
     EXPECT_ANY_THROW(servedCommonName(port, old));
   }
+  // Under TLS 1.2, only AEAD suites: a client offering CBC suites alone is refused, one offering
+  // an ECDHE suite with AES-GCM or ChaCha20-Poly1305 is served.
+  auto tls12With = [&](const std::string& ciphers) {
+    Poco::Net::Context::Ptr c =
+        new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "", "", ca.cert.string(),
+                               Poco::Net::Context::VERIFY_STRICT, 9, false, ciphers);
+    c->disableProtocols(Poco::Net::Context::PROTO_TLSV1_3);
+    return c;
+  };
+  EXPECT_ANY_THROW(
+      servedCommonName(port, tls12With("ECDHE-ECDSA-AES128-SHA:ECDHE-ECDSA-AES256-SHA384")));
+  EXPECT_EQ(servedCommonName(port, tls12With("ECDHE-ECDSA-AES128-GCM-SHA256")), "signet-first");
+  EXPECT_EQ(servedCommonName(port, tls12With("ECDHE-ECDSA-CHACHA20-POLY1305")), "signet-first");
 
   // A renewed certificate in place of the files, then SIGHUP: new connections get it.
   makeServerCertificate(ca, "signet-renewed", dir / "server.pem", dir / "server.key");
