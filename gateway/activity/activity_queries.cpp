@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "activity/activity_store.hpp"
+#include "activity/secret_results.hpp"
 
 namespace signet::activity_queries {
 
@@ -21,6 +22,7 @@ json::Object getActivity(RequestContext& ctx, const json::Object& body) {
   auto record = activities::find(ctx.db(), ctx.organizationId(), id);
   if (!record)
     throw notFound("activity " + id + " not found in organization " + ctx.organizationId());
+  activities::openResults(ctx.keyring(), *record);  // the caller may read the organization's
   json::Object out = json::object();
   out->set("activity", activities::toJson(*record, ctx.caller()));
   return out;
@@ -48,8 +50,10 @@ json::Object listActivities(RequestContext& ctx, const json::Object& body) {
   filter.types = json::optionalStringArray(body, "filterByType", "");
   filter.page = parsePagination(body);
   json::Array list = json::array();
-  for (const auto& a : activities::list(ctx.db(), ctx.organizationId(), filter))
+  for (auto& a : activities::list(ctx.db(), ctx.organizationId(), filter)) {
+    activities::openResults(ctx.keyring(), a);
     list->add(activities::toJson(a, ctx.caller()));
+  }
   json::Object out = json::object();
   out->set("activities", list);
   return out;

@@ -5,6 +5,7 @@
 #include "activity/activity_events.hpp"
 #include "activity/handler_context.hpp"
 #include "activity/secret_parameters.hpp"
+#include "activity/secret_results.hpp"
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
@@ -208,6 +209,11 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
   } else if (existing) {
     // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
     record = *existing;
+    if (activities::hasSecretResults(spec))  // the submitter may read what it made
+      gateway_.database().read([&](Db& db) {
+        DbKeyring keyring(db, gateway_.masterKey());
+        activities::openResults(keyring, record);
+      });
   } else if (decided) {
     record = std::move(*decided);
   } else {
@@ -263,7 +269,11 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
     throw failedPrecondition("activity " + target->id + " is a " + target->type +
                              ", which no enabled module serves any more");
   Caller submitter;
-  gateway_.database().read([&](Db& db) { submitter = submitterOf(db, *target); });
+  gateway_.database().read([&](Db& db) {
+    submitter = submitterOf(db, *target);
+    DbKeyring keyring(db, gateway_.masterKey());
+    activities::openParameters(keyring, *spec, *target);  // its preparer reads them
+  });
   int64_t now = gateway_.nowMs();
   // This vote may run the activity: warm what its handler reads, as at submission. A failure
   // here is the handler's to report (it fails the activity), not a reason to refuse the vote.
@@ -276,6 +286,8 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r) {
     // Re-read inside the transaction: another vote may have landed since.
     r = *activities::findByFingerprint(db, fingerprint);
+    DbKeyring keyring(db, gateway_.masterKey());
+    activities::openParameters(keyring, *spec, r);  // sealed while it waited
     if (hasVoted(r, caller.userId)) {
       // The same vote again changes nothing. A voter whose MFA waits for factors approves
       // again with another credential to present one (the public docs' "Satisfying MFA").
@@ -310,8 +322,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
     std::string before = r.status;
     r.status = kStatusRejected;
     if (activities::redactSecrets(*spec, r)) activities::storeIntent(db, r);
-    activities::update(db, r);
-    recordActivityEvent(gateway_, db, r, before);
+    writeRow(db, *spec, r, RowWrite::kUpdate, before);
     return Prepared::kSettled;
   });
 }
@@ -376,8 +387,7 @@ void ActivityPipeline::runAfterCommit(const ActivitySpec& spec, ActivityRecord& 
       record.status = kStatusCompleted;
     }
     record.updatedAtMs = gateway_.nowMs();
-    activities::update(db, record);
-    recordActivityEvent(gateway_, db, record, kStatusPending);
+    writeRow(db, spec, record, RowWrite::kUpdate, kStatusPending);
   });
 }
 
@@ -401,20 +411,44 @@ bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
   std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
                            ? std::string()
                            : activities::storedStatus(db, record.id);
-  if (row == RowWrite::kInsertUnlessStored) {
-    if (!activities::insertUnlessStored(db, record)) return false;
-  } else if (isNew) {
-    activities::insert(db, record);
-  } else {
-    activities::update(db, record);
-  }
-  recordActivityEvent(gateway_, db, record, before);
+  if (!writeRow(db, spec, record, row, before)) return false;
   if (redacted && !isNew) activities::storeIntent(db, record);
   activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
                                gateway_.nowMs());
   // A new activity has no statuses to replace: without any to store, nothing to write.
   if (decision.mfaStatuses && (!isNew || decision.mfaStatuses->size() > 0))
     mfa::storeStatuses(db, record.id, record.organizationId, decision.mfaStatuses);
+  return true;
+}
+
+bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
+                                RowWrite row, const std::string& before) {
+  // Bearer credentials are never stored in clear: in the result they are redacted and sealed
+  // (secret_results.hpp), and so are secret parameters while the activity may still run
+  // (secret_parameters.hpp). The record in hand keeps them for the answer.
+  const bool results = activities::hasSecretResults(spec);
+  const bool parameters =
+      activities::hasSecretParameters(spec) && !activities::isTerminal(record.status);
+  std::optional<ActivityRecord> redacted;
+  std::optional<DbKeyring> keyring;
+  if (results || parameters || (row == RowWrite::kUpdate && activities::hasSecretParameters(spec)))
+    keyring.emplace(db, gateway_.masterKey());
+  if (parameters) redacted = activities::withParametersRedacted(spec, record);
+  if (results) redacted = activities::withResultsRedacted(spec, redacted ? *redacted : record);
+  const ActivityRecord& stored = redacted ? *redacted : record;
+  if (row == RowWrite::kInsertUnlessStored) {
+    if (!activities::insertUnlessStored(db, stored)) return false;
+  } else if (row == RowWrite::kInsert) {
+    activities::insert(db, stored);
+  } else {
+    activities::update(db, stored);
+    // A stored activity that is done now: what was sealed while it waited goes.
+    if (!parameters && activities::hasSecretParameters(spec))
+      activities::eraseSealedParameters(*keyring, spec, record);
+  }
+  if (parameters) activities::sealParameters(*keyring, spec, record);
+  if (results) activities::sealResults(*keyring, spec, record);
+  recordActivityEvent(gateway_, db, stored, before);
   return true;
 }
 

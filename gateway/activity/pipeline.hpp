@@ -104,6 +104,10 @@ class ActivityPipeline {
   // kInsertUnlessStored and an activity with the record's fingerprint is already stored.
   bool persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, RowWrite row,
                const Decision& decision);
+  // The activity's row as stored (with its secret results redacted and sealed) and its event;
+  // false when `row` is kInsertUnlessStored and the fingerprint is already stored.
+  bool writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record, RowWrite row,
+                const std::string& before);
 
   Gateway& gateway_;
   Authorizer& authorizer_;

@@ -134,7 +134,8 @@ void registerSessions(Registry& r) {
               .action = "VERIFY",
               .handler = verifyOtp,
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}, {.name = "otpCode", .secret = true}}});
+              .parameters = {{.name = "otpId"}, {.name = "otpCode", .secret = true}},
+              .secretResults = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP_V2",
               .path = "verify_otp",
               .intentKey = "verifyOtpIntentV2",
@@ -143,7 +144,8 @@ void registerSessions(Registry& r) {
               .action = "VERIFY",
               .handler = verifyOtp,
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}}});
+              .parameters = {{.name = "otpId"}},
+              .secretResults = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH",
               .path = "init_otp_auth",
               .intentKey = "initOtpAuthIntent",
@@ -297,7 +299,8 @@ void registerSessions(Registry& r) {
                              {.name = "redirectUri"},
                              {.name = "codeVerifier", .secret = true},
                              {.name = "nonce"}},
-              .prepare = oauth2Preparer(state)});
+              .prepare = oauth2Preparer(state),
+              .secretResults = {"oidcToken"}});
 
   // clang-format off
   r.query({"get_session_profile",     getSessionProfile});

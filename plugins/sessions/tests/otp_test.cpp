@@ -247,6 +247,54 @@ TEST_P(OtpTest, TheCodeIsRedactedFromTheStoredActivityOnceItHasRun) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE intent LIKE ?", {"%" + code + "%"}), 0);
 }
 
+// While verify_otp waits for an approval, its code is sealed in the keyring, not stored: the
+// approval that runs it opens it, and the sealed copy goes once the activity is done.
+TEST_P(OtpTest, TheCodeIsSealedWhileTheActivityWaitsForVotes) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  Org org(gw);
+  std::string alice = org.user("alice");
+  org.policy("alice verifies with the root user's approval", "EFFECT_ALLOW",
+             "activity.resource == 'OTP' && activity.action == 'VERIFY'",
+             "approvers.any(user, user.id == '" + gw.root().userId + "')");
+  std::string otpId = initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
+  std::string code = codeIn(newestOutboxMessage(gw));
+  ASSERT_FALSE(code.empty());
+  auto waiting = org.as(alice).submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP",
+                                      gw.root().organizationId, verifyParams(otpId, code, ""));
+  ASSERT_EQ(waiting->getValue<std::string>("status"), "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+  std::string id = waiting->getValue<std::string>("id");
+  auto storedText = [&] {
+    std::string text;
+    gw.write([&](Db& db) {
+      auto row = db.queryOne("SELECT intent, votes, result FROM activities WHERE id = ?", {id});
+      text = row->str(0) + row->str(1) + row->str(2);
+    });
+    return text;
+  };
+  EXPECT_EQ(storedText().find(code), std::string::npos) << storedText();
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?",
+                     {"activity-intent:" + id + ":otpCode"}),
+            1);
+
+  json::Object approve = json::object();
+  approve->set("fingerprint", waiting->getValue<std::string>("fingerprint"));
+  auto done = gw.rootClient().submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+                                     gw.root().organizationId, approve);
+  EXPECT_EQ(done->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
+      << json::stringify(done);
+  std::string token = resultOf(done, "verifyOtpResult")->getValue<std::string>("verificationToken");
+  EXPECT_FALSE(token.empty());
+  EXPECT_EQ(storedText().find(code), std::string::npos);
+  EXPECT_EQ(storedText().find(token), std::string::npos);  // the token is a sealed result
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?",
+                     {"activity-intent:" + id + ":otpCode"}),
+            0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?",
+                     {"activity-result:" + id + ":verificationToken"}),
+            1);
+}
+
 TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
   TestGateway gw(GetParam(), {"sessions"});
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
@@ -255,6 +303,14 @@ TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
       gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
                              initOtpParams("OTP_TYPE_EMAIL", "ALICE@example.com"));
   EXPECT_NE(failureOf(refused).find("Max number of OTPs have been initiated"), std::string::npos);
+  // The mailbox is what is counted: a +tag or quotes reach the same one.
+  for (const char* same : {"alice+again@example.com", "\"alice\"@example.com"})
+    EXPECT_NE(failureOf(gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2",
+                                               gw.root().organizationId,
+                                               initOtpParams("OTP_TYPE_EMAIL", same)))
+                  .find("Max number of OTPs have been initiated"),
+              std::string::npos)
+        << same;
   initOtp(gw, "OTP_TYPE_EMAIL", "bob@example.com");  // another user is not limited
   // After the 3-minute window the request limit lifts, but 3 codes are still live (5 min).
   int64_t start = gw.gateway().nowMs();
