@@ -295,6 +295,35 @@ TEST_P(OtpTest, TheCodeIsSealedWhileTheActivityWaitsForVotes) {
             1);
 }
 
+// A store written before tokens were sealed holds them in clear: the first start of this
+// version seals them, and get_activity still returns them.
+TEST_P(OtpTest, TokensAStoreHeldInClearAreSealedAtStart) {
+  TestGateway gw(GetParam(), {"sessions"});
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  std::string otpId = initOtp(gw, "OTP_TYPE_EMAIL", kEmail);
+  std::string token = verifyOtp(gw, otpId, codeIn(newestOutboxMessage(gw)), "");
+  std::string id;
+  // What an earlier version left: the token in the result, nothing sealed, no mark of sealing.
+  gw.write([&](Db& db) {
+    id = db.queryOne("SELECT id FROM activities WHERE type = 'ACTIVITY_TYPE_VERIFY_OTP'")->str(0);
+    db.exec("UPDATE activities SET result = ? WHERE id = ?",
+            {"{\"verifyOtpResult\":{\"verificationToken\":\"" + token + "\"}}", id});
+    db.exec("DELETE FROM signet_secrets WHERE id LIKE 'activity-result:%'");
+    db.exec("DELETE FROM gateway_settings WHERE name LIKE 'secrets_in_activities_sealed:%'");
+  });
+  auto inClear = [&] {
+    return gw.count("SELECT COUNT(*) FROM activities WHERE result LIKE ?", {"%" + token + "%"});
+  };
+  ASSERT_EQ(inClear(), 1);
+  gw.restart();
+  EXPECT_EQ(inClear(), 0);
+  auto body = orgBody(gw.root().organizationId);
+  body->set("activityId", id);
+  auto activity = gw.rootClient().query("get_activity", body)->getObject("activity");
+  EXPECT_EQ(resultOf(activity, "verifyOtpResult")->getValue<std::string>("verificationToken"),
+            token);
+}
+
 TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
   TestGateway gw(GetParam(), {"sessions"});
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
