@@ -85,6 +85,7 @@ Gateway::Gateway(Config config)
     std::lock_guard<std::mutex> lock(url->mutex);
     return url->url;
   };
+  facts.localCallToken = toHex(crypto::randomBytes(32));
   catalog_.provideGatewayFacts(std::move(facts));
   sealSecretsStoredInClear();
 
@@ -100,7 +101,9 @@ Gateway::Gateway(Config config)
 
 void Gateway::sealSecretsStoredInClear() {
   // Once per store and module: versions before 0.9 stored verification tokens (results) and
-  // pending activities' secret parameters in clear (activity/secret_results.hpp).
+  // pending activities' secret parameters in clear (activity/secret_results.hpp). On PostgreSQL
+  // gateways starting together take turns (the lock), and only the first finds work.
+  bool sealed = false;
   for (const auto& module : catalog_.modules()) {
     if (!module->enabled) continue;
     std::vector<const ActivitySpec*> specs;
@@ -110,16 +113,23 @@ void Gateway::sealSecretsStoredInClear() {
     if (specs.empty()) continue;
     std::string done = "secrets_in_activities_sealed:" + module->name;
     database_->transaction([&](Db& db) {
+      if (database_->backend() == Backend::kPostgres)
+        db.query("SELECT pg_advisory_xact_lock(7320)");
       if (db.queryOne("SELECT value FROM gateway_settings WHERE name = ?", {done})) return;
       DbKeyring keyring(db, masterKey_);
       int changed = activities::sealStoredInClear(db, keyring, specs);
       db.exec("INSERT INTO gateway_settings (name, value) VALUES (?, ?)", {done, "1"});
+      sealed |= changed > 0;
       if (changed)
         Poco::Logger::get("signet.store")
             .notice("sealed the secrets of %d activities of module %s stored in clear", changed,
                     module->name);
     });
   }
+  // SQLite: the WAL still holds the pages as they were; checkpointed and truncated now, no
+  // frame of them is left (the file's own free cells were overwritten, secure_delete).
+  if (sealed && database_->backend() == Backend::kSqlite)
+    database_->read([](Db& db) { db.query("PRAGMA wal_checkpoint(TRUNCATE)"); });
 }
 
 Gateway::Gateway(Config config, Detached)

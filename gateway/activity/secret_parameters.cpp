@@ -1,23 +1,59 @@
 #include "activity/secret_parameters.hpp"
 
+#include <string_view>
+
 namespace signet::activities {
 
 namespace {
 constexpr const char* kKind = "activity-intent";
 
-std::string secretId(const ActivityRecord& record, const std::string& name) {
-  return "activity-intent:" + record.id + ":" + name;
+// Calls `visit(holder, key, where)` for every string field `path` names in `parameters`
+// (ActivitySpec::secrets: "a.b", "list[].field"); `where` is the path with the indices filled
+// in ("list.0.field"), which names the field's sealed copy.
+void forEachField(
+    const json::Object& parameters, std::string_view path, const std::string& where,
+    const std::function<void(json::Object, const std::string&, const std::string&)>& visit) {
+  if (!parameters) return;
+  size_t dot = path.find('.');
+  std::string_view head = path.substr(0, dot);
+  std::string_view rest = dot == std::string_view::npos ? "" : path.substr(dot + 1);
+  bool each = head.ends_with("[]");
+  std::string name(each ? head.substr(0, head.size() - 2) : head);
+  std::string at = where.empty() ? name : where + "." + name;
+  if (!parameters->has(name)) return;
+  if (!each) {
+    if (rest.empty()) {
+      if (parameters->get(name).isString()) visit(parameters, name, at);
+    } else {
+      forEachField(parameters->getObject(name), rest, at, visit);
+    }
+    return;
+  }
+  auto list = parameters->getArray(name);
+  for (size_t i = 0; list && i < list->size(); ++i)
+    forEachField(list->getObject(static_cast<unsigned>(i)), rest, at + "." + std::to_string(i),
+                 visit);
+}
+
+void forEachSecret(
+    const ActivitySpec& spec, const json::Object& parameters,
+    const std::function<void(json::Object, const std::string&, const std::string&)>& visit) {
+  for (const auto& path : spec.secrets) forEachField(parameters, path, "", visit);
+}
+
+std::string secretId(const ActivityRecord& record, const std::string& where) {
+  return std::string(kKind) + ":" + record.id + ":" + where;
 }
 
 // Replaces the secret fields present in `parameters`; true when one was.
-bool redact(const ActivitySpec& spec, json::Object parameters) {
+bool redact(const ActivitySpec& spec, const json::Object& parameters) {
   bool changed = false;
-  if (!parameters) return false;
-  for (const auto& p : spec.parameters)
-    if (p.secret && parameters->has(p.name) && parameters->get(p.name).toString() != kRedacted) {
-      parameters->set(p.name, kRedacted);
-      changed = true;
-    }
+  forEachSecret(spec, parameters,
+                [&](json::Object holder, const std::string& key, const std::string&) {
+                  if (holder->getValue<std::string>(key) == kRedacted) return;
+                  holder->set(key, kRedacted);
+                  changed = true;
+                });
   return changed;
 }
 
@@ -47,9 +83,7 @@ bool isTerminal(const std::string& status) {
 }
 
 bool hasSecretParameters(const ActivitySpec& spec) {
-  for (const auto& p : spec.parameters)
-    if (p.secret) return true;
-  return false;
+  return !spec.secrets.empty();
 }
 
 bool redactSecrets(const ActivitySpec& spec, ActivityRecord& record) {
@@ -74,35 +108,36 @@ ActivityRecord withParametersRedacted(const ActivitySpec& spec, const ActivityRe
 }
 
 void sealParameters(Keyring& keyring, const ActivitySpec& spec, const ActivityRecord& record) {
-  auto parameters = parametersOf(spec, record);
-  for (const auto& p : spec.parameters)
-    if (p.secret && parameters && parameters->has(p.name) && parameters->get(p.name).isString()) {
-      std::string value = parameters->getValue<std::string>(p.name);
-      if (value != kRedacted)
-        keyring.seal(secretId(record, p.name), kKind,
-                     crypto::SecretBytes(Bytes(value.begin(), value.end())));
-    }
+  forEachSecret(spec, parametersOf(spec, record),
+                [&](json::Object holder, const std::string& key, const std::string& where) {
+                  std::string value = holder->getValue<std::string>(key);
+                  if (value != kRedacted)
+                    keyring.seal(secretId(record, where), kKind,
+                                 crypto::SecretBytes(Bytes(value.begin(), value.end())));
+                });
 }
 
 void openParameters(Keyring& keyring, const ActivitySpec& spec, ActivityRecord& record) {
-  auto parameters = parametersOf(spec, record);
-  if (!parameters) return;
-  for (const auto& p : spec.parameters) {
-    if (!p.secret || !parameters->has(p.name) || parameters->get(p.name).toString() != kRedacted)
-      continue;
-    try {
-      auto value = keyring.open(secretId(record, p.name), kKind);
-      parameters->set(p.name, std::string(value.data(), value.data() + value.size()));
-    } catch (const Error& e) {
-      if (e.code() != Code::kNotFound) throw;  // stored redacted, as it was once run
-    }
-  }
+  forEachSecret(spec, parametersOf(spec, record),
+                [&](json::Object holder, const std::string& key, const std::string& where) {
+                  if (holder->getValue<std::string>(key) != kRedacted) return;
+                  try {
+                    auto value = keyring.open(secretId(record, where), kKind);
+                    holder->set(key, std::string(value.data(), value.data() + value.size()));
+                  } catch (const Error& e) {
+                    if (e.code() != Code::kNotFound) throw;  // stored redacted, as once run
+                  }
+                });
 }
 
 void eraseSealedParameters(Keyring& keyring, const ActivitySpec& spec,
                            const ActivityRecord& record) {
-  for (const auto& p : spec.parameters)
-    if (p.secret) keyring.erase(secretId(record, p.name));
+  // The fields as the record in hand holds them: an array shortened since cannot be, since the
+  // intent is what was signed.
+  forEachSecret(spec, parametersOf(spec, record),
+                [&](json::Object, const std::string&, const std::string& where) {
+                  keyring.erase(secretId(record, where));
+                });
 }
 
 }  // namespace signet::activities

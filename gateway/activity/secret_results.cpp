@@ -82,6 +82,9 @@ int sealStoredInClear(Db& db, Keyring& keyring, const std::vector<const Activity
       if (json::stringify(stored.result) + json::stringify(stored.intent) == before) continue;
       update(db, stored);
       storeIntent(db, stored);
+      // Events not yet handed to their module carry the activity as it was: as it is now.
+      db.exec("UPDATE activity_events SET activity = ? WHERE activity_id = ?",
+              {json::stringify(toJson(stored, Caller{})), stored.id});
       ++changed;
     }
   }

@@ -111,20 +111,26 @@ void CredentialResolver::chargeRate(const Resolution& who,
               who.caller.organizationId + " may make " +
               std::to_string(static_cast<int>(config_.server.rateLimit.perAuthProxyPerSecond)) +
               " requests a second (limits.rateLimit.perAuthProxyPerSecond); retry in " +
-              std::to_string(*wait) + " ms");
+              std::to_string(*wait) + " ms")
+          .retryAfter(static_cast<int>((*wait + 999) / 1000));
     return;
   }
   if (!rates_.enabled()) return;
+  // A sub-organization's requests count against its own bucket and one its parent's
+  // sub-organizations share, never the parent's own: sub-organizations anyone can make (a
+  // sign-up through the auth proxy) cannot throttle the parent's keys.
   std::vector<std::string> buckets{organizationId};
-  if (parentId) buckets.push_back(*parentId);
+  if (parentId) buckets.push_back("children:" + *parentId);
   if (auto wait = rates_.take(buckets, nowMs))
     throw Error(
         Code::kResourceExhausted,
         "rate limit: organization " + organizationId +
-            (buckets.size() > 1 ? " (with its parent " + buckets[1] + ")" : "") + " may make " +
+            (parentId ? " (with the other sub-organizations of " + *parentId + ")" : "") +
+            " may make " +
             std::to_string(static_cast<int>(config_.server.rateLimit.perOrganizationPerSecond)) +
             " requests a second (limits.rateLimit.perOrganizationPerSecond); retry in " +
-            std::to_string(*wait) + " ms");
+            std::to_string(*wait) + " ms")
+        .retryAfter(static_cast<int>((*wait + 999) / 1000));
 }
 
 Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,

@@ -53,7 +53,8 @@ class CredentialResolver {
   // do so only when `apiKeysDownward` (whoami). Throws Unauthenticated or NotFound, and
   // ResourceExhausted (429) past the organization's rate. The rate is charged only once the
   // credential resolved, so that no one can spend another organization's allowance; a
-  // sub-organization's request counts against its parent's bucket too.
+  // sub-organization's request counts against a bucket its parent's sub-organizations share
+  // too, but not against the parent's own.
   Resolution resolve(Db& db, const StampHeaders& headers,
                      const std::optional<VerifiedApiKeyStamp>& apiKey, std::string_view body,
                      const std::string& targetOrganizationId, int64_t nowMs,

@@ -165,17 +165,24 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       positive("headerTimeoutMs", c.server.headerTimeoutMs);
       positive("bodyTimeoutMs", c.server.bodyTimeoutMs);
       positive("idleTimeoutMs", c.server.idleTimeoutMs);
-      if (auto e = json::optionalObject(l, "egress", "limits")) {
+      auto e = json::optionalObject(l, "egress", "limits");
+      bool concurrencyGiven = e && e->has("maxConcurrent");
+      if (e) {
         c.server.egress.maxConcurrent = json::optionalIntInRange(
             e, "maxConcurrent", "limits.egress", c.server.egress.maxConcurrent, 1, 1023);
         c.server.egress.maxPerDestination = json::optionalIntInRange(
             e, "maxPerDestination", "limits.egress", c.server.egress.maxPerDestination, 1, 1023);
       }
-      if (c.threads > 0 && c.server.egress.maxConcurrent >= c.threads)
+      // Requests waiting on outbound calls must leave threads to the others: the default
+      // follows a small limits.threads down; a value given must stay below it.
+      if (c.threads > 0 && !concurrencyGiven)
+        c.server.egress.maxConcurrent =
+            std::min(c.server.egress.maxConcurrent, std::max(1, c.threads / 2));
+      else if (c.threads > 1 && c.server.egress.maxConcurrent >= c.threads)
         throw invalidArgument("invalid field limits.egress.maxConcurrent: " +
                               std::to_string(c.server.egress.maxConcurrent) +
                               " must be below limits.threads (" + std::to_string(c.threads) +
-                              "), so that requests without outbound calls always find a thread");
+                              "), so that requests without outbound calls find a thread");
       if (auto r = json::optionalObject(l, "rateLimit", "limits")) {
         auto rate = [&](const char* key, double& target) {
           if (!r->has(key) || r->get(key).isEmpty()) return;

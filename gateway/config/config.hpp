@@ -46,7 +46,8 @@ struct ServerLimits {
   int64_t idleTimeoutMs = 5'000;     // a connection with no request in progress
   RateLimits rateLimit;
   // Outbound calls (limits.egress): in flight for API requests, and to one destination. The
-  // first must stay below `threads`, so that requests without outbound calls always find one.
+  // first stays below `threads` (half of it by default when `threads` is small), so that
+  // requests without outbound calls find a thread while others wait on the network.
   egress::Limits egress;
 };
 

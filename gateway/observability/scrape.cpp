@@ -5,6 +5,7 @@
 #include "activity/handler_context.hpp"
 #include "gateway.hpp"
 #include "observability/metrics.hpp"
+#include "signet/egress.hpp"
 
 namespace signet {
 
@@ -14,20 +15,24 @@ bool metricsAllowedFrom(const std::string& peer) {
 
 std::string scrapeMetrics(Gateway& gateway) {
   std::vector<Metrics::GaugeRow> gauges;
+  gauges.push_back({"signet_egress_calls_in_flight",
+                    "Outbound calls in flight (webhooks, issuers, providers, nodes)",
+                    {},
+                    static_cast<double>(egress::inFlight())});
   try {
     onSnapshot(gateway, [&](RequestContext& ctx) {
       // The outbox, per module: events written but not yet handled.
       for (const auto& m : gateway.catalog().modules())
         if (m->enabled && m->activityEventHandler)
-          gauges.push_back({"signet_activity_events_pending",
-                            "Activity events in the core's outbox, not yet handled, by module",
-                            {{"module", m->name}},
-                            static_cast<double>(
-                                ctx.db()
-                                    .queryOne("SELECT COUNT(*) FROM activity_events WHERE "
-                                              "module = ?",
-                                              {m->name})
-                                    ->i64(0))});
+          gauges.push_back(
+              {"signet_activity_events_pending",
+               "Activity events in the core's outbox, not yet handled, by module",
+               {{"module", m->name}},
+               static_cast<double>(ctx.db()
+                                       .queryOne("SELECT COUNT(*) FROM activity_events WHERE "
+                                                 "module = ?",
+                                                 {m->name})
+                                       ->i64(0))});
       for (const auto& m : gateway.catalog().modules()) {
         if (!m->enabled) continue;
         for (const auto& g : m->gauges) {

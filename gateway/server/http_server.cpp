@@ -507,7 +507,8 @@ struct HttpServer::Impl {
     c.lingerAfterWrite = request.bodyTooLarge;
     request.peer = c.peer;
     // Per client address: a flood is answered 429 here, without taking a slot.
-    if (auto wait = addressLimiter.take(c.peer, nowMs())) {
+    auto wait = router.localCall(request) ? std::nullopt : addressLimiter.take(c.peer, nowMs());
+    if (wait) {
       HttpResult r = frontEndError(Code::kResourceExhausted, 429,
                                    "rate limit: client address " + c.peer + " may send " +
                                        std::to_string(limits.rateLimit.perIpPerSecond) +

@@ -48,10 +48,11 @@ HttpResult errorResult(const Error& error) {
   }
   body->set("details", details);
   HttpResult r = jsonResult(httpStatusFor(error.code()), body);
-  // Every bucket refills at one request a second or faster; what is unavailable (the store, an
-  // outbound call's bounds) is worth asking again about as soon.
+  // The error's own wait when it knows one (a rate limit's bucket, an issuer's failure hold);
+  // else 1 s: every bucket refills at one request a second or faster, and what is unavailable
+  // (the store, an outbound call's bounds) is worth asking again about as soon.
   if (error.code() == Code::kResourceExhausted || error.code() == Code::kUnavailable)
-    r.headers.emplace_back("Retry-After", "1");
+    r.headers.emplace_back("Retry-After", retryAfterOf(error));
   return r;
 }
 
@@ -437,6 +438,13 @@ HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
   }
   addCors(result);
   return result;
+}
+
+bool Router::localCall(const HttpRequestData& request) const {
+  const std::string& token = gateway_.catalog().services().gateway.localCallToken;
+  auto it = request.headers.find(asciiLower(kLocalCallHeader));
+  return !token.empty() && it != request.headers.end() &&
+         crypto::constantTimeEquals(it->second, token);
 }
 
 void Router::addCors(HttpResult& result) const {

@@ -61,6 +61,10 @@ class Router {
   // The CORS headers every answer carries, the front end's own refusals (429, 503) included,
   // so that a browser app can read them.
   void addCors(HttpResult& result) const;
+  // Whether the request is this process's own (the embedded auth proxy's, carrying
+  // GatewayFacts::localCallToken): the per-address limit does not count it, since everyone the
+  // proxy forwards would otherwise be one loopback client. The proxy limits them itself.
+  bool localCall(const HttpRequestData& request) const;
 
  private:
   HttpResult handleUnlabelled(const HttpRequestData& request);

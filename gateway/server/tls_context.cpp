@@ -4,11 +4,19 @@
 #include <openssl/x509.h>
 
 #include "signet/error.hpp"
-#include "signet/tls_ciphers.hpp"
 
 namespace signet {
 
 namespace {
+// The TLS 1.2 suites the listeners accept: ECDHE key exchange with AES-GCM or ChaCha20-Poly1305
+// only (the ECDHE suites of Mozilla's "intermediate" server-side TLS list; its DHE suites are
+// left out). CBC suites, which padding-oracle attacks (Lucky Thirteen) have a long history
+// against, are not accepted. TLS 1.3's suites are all AEAD and are left as OpenSSL has them.
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
 // OpenSSL's last error as text, emptying its queue.
 std::string opensslError() {
   std::string out;

@@ -230,6 +230,12 @@ std::vector<Migration> coreMigrations() {
        "service's own (the auth proxy's key, so that strangers at the proxy cannot spend the "
        "organization's)",
        {"ALTER TABLE api_keys ADD COLUMN rate_budget TEXT"}},
+      {19,
+       "whether an OAuth provider's issuer came from a verified token: only those make an issuer "
+       "trusted for its keys to be fetched (a provider stated by bare oidcClaims, which anyone "
+       "signing up may send, does not). Providers stored before count, as they did",
+       {"ALTER TABLE oauth_providers ADD COLUMN verified INTEGER NOT NULL DEFAULT 0",
+        "UPDATE oauth_providers SET verified = 1"}},
   };
 }
 

@@ -80,8 +80,8 @@ std::string add(ActivityContext& ctx, const std::string& organizationId, const s
   int64_t now = ctx.nowMs();
   db.exec(
       "INSERT INTO oauth_providers (id, organization_id, user_id, name, issuer, audience, "
-      "subject, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      {id, organizationId, userId, name, iss, aud, sub, now, now});
+      "subject, verified, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {id, organizationId, userId, name, iss, aud, sub, int64_t{token ? 1 : 0}, now, now});
   return id;
 }
 
@@ -110,7 +110,8 @@ json::Array ofUser(Db& db, const std::string& organizationId, const std::string&
 }
 
 bool issuerStored(Db& db, const std::string& issuer) {
-  return db.queryOne("SELECT 1 FROM oauth_providers WHERE issuer = ? LIMIT 1", {issuer})
+  return db
+      .queryOne("SELECT 1 FROM oauth_providers WHERE issuer = ? AND verified = 1 LIMIT 1", {issuer})
       .has_value();
 }
 
@@ -152,6 +153,13 @@ std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& t
       "AND audience IN (" +
           placeholders(token.audiences.size()) + "))",
       params};
+}
+
+std::vector<std::string> secretsWith(std::vector<std::string> more) {
+  for (const char* path : {"oauthProviders[].oidcToken", "users[].oauthProviders[].oidcToken",
+                           "rootUsers[].oauthProviders[].oidcToken"})
+    more.push_back(path);
+  return more;
 }
 
 void prepareTokens(RequestContext& ctx, const json::Object& params) {

@@ -18,7 +18,9 @@ json::Array ofUser(Db& db, const std::string& organizationId, const std::string&
 std::optional<std::string> userWithIdentity(Db& db, const std::string& organizationId,
                                             const std::string& issuer, const std::string& subject,
                                             const std::vector<std::string>& audiences);
-// Whether any organization has a provider of `issuer` (IdentityServices::oauthIssuerStored).
+// Whether any organization has a provider of `issuer` whose identity came from a verified token
+// (IdentityServices::oauthIssuerStored): one stated by bare oidcClaims does not count, since
+// anyone signing up through the auth proxy may state any issuer.
 bool issuerStored(Db& db, const std::string& issuer);
 // The provider of `userId` that a verified token's claims (iss, sub, aud) match.
 std::optional<std::string> providerOfToken(Db& db, const std::string& organizationId,
@@ -26,6 +28,10 @@ std::optional<std::string> providerOfToken(Db& db, const std::string& organizati
 // The list_suborgs OIDC_TOKEN condition: sub-organizations with a provider matching the
 // verified token.
 std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& token);
+
+// ActivitySpec::secrets for every activity that takes oauthProviders (directly, or under users
+// or rootUsers): their ID tokens, and `more` beside them.
+std::vector<std::string> secretsWith(std::vector<std::string> more);
 
 // ActivitySpec::prepare for every activity that takes oauthProviders (directly, or under users
 // or rootUsers): fetches the issuers' keys and refuses a bad token before anything is stored.

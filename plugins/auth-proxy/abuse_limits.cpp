@@ -44,19 +44,26 @@ void AbuseLimits::take(const Limit& limit, const std::string& key, int64_t nowMs
   std::lock_guard<std::mutex> lock(mutex_);
   // Windows that ended are dropped now and then (at once past kSweepAbove keys), so the map
   // holds only live clients. No window is longer than a day.
-  if (nowMs - lastSweepMs_ > 60'000 || windows_.size() > kSweepAbove) {
+  if (nowMs - lastSweepMs_ > (windows_.size() > kSweepAbove ? 1'000 : 60'000)) {
     for (auto it = windows_.begin(); it != windows_.end();)
       it = nowMs - it->second.startMs > it->second.windowMs ? windows_.erase(it) : std::next(it);
     lastSweepMs_ = nowMs;
   }
-  Window& w = windows_[limit.name + "\n" + key];
+  const std::string counted = limit.name + "\n" + key;
+  if (windows_.size() >= kMaxKeys && !windows_.count(counted))
+    throw resourceExhausted("auth proxy limit " + limit.name +
+                            ": too many clients are counted now; try again shortly")
+        .retryAfter(1);
+  Window& w = windows_[counted];
   if (nowMs - w.startMs >= limit.windowMs) w = Window{nowMs, 0, limit.windowMs};
-  if (w.count >= limit.count)
+  if (w.count >= limit.count) {
+    int wait = static_cast<int>((w.startMs + limit.windowMs - nowMs + 999) / 1000);
     throw resourceExhausted(
         "auth proxy limit " + limit.name + " reached: " + std::to_string(limit.count) + " per " +
         std::to_string(limit.windowMs / 1000) + " s (plugins.settings.auth-proxy.limits." +
-        limit.name + "); try again in " +
-        std::to_string((w.startMs + limit.windowMs - nowMs + 999) / 1000) + " s");
+        limit.name + "); try again in " + std::to_string(wait) + " s")
+        .retryAfter(wait);
+  }
   ++w.count;
 }
 

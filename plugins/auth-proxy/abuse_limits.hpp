@@ -45,9 +45,11 @@ class AbuseLimits {
     int count = 0;
     int64_t windowMs = 0;
   };
-  // Past this many counted keys, windows that have ended are dropped at once, so that a flood
-  // from many addresses costs bounded memory.
+  // Past kSweepAbove counted keys, windows that have ended are dropped once a second (else once a
+  // minute); at kMaxKeys a key not yet counted is refused, so that a flood from many networks
+  // costs bounded memory and bounded time.
   static constexpr size_t kSweepAbove = 100'000;
+  static constexpr size_t kMaxKeys = 400'000;
   std::mutex mutex_;
   std::map<std::string, Window> windows_;
   int64_t lastSweepMs_ = 0;

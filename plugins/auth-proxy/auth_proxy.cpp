@@ -7,6 +7,7 @@
 #include "coordinator_calls.hpp"
 #include "endpoints.hpp"
 #include "signet/client.hpp"
+#include "signet/egress.hpp"
 
 namespace auth_proxy {
 
@@ -39,7 +40,7 @@ HttpReply errorReply(const Error& e, Headers headers) {
   body->set("details", json::array());
   auto passed = dynamic_cast<const RequestError*>(&e);
   int status = passed ? passed->httpStatus() : httpStatusFor(e.code());
-  if (status == 429 || status == 503) headers.emplace_back("Retry-After", "1");
+  if (status == 429 || status == 503) headers.emplace_back("Retry-After", retryAfterOf(e));
   return jsonReply(status, body, std::move(headers));
 }
 
@@ -54,8 +55,7 @@ std::optional<std::string> header(const HttpCall& call, const std::string& lower
 AuthProxy::AuthProxy(ProxyOptions options)
     : options_(std::move(options)), source_(options_.serviceKey, options_.configCacheMs) {}
 
-HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinatorUrl,
-                            int64_t nowMs) {
+HttpReply AuthProxy::handle(const HttpCall& call, const Coordinator& coordinatorAt, int64_t nowMs) {
   auto origin = header(call, "origin");
   // Until the origin is checked, errors carry CORS headers for the origin that asked, so that
   // a browser app can read what was wrong with its config id.
@@ -71,13 +71,15 @@ HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinator
     auto endpoint = std::find_if(table.begin(), table.end(),
                                  [&](const auto& e) { return e.first == call.subpath; });
     if (endpoint == table.end()) throw notFound("unknown auth proxy endpoint " + call.subpath);
-    // Counted before the configuration is looked up: a made-up id costs its sender too.
-    limits_.take(options_.limits.requestsPerIp, call.peer, nowMs);
+    // Counted before the configuration is looked up: a made-up id costs its sender too. A client
+    // is its address, or its IPv6 /64.
+    const std::string client = egress::clientNetwork(call.peer);
+    limits_.take(options_.limits.requestsPerIp, client, nowMs);
     auto configId = header(call, "x-auth-proxy-config-id");
     if (!configId || configId->empty())
       throw unauthenticated(
           "the X-Auth-Proxy-Config-Id header is required: the id enable_auth_proxy returned");
-    auto config = source_.get(*configId, nowMs, coordinatorUrl);
+    auto config = source_.get(*configId, nowMs, coordinatorAt);
     limits_.take(options_.limits.requestsPerConfig, config->configId, nowMs);
     if (!config->enabled || !config->stamper)
       throw permissionDenied("the auth proxy of configuration " + *configId +
@@ -93,8 +95,8 @@ HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinator
     auto body = call.body.find_first_not_of(" \t\r\n") == std::string::npos
                     ? json::object()  // the wallet-kit calls send no body at all
                     : json::parseObject(call.body, "request body");
-    CoordinatorCalls coordinator(coordinatorUrl, *config);
-    ProxyCall pc{*config, coordinator, body, call.peer, limits_, options_.limits, nowMs};
+    CoordinatorCalls coordinator(coordinatorAt, *config);
+    ProxyCall pc{*config, coordinator, body, client, limits_, options_.limits, nowMs};
     return jsonReply(200, endpoint->second(pc), cors);
   } catch (const Error& e) {
     return errorReply(e, cors);
@@ -106,10 +108,10 @@ HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinator
 }
 
 std::vector<RouteSpec> proxyRoutes(std::shared_ptr<AuthProxy> proxy,
-                                   std::function<std::string(RequestContext&)> coordinatorUrl) {
+                                   std::function<Coordinator(RequestContext&)> coordinator) {
   std::vector<RouteSpec> routes;
-  auto handler = [proxy, coordinatorUrl](RequestContext& ctx, const HttpCall& call) {
-    return proxy->handle(call, coordinatorUrl(ctx), ctx.nowMs());
+  auto handler = [proxy, coordinator](RequestContext& ctx, const HttpCall& call) {
+    return proxy->handle(call, coordinator(ctx), ctx.nowMs());
   };
   for (const auto& [path, endpoint] : endpoints()) {
     routes.push_back({"POST", path, RouteAccess::kDetached, handler});

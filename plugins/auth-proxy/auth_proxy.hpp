@@ -29,9 +29,9 @@ struct ProxyOptions {
 class AuthProxy {
  public:
   explicit AuthProxy(ProxyOptions options);
-  // `coordinatorUrl`: where the public API is (the embedded proxy's main listener, or the URL
-  // a standalone proxy was given).
-  signet::HttpReply handle(const signet::HttpCall& call, const std::string& coordinatorUrl,
+  // `coordinator`: where the public API is (the embedded proxy's main listener, or the URL a
+  // standalone proxy was given).
+  signet::HttpReply handle(const signet::HttpCall& call, const Coordinator& coordinator,
                            int64_t nowMs);
   const std::string& servicePublicKey() const { return source_.servicePublicKey(); }
 
@@ -42,9 +42,9 @@ class AuthProxy {
 };
 
 // The listener's routes: POST and OPTIONS for every endpoint, detached from the store; each
-// asks `coordinatorUrl` where the API is.
+// asks `coordinator` where the API is.
 std::vector<signet::RouteSpec> proxyRoutes(
     std::shared_ptr<AuthProxy> proxy,
-    std::function<std::string(signet::RequestContext&)> coordinatorUrl);
+    std::function<Coordinator(signet::RequestContext&)> coordinator);
 
 }  // namespace auth_proxy

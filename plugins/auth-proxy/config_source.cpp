@@ -16,31 +16,53 @@ ConfigSource::ConfigSource(std::shared_ptr<const crypto::SecretBytes> serviceKey
       cacheMs_(cacheMs) {}
 
 std::shared_ptr<const LoadedConfig> ConfigSource::get(const std::string& configId, int64_t nowMs,
-                                                      const std::string& coordinatorUrl) {
+                                                      const Coordinator& coordinator) {
   auto unknown = [&] {
     return unauthenticated("unknown X-Auth-Proxy-Config-Id \"" + configId + "\"");
   };
   // Every config id enable_auth_proxy hands out is a UUID: anything else is unknown at once.
   if (!json::isUuid(configId)) throw unknown();
+  std::shared_ptr<const LoadedConfig> stale;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = cache_.find(configId);
-    if (it != cache_.end() &&
-        nowMs - it->second.fetchedAtMs < (it->second.config ? cacheMs_ : kUnknownMs)) {
-      if (!it->second.config) throw unknown();
-      return it->second.config;
+    if (auto it = known_.find(configId); it != known_.end()) {
+      Known& k = it->second;
+      if (nowMs - k.fetchedAtMs < cacheMs_) return k.config;
+      // Stale: one request refreshes it, the others are served what was known meanwhile.
+      if (k.refreshing) return k.config;
+      k.refreshing = true;
+      stale = k.config;
+    } else {
+      if (auto u = unknown_.find(configId); u != unknown_.end()) {
+        if (nowMs - u->second.seenAtMs < kUnknownMs) throw unknown();
+        order_.erase(u->second.age);
+        unknown_.erase(u);
+      }
+      // Only ids never seen cost the allowance: known ones are refreshed whatever the load.
+      if (!mayLookUp(nowMs))
+        throw Error(Code::kUnavailable,
+                    "the auth proxy is looking up " + std::to_string(kLookupsPerSecond) +
+                        " unknown configurations this second, its limit; try again shortly")
+            .retryAfter(1);
     }
-    if (!mayLookUp(nowMs))
-      throw Error(Code::kUnavailable,
-                  "the auth proxy is looking up " + std::to_string(kLookupsPerSecond) +
-                      " configurations this second, its limit; try again shortly");
   }
   // Fetched outside the lock: a slow coordinator holds up only the requests that need it.
-  std::shared_ptr<const LoadedConfig> config = fetch(configId, nowMs, coordinatorUrl);
+  std::shared_ptr<const LoadedConfig> config;
+  try {
+    config = fetch(configId, nowMs, coordinator);
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = known_.find(configId); it != known_.end()) it->second.refreshing = false;
+    throw;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
-  remember(configId, config, nowMs);
-  if (!config) throw unknown();
-  return config;
+  if (config) {
+    known_[configId] = Known{config, nowMs, false};
+    return config;
+  }
+  known_.erase(configId);  // known once, unknown now
+  rememberUnknown(configId, nowMs);
+  throw unknown();
 }
 
 bool ConfigSource::mayLookUp(int64_t nowMs) {
@@ -54,24 +76,19 @@ bool ConfigSource::mayLookUp(int64_t nowMs) {
   return true;
 }
 
-void ConfigSource::remember(const std::string& configId, std::shared_ptr<const LoadedConfig> config,
-                            int64_t nowMs) {
-  auto it = cache_.find(configId);
-  if (it != cache_.end()) {
-    order_.erase(it->second.age);
-    cache_.erase(it);
-  }
-  while (cache_.size() >= kMaxCached) {  // the oldest makes room; the others stay
-    cache_.erase(order_.front());
+void ConfigSource::rememberUnknown(const std::string& configId, int64_t nowMs) {
+  while (unknown_.size() >= kMaxUnknown) {  // the oldest makes room; the others stay
+    unknown_.erase(order_.front());
     order_.pop_front();
   }
   order_.push_back(configId);
-  cache_[configId] = Entry{std::move(config), nowMs, std::prev(order_.end())};
+  unknown_[configId] = Unknown{nowMs, std::prev(order_.end())};
 }
 
 std::shared_ptr<const LoadedConfig> ConfigSource::fetch(const std::string& configId, int64_t nowMs,
-                                                        const std::string& coordinatorUrl) {
-  Client client(coordinatorUrl, serviceStamper_);
+                                                        const Coordinator& coordinator) {
+  Client client(coordinator.url, serviceStamper_);
+  client.setHeaders(coordinator.headers);
   json::Object body = json::object();
   body->set("configId", configId);
   body->set("timestampMs", std::to_string(nowMs));

@@ -4,9 +4,11 @@
 // in the cache; its stamper opens it per request.
 //
 // A config id is anyone's to make up, so what an unknown one costs is bounded: an id that is not
-// a UUID is refused without asking; an unknown one is remembered for a minute; the cache holds at
-// most kMaxCached ids, the oldest making room; and at most kLookupsPerSecond ids are looked up a
-// second, past which the request is told to try again (503).
+// a UUID is refused without asking; an unknown one is remembered for a minute, among at most
+// kMaxUnknown (the oldest making room), apart from the known ones, which it cannot push out; and
+// at most kLookupsPerSecond never-seen ids are looked up a second, past which the request is
+// told to try again (503). A known configuration past its cache time is refreshed by one
+// request while the others are served what was known.
 #pragma once
 
 #include <functional>
@@ -20,6 +22,13 @@
 #include "signet/client.hpp"
 
 namespace auth_proxy {
+
+// Where the proxy reaches the coordinator's API, and what it sends with every request there (the
+// embedded proxy's local-call header, GatewayFacts::localCallToken).
+struct Coordinator {
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers = {};
+};
 
 struct LoadedConfig {
   std::string configId;
@@ -38,35 +47,39 @@ class ConfigSource {
   // cache has none. Unauthenticated for an id the coordinator does not know; Unavailable when
   // the coordinator cannot be reached.
   std::shared_ptr<const LoadedConfig> get(const std::string& configId, int64_t nowMs,
-                                          const std::string& coordinatorUrl);
+                                          const Coordinator& coordinator);
   // The service key's public half, compressed hex: what the coordinator must trust.
   const std::string& servicePublicKey() const { return servicePublicKey_; }
 
  private:
   std::shared_ptr<const LoadedConfig> fetch(const std::string& configId, int64_t nowMs,
-                                            const std::string& coordinatorUrl);
+                                            const Coordinator& coordinator);
 
-  static constexpr size_t kMaxCached = 4096;
+  static constexpr size_t kMaxUnknown = 4096;
   static constexpr int64_t kUnknownMs = 60'000;
   static constexpr int kLookupsPerSecond = 50;
 
-  struct Entry {
-    std::shared_ptr<const LoadedConfig> config;  // null: the id is unknown
+  struct Known {
+    std::shared_ptr<const LoadedConfig> config;
     int64_t fetchedAtMs = 0;
+    bool refreshing = false;  // a request is fetching it afresh
+  };
+  struct Unknown {
+    int64_t seenAtMs = 0;
     std::list<std::string>::iterator age;  // its place in `order_`
   };
   // Whether another lookup fits in this second's allowance (under mutex_).
   bool mayLookUp(int64_t nowMs);
-  void remember(const std::string& configId, std::shared_ptr<const LoadedConfig> config,
-                int64_t nowMs);
+  void rememberUnknown(const std::string& configId, int64_t nowMs);
 
   std::shared_ptr<const signet::crypto::SecretBytes> serviceKey_;
   std::string servicePublicKey_;
   std::shared_ptr<signet::ApiKeyStamper> serviceStamper_;
   int64_t cacheMs_;
   std::mutex mutex_;
-  std::map<std::string, Entry> cache_;
-  std::list<std::string> order_;  // cached ids, oldest first
+  std::map<std::string, Known> known_;      // ids the coordinator knows: as many as proxies
+  std::map<std::string, Unknown> unknown_;  // bounded by kMaxUnknown
+  std::list<std::string> order_;            // unknown ids, oldest first
   int64_t lookupSecond_ = 0;
   int lookups_ = 0;
 };

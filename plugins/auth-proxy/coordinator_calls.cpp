@@ -4,8 +4,10 @@ namespace auth_proxy {
 
 using namespace signet;
 
-CoordinatorCalls::CoordinatorCalls(const std::string& coordinatorUrl, const LoadedConfig& config)
-    : client_(coordinatorUrl, config.stamper) {}
+CoordinatorCalls::CoordinatorCalls(const Coordinator& coordinator, const LoadedConfig& config)
+    : client_(coordinator.url, config.stamper) {
+  client_.setHeaders(coordinator.headers);
+}
 
 json::Object CoordinatorCalls::activity(const std::string& path, const std::string& type,
                                         const std::string& organizationId,

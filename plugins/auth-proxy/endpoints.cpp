@@ -44,7 +44,8 @@ json::Object otpInit(const ProxyCall& c, bool encrypted) {
   std::string contact = json::requireString(c.body, "contact", kBody);
   requireMethod(c, otpMethod(type), type);
   // What is counted per contact is the mailbox it reaches (victim+1@ and "victim"@ are victim@).
-  std::string normalized = type == "OTP_TYPE_EMAIL" ? mailboxKey(contact) : contact;
+  std::string normalized =
+      type == "OTP_TYPE_EMAIL" ? mailboxKey(contact) : validatePhoneNumber(contact, "body.contact");
   c.limits.take(c.limitSettings.otpInitPerIp, c.peer, c.nowMs);
   c.limits.take(c.limitSettings.otpInitPerContact, c.config.configId + " " + normalized, c.nowMs);
   c.limits.take(c.limitSettings.otpInitPerConfig, c.config.configId, c.nowMs);

@@ -18,7 +18,7 @@ struct ProxyCall {
   const LoadedConfig& config;
   const CoordinatorCalls& coordinator;
   const signet::json::Object& body;
-  const std::string& peer;  // the client's address
+  const std::string& peer;  // the client: its address, or its IPv6 /64 (what limits count)
   AbuseLimits& limits;
   const LimitSettings& limitSettings;
   int64_t nowMs;

@@ -112,11 +112,15 @@ void registerAuthProxy(Registry& r) {
   r.migrations("auth-proxy", migrations());
   r.listener({.name = "proxy",
               .address = listen,
-              .routes = proxyRoutes(proxy,
-                                    [coordinator](RequestContext& ctx) {
-                                      return coordinator ? *coordinator
-                                                         : ctx.services().gateway.localUrl();
-                                    }),
+              .routes = proxyRoutes(
+                  proxy,
+                  [coordinator](RequestContext& ctx) {
+                    if (coordinator) return Coordinator{*coordinator};
+                    // The gateway's own listener, which this process's
+                    // token tells from the strangers the proxy forwards.
+                    const auto& self = ctx.services().gateway;
+                    return Coordinator{self.localUrl(), {{kLocalCallHeader, self.localCallToken}}};
+                  }),
               .announce = "auth proxy listening on"});
 }
 

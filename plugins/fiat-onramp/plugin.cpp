@@ -46,7 +46,9 @@ void registerFiatOnRamp(Registry& r) {
               .handler = [onRamp](ActivityContext& ctx, const json::Object& p) { return onRamp->init(ctx, p); },
               .parameters = {{.name = "walletAddress", .maxLength = 128},
                              {.name = "urlForSignature", .required = false, .maxLength = 4096}},
-              .prepare = [onRamp](RequestContext& ctx, const json::Object& p) { onRamp->prepareInit(ctx, p); }});
+              .prepare = [onRamp](RequestContext& ctx, const json::Object& p) { onRamp->prepareInit(ctx, p); },
+              // Coinbase's carries a session token: whoever holds the URL holds the session.
+              .secretResults = {"onRampUrl"}});
   r.query({"list_fiat_on_ramp_credentials", listCredentials});
   r.query({"get_onramp_transaction_status", [onRamp](RequestContext& ctx, const json::Object& b) {
              return onRamp->status(ctx, b); }});

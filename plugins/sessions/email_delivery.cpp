@@ -124,11 +124,12 @@ void sendSmtp(const SmtpSettings& s, Poco::Net::MailMessage& mail) {
   auto deadline = egress::Clock::now() + std::chrono::seconds(s.timeoutSeconds);
   auto permit = egress::admit(s.host, static_cast<uint16_t>(s.port), "the SMTP relay");
   Poco::Net::StreamSocket socket = connectToRelay(s, deadline);
-  RelaySession session(socket, s.host);
   // One deadline for the whole conversation: at it, the socket is shut down, which ends whatever
-  // read or write the session waits in.
+  // read or write the session waits in. Made before the session, so that it still holds while
+  // the session's destructor says QUIT on a path that threw.
   int fd = socket.impl()->sockfd();
   egress::DeadlineGuard guard(deadline, [fd] { ::shutdown(fd, SHUT_RDWR); });
+  RelaySession session(socket, s.host);
   try {
     session.setTimeout(Poco::Timespan(s.timeoutSeconds, 0));
     session.login();  // EHLO

@@ -16,11 +16,6 @@ using namespace signet;
 namespace {
 constexpr size_t kMaxIssuers = 256;  // distinct issuers kept; past it, an idle one goes
 
-bool listedInsecure(const OidcSettings& s, const std::string& issuer) {
-  return std::find(s.insecureIssuers.begin(), s.insecureIssuers.end(), issuer) !=
-         s.insecureIssuers.end();
-}
-
 // Cache-Control max-age in seconds, or nullopt.
 std::optional<int64_t> maxAge(const std::string& cacheControl) {
   auto at = cacheControl.find("max-age=");
@@ -79,69 +74,65 @@ std::optional<Jwk> OidcKeyCache::key(const std::string& issuer, const std::strin
   std::unique_lock lock(mutex_);
   auto entry = entryOf(issuer);
   Entry& e = *entry;
-  for (;;) {
-    auto found = lookup(e, kid);
-    if (found && !stale(e, nowMs)) return found;
-    if (!mayFetch) {
-      if (stale(e, nowMs))
-        throw Error(Code::kUnavailable, "the keys of OIDC issuer " + issuer +
-                                            " are not loaded (they are fetched before the "
-                                            "activity runs; submit it again)");
-      return std::nullopt;
-    }
-    if (!stale(e, nowMs) &&
-        nowMs - e.fetchedAtMs < int64_t{settings_.refreshIntervalSeconds} * 1000)
-      return std::nullopt;  // an unknown kid, and the keys were refreshed moments ago
-    if (e.failedAtMs && nowMs - e.failedAtMs < kFailureHoldMs) {
-      if (found) return found;  // expired keys beat none while the issuer is down
-      throw issuerKeysUnavailable(issuer);
-    }
-    if (e.fetching) {
-      // Wait for the fetch under way, a few requests at most: the rest try again later.
-      if (e.waiting + 1 >= egress::limits().maxPerDestination)
-        throw Error(Code::kUnavailable,
-                    "the keys of OIDC issuer " + issuer +
-                        " are being fetched for other requests; try again shortly",
-                    egress::kBusy);
-      ++e.waiting;
-      bool ended = done_.wait_for(lock, std::chrono::seconds(settings_.timeoutSeconds + 1),
-                                  [&] { return !e.fetching; });
-      --e.waiting;
-      if (!ended) throw issuerKeysUnavailable(issuer);
-      continue;
-    }
-    e.fetching = true;
-    lock.unlock();
-    std::map<std::string, Jwk> keys;
-    int64_t seconds = settings_.defaultCacheSeconds;
-    std::optional<Error> failed;
-    try {
-      keys = fetch(issuer, seconds);
-    } catch (const Error& error) {
-      failed = error;
-    }
-    lock.lock();
-    e.fetching = false;
-    done_.notify_all();
-    if (failed) {
-      if (failed->detailCode() == egress::kBusy) throw *failed;  // not the issuer's fault
-      e.failedAtMs = nowMs;
-      Poco::Logger::get("signet.oidc").warning("%s", std::string(failed->what()));
-      if (found) return found;
-      throw issuerKeysUnavailable(issuer);
-    }
-    e.keys = std::move(keys);
-    e.fetched = true;
-    e.fetchedAtMs = nowMs;
-    e.failedAtMs = 0;
-    e.expiresAtMs = nowMs + seconds * 1000;
+  auto found = lookup(e, kid);
+  if (found && !stale(e, nowMs)) return found;
+  if (!mayFetch) {
+    if (stale(e, nowMs))
+      throw Error(Code::kUnavailable, "the keys of OIDC issuer " + issuer +
+                                          " are not loaded (they are fetched before the "
+                                          "activity runs; submit it again)");
+    return std::nullopt;
   }
+  if (!stale(e, nowMs) && nowMs - e.fetchedAtMs < int64_t{settings_.refreshIntervalSeconds} * 1000)
+    return std::nullopt;  // an unknown kid, and the keys were refreshed moments ago
+  auto now = std::chrono::steady_clock::now();
+  if (e.failedUntil > now) {
+    if (found) return found;  // expired keys beat none while the issuer is down
+    throw issuerKeysUnavailable(issuer, e.failedUntil - now);
+  }
+  // A fetch under way for another request: rather than hold this request's thread for it, the
+  // client is asked to come back (the keys are cached for an hour or more once fetched).
+  if (e.fetching) {
+    if (found) return found;
+    throw Error(Code::kUnavailable,
+                "the keys of OIDC issuer " + issuer +
+                    " are being fetched for another request; try again shortly",
+                egress::kBusy);
+  }
+  e.fetching = true;
+  lock.unlock();
+  std::map<std::string, Jwk> keys;
+  int64_t seconds = settings_.defaultCacheSeconds;
+  std::optional<Error> failed;
+  try {
+    keys = fetch(issuer, seconds);
+  } catch (const Error& error) {
+    failed = error;
+  } catch (const std::exception& error) {
+    failed = Error(Code::kUnavailable, issuer + ": " + error.what());
+  }
+  lock.lock();
+  e.fetching = false;
+  if (failed) {
+    if (failed->detailCode() == egress::kBusy) throw *failed;  // not the issuer's fault
+    // Held from when the fetch ended, however long it took.
+    e.failedUntil = std::chrono::steady_clock::now() + kFailureHold;
+    Poco::Logger::get("signet.oidc").warning("%s", std::string(failed->what()));
+    if (found) return found;
+    throw issuerKeysUnavailable(issuer, kFailureHold);
+  }
+  e.keys = std::move(keys);
+  e.fetched = true;
+  e.fetchedAtMs = nowMs;
+  e.failedUntil = {};
+  e.expiresAtMs = nowMs + seconds * 1000;
+  return lookup(e, kid);
 }
 
 std::map<std::string, Jwk> OidcKeyCache::fetch(const std::string& issuer, int64_t& cacheSeconds) {
   // An issuer the operator listed as insecure may be reached on any address and over plain
   // HTTP; every other one only on public addresses, over HTTPS.
-  bool insecure = listedInsecure(settings_, issuer);
+  bool insecure = listedIn(settings_.insecureIssuers, issuer);
   egress::Rules rules{
       .peer = "OIDC issuer " + issuer + " discovery",
       .deadline = egress::Clock::now() + std::chrono::seconds(settings_.timeoutSeconds),
@@ -193,9 +184,11 @@ std::map<std::string, Jwk> OidcKeyCache::fetch(const std::string& issuer, int64_
   return keys;
 }
 
-Error issuerKeysUnavailable(const std::string& issuer) {
+Error issuerKeysUnavailable(const std::string& issuer, std::chrono::steady_clock::duration wait) {
+  auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait).count() + 1;
   return Error(Code::kUnavailable, "issuer keys unavailable: the signing keys of OIDC issuer " +
-                                       issuer + " cannot be had now; try again later");
+                                       issuer + " cannot be had now; try again later")
+      .retryAfter(static_cast<int>(seconds));
 }
 
 }  // namespace sessions

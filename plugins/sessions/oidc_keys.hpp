@@ -7,9 +7,9 @@
 // unless the operator listed the issuer in insecureIssuers; one deadline for discovery and keys
 // together. Fetches happen only where the caller allows them (outside any transaction).
 //
-// One fetch per issuer at a time: a request that needs keys being fetched waits for that fetch,
-// but only a few may wait on one issuer (limits.egress.maxPerDestination); the rest are told to
-// try again (503). An issuer that could not be fetched is not asked again for a few seconds, so
+// One fetch per issuer at a time: a request that needs keys another request is fetching is told
+// to try again (503) rather than held, so that no request thread waits on an issuer beyond the
+// egress bounds. An issuer that could not be fetched is not asked again for a few seconds, so
 // a down issuer costs a flood nothing but answers.
 //
 // What a client is told of a failure is only that the issuer's keys are unavailable: what the
@@ -17,7 +17,7 @@
 // the gateway cannot be used to probe what its network holds.
 #pragma once
 
-#include <condition_variable>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,18 +49,17 @@ class OidcKeyCache {
   std::optional<Jwk> key(const std::string& issuer, const std::string& kid, int64_t nowMs,
                          bool mayFetch);
 
-  // How long a failed fetch is remembered before the issuer is asked again.
-  static constexpr int64_t kFailureHoldMs = 5000;
+  // How long a failed fetch is remembered, from its end, before the issuer is asked again.
+  static constexpr std::chrono::seconds kFailureHold{5};
 
  private:
   struct Entry {
     std::map<std::string, Jwk> keys;
     int64_t expiresAtMs = 0;
     int64_t fetchedAtMs = 0;
-    int64_t failedAtMs = 0;  // the last failed fetch; 0: none since the last success
+    std::chrono::steady_clock::time_point failedUntil;  // no fetch before it
     bool fetched = false;
-    bool fetching = false;  // a request is fetching; others wait on `done`
-    int waiting = 0;        // requests waiting for that fetch
+    bool fetching = false;  // a request is fetching now
   };
   std::shared_ptr<Entry> entryOf(const std::string& issuer);
   std::optional<Jwk> lookup(Entry& e, const std::string& kid) const;
@@ -69,11 +68,12 @@ class OidcKeyCache {
 
   const OidcSettings& settings_;
   std::mutex mutex_;  // guards entries_ and every entry
-  std::condition_variable done_;
   std::map<std::string, std::shared_ptr<Entry>> entries_;
 };
 
-// The error a client sees when an issuer's keys cannot be had: the same whatever the cause.
-signet::Error issuerKeysUnavailable(const std::string& issuer);
+// The error a client sees when an issuer's keys cannot be had: the same whatever the cause, with
+// the wait before the issuer is asked again as its Retry-After.
+signet::Error issuerKeysUnavailable(const std::string& issuer,
+                                    std::chrono::steady_clock::duration wait);
 
 }  // namespace sessions

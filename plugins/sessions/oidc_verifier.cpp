@@ -29,19 +29,15 @@ std::optional<int64_t> numericDate(const json::Object& claims, const std::string
   return static_cast<int64_t>(v.convert<double>());
 }
 
-bool listed(const std::vector<std::string>& list, const std::string& issuer) {
-  return std::find(list.begin(), list.end(), issuer) != list.end();
-}
-
 void requireTrusted(const OidcSettings& settings,
                     const std::function<bool(const std::string&)>& storedIssuer,
                     const std::string& issuer, const std::string& field) {
   if (!settings.allowedIssuers.empty()) {
-    if (listed(settings.allowedIssuers, issuer)) return;
+    if (listedIn(settings.allowedIssuers, issuer)) return;
     throw invalidArgument("invalid field " + field + ": issuer not trusted: " + issuer +
                           " is not in plugins.settings.sessions.oidc.allowedIssuers");
   }
-  if (listed(settings.trustedIssuers, issuer) || listed(settings.insecureIssuers, issuer) ||
+  if (listedIn(settings.trustedIssuers, issuer) || listedIn(settings.insecureIssuers, issuer) ||
       (storedIssuer && storedIssuer(issuer)))
     return;
   throw invalidArgument("invalid field " + field + ": issuer not trusted: " + issuer +
@@ -91,6 +87,20 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
   id.nonce = claims->optValue<std::string>("nonce", "");
   if (id.nonce.empty()) id.nonce = claims->optValue<std::string>("tknonce", "");
 
+  // The times first: an expired token costs no fetch of its issuer's keys.
+  int64_t now = nowMs / 1000;
+  auto exp = numericDate(claims, "exp", field);
+  if (!exp) throw invalidArgument("invalid field " + field + ": the token has no exp");
+  if (now > *exp + kOidcLeewaySeconds)
+    throw invalidArgument("invalid field " + field + ": the token expired at " +
+                          std::to_string(*exp) + " (now " + std::to_string(now) + ")");
+  if (auto nbf = numericDate(claims, "nbf", field); nbf && now < *nbf - kOidcLeewaySeconds)
+    throw invalidArgument("invalid field " + field + ": the token is not valid before " +
+                          std::to_string(*nbf) + " (now " + std::to_string(now) + ")");
+  if (auto iat = numericDate(claims, "iat", field); iat && now < *iat - kOidcLeewaySeconds)
+    throw invalidArgument("invalid field " + field + ": the token was issued in the future, at " +
+                          std::to_string(*iat) + " (now " + std::to_string(now) + ")");
+
   std::string kid = header->optValue<std::string>("kid", "");
   std::optional<Jwk> key;
   if (selfIssued) {
@@ -117,18 +127,6 @@ OidcIdentity verifyIdToken(OidcKeyCache& keys, const OidcSettings& settings,
     throw invalidArgument("invalid field " + field + ": the signature does not verify under " +
                           id.issuer + "'s key \"" + kid + "\"");
 
-  int64_t now = nowMs / 1000;
-  auto exp = numericDate(claims, "exp", field);
-  if (!exp) throw invalidArgument("invalid field " + field + ": the token has no exp");
-  if (now > *exp + kOidcLeewaySeconds)
-    throw invalidArgument("invalid field " + field + ": the token expired at " +
-                          std::to_string(*exp) + " (now " + std::to_string(now) + ")");
-  if (auto nbf = numericDate(claims, "nbf", field); nbf && now < *nbf - kOidcLeewaySeconds)
-    throw invalidArgument("invalid field " + field + ": the token is not valid before " +
-                          std::to_string(*nbf) + " (now " + std::to_string(now) + ")");
-  if (auto iat = numericDate(claims, "iat", field); iat && now < *iat - kOidcLeewaySeconds)
-    throw invalidArgument("invalid field " + field + ": the token was issued in the future, at " +
-                          std::to_string(*iat) + " (now " + std::to_string(now) + ")");
   return id;
 }
 

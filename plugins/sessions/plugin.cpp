@@ -48,26 +48,26 @@ void registerSessions(Registry& r) {
               .resource = "AUTH",
               .action = "CREATE",
               .handler = stampLogin});
-  r.activity(
-      {.type = "ACTIVITY_TYPE_OTP_LOGIN",
-       .path = "otp_login",
-       .intentKey = "otpLoginIntent",
-       .resultKey = "otpLoginResult",
-       .resource = "AUTH",
-       .action = "CREATE",
-       .handler = otpLogin,
-       .allowParentOrganization = true,
-       .parameters = {{.name = "verificationToken", .secret = true}, {.name = "publicKey"}}});
-  r.activity(
-      {.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
-       .path = "otp_login",
-       .intentKey = "otpLoginIntentV2",
-       .resultKey = "otpLoginResult",
-       .resource = "AUTH",
-       .action = "CREATE",
-       .handler = otpLogin,
-       .allowParentOrganization = true,
-       .parameters = {{.name = "verificationToken", .secret = true}, {.name = "publicKey"}}});
+  r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN",
+              .path = "otp_login",
+              .intentKey = "otpLoginIntent",
+              .resultKey = "otpLoginResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = otpLogin,
+              .allowParentOrganization = true,
+              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}},
+              .secrets = {"verificationToken"}});
+  r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
+              .path = "otp_login",
+              .intentKey = "otpLoginIntentV2",
+              .resultKey = "otpLoginResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = otpLogin,
+              .allowParentOrganization = true,
+              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}},
+              .secrets = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
               .path = "create_read_write_session",
               .intentKey = "createReadWriteSessionIntent",
@@ -134,7 +134,8 @@ void registerSessions(Registry& r) {
               .action = "VERIFY",
               .handler = verifyOtp,
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}, {.name = "otpCode", .secret = true}},
+              .parameters = {{.name = "otpId"}, {.name = "otpCode"}},
+              .secrets = {"otpCode"},
               .secretResults = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP_V2",
               .path = "verify_otp",
@@ -173,17 +174,16 @@ void registerSessions(Registry& r) {
               .handler = withState(initOtpAuth),
               .allowParentOrganization = true,
               .parameters = {{.name = "otpType"}, {.name = "contact"}}});
-  r.activity(
-      {.type = "ACTIVITY_TYPE_OTP_AUTH",
-       .path = "otp_auth",
-       .intentKey = "otpAuthIntent",
-       .resultKey = "otpAuthResult",
-       .resource = "AUTH",
-       .action = "CREATE",
-       .handler = otpAuth,
-       .allowParentOrganization = true,
-       .parameters = {
-           {.name = "otpId"}, {.name = "otpCode", .secret = true}, {.name = "targetPublicKey"}}});
+  r.activity({.type = "ACTIVITY_TYPE_OTP_AUTH",
+              .path = "otp_auth",
+              .intentKey = "otpAuthIntent",
+              .resultKey = "otpAuthResult",
+              .resource = "AUTH",
+              .action = "CREATE",
+              .handler = otpAuth,
+              .allowParentOrganization = true,
+              .parameters = {{.name = "otpId"}, {.name = "otpCode"}, {.name = "targetPublicKey"}},
+              .secrets = {"otpCode"}});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V2",
               .path = "email_auth",
               .intentKey = "emailAuthIntentV2",
@@ -250,8 +250,9 @@ void registerSessions(Registry& r) {
               .action = "CREATE",
               .handler = withState(oauthLogin),
               .allowParentOrganization = true,
-              .parameters = {{.name = "oidcToken", .secret = true}, {.name = "publicKey"}},
-              .prepare = oidcTokenPreparer(state)});
+              .parameters = {{.name = "oidcToken"}, {.name = "publicKey"}},
+              .prepare = oidcTokenPreparer(state),
+              .secrets = {"oidcToken"}});
   r.activity({.type = "ACTIVITY_TYPE_OAUTH",
               .path = "oauth",
               .intentKey = "oauthIntent",
@@ -260,8 +261,9 @@ void registerSessions(Registry& r) {
               .action = "CREATE",
               .handler = withState(oauth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "oidcToken", .secret = true}, {.name = "targetPublicKey"}},
-              .prepare = oidcTokenPreparer(state)});
+              .parameters = {{.name = "oidcToken"}, {.name = "targetPublicKey"}},
+              .prepare = oidcTokenPreparer(state),
+              .secrets = {"oidcToken"}});
   r.oidcVerifier(oidcVerifier(state));
 
   // OAuth 2.0 without OpenID Connect (X, Discord): the code is exchanged before the transaction.
@@ -295,11 +297,12 @@ void registerSessions(Registry& r) {
               .handler = withState(oauth2Authenticate),
               .allowParentOrganization = true,
               .parameters = {{.name = "oauth2CredentialId"},
-                             {.name = "authCode", .secret = true},
+                             {.name = "authCode"},
                              {.name = "redirectUri"},
-                             {.name = "codeVerifier", .secret = true},
+                             {.name = "codeVerifier"},
                              {.name = "nonce"}},
               .prepare = oauth2Preparer(state),
+              .secrets = {"authCode", "codeVerifier"},
               .secretResults = {"oidcToken"}});
 
   // clang-format off

@@ -2,6 +2,7 @@
 // a default; without any, both email and SMS go to the development outbox.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -95,6 +96,11 @@ struct Settings {
   std::string outboxDir;  // absolute; default <data dir>/outbox
   std::string defaultAppName = "Signet";
 };
+
+// Whether `issuer` is one of `issuers` (an issuer list of OidcSettings).
+inline bool listedIn(const std::vector<std::string>& issuers, const std::string& issuer) {
+  return std::find(issuers.begin(), issuers.end(), issuer) != issuers.end();
+}
 
 // Throws signet::Error naming the field (plugins.settings.sessions.<field>).
 Settings parseSettings(const signet::json::Object& settings, const std::string& dataDir);

@@ -16,6 +16,12 @@ AttemptResult postDelivery(const std::string& url,
                                             .body = body},
                                            deliveryRules(allowInsecure, timeoutSeconds));
     result.httpStatus = answer.status;
+  } catch (const signet::Error& e) {
+    // What the organization may read of a refusal: not the internal address its name resolved
+    // to, which would tell it what the gateway's network holds.
+    result.error = e.detailCode() == signet::egress::kRefused
+                       ? "the endpoint's host resolves to an address that is not public"
+                       : e.what();
   } catch (const std::exception& e) {
     result.error = e.what();
   }

@@ -53,6 +53,7 @@ HttpResponse Client::post(const std::string& path, const std::string& body,
     auto [name, value] = stamper_->stamp(body);
     req.set(name, value);
   }
+  for (const auto& [name, value] : headers_) req.set(name, value);
   for (const auto& [name, value] : headers) req.set(name, value);
   session.sendRequest(req) << body;
   Poco::Net::HTTPResponse resp;

@@ -93,7 +93,7 @@ Range classifyV6(const std::array<uint8_t, 16>& b) {
 }  // namespace
 
 std::optional<Address> parseAddress(std::string_view text) {
-  if (text.size() > 2 && text.front() == '[' && text.back() == ']')
+  if (text.size() > 2 && text.front() == '[' && text.back() == ']')  // as a URL writes it
     text = text.substr(1, text.size() - 2);
   if (text.empty() || text.size() > 45) return std::nullopt;
   std::string s(text);
@@ -151,6 +151,24 @@ const char* describe(Range range) {
       return "tunnel (Teredo or ORCHID)";
   }
   return "unknown";
+}
+
+std::string clientNetwork(const std::string& peer) {
+  auto a = parseAddress(peer);
+  if (!a) return peer;
+  if (a->v4) return toString(*a);
+  const auto& b = a->bytes;
+  bool mapped = std::all_of(b.begin(), b.begin() + 10, [](uint8_t x) { return x == 0; }) &&
+                b[10] == 0xff && b[11] == 0xff;
+  if (mapped) {
+    Address v4;
+    v4.v4 = true;
+    std::copy(b.begin() + 12, b.end(), v4.bytes.begin());
+    return toString(v4);
+  }
+  Address net = *a;
+  std::fill(net.bytes.begin() + 8, net.bytes.end(), 0);
+  return toString(net) + "/64";
 }
 
 }  // namespace signet::egress

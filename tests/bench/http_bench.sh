@@ -19,7 +19,8 @@
 #   WRITE_LANES=N         (postgresql) database.writeLanes of the gateways
 #   THREADS=N             limits.threads, the gateway's request workers (default: sized for the
 #                         machine, 16 here)
-#   PLUGINS=a,b           the plugins enabled (default signing, which the kinds need)
+#   PLUGINS=a,b           the plugins enabled (default signing, which the kinds need);
+#                         PLUGINS=default enables what `signet init` does: every plugin
 #   WEBHOOK=slow          also enables the webhooks plugin with an endpoint, subscribed to
 #                         every activity update, whose receiver answers each delivery after
 #                         2 s (needs tests/conformance's npm packages): compare an activity
@@ -66,7 +67,12 @@ trap cleanup EXIT
 
 plugins=${PLUGINS:-signing}
 [ "${WEBHOOK:-}" = slow ] && plugins=$plugins,webhooks
-"$signet" init --data-dir "$work/data" --plugins "$plugins" >/dev/null 2>&1
+if [ "$plugins" = default ]; then  # what `signet init` enables: every plugin found
+  cmake --build build >/dev/null
+  "$signet" init --data-dir "$work/data" >/dev/null 2>&1
+else
+  "$signet" init --data-dir "$work/data" --plugins "$plugins" >/dev/null 2>&1
+fi
 database='{"driver": "sqlite", "path": "signet.db"}'
 if [ "$backend" = postgresql ]; then
   chmod 755 "$work"  # the server runs as the postgres user
@@ -84,7 +90,7 @@ config["limits"]["rateLimit"] = {"perIpPerSecond": 0, "perOrganizationPerSecond"
 if os.environ.get("THREADS"):
     config["limits"]["threads"] = int(os.environ["THREADS"])
 if os.environ.get("WEBHOOK") == "slow":
-    config["plugins"]["settings"] = {"webhooks": {"allowInsecureUrls": True}}
+    config["plugins"].setdefault("settings", {})["webhooks"] = {"allowInsecureUrls": True}
 json.dump(config, open(path, "w"), indent=2)
 PY
 "$signet" org create --data-dir "$work/data" --name bench --user-name bench \

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "support/abuse.hpp"
@@ -60,6 +61,30 @@ TEST(AbuseTest, AnUnauthenticatedFloodIsRateLimitedAndOthersAreServed) {
   EXPECT_EQ(flood.other, 0u);
 }
 
+// The embedded auth proxy forwards everyone it serves from 127.0.0.1: its requests carry this
+// process's token and are not counted against that address, while anyone else's are, and a
+// wrong token counts as none.
+TEST(AbuseTest, TheProcesssOwnCallsAreNotCountedAgainstItsAddress) {
+  TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
+    c.server.rateLimit.perIpPerSecond = 0.1;  // no refill to speak of in this test
+    c.server.rateLimit.burst = 3;
+    c.server.rateLimit.perOrganizationPerSecond = 0;
+  });
+  const std::string token = gw.gateway().catalog().services().gateway.localCallToken;
+  ASSERT_EQ(token.size(), 64u);
+  auto unstamped = [&](std::optional<std::string> value) {
+    Client client(gw.baseUrl(), nullptr);
+    if (value) client.setHeaders({{kLocalCallHeader, *value}});
+    return client.post("/public/v1/query/whoami", "{}").status;
+  };
+  for (int i = 0; i < 10; ++i) EXPECT_NE(unstamped(token), 429) << i;
+  std::vector<int> others;
+  for (int i = 0; i < 4; ++i) others.push_back(unstamped(std::nullopt));
+  EXPECT_EQ(others.back(), 429);
+  EXPECT_EQ(unstamped(std::string(64, '0')), 429);
+  EXPECT_NE(unstamped(token), 429);
+}
+
 TEST(AbuseTest, AnOrganizationPastItsRateGets429NamingTheLimitAndItsParentCounts) {
   TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
     c.server.rateLimit.perOrganizationPerSecond = 1;
@@ -105,27 +130,33 @@ TEST(AbuseTest, AnOrganizationPastItsRateGets429NamingTheLimitAndItsParentCounts
   EXPECT_TRUE(retryAfter);
 }
 
-TEST(AbuseTest, ASubOrganizationsRequestsCountAgainstItsParentToo) {
+TEST(AbuseTest, SubOrganizationsShareABucketButNotTheParents) {
   TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
     c.server.rateLimit.perOrganizationPerSecond = 0.2;  // no refill to speak of in this test
     c.server.rateLimit.burst = 4;
     c.server.rateLimit.perIpPerSecond = 0;
   });
-  auto sub = createSubOrganization(gw, "sub@example.com", "+14155550100");  // parent: 1 token
+  auto sub = createSubOrganization(gw, "sub@example.com", "+14155550100");      // parent: 3 left
+  auto other = createSubOrganization(gw, "other@example.com", "+14155550101");  // parent: 2
   Client member = gw.clientWith(sub.userKey.stamper);
-  member.query("whoami", orgBody(sub.id));  // sub 3 left, parent 2
-  member.query("whoami", orgBody(sub.id));  // sub 2 left, parent 1
-  member.query("whoami", orgBody(sub.id));  // sub 1 left, parent 0
+  member.query("whoami", orgBody(sub.id));  // sub 3 left, the sub-organizations' bucket 3
+  member.query("whoami", orgBody(sub.id));  // sub 2, shared 2
+  gw.clientWith(other.userKey.stamper).query("whoami", orgBody(other.id));  // other 3, shared 1
+  member.query("whoami", orgBody(sub.id));                                  // sub 1, shared 0
   try {
     member.query("whoami", orgBody(sub.id));
-    FAIL() << "the parent's allowance was spent, yet the sub-organization was served";
+    FAIL() << "the sub-organizations' shared allowance was spent, yet one was served";
   } catch (const RequestError& e) {
     EXPECT_EQ(e.httpStatus(), 429);
-    EXPECT_NE(std::string(e.what()).find("with its parent " + gw.root().organizationId),
+    EXPECT_NE(std::string(e.what()).find("with the other sub-organizations of " +
+                                         gw.root().organizationId),
               std::string::npos)
         << e.what();
   }
-  // The parent's own requests are refused as well: they share its bucket.
+  // The parent's own keys keep their allowance: sub-organizations (which strangers may make
+  // through a sign-up) cannot spend it.
+  gw.rootClient().query("whoami", orgBody(gw.root().organizationId));  // parent 1 left
+  gw.rootClient().query("whoami", orgBody(gw.root().organizationId));  // parent 0
   try {
     gw.rootClient().query("whoami", orgBody(gw.root().organizationId));
     FAIL() << "the parent was served past its allowance";

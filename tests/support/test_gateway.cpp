@@ -179,11 +179,12 @@ std::string TestGateway::listenerUrl(const std::string& module, const std::strin
   return it->second;
 }
 
-void TestGateway::restart() {
+void TestGateway::restart(const std::function<void(Config&)>& adjust) {
   listeners_.clear();
   listenerUrls_.clear();
   server_.reset();
   gateway_.reset();
+  if (adjust) adjust(config_);
   start();
 }
 

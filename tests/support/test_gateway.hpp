@@ -43,8 +43,9 @@ class TestGateway {
                        const std::function<void(Config&)>& adjust = {});
   ~TestGateway();
 
-  // Stops the server and the gateway and starts both again on the same store.
-  void restart();
+  // Stops the server and the gateway and starts both again on the same store; `adjust`, when
+  // given, changes the configuration first (an operator editing signet.json between runs).
+  void restart(const std::function<void(Config&)>& adjust = {});
   std::string baseUrl() const;
   uint16_t port() const;  // of the loopback listener, for raw-socket tests
   // http://127.0.0.1:PORT of an enabled plugin's own listener, started beside the main one.

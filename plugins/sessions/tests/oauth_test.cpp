@@ -485,6 +485,86 @@ TEST_P(OauthTest, AnHttpsIssuerIsTrustedThroughItsCertificateOnly) {
   EXPECT_EQ(issuer.jwksFetches(), fetches);
 }
 
+// An issuer the operator no longer lists stays trusted while a provider stored from one of its
+// verified tokens exists; an issuer someone merely stated (bare oidcClaims) does not become so.
+TEST_P(OauthTest, AStoredProviderKeepsItsIssuerTrustedOnlyWhenItsTokenWasVerified) {
+  OidcIssuer issuer;
+  auto gw = gatewayFor(GetParam(), {&issuer});
+  auto sub = createSubOrganization(*gw, "gus@example.com", "+14155550121");
+  addProvider(*gw, sub, issuer, "google-gus");
+  // A provider stated by claims alone, for another issuer.
+  const std::string stated = "https://idp.example.net";
+  json::Object claims = json::object();
+  claims->set("iss", stated);
+  claims->set("sub", "gus");
+  claims->set("aud", kAudience);
+  json::Object provider = json::object();
+  provider->set("providerName", "stated");
+  provider->set("oidcClaims", claims);
+  json::Array list = json::array();
+  list->add(provider);
+  json::Object p = json::object();
+  p->set("userId", sub.userId);
+  p->set("oauthProviders", list);
+  resultOf(
+      gw->clientWith(sub.userKey.stamper)
+          .submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", sub.id, p),
+      "createOauthProvidersResultV2");
+
+  // The operator takes the loopback issuer off the list.
+  gw->restart([](Config& c) { c.pluginSettings["sessions"] = json::object(); });
+  auto session = newSessionKey();
+  std::string stillTrusted = refusalOf([&] {
+    return oauthLogin(
+        *gw, sub.id,
+        loginParams(issuer.idToken("google-gus", kAudience, jwt::oidcNonce(session.publicKey)),
+                    session.publicKey));
+  });
+  // Trusted, so its keys were asked for; on loopback over plain HTTP, which only a listed issuer
+  // may be, they are refused: unavailable, not untrusted.
+  EXPECT_NE(stillTrusted.find("issuer keys unavailable"), std::string::npos) << stillTrusted;
+  json::Object made = json::object();
+  made->set("iss", stated);
+  made->set("sub", "gus");
+  made->set("aud", kAudience);
+  made->set("nonce", jwt::oidcNonce(session.publicKey));
+  made->set("iat", systemNowMs() / 1000);
+  made->set("exp", systemNowMs() / 1000 + 600);
+  std::string notTrusted = refusalOf(
+      [&] { return oauthLogin(*gw, sub.id, loginParams(issuer.sign(made), session.publicKey)); });
+  EXPECT_NE(notTrusted.find("issuer not trusted"), std::string::npos) << notTrusted;
+}
+
+TEST_P(OauthTest, TrustedIssuersMustBeHttpsAndDefaultToThePublicProviders) {
+  try {
+    TestGateway gw(
+        GetParam(), {"sessions"}, {},
+        {{"sessions", json::parseObject(R"({"oidc":{"trustedIssuers":["http://idp.example.net"]}})",
+                                        "settings")}});
+    ADD_FAILURE() << "a plain-http trusted issuer was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("plugins.settings.sessions.oidc.trustedIssuers"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("http://idp.example.net"), std::string::npos);
+  }
+  // Without the key, the public providers are the trusted ones (their keys are not fetched here:
+  // no test leaves loopback), and an issuer no one chose is refused before any fetch.
+  TestGateway gw(GetParam(), {"sessions"}, {}, {{"sessions", json::object()}});
+  auto sub = createSubOrganization(gw, "hal@example.com", "+14155550122");
+  OidcIssuer signer;
+  json::Object claims = json::object();
+  claims->set("iss", "https://evil.example.net");
+  claims->set("sub", "hal");
+  claims->set("aud", kAudience);
+  claims->set("iat", systemNowMs() / 1000);
+  claims->set("exp", systemNowMs() / 1000 + 600);
+  std::string evil = refusalOf([&] {
+    return oauthLogin(gw, sub.id, loginParams(signer.sign(claims), newSessionKey().publicKey));
+  });
+  EXPECT_NE(evil.find("issuer not trusted"), std::string::npos) << evil;
+}
+
 TEST_P(OauthTest, OnlyIssuersSomeoneChoseAreFetched) {
   OidcIssuer issuer;
   json::Object settings = json::object();  // the issuer is listed nowhere

@@ -10,6 +10,7 @@
 #include "support/auth_fixtures.hpp"
 #include "support/http_recorder.hpp"
 #include "support/smtp_sink.hpp"
+#include "support/tcp_peer.hpp"
 #include "support/test_org.hpp"
 
 namespace signet::test {
@@ -392,6 +393,33 @@ TEST_P(OtpTest, DeliveryFailuresFailTheActivityAndLeaveNoCode) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM session_otps"), 0);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE kind = 'otp-code'"), 0);
   std::filesystem::remove_all(dir);
+}
+
+// A relay that trickles its greeting (a line every 200 ms, never the last one) is cut off at the
+// delivery's deadline, however long it would go on: the activity fails saying so, and no code
+// is left.
+TEST_P(OtpTest, ATricklingRelayIsCutOffAtTheDeadline) {
+  TcpPeer relay([](int fd, const std::atomic<bool>& stopping) {
+    while (!stopping) {
+      TcpPeer::sendAll(fd, "220-relay\r\n");
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  });
+  TestGateway gw(GetParam(), {"sessions"}, {},
+                 sessionsSettings(
+                     R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
+                     std::to_string(relay.port()) + R"(,"startTls":false,"timeoutSeconds":1}}})"));
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  auto started = std::chrono::steady_clock::now();
+  auto email =
+      gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", gw.root().organizationId,
+                             initOtpParams("OTP_TYPE_EMAIL", kEmail));
+  EXPECT_NE(failureOf(email).find("did not finish in time"), std::string::npos)
+      << json::stringify(email);
+  // The deadline is 1 s; the margin is for a loaded machine, far below how long it would go on.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15));
+  EXPECT_EQ(relay.accepted(), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM session_otps"), 0);
 }
 
 // A slow provider holds up only its own request: while an SMS waits for the provider's answer,

@@ -71,6 +71,10 @@ class Client {
 
   // Where submit's timestampMs comes from (epoch milliseconds); the system clock unless set.
   void setClock(std::function<int64_t()> clock) { clock_ = std::move(clock); }
+  // Headers every request carries (the embedded auth proxy's local-call header).
+  void setHeaders(std::vector<std::pair<std::string, std::string>> headers) {
+    headers_ = std::move(headers);
+  }
 
  private:
   json::Object send(const std::string& path, const std::string& body) const;
@@ -80,6 +84,7 @@ class Client {
   std::string prefix_;
   std::shared_ptr<Stamper> stamper_;
   std::function<int64_t()> clock_;
+  std::vector<std::pair<std::string, std::string>> headers_;
 };
 
 }  // namespace signet

@@ -43,6 +43,8 @@ Digest blake2b256(const uint8_t* data, size_t size);
 
 void randomBytes(uint8_t* out, size_t size);
 Bytes randomBytes(size_t size);
+// Whether two secrets are equal, in a time that depends on their length only.
+bool constantTimeEquals(std::string_view a, std::string_view b);
 std::string uuidV4();
 // A time-ordered UUID (RFC 9562, version 7): the Unix time in milliseconds, then 74 random
 // bits. Ids made one after another sort one after another, so an index over them grows at its

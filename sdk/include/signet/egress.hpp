@@ -10,7 +10,9 @@
 //      address connected to, so a name that resolves elsewhere a second later (DNS rebinding)
 //      gains nothing. Redirects are not followed.
 //   2. How long it may take. One deadline covers resolving, connecting, the TLS handshake, the
-//      request and the whole answer, so a peer that trickles its answer cannot stretch it.
+//      request and the whole answer, so a peer that trickles its answer cannot stretch it, and
+//      a name server that never answers cannot either: names are resolved on a small pool of
+//      threads of their own, and a call whose deadline passes stops waiting for its answer.
 //   3. How many at once. Calls in flight are bounded per destination (host and port), and
 //      calls made for API requests (inside a RequestScope) in total as well; past either bound a
 //      call is refused at once as busy (Unavailable, detail EGRESS_BUSY), which the API answers
@@ -18,7 +20,7 @@
 //      work (webhook deliveries, chain workers) is bounded by its own workers, so it cannot use
 //      up what API requests need.
 // Calls run on the egress thread, not on the caller's: exchangeAsync completes with a callback,
-// and exchange waits for it.
+// and exchange waits for it (a request thread waiting so is one of the bounded few).
 #pragma once
 
 #include <array>
@@ -51,6 +53,13 @@ struct Address {
 // the network only through resolve(), which checks what they resolve to.
 std::optional<Address> parseAddress(std::string_view text);
 std::string toString(const Address& address);
+// A URL's host as connecting needs it: an IPv6 literal without its brackets.
+std::string hostOf(std::string host);
+// What a per-client limit counts for a client at `peer` (an address as the connection came
+// from it): an IPv4 address itself (an IPv4-mapped one as IPv4), an IPv6 address's /64, since
+// one subscriber usually holds a whole /64 and could otherwise spread a flood over it. Text
+// that is not an address is returned as it is.
+std::string clientNetwork(const std::string& peer);
 
 // What an address is for. Only kPublic may be reached without the operator naming the
 // destination. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d,
@@ -137,8 +146,8 @@ class Permit {
 Permit admit(const std::string& host, uint16_t port, const std::string& peer);
 
 // The addresses `host` resolves to that the rules allow, in resolver order, by the deadline.
-// Throws kRefused when it resolves only to addresses the rules forbid, kFailed when it does not
-// resolve in time.
+// Throws kRefused when it resolves to an address the rules forbid, kFailed when it does not
+// resolve in time, kBusy when too many names are being resolved.
 std::vector<Address> resolve(const std::string& host, uint16_t port, const Rules& rules);
 
 // Calls `expire` on the egress thread at `deadline` unless the returned guard is destroyed
@@ -166,7 +175,7 @@ struct Limits {
 // Set by the gateway at start-up (limits.egress); the defaults otherwise.
 void configure(const Limits& limits);
 Limits limits();
-// Calls in flight now, in total: what the metrics report.
+// Calls in flight now, in total (GET /metrics: signet_egress_calls_in_flight).
 int inFlight();
 
 // Marks the calls the current thread makes, while it lives, as made for an API request: they

@@ -28,11 +28,24 @@ class Error : public std::runtime_error {
   Code code() const { return code_; }
   // TurnkeyErrorDetail.turnkeyErrorCode, e.g. SIGNATURE_INVALID; empty when none applies.
   const std::string& detailCode() const { return detailCode_; }
+  // For an error worth asking again about (ResourceExhausted, Unavailable): how many seconds
+  // to wait, which the answer's Retry-After carries. 0: unknown (the answer says 1).
+  int retryAfterSeconds() const { return retryAfterSeconds_; }
+  Error& retryAfter(int seconds) {
+    retryAfterSeconds_ = seconds;
+    return *this;
+  }
 
  private:
   Code code_;
   std::string detailCode_;
+  int retryAfterSeconds_ = 0;
 };
+
+// The Retry-After value for an answer with `error`'s code: its own wait, else 1 s.
+inline std::string retryAfterOf(const Error& error) {
+  return std::to_string(error.retryAfterSeconds() > 0 ? error.retryAfterSeconds() : 1);
+}
 
 inline Error invalidArgument(std::string m) {
   return Error(Code::kInvalidArgument, std::move(m));

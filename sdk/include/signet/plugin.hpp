@@ -236,7 +236,12 @@ struct GatewayFacts {
   // where a module that is a client of the API (the auth proxy) reaches it in this process.
   // Empty before the listener starts, and in a process that serves no API.
   std::function<std::string()> localUrl;
+  // What such a module sends in kLocalCallHeader: a random value made at start-up, which marks
+  // a request as this process's own, so that the per-address limit of the main listener does
+  // not count every stranger the embedded proxy forwards as one loopback client.
+  std::string localCallToken;
 };
+inline constexpr const char* kLocalCallHeader = "X-Signet-Local-Call";
 
 // What the core offers modules that sign users in (sessions, OAuth): users, session keys and
 // verification tokens, without those modules reading the core's tables.
@@ -280,8 +285,8 @@ struct IdentityServices {
                                        const std::string& issuer, const std::string& subject,
                                        const std::vector<std::string>& audiences)>
       findUserByOidc;
-  // Whether any organization has stored an OAuth provider of `issuer`: such issuers are trusted
-  // for their keys to be fetched.
+  // Whether any organization has stored an OAuth provider of `issuer` from a verified token
+  // (not from bare oidcClaims): such issuers are trusted for their keys to be fetched.
   std::function<bool(Db&, const std::string& issuer)> oauthIssuerStored;
   std::function<std::string(RequestContext&, const std::string& organizationId)> organizationName;
   // The parent of a sub-organization; empty for a root organization. NotFound for an unknown one.
@@ -471,9 +476,6 @@ struct ParamSpec {
   ParamType type = ParamType::kString;
   bool required = true;
   size_t maxLength = 0;  // strings: 1 to maxLength bytes when set
-  // A single-use secret (an OTP code, a verification token): kept while the activity may still
-  // run, shown as "<redacted>" in its stored intent and signed request once it has run.
-  bool secret = false;
 };
 
 struct ActivitySpec {
@@ -503,6 +505,12 @@ struct ActivitySpec {
   bool readOnly = false;
   // Network calls before the transaction (ActivityPreparer); empty: none.
   ActivityPreparer prepare = {};
+  // Request fields that are single-use secrets or bearer credentials (an OTP code, a
+  // verification token, an ID token), as paths into the parameters: "otpCode",
+  // "rootUsers[].oauthProviders[].oidcToken" ([] walks every element of an array). Never stored
+  // in clear: sealed in the keyring while the activity may still run (it awaits votes), then
+  // gone; "<redacted>" in the stored intent and signed request throughout.
+  std::vector<std::string> secrets = {};
   // Fields of the result that are bearer credentials (a verification token): stored sealed in
   // the keyring, never in clear, and shown as "<redacted>" wherever the activity is copied
   // (webhook events); get_activity returns them to a caller allowed to read the activity.

@@ -1,0 +1,71 @@
+// The configuration file: what `signet init` writes, and the checks Config::load makes of the
+// outbound-call bounds against the request threads.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "config/config.hpp"
+#include "signet/crypto.hpp"
+#include "signet/public_issuers.hpp"
+
+namespace signet::test {
+namespace {
+
+class ConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("signet-config-" + crypto::uuidV4());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  // The config `signet init` writes for `plugins`, with `limits` in place of its limits.
+  Config loadWith(const std::vector<std::string>& plugins, const std::string& limits = "") {
+    auto root = json::parseObject(Config::defaultFileText(plugins), "default config");
+    if (!limits.empty()) root->set("limits", json::parseObject(limits, "limits"));
+    std::ofstream(dir_ / "signet.json") << json::stringify(root);
+    return Config::load(dir_);
+  }
+  std::string refusal(const std::string& limits) {
+    try {
+      loadWith({"memo"}, limits);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "loaded";
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(ConfigTest, InitWritesTheTrustedIssuersWhenSessionsIsEnabled) {
+  Config withSessions = loadWith({"memo", "sessions"});
+  auto oidc = withSessions.pluginSettings.at("sessions")->getObject("oidc");
+  ASSERT_TRUE(oidc);
+  auto listed = oidc->getArray("trustedIssuers");
+  ASSERT_TRUE(listed);
+  std::vector<std::string> issuers;
+  for (size_t i = 0; i < listed->size(); ++i) issuers.push_back(listed->getElement<std::string>(i));
+  EXPECT_EQ(issuers, publicOidcIssuers());
+  EXPECT_EQ(loadWith({"memo"}).pluginSettings.count("sessions"), 0u);
+}
+
+TEST_F(ConfigTest, OutboundCallsForRequestsStayBelowTheThreads) {
+  Config defaults = loadWith({"memo"});
+  EXPECT_EQ(defaults.server.egress.maxConcurrent, 8);
+  EXPECT_EQ(defaults.server.egress.maxPerDestination, 4);
+  // A small thread count takes the default down with it, to half the threads.
+  EXPECT_EQ(loadWith({"memo"}, R"({"threads": 6})").server.egress.maxConcurrent, 3);
+  EXPECT_EQ(loadWith({"memo"}, R"({"threads": 1})").server.egress.maxConcurrent, 1);
+  // A value the operator gives must stay below the threads.
+  std::string m = refusal(R"({"threads": 6, "egress": {"maxConcurrent": 6}})");
+  EXPECT_NE(m.find("limits.egress.maxConcurrent"), std::string::npos) << m;
+  EXPECT_NE(m.find("limits.threads (6)"), std::string::npos) << m;
+  EXPECT_EQ(loadWith({"memo"}, R"({"threads": 6, "egress": {"maxConcurrent": 5}})")
+                .server.egress.maxConcurrent,
+            5);
+  m = refusal(R"({"egress": {"maxPerDestination": 0}})");
+  EXPECT_NE(m.find("limits.egress.maxPerDestination"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace signet::test
