@@ -257,7 +257,7 @@ TEST_P(CrossTenantObjectsTest, AnotherTenantNamingAsObjectsIsRefusedAndNothingCh
                     ->getArray("x"));
          return p;
        }(),
-       "cannot satisfy mfa policy requirement"},
+       "cannot satisfy mfa policy requirement: mfa policy 'b's' requires one of [\"Session\"]"},
       // MFA policies, and A's credentials an MFA policy of B's pins
       {"update_mfa_policy", "ACTIVITY_TYPE_UPDATE_MFA_POLICY",
        with(R"({"condition": "false"})", {{"userId", bUser}, {"mfaPolicyId", a.mfaPolicy}}),
@@ -279,7 +279,7 @@ TEST_P(CrossTenantObjectsTest, AnotherTenantNamingAsObjectsIsRefusedAndNothingCh
                     ->getArray("x"));
          return p;
        }(),
-       "cannot satisfy mfa policy requirement"},
+       "cannot satisfy mfa policy requirement: mfa policy 'b's' requires one of [\"API key\"]"},
       {"get_mfa_status", "", with("{}", {{"activityId", a.activityId}}), a.activityId},
       // wallets, private keys and their tags
       {"get_wallet", "", with("{}", {{"walletId", a.walletId}}), a.walletId},
@@ -382,6 +382,11 @@ TEST_P(CrossTenantObjectsTest, AnotherTenantNamingAsObjectsIsRefusedAndNothingCh
     }
     EXPECT_NE(refusal.find(t.refusal), std::string::npos)
         << t.path << " " << t.type << ": " << refusal;
+    // Each says where it looked: in B, or for B's user; none names A.
+    EXPECT_TRUE(refusal.find("organization " + bOrg) != std::string::npos ||
+                refusal.find("user (" + bUser + ")") != std::string::npos)
+        << t.path << ": " << refusal;
+    EXPECT_EQ(refusal.find(a.org), std::string::npos) << t.path << ": " << refusal;
   }
 
   // A's auth proxy, asked to log a user into B: its key is A's, and B refuses it.
