@@ -117,7 +117,9 @@ bool OnRampProviders::coinbaseJwtHolds(const std::string& authorization, const s
          header->optValue<std::string>("nonce", "").size() >= 16 &&
          claims->optValue<std::string>("sub", "") == coinbaseKeyId_ &&
          claims->optValue<std::string>("iss", "") == "cdp" && exp - nbf == 120 &&
-         claims->optValue<std::string>("uri", "") == method + " " + hostAndPort() + path;
+         claims->has("uris") && claims->getArray("uris")->size() == 1 &&
+         claims->getArray("uris")->getElement<std::string>(0) ==
+             method + " " + hostAndPort() + path;
 }
 
 std::pair<int, std::string> OnRampProviders::answer(const std::string& method,

@@ -1,6 +1,6 @@
 // MoonPay's and Coinbase's server APIs on loopback, as far as the gateway uses them, checking
 // what the real ones check: MoonPay's "Api-Key <secret>" header and publishable key; Coinbase's
-// CDP JWT (ES256 under the key the test made, kid and sub naming the key, iss "cdp", the uri
+// CDP JWT (ES256 under the key the test made, kid and sub naming the key, iss "cdp", the uris
 // claim naming this very request, a two-minute lifetime). The test sets what each reports.
 #pragma once
 
