@@ -225,6 +225,27 @@ export async function startSolana({ blockMs = 50 } = {}) {
         throw Object.assign(new Error(`method ${method} is not served here`), { code: -32601 });
     }
   };
+  const server = await serveJsonRpc(handle);
+  let timer = setInterval(produceBlock, blockMs);
+  return {
+    svm, url: server.url,
+    advance(blocks = 1) { for (let i = 0; i < blocks; ++i) produceBlock(); },
+    // Blocks only on advance() while paused, so that a test sees each confirmation level.
+    pause() { clearInterval(timer); },
+    resume() { clearInterval(timer); timer = setInterval(produceBlock, blockMs); },
+    setDropTransactions(on) { dropTransactions = on; },
+    setLandFailures(on) { landFailures = on; },
+    height: () => height,
+    queued: () => queued.length,
+    statusCalls: (signature) => statusCalls.get(signature) ?? 0,
+    landed: (signature) => landed.get(signature) ?? null,
+    stop: () => { clearInterval(timer); return server.stop(); },
+  };
+}
+
+// A JSON-RPC 2.0 server on a free loopback port: `handle(method, params)` returns the result or
+// throws an error with its code (and data).
+export async function serveJsonRpc(handle) {
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => { body += c; });
@@ -240,19 +261,8 @@ export async function startSolana({ blockMs = 50 } = {}) {
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  let timer = setInterval(produceBlock, blockMs);
   return {
-    svm, url: `http://127.0.0.1:${server.address().port}`,
-    advance(blocks = 1) { for (let i = 0; i < blocks; ++i) produceBlock(); },
-    // Blocks only on advance() while paused, so that a test sees each confirmation level.
-    pause() { clearInterval(timer); },
-    resume() { clearInterval(timer); timer = setInterval(produceBlock, blockMs); },
-    setDropTransactions(on) { dropTransactions = on; },
-    setLandFailures(on) { landFailures = on; },
-    height: () => height,
-    queued: () => queued.length,
-    statusCalls: (signature) => statusCalls.get(signature) ?? 0,
-    landed: (signature) => landed.get(signature) ?? null,
-    stop: () => { clearInterval(timer); server.closeAllConnections(); return new Promise((r) => server.close(r)); },
+    url: `http://127.0.0.1:${server.address().port}`,
+    stop: () => { server.closeAllConnections(); return new Promise((r) => server.close(r)); },
   };
 }

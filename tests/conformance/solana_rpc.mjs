@@ -5,14 +5,12 @@
 // own calls as JSON-RPC: airdrop [address, lamports], balance [address], advance [blocks],
 // pause, resume, dropTransactions [bool], landFailures [bool], statusCalls [signature],
 // landed [signature], queued. It exits when its standard input closes.
-import { createServer } from "node:http";
-
 const unavailable = (why) => { console.log(`unavailable: ${why}`); process.exit(3); };
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 20) unavailable(`Node ${process.versions.node}; litesvm needs Node 20 (scripts/test.sh installs it)`);
-let startSolana;
+let startSolana, serveJsonRpc;
 try {
-  ({ startSolana } = await import("./chains.mjs"));
+  ({ startSolana, serveJsonRpc } = await import("./chains.mjs"));
 } catch (e) {
   unavailable(`${e.message} (run npm ci in tests/conformance)`);
 }
@@ -30,27 +28,14 @@ const control = {
   landed: ([signature]) => solana.landed(signature),
   queued: () => solana.queued(),
 };
-const server = createServer((req, res) => {
-  let body = "";
-  req.on("data", (c) => { body += c; });
-  req.on("end", () => {
-    const call = JSON.parse(body);
-    let reply;
-    try {
-      const fn = control[call.method];
-      if (!fn) throw new Error(`no control method ${call.method}`);
-      reply = { jsonrpc: "2.0", id: call.id, result: fn(call.params ?? []) };
-    } catch (e) {
-      reply = { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: e.message } };
-    }
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
-  });
+const server = await serveJsonRpc((method, params) => {
+  const fn = control[method];
+  if (!fn) throw new Error(`no control method ${method}`);
+  return fn(params);
 });
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-console.log(`solana rpc ${solana.url} control http://127.0.0.1:${server.address().port}`);
+console.log(`solana rpc ${solana.url} control ${server.url}`);
 process.stdin.on("end", async () => {
-  server.closeAllConnections();
-  server.close();
+  await server.stop();
   await solana.stop();
   process.exit(0);
 });
