@@ -1,13 +1,11 @@
 #include "support/solana_node.hpp"
 
 #include <Poco/PipeStream.h>
-#include <sys/wait.h>
 
-#include <chrono>
 #include <cstdlib>
-#include <thread>
 
 #include "signet/client.hpp"
+#include "support/child_process.hpp"
 
 namespace signet::test {
 
@@ -43,15 +41,7 @@ SolanaNode::SolanaNode() {
 }
 
 SolanaNode::~SolanaNode() {
-  if (!process_) return;
-  in_->close(Poco::Pipe::CLOSE_WRITE);  // it exits when its stdin closes
-  int status = 0;
-  for (int i = 0; i < 100; ++i) {
-    if (::waitpid(process_->id(), &status, WNOHANG) == process_->id()) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  Poco::Process::kill(*process_);
-  ::waitpid(process_->id(), &status, 0);
+  if (process_) endChild(*in_, *process_);
 }
 
 Poco::Dynamic::Var SolanaNode::control(const std::string& method, json::Array params) {
