@@ -49,12 +49,14 @@ for entry in "${entries[@]}"; do
   merged=build-fuzz/merged/$name
   rm -rf "$merged" && mkdir -p "$merged"
   "$binary" -merge=1 -max_len="$maxlen" "$merged" "$corpus" "$grown" >"build-fuzz/$name.merge.log" 2>&1
+  # libFuzzer names what it keeps by the SHA-1 of its content; a seed's own is skipped.
   find "$corpus" -type f -regextype egrep -regex '.*/[0-9a-f]{40}' -delete
+  declare -A seeded=()
+  for s in "$corpus"/*; do seeded[$(sha1sum <"$s" | cut -c1-40)]=1; done
   for f in "$merged"/*; do
-    duplicate=""
-    for s in "$corpus"/*; do cmp -s "$f" "$s" && { duplicate=1; break; }; done
-    [ -n "$duplicate" ] || cp "$f" "$corpus/"
+    [ -n "${seeded[$(basename "$f")]:-}" ] || cp "$f" "$corpus/"
   done
+  unset seeded
   echo "   corpus: $(ls "$corpus" | wc -l) inputs after merging"
 done
 git status --short tests/fuzz
