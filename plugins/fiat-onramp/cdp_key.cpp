@@ -74,12 +74,15 @@ std::string CdpKey::jwt(const std::string& keyId, const std::string& method, con
   header->set("kid", keyId);
   header->set("typ", "JWT");
   header->set("nonce", toHex(crypto::randomBytes(16)));
+  // The claims @coinbase/cdp-sdk's generateJwt sets (its `uris` list, where older examples had
+  // a single `uri`); tests/conformance/onramp.test.mjs compares the two.
   json::Object claims = json::object();
   claims->set("sub", keyId);
   claims->set("iss", "cdp");
+  claims->set("uris", json::stringArray({method + " " + hostAndPath}));
+  claims->set("iat", nowSeconds);
   claims->set("nbf", nowSeconds);
   claims->set("exp", nowSeconds + 120);
-  claims->set("uri", method + " " + hostAndPath);
   std::string signingInput =
       base64UrlEncode(json::stringify(header)) + "." + base64UrlEncode(json::stringify(claims));
   Bytes signature;

@@ -2,7 +2,8 @@
 // call to the CDP API with it (docs.cdp.coinbase.com, "API key authentication"): ES256 for an EC
 // P-256 key given as PEM, EdDSA for an Ed25519 key given as base64 of its 64 bytes (seed then
 // public key). The header carries kid = the key's id and a random nonce; the claims are
-// iss "cdp", sub = the key's id, nbf, exp two minutes later, and uri = "<METHOD> <host><path>".
+// iss "cdp", sub = the key's id, iat and nbf, exp two minutes later, and uris =
+// ["<METHOD> <host><path>"], as @coinbase/cdp-sdk's generateJwt makes them.
 #pragma once
 
 #include <string>

@@ -114,8 +114,15 @@ void enqueueDeliveries(RequestContext& ctx, const ActivityEvent& event) {
 }
 
 json::Object listDeliveries(RequestContext& ctx, const json::Object& body) {
-  return deliveriesOf(ctx, ctx.organizationId(),
-                      json::optionalString(body, "endpointId", "").value_or(""));
+  std::string endpointId = json::optionalString(body, "endpointId", "").value_or("");
+  // An endpoint named must be the organization's: another's is not found, as for none (an
+  // empty list would answer, too, but a refusal says why nothing is there).
+  if (!endpointId.empty() &&
+      !ctx.db().queryOne("SELECT 1 FROM webhook_endpoints WHERE id = ? AND organization_id = ?",
+                         {endpointId, ctx.organizationId()}))
+    throw notFound("webhook endpoint " + endpointId + " not found in organization " +
+                   ctx.organizationId());
+  return deliveriesOf(ctx, ctx.organizationId(), endpointId);
 }
 
 json::Object deliveriesOf(RequestContext& ctx, const std::string& organizationId,

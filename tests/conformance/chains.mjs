@@ -1,8 +1,10 @@
 // Real chains for the broadcast tests, on loopback: Hardhat's EVM node (chain id 11155111,
 // Prague, so EIP-7702 applies) with contracts compiled by solc-js, and Solana's SVM from
 // litesvm behind the JSON-RPC methods a gateway uses (getLatestBlockhash, sendTransaction with
-// its preflight, getSignatureStatuses, getTransaction). No validator can run here; litesvm runs
-// the transactions for real.
+// its preflight, getSignatureStatuses, getBlockHeight, getTransaction), with blocks, slots,
+// confirmation levels and blockhash expiry as a cluster has them. No validator can run here;
+// litesvm runs the transactions for real. solana_rpc.mjs serves the Solana side alone for the
+// C++ gateway tests.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -10,7 +12,7 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import solc from "solc";
 import { LiteSVM } from "litesvm";
-import { getBase58Decoder, getTransactionDecoder } from "@solana/kit";
+import { getBase58Decoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
 
 const require = createRequire(import.meta.url);
 export const chainId = 11155111;  // a chain id of the public API's list, on a local node
@@ -80,40 +82,170 @@ export function executorSource() {
   return readFileSync(new URL("../../plugins/signing/contracts/SignetBatchExecutor.sol", import.meta.url), "utf8");
 }
 
-// Solana's SVM behind JSON-RPC. `svm` is the LiteSVM itself, for the test's own setup.
-export async function startSolana() {
-  const svm = new LiteSVM();
+// Solana's TransactionError and InstructionError variants without fields, in their enums' order
+// (litesvm hands the enum's number; the JSON-RPC API names the variant).
+const transactionErrors = ["AccountInUse", "AccountLoadedTwice", "AccountNotFound",
+  "ProgramAccountNotFound", "InsufficientFundsForFee", "InvalidAccountForFee", "AlreadyProcessed",
+  "BlockhashNotFound", "CallChainTooDeep", "MissingSignatureForFee", "InvalidAccountIndex",
+  "SignatureFailure", "InvalidProgramForExecution", "SanitizeFailure", "ClusterMaintenance",
+  "AccountBorrowOutstanding", "WouldExceedMaxBlockCostLimit", "UnsupportedVersion",
+  "InvalidWritableAccount", "WouldExceedMaxAccountCostLimit", "WouldExceedAccountDataBlockLimit",
+  "TooManyAccountLocks", "AddressLookupTableNotFound", "InvalidAddressLookupTableOwner",
+  "InvalidAddressLookupTableData", "InvalidAddressLookupTableIndex", "InvalidRentPayingAccount",
+  "WouldExceedMaxVoteCostLimit", "WouldExceedAccountDataTotalLimit",
+  "MaxLoadedAccountsDataSizeExceeded", "ResanitizationNeeded", "InvalidLoadedAccountsDataSizeLimit",
+  "UnbalancedTransaction", "ProgramCacheHitMaxLimit", "CommitCancelled"];
+const instructionErrors = ["GenericError", "InvalidArgument", "InvalidInstructionData",
+  "InvalidAccountData", "AccountDataTooSmall", "InsufficientFunds", "IncorrectProgramId",
+  "MissingRequiredSignature", "AccountAlreadyInitialized", "UninitializedAccount",
+  "UnbalancedInstruction", "ModifiedProgramId", "ExternalAccountLamportSpend",
+  "ExternalAccountDataModified", "ReadonlyLamportChange", "ReadonlyDataModified",
+  "DuplicateAccountIndex", "ExecutableModified", "RentEpochModified", "NotEnoughAccountKeys",
+  "AccountDataSizeChanged", "AccountNotExecutable", "AccountBorrowFailed",
+  "AccountBorrowOutstanding", "DuplicateAccountOutOfSync", "InvalidError",
+  "ExecutableDataModified", "ExecutableLamportChange", "ExecutableAccountNotRentExempt",
+  "UnsupportedProgramId", "CallDepth", "MissingAccount", "ReentrancyNotAllowed",
+  "MaxSeedLengthExceeded", "InvalidSeeds", "InvalidRealloc", "ComputationalBudgetExceeded",
+  "PrivilegeEscalation", "ProgramEnvironmentSetupFailure", "ProgramFailedToComplete",
+  "ProgramFailedToCompile", "Immutable", "IncorrectAuthority", "AccountNotRentExempt",
+  "InvalidAccountOwner", "ArithmeticOverflow", "UnsupportedSysvar", "IllegalOwner",
+  "MaxAccountsDataAllocationsExceeded", "MaxAccountsExceeded", "MaxInstructionTraceLengthExceeded",
+  "BuiltinProgramsMustConsumeComputeUnits"];
+
+// A litesvm error as the JSON-RPC API writes a TransactionError: "BlockhashNotFound",
+// {"InstructionError": [0, {"Custom": 1}]}, {"InsufficientFundsForRent": {"account_index": 1}}.
+export function rpcTransactionError(err) {
+  if (typeof err === "number") return transactionErrors[err] ?? `TransactionError${err}`;
+  const instruction = (e) => typeof e === "number" ? instructionErrors[e] ?? `InstructionError${e}`
+    : e.constructor.name === "InstructionErrorCustom" ? { Custom: e.code } : { BorshIoError: e.msg };
+  switch (err.constructor.name) {
+    case "TransactionErrorInstructionError": return { InstructionError: [err.index, instruction(err.err())] };
+    case "TransactionErrorDuplicateInstruction": return { DuplicateInstruction: err.index };
+    case "TransactionErrorInsufficientFundsForRent": return { InsufficientFundsForRent: { account_index: err.accountIndex } };
+    default: return { [err.constructor.name.replace(/^TransactionError/, "")]: { account_index: err.accountIndex } };
+  }
+}
+
+// Solana's SVM behind JSON-RPC, as a cluster behaves to a client. `svm` is the LiteSVM itself,
+// for the test's own setup.
+// - Blocks: one every `blockMs` (and on demand, advance(n)), each with a new blockhash valid for
+//   150 blocks; slots run ahead of block heights, as every fourth leader slot is skipped.
+// - sendTransaction: a blockhash that expired or was never issued is refused as the node's
+//   preflight refuses it (BlockhashNotFound), and so is a transaction whose simulation fails;
+//   otherwise the transaction is queued and lands in the next block, where it runs for real:
+//   it may fail there (the fee is still paid), as it does when the bank changed after preflight.
+//   setLandFailures(true) skips the preflight simulation, so that a failing transaction lands and
+//   fails; setDropTransactions(true) accepts transactions and never includes them (a leader that
+//   dropped them), so that their blockhash expires.
+// - getSignatureStatuses: "processed" in its block, "confirmed" once a later block is built on
+//   it, "finalized" (confirmations null) 32 blocks later; getBlockHeight and getSlot; getTransaction
+//   once confirmed, with the fee paid.
+export async function startSolana({ blockMs = 50 } = {}) {
+  // litesvm itself accepts its latest blockhash only; the blockhashes' 150 blocks are kept here.
+  const svm = new LiteSVM().withBlockhashCheck(false);
   const decode = getTransactionDecoder();
+  const decodeMessage = getCompiledTransactionMessageDecoder();
   const base58 = getBase58Decoder();
-  const done = new Map();  // signature -> {err, fee}
+  let slot = 1, height = 1;
+  const validUntil = new Map([[svm.latestBlockhash(), height + 150]]);  // blockhash -> last valid height
+  let queued = [];                // transactions waiting for the next block
+  const landed = new Map();       // signature -> {slot, height, err, fee}
+  const statusCalls = new Map();  // signature -> getSignatureStatuses calls that asked about it
+  let dropTransactions = false, landFailures = false;
+
+  const produceBlock = () => {
+    slot += height % 4 === 0 ? 2 : 1;  // a skipped leader slot now and then
+    height += 1;
+    svm.warpToSlot(BigInt(slot));
+    for (const { tx, signature, bytes } of queued) {
+      const result = svm.sendTransaction(tx);
+      const failed = typeof result.err === "function";
+      landed.set(signature, { slot, height, err: failed ? rpcTransactionError(result.err()) : null,
+        fee: 5000 * bytes[0] });  // the base fee per signature, paid whether it failed or not
+    }
+    queued = [];
+    svm.expireBlockhash();
+    validUntil.set(svm.latestBlockhash(), height + 150);
+  };
+  const level = (t) => height - t.height >= 32 ? "finalized" : height > t.height ? "confirmed" : "processed";
+  // What a node's preflight message says of an error: "Error processing Instruction 0: custom
+  // program error: 0x1", or the variant's name.
+  const describe = (err) => {
+    const [index, cause] = err.InstructionError ?? [];
+    if (cause === undefined) return typeof err === "string" ? err : JSON.stringify(err);
+    return `Error processing Instruction ${index}: ${cause.Custom !== undefined
+      ? `custom program error: 0x${cause.Custom.toString(16)}` : JSON.stringify(cause)}`;
+  };
+  const preflightError = (message, err, logs = []) =>
+    Object.assign(new Error(`Transaction simulation failed: ${message}`), { code: -32002, data: { err, logs } });
+
   const handle = (method, params) => {
     switch (method) {
       case "getLatestBlockhash":
-        return { context: { slot: 1 }, value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 150 } };
+        return { context: { slot }, value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: height + 150 } };
+      case "getBlockHeight":
+        return height;
+      case "getSlot":
+        return slot;
       case "sendTransaction": {
-        const bytes = Buffer.from(params[0], params[1]?.encoding === "base64" ? "base64" : "base64");
+        const bytes = Buffer.from(params[0], params[1]?.encoding === "base58" ? undefined : "base64");
         const tx = decode.decode(bytes);
         const signature = base58.decode(bytes.subarray(1, 65));
-        const result = svm.sendTransaction(tx);
-        if (typeof result.err === "function") {  // a FailedTransactionMetadata: the preflight fails
-          const meta = result.meta();
-          throw Object.assign(new Error(`Transaction simulation failed: ${String(result.err())}`), {
-            code: -32002, data: { err: String(result.err()), logs: meta.logs() } });
+        if (landed.has(signature) || queued.some((q) => q.signature === signature))
+          throw Object.assign(new Error("Transaction simulation failed: This transaction has already been processed"),
+            { code: -32002, data: { err: "AlreadyProcessed", logs: [] } });
+        const lastValid = validUntil.get(decodeMessage.decode(tx.messageBytes).lifetimeToken);
+        if (lastValid === undefined || lastValid < height)
+          throw preflightError("Blockhash not found", "BlockhashNotFound");
+        if (!params[1]?.skipPreflight && !landFailures) {
+          const simulated = svm.simulateTransaction(tx);
+          if (typeof simulated.err === "function") {
+            const err = rpcTransactionError(simulated.err());
+            throw preflightError(describe(err), err, simulated.meta().logs());
+          }
         }
-        done.set(signature, { err: null, fee: 5000 * bytes[0] });
+        if (!dropTransactions) queued.push({ tx, signature, bytes });
         return signature;
       }
       case "getSignatureStatuses":
-        return { context: { slot: 1 }, value: params[0].map((s) => done.has(s)
-          ? { slot: 1, confirmations: null, err: done.get(s).err, confirmationStatus: "confirmed" } : null) };
+        return { context: { slot }, value: params[0].map((s) => {
+          statusCalls.set(s, (statusCalls.get(s) ?? 0) + 1);
+          const t = landed.get(s);
+          if (!t) return null;
+          const status = level(t);
+          return { slot: t.slot, confirmations: status === "finalized" ? null : height - t.height, err: t.err,
+            status: t.err ? { Err: t.err } : { Ok: null }, confirmationStatus: status };
+        }) };
       case "getTransaction": {
-        const t = done.get(params[0]);
-        return t ? { slot: 1, meta: { err: t.err, fee: t.fee } } : null;
+        const t = landed.get(params[0]);
+        return t && level(t) !== "processed" ? { slot: t.slot, blockTime: Math.floor(Date.now() / 1000),
+          meta: { err: t.err, fee: t.fee, status: t.err ? { Err: t.err } : { Ok: null } } } : null;
       }
       default:
         throw Object.assign(new Error(`method ${method} is not served here`), { code: -32601 });
     }
   };
+  const server = await serveJsonRpc(handle);
+  let timer = setInterval(produceBlock, blockMs);
+  return {
+    svm, url: server.url,
+    advance(blocks = 1) { for (let i = 0; i < blocks; ++i) produceBlock(); },
+    // Blocks only on advance() while paused, so that a test sees each confirmation level.
+    pause() { clearInterval(timer); },
+    resume() { clearInterval(timer); timer = setInterval(produceBlock, blockMs); },
+    setDropTransactions(on) { dropTransactions = on; },
+    setLandFailures(on) { landFailures = on; },
+    height: () => height,
+    queued: () => queued.length,
+    statusCalls: (signature) => statusCalls.get(signature) ?? 0,
+    landed: (signature) => landed.get(signature) ?? null,
+    stop: () => { clearInterval(timer); return server.stop(); },
+  };
+}
+
+// A JSON-RPC 2.0 server on a free loopback port: `handle(method, params)` returns the result or
+// throws an error with its code (and data).
+export async function serveJsonRpc(handle) {
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => { body += c; });
@@ -130,7 +262,7 @@ export async function startSolana() {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return {
-    svm, url: `http://127.0.0.1:${server.address().port}`,
+    url: `http://127.0.0.1:${server.address().port}`,
     stop: () => { server.closeAllConnections(); return new Promise((r) => server.close(r)); },
   };
 }

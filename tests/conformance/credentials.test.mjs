@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { whoamiWith } from "./whoami.mjs";
-import { setPluginSettings } from "./harness.mjs";
+import { setPluginSettings, useConfiguredStore } from "./harness.mjs";
 
 const signet = process.env.SIGNET_BINARY;
 
@@ -26,6 +26,7 @@ test("the generated credentials file drives @turnkey/sdk-server as it is", async
   const dataDir = mkdtempSync(join(tmpdir(), "signet-credentials-"));
   const port = await freePort();
   execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: "ignore" });
+  const dropStore = useConfiguredStore(dataDir);
   setPluginSettings(dataDir);
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Mine",
     "--user-name", "admin", "--base-url", `http://127.0.0.1:${port}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
@@ -52,5 +53,6 @@ test("the generated credentials file drives @turnkey/sdk-server as it is", async
     server.kill("SIGTERM");
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
+    dropStore();
   }
 });

@@ -75,11 +75,31 @@ export function setPluginSettings(dataDir, pluginSettings = {}) {
   writeFileSync(file, JSON.stringify(config, null, 2));
 }
 
+// With SIGNET_CONFORMANCE_PG (a libpq connection string without dbname, as scripts/postgres.sh
+// prints it), each data directory's store is a fresh PostgreSQL database of its own instead of
+// its SQLite file: scripts/test.sh runs the plugins' tests a second time so. Call it after
+// `signet init` and before anything else opens the store; it returns what drops the database
+// once the gateway has stopped.
+const pgServer = process.env.SIGNET_CONFORMANCE_PG;
+export function useConfiguredStore(dataDir) {
+  if (!pgServer) return () => {};
+  const name = `signet_conformance_${crypto.randomBytes(6).toString("hex")}`;
+  const psql = (sql) => execFileSync("psql", [`${pgServer} dbname=postgres`, "-v", "ON_ERROR_STOP=1", "-qc", sql],
+    { stdio: ["ignore", "ignore", "inherit"] });
+  psql(`CREATE DATABASE ${name}`);
+  const file = join(dataDir, "signet.json");
+  const config = JSON.parse(readFileSync(file, "utf8"));
+  config.database = { driver: "postgresql", connection: `${pgServer} dbname=${name}` };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return () => psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
 // `pluginSettings` lands in signet.json as plugins.settings (e.g. { sessions: {...} });
 // `serveArgs` are added to `signet serve` (--tls-cert FILE --tls-key FILE).
 export async function startSignet(rootKey, pluginSettings = null, { serveArgs = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "signet-conformance-"));
   execFileSync(signet, ["init", "--data-dir", dataDir], { stdio: ["ignore", "ignore", "inherit"] });
+  const dropStore = useConfiguredStore(dataDir);
   setPluginSettings(dataDir, pluginSettings ?? {});
   const out = execFileSync(signet, ["org", "create", "--data-dir", dataDir, "--name", "Conformance",
     "--user-name", "conformance root", "--api-public-key", rootKey.publicKeyHex], { encoding: "utf8" });
@@ -101,6 +121,7 @@ export async function startSignet(rootKey, pluginSettings = null, { serveArgs = 
     async stop() {
       const code = await served.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      dropStore();
       return code;
     },
   };

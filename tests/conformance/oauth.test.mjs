@@ -1,6 +1,8 @@
-// OAuth and OpenID Connect driven by the official SDKs against a real Signet, with an OIDC
-// issuer and an OAuth 2.0 provider of our own on loopback (Signet fetches their keys and codes
-// over HTTP, allowed for these addresses in its settings):
+// OAuth and OpenID Connect driven by the official SDKs against a real Signet, with ID tokens
+// from `oidc-provider` (an OpenID provider this project did not write; oidc_provider.mjs runs
+// its authorization code flow) and an OAuth 2.0 provider in Discord's manner of our own, on
+// loopback (Signet fetches their keys and codes over HTTP; the issuer is named in
+// sessions.oidc.insecureIssuers, as an operator names an issuer of their own):
 // - @turnkey/sdk-server: sign-up with an OAuth provider, getSubOrgIds by OIDC_TOKEN,
 //   oauthLogin, the legacy oauth bundle, and the provider operations;
 // - @turnkey/core's AttestedStamper with an OIDC token on stamp_login (what its loginWithOauth
@@ -17,34 +19,16 @@ import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { decryptCredentialBundle, encryptOauth2ClientSecret, verifySessionJwtSignature } from "@turnkey/crypto";
 import { AttestedStamper } from "@turnkey/core/dist/__stampers__/attested/base.mjs";
 import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
+import { startOidcProvider } from "./oidc_provider.mjs";
 
 const rootKey = generateKey("p256");
 const audience = "web-client.apps.example";
 let signet, api, parentOrg, signerKey, published, issuer, provider;
 
-const b64url = (s) => Buffer.from(s).toString("base64url");
 // The nonce @turnkey/crypto's docs bind a token with: sha256 of the key's hex text.
 const nonceFor = (publicKeyHex) => crypto.createHash("sha256").update(publicKeyHex).digest("hex");
 const listen = (server) => new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
 const json = (res, status, body) => { res.writeHead(status, { "content-type": "application/json" }); res.end(JSON.stringify(body)); };
-
-// An OpenID Connect issuer: discovery, a JWKS with one RS256 key, and the tokens it signs.
-async function startIssuer() {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const jwk = { ...publicKey.export({ format: "jwk" }), kid: "rsa-1", alg: "RS256", use: "sig" };
-  const server = http.createServer((req, res) => {
-    if (req.url === "/.well-known/openid-configuration") return json(res, 200, { issuer: url, jwks_uri: `${url}/jwks` });
-    if (req.url === "/jwks") return json(res, 200, { keys: [jwk] });
-    json(res, 404, {});
-  });
-  const url = `http://127.0.0.1:${await listen(server)}`;
-  const token = (sub, nonce, aud = audience) => {
-    const now = Math.floor(Date.now() / 1000);
-    const data = `${b64url(JSON.stringify({ alg: "RS256", typ: "JWT", kid: "rsa-1" }))}.${b64url(JSON.stringify({ iss: url, sub, aud, nonce, iat: now, exp: now + 600 }))}`;
-    return `${data}.${crypto.sign("sha256", Buffer.from(data), privateKey).toString("base64url")}`;
-  };
-  return { url, token, close: () => server.close() };
-}
 
 // An OAuth 2.0 provider in Discord's manner: code + PKCE at /token (HTTP Basic client auth),
 // the user at /users/@me.
@@ -85,7 +69,7 @@ async function startProvider(clientId, clientSecret) {
 }
 
 before(async () => {
-  issuer = await startIssuer();
+  issuer = await startOidcProvider([audience, "second-client"]);
   provider = await startProvider("discord-client", "discord-secret");
   signet = await startSignet(rootKey, {
     sessions: {
@@ -101,7 +85,7 @@ before(async () => {
 
 after(async () => {
   await signet?.stop();
-  issuer?.close();
+  await issuer?.close();
   provider?.close();
 });
 
@@ -113,7 +97,7 @@ async function signUp(sub, key) {
       userName: sub,
       apiKeys: [{ apiKeyName: "k", publicKey: key.publicKeyHex, curveType: "API_KEY_CURVE_P256" }],
       authenticators: [],
-      oauthProviders: [{ providerName: "Google", oidcToken: issuer.token(sub, "registration") }],
+      oauthProviders: [{ providerName: "Google", oidcToken: await issuer.token(sub, "registration") }],
     }],
     rootQuorumThreshold: 1,
   });
@@ -123,12 +107,12 @@ async function signUp(sub, key) {
 test("sdk-server: sign-up with a provider, found by OIDC_TOKEN, oauthLogin, then whoami", async () => {
   const userKey = generateKey("p256");
   const { subId, userId } = await signUp("google-ann", userKey);
-  const found = await api.getSubOrgIds({ organizationId: parentOrg, filterType: "OIDC_TOKEN", filterValue: issuer.token("google-ann", "lookup") });
+  const found = await api.getSubOrgIds({ organizationId: parentOrg, filterType: "OIDC_TOKEN", filterValue: await issuer.token("google-ann", "lookup") });
   assert.deepEqual(found.organizationIds, [subId]);
 
   const session = generateKey("p256");
   const { session: jwt } = await api.oauthLogin({
-    organizationId: subId, oidcToken: issuer.token("google-ann", nonceFor(session.publicKeyHex)), publicKey: session.publicKeyHex,
+    organizationId: subId, oidcToken: await issuer.token("google-ann", nonceFor(session.publicKeyHex)), publicKey: session.publicKeyHex,
   });
   assert.equal(await verifySessionJwtSignature(jwt, signerKey), true);
   const me = await apiClientFor(signet, session, subId).getWhoami({ organizationId: subId });
@@ -136,13 +120,13 @@ test("sdk-server: sign-up with a provider, found by OIDC_TOKEN, oauthLogin, then
 
   // A token whose nonce names another key is refused.
   await assert.rejects(api.oauthLogin({
-    organizationId: subId, oidcToken: issuer.token("google-ann", nonceFor(generateKey("p256").publicKeyHex)), publicKey: session.publicKeyHex,
+    organizationId: subId, oidcToken: await issuer.token("google-ann", nonceFor(generateKey("p256").publicKeyHex)), publicKey: session.publicKeyHex,
   }), /does not bind the token/);
 
   // The provider operations, as the sub-organization's own user.
   const own = apiClientFor(signet, userKey, subId);
   const { providerIds } = await own.createOauthProviders({
-    userId, oauthProviders: [{ providerName: "Second app", oidcToken: issuer.token("google-ann", "n", "second-client") }],
+    userId, oauthProviders: [{ providerName: "Second app", oidcToken: await issuer.token("google-ann", "n", "second-client") }],
   });
   assert.equal(providerIds.length, 1);
   const listed = await own.getOauthProviders({ organizationId: subId, userId });
@@ -154,7 +138,7 @@ test("sdk-server: sign-up with a provider, found by OIDC_TOKEN, oauthLogin, then
 test("sdk-server: the legacy oauth activity returns a bundle that decrypts to a working key", async () => {
   const { subId, userId } = await signUp("google-bo", generateKey("p256"));
   const target = generateKey("p256");
-  const r = await api.oauth({ organizationId: subId, oidcToken: issuer.token("google-bo", nonceFor(target.publicKeyHex)), targetPublicKey: target.publicKeyHex });
+  const r = await api.oauth({ organizationId: subId, oidcToken: await issuer.token("google-bo", nonceFor(target.publicKeyHex)), targetPublicKey: target.publicKeyHex });
   assert.equal(r.userId, userId);
   const privateKeyHex = decryptCredentialBundle(r.credentialBundle, target.privateKeyHex);
   const stamper = new ApiKeyStamper({ apiPublicKey: compressedFromPrivate(privateKeyHex), apiPrivateKey: privateKeyHex });
@@ -166,7 +150,7 @@ test("@turnkey/core's attested stamper with an OIDC token logs in with stamp_log
   const { subId, userId } = await signUp("google-cy", generateKey("p256"));
   const session = generateKey("p256");
   const attested = new AttestedStamper(new ApiKeyStamper({ apiPublicKey: session.publicKeyHex, apiPrivateKey: session.privateKeyHex }));
-  attested.configure({ attestedIdentity: issuer.token("google-cy", nonceFor(session.publicKeyHex)), publicKey: session.publicKeyHex, scheme: "STAMP_ATTESTED_SCHEME_P256_OIDC" });
+  attested.configure({ attestedIdentity: await issuer.token("google-cy", nonceFor(session.publicKeyHex)), publicKey: session.publicKeyHex, scheme: "STAMP_ATTESTED_SCHEME_P256_OIDC" });
   // The client knows only the parent organization, as loginWithOauth does.
   const r = await new TurnkeyClient({ baseUrl: signet.baseUrl }, attested).stampLogin({
     type: "ACTIVITY_TYPE_STAMP_LOGIN", timestampMs: String(Date.now()), organizationId: parentOrg,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of a SIGNET_SANITIZE build (scripts/sanitize.sh makes one) for a
-# bounded time each, from its seed corpus, under AddressSanitizer and UBSan. New inputs go to a
-# scratch folder, not the repository. A finding fails the run and shows the input.
+# bounded time each, from its committed corpus, under AddressSanitizer and UBSan. New inputs go
+# to a scratch folder, not the repository (scripts/fuzz.sh runs them for hours and keeps what
+# they find). A finding fails the run and shows the input.
 # Usage: tests/fuzz/run_libfuzzer.sh BUILD_DIR [SECONDS_EACH]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -10,19 +11,7 @@ seconds=${2:-20}
 out=$(mktemp -d /tmp/signet-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
-# NAME MAX_LEN: the longest input worth trying for each.
-targets=(
-  "policy 512"             # the policy language: parser and evaluator
-  "plugin_descriptor 16384" # ELF section headers and the descriptor's text
-  "signing 4096"           # transactions, PSBTs, ABIs, IDLs
-  "stamp 4096"             # stamp headers and the body they sign
-  "envelope 4096"          # the activity request envelope
-  "attestation 2048"       # WebAuthn CBOR attestation objects
-  "jwt 2048"               # JWTs: ID tokens, verification tokens, sessions
-  "bundle 2048"            # credential, sealed and export bundles
-)
-for entry in "${targets[@]}"; do
-  read -r name maxlen <<<"$entry"
+while read -r name maxlen; do
   binary="$build/tests/${name}_fuzz"
   [ -x "$binary" ] || { echo "no $binary: build with -DSIGNET_SANITIZE=ON (scripts/sanitize.sh)"; exit 1; }
   echo "-- ${name}_fuzz (${seconds} s)"
@@ -38,4 +27,4 @@ for entry in "${targets[@]}"; do
     done
     exit "$status"
   fi
-done
+done < <(grep -v '^#' tests/fuzz/targets.txt)

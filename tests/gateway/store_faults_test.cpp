@@ -55,7 +55,7 @@ int64_t tagsNamed(TestGateway& gw, const std::string& name) {
 }
 
 TEST(StoreFaultTest, LostPostgresConnectionsAreErrorsAndTheGatewayRecovers) {
-  if (!postgresAvailable()) GTEST_SKIP() << "no PostgreSQL server (SIGNET_TEST_PG)";
+  SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres, {});
   std::vector<std::string> acknowledged;
   // Several at once, so that the pool holds several connections.
@@ -103,7 +103,7 @@ TEST(StoreFaultTest, LostPostgresConnectionsAreErrorsAndTheGatewayRecovers) {
 }
 
 TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
-  if (!postgresAvailable()) GTEST_SKIP() << "no PostgreSQL server (SIGNET_TEST_PG)";
+  SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres, {});
   // PostgreSQL itself refuses COMMIT while the switch is on: the trigger is deferred to commit.
   gw.write([](Db& db) {

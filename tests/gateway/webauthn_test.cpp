@@ -1,5 +1,5 @@
-// X-Stamp-WebAuthn against credentials registered directly in the store (registration
-// through the API comes with the tenancy work), with a software authenticator.
+// X-Stamp-WebAuthn with a software authenticator, its passkey registered through the API
+// (create_authenticators, a "none" attestation as a browser sends it) and checked as stored.
 #include "auth/webauthn.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/software_authenticator.hpp"
@@ -11,15 +11,42 @@ namespace {
 class WebAuthnTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(WebAuthnTest);
 
+// Registers the authenticator's passkey for the root user with create_authenticators, and
+// checks that what was stored is that credential: its id, algorithm, public key and counter.
+void registerPasskey(TestGateway& gw, const SoftwareAuthenticator& passkey) {
+  json::Array list = json::array();
+  list->add(passkey.registration("passkey", base64UrlEncode(crypto::randomBytes(32))));
+  json::Object p = json::object();
+  p->set("userId", gw.root().userId);
+  p->set("authenticators", list);
+  auto ids = resultOf(gw.rootClient().submit("create_authenticators",
+                                             "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+                                             gw.root().organizationId, p),
+                      "createAuthenticatorsResult")
+                 ->getArray("authenticatorIds");
+  ASSERT_EQ(ids->size(), 1u);
+  auto expected = passkey.record(gw.root().organizationId, gw.root().userId);
+  gw.write([&](Db& db) {
+    auto row = db.queryOne(
+        "SELECT organization_id, user_id, credential_id, algorithm, public_key, sign_count FROM "
+        "authenticators WHERE id = ?",
+        {ids->getElement<std::string>(0)});
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->str(0), gw.root().organizationId);
+    EXPECT_EQ(row->str(1), gw.root().userId);
+    EXPECT_EQ(row->str(2), passkey.credentialId());
+    EXPECT_EQ(row->i64(3), expected.algorithm);
+    EXPECT_EQ(row->str(4), expected.publicKey);
+    EXPECT_EQ(row->i64(5), 0);
+  });
+}
+
 TEST_P(WebAuthnTest, Es256AndRs256AssertionsAuthenticate) {
   TestGateway gw(GetParam());
   for (auto alg :
        {SoftwareAuthenticator::Algorithm::kEs256, SoftwareAuthenticator::Algorithm::kRs256}) {
     auto authenticator = std::make_shared<SoftwareAuthenticator>(alg);
-    gw.write([&](Db& db) {
-      directory::insertAuthenticator(
-          db, authenticator->record(gw.root().organizationId, gw.root().userId));
-    });
+    registerPasskey(gw, *authenticator);
     auto client = gw.clientWith(authenticator);
     auto me = client.query("whoami", orgBody(gw.root().organizationId));
     EXPECT_EQ(me->getValue<std::string>("userId"), gw.root().userId);
@@ -40,10 +67,7 @@ TEST_P(WebAuthnTest, Es256AndRs256AssertionsAuthenticate) {
 TEST_P(WebAuthnTest, ActivityVoteCarriesThePasskey) {
   TestGateway gw(GetParam());
   auto authenticator = std::make_shared<SoftwareAuthenticator>();
-  gw.write([&](Db& db) {
-    directory::insertAuthenticator(
-        db, authenticator->record(gw.root().organizationId, gw.root().userId));
-  });
+  registerPasskey(gw, *authenticator);
   json::Object params = json::object();
   params->set("text", "signed with a passkey");
   auto a = gw.clientWith(authenticator)
@@ -61,9 +85,7 @@ TEST_P(WebAuthnTest, APasskeySignsAndItsCounterAdvances) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string& org = gw.root().organizationId;
   auto authenticator = std::make_shared<SoftwareAuthenticator>();
-  gw.write([&](Db& db) {
-    directory::insertAuthenticator(db, authenticator->record(org, gw.root().userId));
-  });
+  registerPasskey(gw, *authenticator);
   std::string address = newEthereumAddress(gw.rootClient(), org, "passkey");
   authenticator->counter = 7;
   for (const char* payload : {"first", "second"}) {
@@ -79,10 +101,7 @@ TEST_P(WebAuthnTest, APasskeySignsAndItsCounterAdvances) {
 TEST_P(WebAuthnTest, RefusesWrongChallengeAndUnknownCredential) {
   TestGateway gw(GetParam());
   auto authenticator = std::make_shared<SoftwareAuthenticator>();
-  gw.write([&](Db& db) {
-    directory::insertAuthenticator(
-        db, authenticator->record(gw.root().organizationId, gw.root().userId));
-  });
+  registerPasskey(gw, *authenticator);
   auto client = gw.clientWith(authenticator);
   authenticator->challengeBodyOverride = "{\"organizationId\":\"someone else\"}";
   try {

@@ -17,23 +17,27 @@ namespace signet::test {
 
 struct LegitStats {
   size_t calls = 0;
-  size_t answeredInTime = 0;  // 200 within 500 ms
+  size_t answered = 0;        // 200, however long it took
+  size_t answeredInTime = 0;  // 200 within the client's deadline
   double p99Ms = 0;
   double successRate() const { return calls ? double(answeredInTime) / double(calls) : 0; }
 };
 
-// Calls whoami every 20 ms from 127.0.0.1 on fresh connections until stop().
+// Calls whoami every 20 ms from 127.0.0.1 on fresh connections until stop(); an answer counts
+// as in time within `deadlineMs`.
 class LegitClient {
  public:
-  LegitClient(Client client, std::string organizationId);
+  LegitClient(Client client, std::string organizationId, int deadlineMs = 500);
   ~LegitClient();
   LegitStats stop();
 
  private:
   Client client_;
   std::string organizationId_;
+  int deadlineMs_;
   std::atomic<bool> stopping_{false};
   std::vector<double> latenciesMs_;
+  size_t answered_ = 0;
   size_t inTime_ = 0;
   std::thread thread_;
 };

@@ -1,9 +1,9 @@
 #include "support/smtp_sink.hpp"
 
+#include "support/child_process.hpp"
 #include "support/test_certificate.hpp"
 
 #include <Poco/PipeStream.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
@@ -38,15 +38,7 @@ SmtpSink::SmtpSink(const std::filesystem::path& dir, SmtpSinkOptions options) : 
 }
 
 SmtpSink::~SmtpSink() {
-  in_->close(Poco::Pipe::CLOSE_WRITE);  // the sink exits when its stdin closes
-  // Reap it ourselves: an exited child stays a zombie, which isRunning() counts as running.
-  int status = 0;
-  for (int i = 0; i < 100; ++i) {
-    if (::waitpid(process_->id(), &status, WNOHANG) == process_->id()) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  Poco::Process::kill(*process_);
-  ::waitpid(process_->id(), &status, 0);
+  endChild(*in_, *process_);
 }
 
 std::vector<std::string> SmtpSink::messages() const {

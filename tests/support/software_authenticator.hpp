@@ -1,6 +1,6 @@
 // A software WebAuthn authenticator for tests: holds an ES256 (P-256) or RS256 key, produces
-// assertions exactly as a browser would for X-Stamp-WebAuthn, and can be registered directly
-// in the store (until create_authenticators exists to register it through the API).
+// assertions exactly as a browser would for X-Stamp-WebAuthn, and the registration a browser
+// sends to create_authenticators (record() is what that stores, for tests of the verifier).
 #pragma once
 
 #include <memory>

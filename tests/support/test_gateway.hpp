@@ -19,8 +19,20 @@
 namespace signet::test {
 
 std::string backendName(Backend b);
-// Skips (or fails, when SIGNET_REQUIRE_POSTGRES=1) if no PostgreSQL server is configured.
+// Whether SIGNET_TEST_PG names a PostgreSQL server, and whether SIGNET_REQUIRE_POSTGRES=1 asks
+// that the PostgreSQL cases run (scripts/test.sh sets both, so that CI cannot skip them).
 bool postgresAvailable();
+bool postgresRequired();
+
+// In a test that needs PostgreSQL: skips without a server, or fails when one is required.
+#define SIGNET_NEED_POSTGRES()                                                                 \
+  do {                                                                                         \
+    if (!::signet::test::postgresAvailable()) {                                                \
+      if (::signet::test::postgresRequired())                                                  \
+        FAIL() << "SIGNET_REQUIRE_POSTGRES=1 but SIGNET_TEST_PG names no server";              \
+      GTEST_SKIP() << "set SIGNET_TEST_PG to run the PostgreSQL cases (scripts/test.sh does)"; \
+    }                                                                                          \
+  } while (0)
 
 // A fresh, empty database for one test, dropped when the object goes away.
 class ScratchDatabase {

@@ -9,6 +9,7 @@
 
 #include "proxy_fixture.hpp"
 #include "store/keyring.hpp"
+#include "support/store_fingerprint.hpp"
 
 namespace signet::test {
 namespace {
@@ -241,30 +242,47 @@ TEST_P(ProxyGuardTest, TheProxyKeyRunsTheForwardedActivitiesAndNothingElse) {
                 ->getValue<std::string>("status"),
             "ACTIVITY_STATUS_COMPLETED");
 
-  auto denied = [&](const std::string& path, const std::string& type, const std::string& params) {
-    std::string status;
-    try {
-      status = asProxy.submit(path, type, org, json::parseObject(params, "params"))
-                   ->getValue<std::string>("status");
-    } catch (const RequestError& e) {
-      status = std::string("refused: ") + e.what();
-    }
-    EXPECT_NE(status, "ACTIVITY_STATUS_COMPLETED") << type;
+  // Anything else the proxy key submits is refused in the policy engine: what the root quorum
+  // alone may run, as such, and the rest as implicitly denied, naming the type and the proxy's
+  // user. Each is stored FAILED with that refusal, and nothing else in the store changes.
+  const auto& attempts = kActivityRecordTables;
+  auto before = fingerprintOfStore(gw, attempts);
+  auto implicitDeny = [&](const std::string& type) {
+    return "implicit deny: no policy of organization " + org + " allows " + type + " for user " +
+           userId;
+  };
+  auto rootQuorumOnly = [&](const std::string& type) {
+    return "only the root quorum of organization " + org + " can run " + type +
+           "; policies cannot grant it";
+  };
+  auto denied = [&](const std::string& path, const std::string& type, const std::string& params,
+                    const std::function<std::string(const std::string&)>& refusal) {
+    auto a = asProxy.submit(path, type, org, json::parseObject(params, "params"));
+    EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_FAILED") << json::stringify(a);
+    if (a->getValue<std::string>("status") != "ACTIVITY_STATUS_FAILED") return;
+    EXPECT_EQ(failureOf(a), refusal(type));
+    EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE id = ? AND status = "
+                       "'ACTIVITY_STATUS_FAILED'",
+                       {a->getValue<std::string>("id")}),
+              1);
   };
   denied("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3",
          R"({"users":[{"userName":"mallory","apiKeys":[],"authenticators":[],"oauthProviders":[],
-             "userTags":[]}]})");
-  denied(
-      "create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3",
-      R"({"policyName":"let me","effect":"EFFECT_ALLOW","consensus":"true","condition":"true"})");
+             "userTags":[]}]})",
+         implicitDeny);
+  denied("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3",
+         R"({"policyName":"let me","effect":"EFFECT_ALLOW","consensus":"true","condition":"true"})",
+         implicitDeny);
   denied("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
          R"({"userId":")" + userId + R"(","apiKeys":[{"apiKeyName":"extra","publicKey":")" +
-             newKey().publicKey + R"(","curveType":"API_KEY_CURVE_P256"}]})");
+             newKey().publicKey + R"(","curveType":"API_KEY_CURVE_P256"}]})",
+         implicitDeny);
   denied("update_auth_proxy_config", "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
-         R"({"allowedOrigins":["*"]})");
+         R"({"allowedOrigins":["*"]})", rootQuorumOnly);
   denied("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-         R"({"name":"FEATURE_NAME_EMAIL_AUTH"})");
+         R"({"name":"FEATURE_NAME_EMAIL_AUTH"})", rootQuorumOnly);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users WHERE name = 'mallory'"), 0);
+  EXPECT_EQ(changedTables(before, fingerprintOfStore(gw, attempts)), "");
 
   // The policy says so, readably.
   auto policies = gw.rootClient().query("list_policies", orgBody(org))->getArray("policies");

@@ -104,7 +104,7 @@ TEST_P(DeploymentTest, UnknownAppsAndBootProofsAreRefusedSayingWhy) {
 }
 
 TEST(DeploymentPostgresTest, TwoGatewaysOnOneStoreAreTwoReplicasAndOneStoppingLeaves) {
-  if (!postgresAvailable()) GTEST_SKIP() << "no PostgreSQL server (SIGNET_TEST_PG)";
+  SIGNET_NEED_POSTGRES();
   auto first = deploymentGateway(Backend::kPostgres);
   Gateway second(first->gateway().config());
   second.startBackground();

@@ -89,6 +89,12 @@ std::vector<std::string> OnRampProviders::refusals() const {
   return refusals_;
 }
 
+int OnRampProviders::statusRequestsFor(const std::string& transactionId) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = statusRequestsFor_.find(transactionId);
+  return it == statusRequestsFor_.end() ? 0 : it->second;
+}
+
 int OnRampProviders::statusRequests() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return statusRequests_;
@@ -117,7 +123,9 @@ bool OnRampProviders::coinbaseJwtHolds(const std::string& authorization, const s
          header->optValue<std::string>("nonce", "").size() >= 16 &&
          claims->optValue<std::string>("sub", "") == coinbaseKeyId_ &&
          claims->optValue<std::string>("iss", "") == "cdp" && exp - nbf == 120 &&
-         claims->optValue<std::string>("uri", "") == method + " " + hostAndPort() + path;
+         claims->has("uris") && claims->getArray("uris")->size() == 1 &&
+         claims->getArray("uris")->getElement<std::string>(0) ==
+             method + " " + hostAndPort() + path;
 }
 
 std::pair<int, std::string> OnRampProviders::answer(const std::string& method,
@@ -135,6 +143,7 @@ std::pair<int, std::string> OnRampProviders::answer(const std::string& method,
     if (!keyGiven) return refuse("MoonPay: wrong publishable key");
     std::lock_guard<std::mutex> lock(mutex_);
     ++statusRequests_;
+    ++statusRequestsFor_[path.substr(moonPay.size())];
     auto it = reports_.find(path.substr(moonPay.size()));
     if (it == reports_.end()) return {200, "[]"};
     return {200, "[{\"id\":\"mp-1\",\"status\":\"" + it->second + "\"}]"};
@@ -158,6 +167,7 @@ std::pair<int, std::string> OnRampProviders::answer(const std::string& method,
     id = id.substr(0, id.find('/'));
     std::lock_guard<std::mutex> lock(mutex_);
     ++statusRequests_;
+    ++statusRequestsFor_[id];
     auto it = reports_.find(id);
     if (it == reports_.end()) return {200, "{\"transactions\":[],\"total_count\":\"0\"}"};
     return {200, "{\"transactions\":[{\"status\":\"" + it->second + "\",\"partner_user_ref\":\"" +

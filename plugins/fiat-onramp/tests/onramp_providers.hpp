@@ -1,6 +1,6 @@
 // MoonPay's and Coinbase's server APIs on loopback, as far as the gateway uses them, checking
 // what the real ones check: MoonPay's "Api-Key <secret>" header and publishable key; Coinbase's
-// CDP JWT (ES256 under the key the test made, kid and sub naming the key, iss "cdp", the uri
+// CDP JWT (ES256 under the key the test made, kid and sub naming the key, iss "cdp", the uris
 // claim naming this very request, a two-minute lifetime). The test sets what each reports.
 #pragma once
 
@@ -34,7 +34,9 @@ class OnRampProviders {
   std::vector<IssuedToken> issuedTokens() const;
   // Requests refused for their authentication, with the reason.
   std::vector<std::string> refusals() const;
+  // Status requests answered: in all, and about one transaction.
   int statusRequests() const;
+  int statusRequestsFor(const std::string& transactionId) const;
 
   // For the request handler: status and body.
   std::pair<int, std::string> answer(const std::string& method, const std::string& uri,
@@ -53,6 +55,7 @@ class OnRampProviders {
   std::vector<IssuedToken> tokens_;
   std::vector<std::string> refusals_;
   int statusRequests_ = 0;
+  std::map<std::string, int> statusRequestsFor_;
 };
 
 }  // namespace signet::test

@@ -1,6 +1,7 @@
 // OpenID Connect through a real gateway and a real issuer on loopback: providers registered
 // from verified tokens, oauth_login and the legacy oauth bundle, sign-up with a provider found
 // again by list_suborgs, and every way a token is refused, with nothing written.
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -347,23 +348,24 @@ TEST_P(OauthTest, ASlowOrDeadIssuerCostsOnlyItsOwnRequestsTheTimeout) {
 
   issuer.holdAnswers();
   std::string slowMessage;
+  std::atomic<bool> slowAnswered{false};
   auto started = std::chrono::steady_clock::now();
   std::thread slow([&] {
     slowMessage =
         refusalOf([&] { return oauthLogin(*gw, sub.id, loginParams(token, session.publicKey)); });
+    slowAnswered = true;
   });
-  // Meanwhile other requests, writes included, go through.
+  // Meanwhile other requests, writes included, go through: they are answered while the slow
+  // one still waits for the issuer (an order, not a time, so that ASan on 2 cores holds).
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   auto other = gw->clientWith(sub.userKey.stamper);
-  auto whoamiStarted = std::chrono::steady_clock::now();
   other.query("whoami", orgBody(sub.id));
   EXPECT_EQ(status(createUsersWith(other, sub.id)), kCompleted);
-  auto otherTook = std::chrono::steady_clock::now() - whoamiStarted;
+  EXPECT_FALSE(slowAnswered) << "the other requests waited behind the slow issuer";
   slow.join();
   auto slowTook = std::chrono::steady_clock::now() - started;
   issuer.release();
-  EXPECT_LT(otherTook, std::chrono::milliseconds(900));
-  EXPECT_LT(slowTook, std::chrono::seconds(3));  // the 1 s budget, not the issuer's 10 s
+  EXPECT_LT(slowTook, std::chrono::seconds(8));  // the 1 s budget, not the issuer's 10 s
   // The client learns that the keys are unavailable, not what the network did.
   EXPECT_NE(slowMessage.find("issuer keys unavailable"), std::string::npos) << slowMessage;
   EXPECT_NE(slowMessage.find(issuer.url()), std::string::npos) << slowMessage;

@@ -236,27 +236,51 @@ TEST_P(SessionsTest, AttestedStampLogsInOnceAndOnlyPollsAfterwards) {
   EXPECT_EQ(
       attested.query("get_activity", poll)->getObject("activity")->getValue<std::string>("status"),
       "ACTIVITY_STATUS_COMPLETED");
-  // The token was spent: a second login with it fails; other paths refuse the stamp.
-  EXPECT_THROW(attested.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", sub.id,
-                               loginParams(newSessionKey().publicKey)),
-               RequestError);
+  // What one login stored: the token spent, one session key, one activity.
+  auto stored = [&] {
+    return std::vector<int64_t>{
+        gw.count("SELECT COUNT(*) FROM spent_verification_tokens"),
+        gw.count("SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND credential_type = "
+                 "'CREDENTIAL_TYPE_LOGIN'",
+                 {sub.userId}),
+        gw.count("SELECT COUNT(*) FROM activities WHERE organization_id = ?", {sub.id})};
+  };
+  const std::vector<int64_t> once = stored();
+  EXPECT_EQ(once[0], 1);
+  EXPECT_EQ(once[1], 1);
+  // The token was spent: the same login again, by the same key it is bound to, is refused as
+  // spent (nothing else differs from the first), and stores nothing.
+  auto refusedLogin = [&](Client& client, const std::string& publicKey) {
+    try {
+      auto a =
+          client.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", sub.id, loginParams(publicKey));
+      ADD_FAILURE() << "a second login was accepted: " << json::stringify(a);
+      return std::pair<int, std::string>{0, ""};
+    } catch (const RequestError& e) {
+      return std::pair<int, std::string>{e.httpStatus(), e.what()};
+    }
+  };
+  auto [spentStatus, spent] = refusedLogin(attested, session.publicKey);
+  EXPECT_EQ(spentStatus, 400) << spent;
+  EXPECT_NE(spent.find("invalid field X-Stamp-Attested: verification token"), std::string::npos)
+      << spent;
+  EXPECT_NE(spent.find("has already been used for a login"), std::string::npos) << spent;
+  EXPECT_EQ(stored(), once);
   try {
     attested.query("whoami", orgBody(sub.id));
     ADD_FAILURE() << "whoami accepted an attested stamp";
   } catch (const RequestError& e) {
     EXPECT_EQ(e.httpStatus(), 401);
   }
-  // A token bound to another key does not vouch for this one.
+  // A token bound to another key does not vouch for this one: refused for the binding (before
+  // anything is spent), and nothing is stored.
   auto other = newSessionKey();
   Client mismatched = gw.clientWith(std::make_shared<AttestedStamper>(other, token));
-  try {
-    mismatched.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", sub.id,
-                      loginParams(other.publicKey));
-    ADD_FAILURE() << "a token bound to another key was accepted";
-  } catch (const RequestError& e) {
-    EXPECT_NE(std::string(e.what()).find("is not bound to public key"), std::string::npos)
-        << e.what();
-  }
+  auto [boundStatus, bound] = refusedLogin(mismatched, other.publicKey);
+  EXPECT_EQ(boundStatus, 401) << bound;
+  EXPECT_NE(bound.find("is not bound to public key"), std::string::npos) << bound;
+  EXPECT_EQ(bound.find("already been used"), std::string::npos) << bound;
+  EXPECT_EQ(stored(), once);
   // The session key works.
   gw.clientWith(session.stamper()).query("whoami", orgBody(sub.id));
 }

@@ -74,6 +74,12 @@ Settings parseSettings(const json::Object& signing) {
       json::optionalIntInRange(o, "pollIntervalMs", kPath, s.pollIntervalMs, 50, 60'000);
   s.giveUpSeconds =
       json::optionalIntInRange(o, "giveUpSeconds", kPath, s.giveUpSeconds, 1, 7 * 86400);
+  if (auto commitment = json::optionalString(o, "solanaCommitment", kPath)) {
+    if (*commitment != "confirmed" && *commitment != "finalized")
+      throw invalidArgument("invalid field " + kPath + ".solanaCommitment: \"" + *commitment +
+                            "\" (confirmed or finalized)");
+    s.solanaCommitment = *commitment;
+  }
   bool http = s.allowInsecureUrls;
   s.rpc = chainMap(o, "rpc",
                    [http](const std::string& v, const std::string& f) { return url(v, f, http); });

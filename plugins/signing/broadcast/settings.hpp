@@ -7,6 +7,9 @@
 //   pollIntervalMs     how often the worker moves sends along (default 1000)
 //   giveUpSeconds      how long a node may stay unreachable, or a transaction unconfirmed,
 //                      before the send is FAILED with the cause (default 600)
+//   solanaCommitment   the confirmation level a Solana transaction must reach before its send
+//                      is INCLUDED or FAILED: "confirmed" (default) or "finalized"; below it
+//                      ("processed") the worker waits, as the block may still be dropped
 //   batchExecutor      {"eip155:<id>": "0x…"}: where contracts/SignetBatchExecutor.sol is
 //                      deployed on that chain (needed for batches and sponsored sends)
 //   usdPrice           {"<CAIP-2>": "3000.50"}: a fixed USD price of the chain's native coin
@@ -34,6 +37,7 @@ struct Settings {
   int timeoutSeconds = 10;
   int pollIntervalMs = 1000;
   int giveUpSeconds = 600;
+  std::string solanaCommitment = "confirmed";
   std::map<std::string, std::string> batchExecutor;  // lower-case 0x addresses
   std::map<std::string, std::string> usdPrice;
   std::map<std::string, PriceSource> priceSource;

@@ -1,6 +1,8 @@
 // One step of a Solana send (broadcast.hpp): set the blockhash, put the sponsor in front as the
 // fee payer when sponsored, sign for every required signer, send (sendTransaction runs the
-// node's preflight), and follow the signature to confirmation.
+// node's preflight), and follow the signature until it reaches the configured confirmation
+// level (settings.solanaCommitment), or until its blockhash expires: past the last valid block
+// height getLatestBlockhash gave with it, a transaction not yet seen can never be included.
 #include "../key_material.hpp"
 #include "broadcast.hpp"
 #include "gas_usage.hpp"
@@ -70,13 +72,16 @@ class SolStep : public SendStep {
     if (auto given = s_.request->optValue<std::string>("recentBlockhash", ""); !given.empty()) {
       blockhash = *base58Decode(given);
     } else {
-      json::Object answer = objectOf(rpc.call("getLatestBlockhash", params({})));
+      json::Object answer = objectOf(rpc.call("getLatestBlockhash", params({commitment()})));
       json::Object value = answer ? answer->getObject("value") : nullptr;
       auto hash =
           value ? base58Decode(value->optValue<std::string>("blockhash", "")) : std::nullopt;
       if (!hash || hash->size() != 32)
         throw Error(Code::kUnavailable, rpc.name() + " answered getLatestBlockhash with no hash");
       blockhash = *hash;
+      // Stored with the send, so that the worker knows when the transaction can no longer land.
+      if (value->has("lastValidBlockHeight"))
+        s_.request->set("lastValidBlockHeight", value->getValue<int64_t>("lastValidBlockHeight"));
     }
     tx = withBlockhash(tx, blockhash);
     std::optional<Sponsor> sponsor;
@@ -145,18 +150,66 @@ class SolStep : public SendStep {
     });
   }
 
-  void poll() override {
-    JsonRpc rpc = node();
+  // {"commitment": settings.solanaCommitment}, the options of the calls that read the chain.
+  json::Object commitment() const {
+    json::Object o = json::object();
+    o->set("commitment", b_.settings().solanaCommitment);
+    return o;
+  }
+
+  json::Object signatureStatus(const JsonRpc& rpc) const {
     json::Object options = json::object();
     options->set("searchTransactionHistory", true);
     json::Object answer = objectOf(
         rpc.call("getSignatureStatuses", params({json::stringArray({s_.txHash}), options})));
     json::Array list = answer ? answer->getArray("value") : nullptr;
-    json::Object status = list && list->size() > 0 ? list->getObject(0) : nullptr;
+    return list && list->size() > 0 ? list->getObject(0) : nullptr;
+  }
+
+  // Whether a status has reached the configured level: processed < confirmed < finalized. A
+  // node that leaves confirmationStatus out says finalized with confirmations null.
+  bool reachedCommitment(const json::Object& status) const {
+    std::string level = status->optValue<std::string>("confirmationStatus", "");
+    if (level.empty()) level = status->isNull("confirmations") ? "finalized" : "processed";
+    if (b_.settings().solanaCommitment == "finalized") return level == "finalized";
+    return level == "confirmed" || level == "finalized";
+  }
+
+  // The block height past which the transaction can no longer be included, and the chain's.
+  std::optional<std::pair<int64_t, int64_t>> expiredBlockhash(const JsonRpc& rpc) const {
+    int64_t lastValid = s_.request->optValue<int64_t>("lastValidBlockHeight", 0);
+    if (lastValid <= 0) return std::nullopt;  // a blockhash the caller gave: giveUpSeconds decides
+    int64_t height = rpc.call("getBlockHeight", params({commitment()})).convert<int64_t>();
+    if (height <= lastValid) return std::nullopt;
+    return std::make_pair(lastValid, height);
+  }
+
+  void poll() override {
+    JsonRpc rpc = node();
+    json::Object status = signatureStatus(rpc);
     if (!status) {
+      if (auto expired = expiredBlockhash(rpc)) {
+        // One more look: it may have landed in the last block its blockhash allowed.
+        status = signatureStatus(rpc);
+        if (!status)
+          return fail("its blockhash expired: the chain is at block height " +
+                          std::to_string(expired->second) + ", past " +
+                          std::to_string(expired->first) +
+                          ", the last at which it could be included, and the transaction was not",
+                      solanaError("expiry", nullptr, "the blockhash expired before inclusion"));
+      }
+      if (!status) {
+        if (waitedTooLong())
+          return fail("not confirmed within " + std::to_string(b_.settings().giveUpSeconds) +
+                      " seconds");
+        return later();
+      }
+    }
+    // Landed but not yet at the configured level: the block may still be dropped.
+    if (!reachedCommitment(status)) {
       if (waitedTooLong())
-        return fail("not confirmed within " + std::to_string(b_.settings().giveUpSeconds) +
-                    " seconds (its blockhash may have expired)");
+        return fail("not " + b_.settings().solanaCommitment + " within " +
+                    std::to_string(b_.settings().giveUpSeconds) + " seconds");
       return later();
     }
     Poco::Dynamic::Var err = status->get("err");

@@ -238,10 +238,18 @@ TEST(BroadcastSettings, ChainIdsAndRefusalsNameTheField) {
             std::string::npos);
   EXPECT_NE(refusal(R"({"broadcast":{"usdPrice":{"eip155:1":"a lot"}}})").find("usdPrice"),
             std::string::npos);
+  EXPECT_EQ(refusal(R"({"broadcast":{"solanaCommitment":"processed"}})"),
+            "invalid field plugins.settings.signing.broadcast.solanaCommitment: \"processed\" "
+            "(confirmed or finalized)");
   auto s = parseSettings(json::parseObject(
       R"({"broadcast":{"rpc":{"solana:devnet":"https://n"},"usdPrice":{"eip155:1":"3000"}}})",
       "settings"));
   EXPECT_EQ(s.rpc.count("solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"), 1u);
+  EXPECT_EQ(s.solanaCommitment, "confirmed");
+  EXPECT_EQ(parseSettings(
+                json::parseObject(R"({"broadcast":{"solanaCommitment":"finalized"}})", "settings"))
+                .solanaCommitment,
+            "finalized");
 }
 
 }  // namespace

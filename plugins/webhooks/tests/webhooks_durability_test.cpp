@@ -150,7 +150,7 @@ TEST(WebhooksProcessTest, AThousandPendingDeliveriesSurviveKill9) {
 }
 
 TEST(WebhooksProcessTest, TwoGatewaysOnOnePostgresDeliverEachEventOnce) {
-  if (!postgresAvailable()) GTEST_SKIP() << "no PostgreSQL server (SIGNET_TEST_PG)";
+  SIGNET_NEED_POSTGRES();
   HttpRecorder receiver;
   TestGateway first(Backend::kPostgres, {"webhooks"}, {},
                     {{"webhooks", json::parseObject(R"({"allowInsecureUrls":true,

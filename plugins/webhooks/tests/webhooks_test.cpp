@@ -321,19 +321,31 @@ TEST_P(WebhooksTest, FiltersRetriesAndTerminalAnswers) {
     EXPECT_TRUE(seen.insert(verified(gw, r)).second) << "a 302 was retried";
   EXPECT_EQ(filtered.requests().size(), 1u);
   EXPECT_NE(filtered.requests()[0].body.find(policyActivity), std::string::npos);
+  // The stored deliveries say the same, and each expected one is there: one of the flaky
+  // endpoint's first event, delivered on its second attempt, and one per event the redirecting
+  // endpoint heard, failed on its first.
   auto list = deliveriesOf(gw, org)->getArray("deliveries");
+  size_t flakyFirst = 0, redirected = 0;
+  std::set<std::string> redirectedEvents;
   for (size_t i = 0; i < list->size(); ++i) {
     auto d = list->getObject(i);
     if (d->getValue<std::string>("endpointId") == flakyId &&
         d->getValue<std::string>("eventId") == firstEvent) {
+      ++flakyFirst;
       EXPECT_EQ(d->getValue<std::string>("status"), "delivered");
       EXPECT_EQ(d->getValue<int>("attempts"), 2);
     }
     if (d->getValue<std::string>("endpointId") == redirectId) {
+      ++redirected;
+      redirectedEvents.insert(d->getValue<std::string>("eventId"));
       EXPECT_EQ(d->getValue<std::string>("status"), "failed");
+      EXPECT_EQ(d->getValue<int>("attempts"), 1);
       EXPECT_EQ(d->getValue<int>("lastHttpStatus"), 302);
     }
   }
+  EXPECT_EQ(flakyFirst, 1u) << json::stringify(list);
+  EXPECT_EQ(redirected, seen.size()) << json::stringify(list);
+  EXPECT_EQ(redirectedEvents, seen);
 }
 
 // A stuck endpoint gets at most concurrentPerEndpoint attempts at once, and another endpoint's
