@@ -14,6 +14,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "signet/error.hpp"
+#include "signet/version.hpp"
 
 namespace signet::cli {
 
@@ -134,7 +135,28 @@ void printUsage() {
               << c.summary << "\n";
   std::cout << "\n`signet <command> --help` describes a command. Enabled plugins add their own:\n"
                "`signet <plugin> <command> --data-dir DIR ...` (for example `signet webhooks\n"
-               "rotate-key`).\n";
+               "rotate-key`).\nOptions may come before, between or after a command's words. "
+               "`signet --version`\n"
+               "prints the version.\n";
+}
+
+// The command `args` names, wherever its options are: its name is the first one or two words
+// (`serve`, `org create`). Its arguments are the others, in their order.
+const signet::cli::Command* findCommand(const std::vector<std::string>& args,
+                                        std::vector<std::string>& rest) {
+  auto words = signet::cli::wordPositions(args);
+  for (const auto& c : signet::cli::commands()) {
+    std::string name = c.name;
+    size_t count = name.find(' ') == std::string::npos ? 1 : 2;
+    if (words.size() < count) continue;
+    std::string given = args[words[0]] + (count == 2 ? " " + args[words[1]] : "");
+    if (given != name) continue;
+    rest.clear();
+    for (size_t i = 0; i < args.size(); ++i)
+      if (i != words[0] && (count == 1 || i != words[1])) rest.push_back(args[i]);
+    return &c;
+  }
+  return nullptr;
 }
 }  // namespace
 
@@ -144,28 +166,26 @@ int main(int argc, char** argv) {
     printUsage();
     return args.empty() ? 2 : 0;
   }
+  if (args.size() == 1 && args[0] == "--version") {
+    std::cout << "signet " << SIGNET_SDK_VERSION << "\n";
+    return 0;
+  }
   setUpLogging();
   // Everything signet creates (database, keys, config) is for its own user only.
   ::umask(077);
-  for (const auto& c : signet::cli::commands()) {
-    // A command name is one or two words ("serve", "org create").
-    std::string name = c.name;
-    size_t words = name.find(' ') == std::string::npos ? 1 : 2;
-    if (args.size() < words) continue;
-    std::string given = words == 1 ? args[0] : args[0] + " " + args[1];
-    if (given != name) continue;
-    std::vector<std::string> rest(args.begin() + static_cast<long>(words), args.end());
-    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
-      std::cout << c.summary << "\n\nusage: " << c.usage << "\n";
+  std::vector<std::string> rest;
+  if (const auto* c = findCommand(args, rest)) {
+    if (signet::cli::asksForHelp(rest)) {
+      std::cout << c->summary << "\n\nusage: " << c->usage << "\n";
       return 0;
     }
     try {
-      return c.run(rest);
+      return c->run(rest);
     } catch (const signet::cli::UsageError& e) {
-      std::cerr << "signet " << c.name << ": " << e.what() << "\nusage: " << c.usage << "\n";
+      std::cerr << "signet " << c->name << ": " << e.what() << "\nusage: " << c->usage << "\n";
       return 2;
     } catch (const std::exception& e) {
-      std::cerr << "signet " << c.name << ": " << e.what() << "\n";
+      std::cerr << "signet " << c->name << ": " << e.what() << "\n";
       return 1;
     }
   }
@@ -175,7 +195,8 @@ int main(int argc, char** argv) {
     std::cerr << "signet " << args[0] << ": " << e.what() << "\n";
     return 1;
   }
-  std::cerr << "signet: unknown command '" << args[0] << "'\n";
+  auto words = signet::cli::wordPositions(args);
+  std::cerr << "signet: unknown command '" << (words.empty() ? args[0] : args[words[0]]) << "'\n";
   printUsage();
   return 2;
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "signet/version.hpp"
 #include "store/database.hpp"
 #include "store/keyring.hpp"
 #include "support/signet_cli.hpp"
@@ -180,6 +181,66 @@ TEST(CliTest, InitWithChosenPluginsThenEnableAndDisable) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_LT(text.find("\"listen\""), text.find("\"database\"")) << text;
   EXPECT_EQ(run({"--help"}).exitCode, 0);
+  std::filesystem::remove_all(dir);
+}
+
+// Options anywhere among a command's words, as GNU tools take them, for the gateway's commands
+// and the plugins' alike; what is not an option of the command is still refused by name.
+TEST(CliTest, OptionsGoAnywhereAndUnknownOnesAreRefusedByName) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  auto enabled = [&] { return Config::load(dir).enabledPlugins; };
+  ASSERT_EQ(run({"init", "--plugins", "memo,webhooks", "--data-dir", dir}).exitCode, 0);
+  auto off = run({"plugins", "--data-dir", dir, "disable", "memo"});  // between the words
+  EXPECT_EQ(off.exitCode, 0) << off.err;
+  EXPECT_EQ(enabled(), std::vector<std::string>{"webhooks"});
+  auto on = run({"--data-dir=" + dir, "plugins", "enable", "memo"});  // before them
+  EXPECT_EQ(on.exitCode, 0) << on.err;
+  EXPECT_EQ(enabled(), (std::vector<std::string>{"webhooks", "memo"}));
+
+  const std::string type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO_V2";
+  auto set = run({"rollout", "set", "--data-dir", dir, type, "general"});  // the order
+  EXPECT_EQ(set.exitCode, 0) << set.err;
+  auto list = run({"rollout", "list", "--data-dir", dir});
+  EXPECT_NE(list.out.find("general    operator"), std::string::npos) << list.out;
+  auto deliveries =
+      run({"webhooks", "--organization", crypto::uuidV4(), "deliveries", "--data-dir", dir});
+  EXPECT_EQ(deliveries.exitCode, 0) << deliveries.err;
+
+  struct Refusal {
+    std::vector<std::string> args;
+    int exitCode;
+    std::string message;
+  };
+  for (const auto& r : std::vector<Refusal>{
+           {{"rollout", "set", "--bogus", "x", type, "general", "--data-dir", dir},
+            2,
+            "signet rollout set: unknown option --bogus"},
+           {{"--bogus", "x", "rollout", "list", "--data-dir", dir},
+            2,
+            "signet rollout list: unknown option --bogus"},
+           {{"rollout", "set", type, "general", "now", "--data-dir", dir},
+            2,
+            "unexpected argument 'now'"},
+           {{"rollout", "set", "--data-dir", dir, type}, 2, "missing the STATE"},
+           {{"plugins", "enable", "--data-dir", dir}, 2, "missing the plugin's NAME"},
+           {{"serve", "--data-dir", dir, "--listen"}, 2, "option --listen needs a value"},
+           {{"webhooks", "deliveries", "--data-dir", dir, "--organisation", "x"},
+            2,
+            "signet webhooks deliveries: unknown option --organisation"},
+       }) {
+    auto refused = run(r.args);
+    EXPECT_EQ(refused.exitCode, r.exitCode) << r.message << ": " << refused.err;
+    EXPECT_NE(refused.err.find(r.message), std::string::npos) << refused.err;
+  }
+  // Nothing was changed by what was refused.
+  EXPECT_EQ(run({"rollout", "list", "--data-dir", dir}).out, list.out);
+
+  auto help = run({"rollout", "set", type, "--help"});
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.out.find("usage: signet rollout set TYPE STATE"), std::string::npos) << help.out;
+  auto version = run({"--version"});
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_EQ(version.out, std::string("signet ") + SIGNET_SDK_VERSION + "\n");
   std::filesystem::remove_all(dir);
 }
 
