@@ -2,6 +2,8 @@
 // free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
 // restart that keeps everything.
 
+#include <Poco/Net/ServerSocket.h>
+
 #include <atomic>
 #include <fstream>
 #include <thread>
@@ -241,6 +243,53 @@ TEST(CliTest, OptionsGoAnywhereAndUnknownOnesAreRefusedByName) {
   auto version = run({"--version"});
   EXPECT_EQ(version.exitCode, 0);
   EXPECT_EQ(version.out, std::string("signet ") + SIGNET_SDK_VERSION + "\n");
+  std::filesystem::remove_all(dir);
+}
+
+// publicUrl (the issuer of the ID tokens the gateway signs) defaults to where `signet serve`
+// listens: the port --listen gives, or the one picked for :0, not the config's `listen`. Set
+// in the config, it is kept.
+TEST(CliTest, TheIssuerIsWhereServeListensUnlessTheConfigSetsPublicUrl) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  ASSERT_EQ(run({"init", "--data-dir", dir, "--plugins", "memo"}).exitCode, 0);
+  ASSERT_EQ(Config::load(dir).listen, "127.0.0.1:8080");
+  auto discovery = [](const std::string& baseUrl) {
+    auto r = httpGet(baseUrl, "/.well-known/openid-configuration");
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parseObject(r.body, "openid-configuration");
+  };
+  {
+    ServeProcess server(dir);  // --listen 127.0.0.1:0
+    ASSERT_NE(server.baseUrl(), "http://127.0.0.1:8080");
+    auto d = discovery(server.baseUrl());
+    EXPECT_EQ(d->getValue<std::string>("issuer"), server.baseUrl());
+    EXPECT_EQ(d->getValue<std::string>("jwks_uri"), server.baseUrl() + "/.well-known/jwks.json");
+    auto own = json::parseObject(httpGet(server.baseUrl(), "/.well-known/signet.json").body,
+                                 "signet.json");
+    EXPECT_EQ(own->getValue<std::string>("oidcIssuer"), server.baseUrl());
+    EXPECT_EQ(server.stop(), 0);
+  }
+  {
+    Poco::Net::ServerSocket probe(Poco::Net::SocketAddress("127.0.0.1", 0));
+    std::string listen = "127.0.0.1:" + std::to_string(probe.address().port());
+    probe.close();
+    ServeProcess server(dir, {"--listen", listen});  // the last --listen counts
+    EXPECT_EQ(server.baseUrl(), "http://" + listen);
+    EXPECT_EQ(discovery(server.baseUrl())->getValue<std::string>("issuer"), "http://" + listen);
+    EXPECT_EQ(server.stop(), 0);
+  }
+  {
+    std::ifstream in(dir + "/signet.json");
+    auto config = json::parseObject(
+        std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+        "signet.json");
+    config->set("publicUrl", "https://signet.example.com/");
+    std::ofstream(dir + "/signet.json") << json::stringify(config);
+    ServeProcess server(dir);
+    EXPECT_EQ(discovery(server.baseUrl())->getValue<std::string>("issuer"),
+              "https://signet.example.com");
+    EXPECT_EQ(server.stop(), 0);
+  }
   std::filesystem::remove_all(dir);
 }
 
