@@ -76,8 +76,10 @@ const std::vector<Command>& commands() {
      "  the coordinator's plugins.settings.auth-proxy.trustedProxyKeys.", authProxyKeygenCommand},
     {"auth-proxy serve", "run the auth proxy alone, in front of a coordinator elsewhere",
      "signet auth-proxy serve --coordinator URL --service-key FILE [--listen 127.0.0.1:8090]\n"
-     "                        [--settings FILE] [--plugin-dir DIR]\n"
-     "  Opens no store: the proxy reaches the coordinator only through its public API.\n"
+     "                        [--coordinator-ca FILE] [--settings FILE] [--plugin-dir DIR]\n"
+     "  Opens no store: the proxy reaches the coordinator only through its public API. An\n"
+     "  https:// coordinator's certificate must verify against the system's CAs or those of\n"
+     "  --coordinator-ca (PEM); one that does not is refused at start.\n"
      "  --settings: the plugin's settings (limits, configCacheSeconds) as JSON. Prints\n"
      "  'auth proxy listening on http://HOST:PORT' once it accepts connections.",
      authProxyServeCommand},

@@ -52,7 +52,8 @@ std::optional<std::string> header(const HttpCall& call, const std::string& lower
 }  // namespace
 
 AuthProxy::AuthProxy(ProxyOptions options)
-    : options_(std::move(options)), source_(options_.serviceKey, options_.configCacheMs) {}
+    : options_(std::move(options)),
+      source_(options_.serviceKey, options_.configCacheMs, options_.coordinatorCaFile) {}
 
 HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinatorUrl,
                             int64_t nowMs) {
@@ -93,7 +94,7 @@ HttpReply AuthProxy::handle(const HttpCall& call, const std::string& coordinator
     auto body = call.body.find_first_not_of(" \t\r\n") == std::string::npos
                     ? json::object()  // the wallet-kit calls send no body at all
                     : json::parseObject(call.body, "request body");
-    CoordinatorCalls coordinator(coordinatorUrl, *config);
+    CoordinatorCalls coordinator(coordinatorUrl, options_.coordinatorCaFile, *config);
     ProxyCall pc{*config, coordinator, body, call.peer, limits_, options_.limits, nowMs};
     return jsonReply(200, endpoint->second(pc), cors);
   } catch (const Error& e) {

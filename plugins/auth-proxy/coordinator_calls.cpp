@@ -4,8 +4,9 @@ namespace auth_proxy {
 
 using namespace signet;
 
-CoordinatorCalls::CoordinatorCalls(const std::string& coordinatorUrl, const LoadedConfig& config)
-    : client_(coordinatorUrl, config.stamper) {}
+CoordinatorCalls::CoordinatorCalls(const std::string& coordinatorUrl, const std::string& caFile,
+                                   const LoadedConfig& config)
+    : client_(coordinatorUrl, config.stamper, caFile) {}
 
 json::Object CoordinatorCalls::activity(const std::string& path, const std::string& type,
                                         const std::string& organizationId,
