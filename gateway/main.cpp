@@ -22,9 +22,11 @@ const std::vector<Command>& commands() {
   // clang-format off
   static const std::vector<Command> table = {
     {"init", "create a data directory: config, SQLite database, master key, signer key",
-     "signet init --data-dir DIR [--plugins NAME,NAME]\n"
+     "signet init --data-dir DIR [--plugins NAME,NAME | --config FILE]\n"
      "  --plugins enables just those (each must be in the plugin directory); without it,\n"
-     "  every plugin found.", initCommand},
+     "  every plugin found. --config: an existing configuration (/etc/signet/signet.json, say)\n"
+     "  instead of DIR/signet.json. A directory initialized already is left as it is.",
+     initCommand},
     {"org create", "bootstrap a root organization with one root user and API key",
      "signet org create --data-dir DIR --name NAME --user-name NAME [--api-public-key HEX]\n"
      "                  [--api-curve API_KEY_CURVE_P256|API_KEY_CURVE_SECP256K1|API_KEY_CURVE_ED25519]\n"

@@ -293,6 +293,38 @@ TEST(CliTest, TheIssuerIsWhereServeListensUnlessTheConfigSetsPublicUrl) {
   std::filesystem::remove_all(dir);
 }
 
+// The Debian unit's ExecStartPre: `init` with the package's configuration file, run at every
+// start, makes the data directory once and then leaves it as it is.
+TEST(CliTest, InitWithAConfigFileMakesTheDataDirectoryOnceAndThenDoesNothing) {
+  auto base = std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4());
+  std::filesystem::create_directories(base / "etc");
+  auto config = (base / "etc" / "signet.json").string();
+  auto dir = (base / "data").string();
+  std::ofstream(config) << R"({"listen": "127.0.0.1:8080", "plugins": {"enabled": ["memo"]}})";
+  auto first = run({"init", "--data-dir", dir, "--config", config});
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/signet.json"));  // the given file is the config
+  EXPECT_EQ(std::filesystem::status(dir).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_all);
+  auto key = std::filesystem::last_write_time(dir + "/master.key");
+  auto db = std::filesystem::last_write_time(dir + "/signet.db");
+  auto second = run({"init", "--data-dir", dir, "--config", config});
+  EXPECT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_NE(second.out.find("initialized already; nothing done"), std::string::npos) << second.out;
+  EXPECT_EQ(std::filesystem::last_write_time(dir + "/master.key"), key);
+  EXPECT_EQ(std::filesystem::last_write_time(dir + "/signet.db"), db);
+  {
+    ServeProcess server(dir, {"--config", config});
+    EXPECT_EQ(httpGet(server.baseUrl(), "/healthz").status, 200);
+    EXPECT_EQ(server.stop(), 0);
+  }
+  auto missing = run({"init", "--data-dir", dir, "--config", (base / "absent.json").string()});
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_NE(missing.err.find("absent.json, which does not exist"), std::string::npos)
+      << missing.err;
+  std::filesystem::remove_all(base);
+}
+
 }  // namespace
 }  // namespace signet::test
 
