@@ -216,6 +216,13 @@ void Gateway::setLocalUrl(const std::string& url) {
   localUrl_->url = url;
 }
 
+void Gateway::setPublicUrl(const std::string& url) {
+  config_.publicUrl = url;
+  GatewayFacts facts = catalog_.services().gateway;
+  facts.publicUrl = url;
+  catalog_.provideGatewayFacts(std::move(facts));
+}
+
 json::Object Gateway::appProof(const std::string& proofPayload) const {
   auto sig =
       crypto::signEcdsa(crypto::Curve::kP256, appProofSigningKey_, crypto::sha256(proofPayload));

@@ -59,6 +59,10 @@ class Gateway {
 
   // The main listener's URL once it listens (GatewayFacts::localUrl).
   void setLocalUrl(const std::string& url);
+  // Where clients reach this gateway (Config::publicUrl, GatewayFacts::publicUrl), when the
+  // config does not say: `signet serve` sets the address it listens on. Before it serves:
+  // requests read it without a lock.
+  void setPublicUrl(const std::string& url);
 
   int64_t nowMs() const { return (*clock_.load())(); }
   // Tests move time; the background threads read it meanwhile, hence the atomic swap.

@@ -14,6 +14,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "signet/error.hpp"
+#include "signet/version.hpp"
 
 namespace signet::cli {
 
@@ -21,9 +22,11 @@ const std::vector<Command>& commands() {
   // clang-format off
   static const std::vector<Command> table = {
     {"init", "create a data directory: config, SQLite database, master key, signer key",
-     "signet init --data-dir DIR [--plugins NAME,NAME]\n"
+     "signet init --data-dir DIR [--plugins NAME,NAME | --config FILE]\n"
      "  --plugins enables just those (each must be in the plugin directory); without it,\n"
-     "  every plugin found.", initCommand},
+     "  every plugin found. --config: an existing configuration (/etc/signet/signet.json, say)\n"
+     "  instead of DIR/signet.json. A directory initialized already is left as it is.",
+     initCommand},
     {"org create", "bootstrap a root organization with one root user and API key",
      "signet org create --data-dir DIR --name NAME --user-name NAME [--api-public-key HEX]\n"
      "                  [--api-curve API_KEY_CURVE_P256|API_KEY_CURVE_SECP256K1|API_KEY_CURVE_ED25519]\n"
@@ -75,8 +78,10 @@ const std::vector<Command>& commands() {
      "  the coordinator's plugins.settings.auth-proxy.trustedProxyKeys.", authProxyKeygenCommand},
     {"auth-proxy serve", "run the auth proxy alone, in front of a coordinator elsewhere",
      "signet auth-proxy serve --coordinator URL --service-key FILE [--listen 127.0.0.1:8090]\n"
-     "                        [--settings FILE] [--plugin-dir DIR]\n"
-     "  Opens no store: the proxy reaches the coordinator only through its public API.\n"
+     "                        [--coordinator-ca FILE] [--settings FILE] [--plugin-dir DIR]\n"
+     "  Opens no store: the proxy reaches the coordinator only through its public API. An\n"
+     "  https:// coordinator's certificate must verify against the system's CAs or those of\n"
+     "  --coordinator-ca (PEM); one that does not is refused at start.\n"
      "  --settings: the plugin's settings (limits, configCacheSeconds) as JSON. Prints\n"
      "  'auth proxy listening on http://HOST:PORT' once it accepts connections.",
      authProxyServeCommand},
@@ -134,7 +139,28 @@ void printUsage() {
               << c.summary << "\n";
   std::cout << "\n`signet <command> --help` describes a command. Enabled plugins add their own:\n"
                "`signet <plugin> <command> --data-dir DIR ...` (for example `signet webhooks\n"
-               "rotate-key`).\n";
+               "rotate-key`).\nOptions may come before, between or after a command's words. "
+               "`signet --version`\n"
+               "prints the version.\n";
+}
+
+// The command `args` names, wherever its options are: its name is the first one or two words
+// (`serve`, `org create`). Its arguments are the others, in their order.
+const signet::cli::Command* findCommand(const std::vector<std::string>& args,
+                                        std::vector<std::string>& rest) {
+  auto words = signet::cli::wordPositions(args);
+  for (const auto& c : signet::cli::commands()) {
+    std::string name = c.name;
+    size_t count = name.find(' ') == std::string::npos ? 1 : 2;
+    if (words.size() < count) continue;
+    std::string given = args[words[0]] + (count == 2 ? " " + args[words[1]] : "");
+    if (given != name) continue;
+    rest.clear();
+    for (size_t i = 0; i < args.size(); ++i)
+      if (i != words[0] && (count == 1 || i != words[1])) rest.push_back(args[i]);
+    return &c;
+  }
+  return nullptr;
 }
 }  // namespace
 
@@ -144,28 +170,26 @@ int main(int argc, char** argv) {
     printUsage();
     return args.empty() ? 2 : 0;
   }
+  if (args.size() == 1 && args[0] == "--version") {
+    std::cout << "signet " << SIGNET_SDK_VERSION << "\n";
+    return 0;
+  }
   setUpLogging();
   // Everything signet creates (database, keys, config) is for its own user only.
   ::umask(077);
-  for (const auto& c : signet::cli::commands()) {
-    // A command name is one or two words ("serve", "org create").
-    std::string name = c.name;
-    size_t words = name.find(' ') == std::string::npos ? 1 : 2;
-    if (args.size() < words) continue;
-    std::string given = words == 1 ? args[0] : args[0] + " " + args[1];
-    if (given != name) continue;
-    std::vector<std::string> rest(args.begin() + static_cast<long>(words), args.end());
-    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
-      std::cout << c.summary << "\n\nusage: " << c.usage << "\n";
+  std::vector<std::string> rest;
+  if (const auto* c = findCommand(args, rest)) {
+    if (signet::cli::asksForHelp(rest)) {
+      std::cout << c->summary << "\n\nusage: " << c->usage << "\n";
       return 0;
     }
     try {
-      return c.run(rest);
+      return c->run(rest);
     } catch (const signet::cli::UsageError& e) {
-      std::cerr << "signet " << c.name << ": " << e.what() << "\nusage: " << c.usage << "\n";
+      std::cerr << "signet " << c->name << ": " << e.what() << "\nusage: " << c->usage << "\n";
       return 2;
     } catch (const std::exception& e) {
-      std::cerr << "signet " << c.name << ": " << e.what() << "\n";
+      std::cerr << "signet " << c->name << ": " << e.what() << "\n";
       return 1;
     }
   }
@@ -175,7 +199,8 @@ int main(int argc, char** argv) {
     std::cerr << "signet " << args[0] << ": " << e.what() << "\n";
     return 1;
   }
-  std::cerr << "signet: unknown command '" << args[0] << "'\n";
+  auto words = signet::cli::wordPositions(args);
+  std::cerr << "signet: unknown command '" << (words.empty() ? args[0] : args[words[0]]) << "'\n";
   printUsage();
   return 2;
 }

@@ -14,6 +14,7 @@ packages=(
   tzdata                # IANA zone files: time-based policies (CronSpan) read them at run time
   softhsm2              # the master key in a PKCS#11 token: the HSM test uses SoftHSM
   chromium              # the auth proxy's browser test drives it headless with playwright-core
+  systemd procps        # systemd-analyze checks the Debian package's unit, and its ExecReload's /bin/kill
 )
 # The conformance suite runs the official JavaScript SDKs; a machine without Node gets
 # Debian's.

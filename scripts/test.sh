@@ -59,13 +59,8 @@ export SIGNET_REQUIRE_POSTGRES=1
 stage "unit and integration tests (SQLite and PostgreSQL at 127.0.0.1:$port)"
 (cd build && ctest --output-on-failure --timeout 300 -j "$(nproc)")
 
-stage "out of tree: sdk/examples/hello-plugin built against the installed SDK alone, loaded into the installed signet"
-prefix=$(mktemp -d /tmp/signet-prefix.XXXXXX)
-cmake --install build --prefix "$prefix" >/dev/null
-cmake -S sdk/examples/hello-plugin -B "$prefix/hello-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$prefix/hello-build"
-(cd "$prefix/hello-build" && ctest --output-on-failure --timeout 120)
-rm -rf "$prefix"
+stage "packages: signet and signet-dev (scripts/package.sh) unpacked into a scratch root; out of tree, sdk/examples/hello-plugin built against signet-dev alone, loaded into the packaged signet"
+scripts/check-package.sh build
 
 stage "conformance on SQLite: official @turnkey SDKs against a running signet, and sends to real chains"
 SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/

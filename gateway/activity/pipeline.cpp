@@ -12,6 +12,7 @@
 #include "observability/metrics.hpp"
 #include "plugins/plugin_guard.hpp"
 #include "signet/parameter_shape.hpp"
+#include "store/sql_connection.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
 
@@ -396,6 +397,8 @@ Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const Activit
     throw;
   } catch (const Error& e) {
     return e;
+  } catch (const StoreUnavailable&) {
+    throw;  // not the activity's failure: the request fails (503) and the client retries
   } catch (const std::exception& e) {
     Poco::Logger::get("signet.activity")
         .error("activity %s (%s) failed: %s", record.id, spec.type, std::string(e.what()));

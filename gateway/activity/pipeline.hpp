@@ -89,7 +89,8 @@ class ActivityPipeline {
   // COMPLETED, or FAILED with its undo writes when a call fails.
   void runAfterCommit(const ActivitySpec& spec, ActivityRecord& record,
                       const std::vector<HandlerContext::AfterCommit>& calls);
-  // The failure to store for the exception being handled (an unexpected one is logged).
+  // The failure to store for the exception being handled (an unexpected one is logged). The
+  // store's own (StoreUnavailable) is rethrown: the request fails, not the activity.
   static Error executionFailure(const ActivitySpec& spec, const ActivityRecord& record);
   static void fail(ActivityRecord& record, const Error& failure);
   // What handlers asked to keep even though their activity failed (ActivityContext::onFailure).

@@ -4,28 +4,85 @@
 
 namespace signet::cli {
 
+namespace {
+bool isOption(const std::string& arg) {
+  return arg.size() > 1 && arg[0] == '-';
+}
+bool takesNoValue(const std::string& arg) {
+  return arg == "--help" || arg == "-h" || arg == "--version" || arg.find('=') != std::string::npos;
+}
+}  // namespace
+
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
            const std::set<std::string>& flags, const std::vector<std::string>& words) {
-  for (const auto& word : words) {
-    size_t i = words_.size();
-    if (i >= argv.size() || argv[i].rfind("--", 0) == 0)
-      throw UsageError("missing " + word + " before the options");
-    words_.push_back(argv[i]);
-  }
-  for (size_t i = words_.size(); i < argv.size(); ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + arg + "'");
+  bool optionsEnded = false;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (optionsEnded || !isOption(arg)) {
+      if (words_.size() == words.size()) throw UsageError("unexpected argument '" + arg + "'");
+      words_.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) throw UsageError("unknown option " + arg);
     std::string name = arg.substr(2), value;
+    bool inline_ = false;
     if (auto eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);
       name.resize(eq);
-    } else if (valued.count(name)) {
+      inline_ = true;
+    }
+    if (!valued.count(name) && !flags.count(name)) throw UsageError("unknown option --" + name);
+    if (valued.count(name) && !inline_) {
       if (i + 1 >= argv.size()) throw UsageError("option --" + name + " needs a value");
       value = argv[++i];
     }
-    if (!valued.count(name) && !flags.count(name)) throw UsageError("unknown option --" + name);
+    if (flags.count(name) && inline_)
+      throw UsageError("option --" + name + " takes no value, not '" + value + "'");
     values_[name] = value;
   }
+  if (words_.size() < words.size()) throw UsageError("missing " + words[words_.size()]);
+}
+
+std::vector<size_t> wordPositions(const std::vector<std::string>& argv) {
+  std::vector<size_t> positions;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == "--") {
+      for (++i; i < argv.size(); ++i) positions.push_back(i);
+      break;
+    }
+    if (!isOption(argv[i]))
+      positions.push_back(i);
+    else if (!takesNoValue(argv[i]))
+      ++i;  // its value
+  }
+  return positions;
+}
+
+std::optional<std::string> findOption(const std::vector<std::string>& argv,
+                                      const std::string& name) {
+  std::optional<std::string> value;
+  const std::string option = "--" + name;
+  for (size_t i = 0; i < argv.size() && argv[i] != "--"; ++i) {
+    if (argv[i] == option && i + 1 < argv.size())
+      value = argv[i + 1];
+    else if (argv[i].rfind(option + "=", 0) == 0)
+      value = argv[i].substr(option.size() + 1);
+    if (isOption(argv[i]) && !takesNoValue(argv[i])) ++i;
+  }
+  return value;
+}
+
+bool asksForHelp(const std::vector<std::string>& argv) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == "--") return false;
+    if (argv[i] == "--help" || argv[i] == "-h") return true;
+    if (isOption(argv[i]) && !takesNoValue(argv[i])) ++i;
+  }
+  return false;
 }
 
 std::optional<std::string> Args::get(const std::string& name) const {

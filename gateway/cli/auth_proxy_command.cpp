@@ -19,6 +19,7 @@
 #include "cli/commands.hpp"
 #include "cli/stop_signals.hpp"
 #include "server/http_server.hpp"
+#include "signet/client.hpp"
 
 namespace signet::cli {
 
@@ -48,6 +49,19 @@ std::string readFile(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A coordinator whose certificate this proxy cannot verify is refused now, with the reason,
+// rather than by every request later. One that does not answer yet may come up after the proxy.
+void checkCoordinator(const std::string& url, const std::optional<std::string>& caFile) {
+  try {
+    Client(url, nullptr, caFile.value_or("")).get("/healthz");
+  } catch (const TlsError& e) {
+    throw failedPrecondition("refusing the coordinator " + url + ": " + e.what());
+  } catch (const std::exception& e) {
+    Poco::Logger::get("signet").warning("the coordinator %s does not answer yet: %s", url,
+                                        std::string(e.what()));
+  }
 }
 
 }  // namespace
@@ -103,16 +117,21 @@ int authProxyKeygenCommand(const std::vector<std::string>& argv) {
 }
 
 int authProxyServeCommand(const std::vector<std::string>& argv) {
-  Args args(argv, {"coordinator", "listen", "service-key", "settings", "plugin-dir"}, {});
+  Args args(argv,
+            {"coordinator", "coordinator-ca", "listen", "service-key", "settings", "plugin-dir"},
+            {});
   sigset_t stopSignals = blockStopSignals();
   std::string coordinator = args.require("coordinator");
-  if (coordinator.rfind("http://", 0) != 0)
-    throw UsageError("--coordinator must be the coordinator's http:// URL, not '" + coordinator +
-                     "'");
+  if (coordinator.rfind("http://", 0) != 0 && coordinator.rfind("https://", 0) != 0)
+    throw UsageError("--coordinator must be the coordinator's https:// or http:// URL, not '" +
+                     coordinator + "'");
   while (!coordinator.empty() && coordinator.back() == '/') coordinator.pop_back();
   json::Object settings = json::object();
   if (auto file = args.get("settings")) settings = json::parseObject(readFile(*file), *file);
   settings->set("coordinator", coordinator);
+  if (auto caFile = args.get("coordinator-ca"))
+    settings->set("coordinatorCaFile", std::filesystem::absolute(*caFile).string());
+  checkCoordinator(coordinator, json::optionalString(settings, "coordinatorCaFile", "settings"));
   settings->set("serviceKeyFile", std::filesystem::absolute(args.require("service-key")).string());
   settings->set(
       "listen",

@@ -36,16 +36,32 @@ std::vector<std::string> pluginsToEnable(const Args& args) {
   }
   return names;
 }
+
+// Whether `init` has nothing left to do: the master key is there (a file, a wrapped file or the
+// environment's) and so is a SQLite database. A PostgreSQL store is made by whichever gateway
+// opens it first, so its data directory is done once it has the key.
+bool initialized(const Config& config) {
+  bool key = std::getenv("SIGNET_MASTER_KEY") || std::filesystem::exists(config.masterKeyFile) ||
+             std::filesystem::exists(MasterKey::wrappedFile(config.masterKeyFile));
+  return key && (config.database.backend != Backend::kSqlite ||
+                 std::filesystem::exists(config.database.connection));
+}
 }  // namespace
 
 int initCommand(const std::vector<std::string>& argv) {
-  Args args(argv, {"data-dir", "plugins"}, {});
+  Args args(argv, {"data-dir", "plugins", "config"}, {});
   std::filesystem::path dir = args.require("data-dir");
+  if (args.has("plugins") && args.has("config"))
+    throw UsageError(
+        "--plugins writes the data directory's own signet.json; with --config, "
+        "list the plugins in that file's plugins.enabled");
   // Checked before anything is written: a typo changes nothing.
   std::vector<std::string> plugins = pluginsToEnable(args);
+  auto configFile = std::filesystem::path(args.get("config").value_or((dir / "signet.json")));
+  if (args.has("config") && !std::filesystem::exists(configFile))
+    throw UsageError("--config names " + configFile.string() + ", which does not exist");
   std::filesystem::create_directories(dir);
   ::chmod(dir.c_str(), 0700);
-  auto configFile = dir / "signet.json";
   if (args.has("plugins") && std::filesystem::exists(configFile))
     throw UsageError(configFile.string() +
                      " exists already; change its plugins with signet plugins enable|disable");
@@ -53,7 +69,12 @@ int initCommand(const std::vector<std::string>& argv) {
     std::ofstream(configFile) << Config::defaultFileText(plugins);
     std::cerr << "wrote " << configFile.string() << "\n";
   }
-  Config config = Config::load(dir);
+  Config config = Config::load(dir, configFile);
+  // Run again (a service's every start runs it first): nothing to do, and nothing is opened.
+  if (initialized(config)) {
+    std::cout << dir.string() << " is initialized already; nothing done\n";
+    return 0;
+  }
   if (!std::getenv("SIGNET_MASTER_KEY") && !std::filesystem::exists(config.masterKeyFile)) {
     MasterKey::create(config.masterKeyFile);
     std::cerr << "wrote master key " << config.masterKeyFile.string() << " (mode 0600)\n";

@@ -31,35 +31,36 @@ class Context : public CommandContext {
 }  // namespace
 
 std::optional<int> runPluginCommand(const std::vector<std::string>& argv) {
-  if (argv.size() < 2) return std::nullopt;
+  // The plugin's and the command's names are the first two words, wherever the options are.
+  auto words = wordPositions(argv);
+  if (words.size() < 2) return std::nullopt;
+  const std::string &plugin = argv[words[0]], &command = argv[words[1]];
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < argv.size(); ++i)
+    if (i != words[0] && i != words[1]) rest.push_back(argv[i]);
   // Which plugins exist and what they offer is known only once the data directory's config is
   // read: find --data-dir first.
-  std::optional<std::string> dataDir, configFile;
-  for (size_t i = 2; i + 1 < argv.size(); ++i) {
-    if (argv[i] == "--data-dir") dataDir = argv[i + 1];
-    if (argv[i] == "--config") configFile = argv[i + 1];
-  }
+  std::optional<std::string> dataDir = findOption(rest, "data-dir");
+  std::optional<std::string> configFile = findOption(rest, "config");
   if (!dataDir) return std::nullopt;
   Gateway gateway(Config::load(*dataDir, configFile.value_or("")));
   for (const auto& m : gateway.catalog().modules()) {
-    if (!m->enabled || m->name != argv[0]) continue;
+    if (!m->enabled || m->name != plugin) continue;
     for (const auto& c : m->commands) {
-      if (c.name != argv[1]) continue;
+      if (c.name != command) continue;
       std::set<std::string> valued(c.options.begin(), c.options.end());
       valued.insert("data-dir");
       valued.insert("config");
-      std::vector<std::string> rest(argv.begin() + 2, argv.end());
       try {
         Args args(rest, valued, {});
         Context ctx(gateway, args);
         return c.run(ctx);
       } catch (const UsageError& e) {
-        std::cerr << "signet " << argv[0] << " " << argv[1] << ": " << e.what()
-                  << "\nusage: signet " << argv[0] << " " << argv[1] << " --data-dir DIR "
-                  << c.usage << "\n";
+        std::cerr << "signet " << plugin << " " << command << ": " << e.what() << "\nusage: signet "
+                  << plugin << " " << command << " --data-dir DIR " << c.usage << "\n";
         return 2;
       } catch (const Error& e) {  // copied before the plugin's library can go
-        std::cerr << "signet " << argv[0] << " " << argv[1] << ": " << e.what() << "\n";
+        std::cerr << "signet " << plugin << " " << command << ": " << e.what() << "\n";
         return 1;
       }
     }

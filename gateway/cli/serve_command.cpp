@@ -35,11 +35,15 @@ int serveCommand(const std::vector<std::string>& argv) {
     throw failedPrecondition("another signet serve (or a restore) holds " +
                              args.require("data-dir") + "/serve.lock");
   Gateway gateway(config);
-  HttpServer server(gateway, config.listen);
+  HttpServer server(gateway, config.listen);  // bound: its port is known, port 0 included
   if (tls) server.useTls(tls);
-  server.start();
   const std::string scheme = tls ? "https://" : "http://";
   std::string host = config.listen.substr(0, config.listen.rfind(':'));
+  // Without publicUrl in the config, clients reach the gateway where it listens, which
+  // --listen and --tls-cert may have changed: the issuer of its ID tokens follows.
+  if (!config.publicUrlConfigured)
+    gateway.setPublicUrl(scheme + host + ":" + std::to_string(server.port()));
+  server.start();
   // What the gateway's own clients (the auth proxy) connect to: a wildcard address is reached
   // on loopback.
   std::string reach = host == "0.0.0.0" ? "127.0.0.1" : host == "[::]" ? "[::1]" : host;

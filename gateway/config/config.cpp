@@ -218,8 +218,9 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       inDataDir(c.tlsCertFile);
       inDataDir(c.tlsKeyFile);
     }
-    c.publicUrl = json::optionalString(root, "publicUrl", "")
-                      .value_or((c.tlsCertFile.empty() ? "http://" : "https://") + c.listen);
+    auto publicUrl = json::optionalString(root, "publicUrl", "");
+    c.publicUrlConfigured = publicUrl.has_value();
+    c.publicUrl = publicUrl.value_or((c.tlsCertFile.empty() ? "http://" : "https://") + c.listen);
     while (!c.publicUrl.empty() && c.publicUrl.back() == '/') c.publicUrl.pop_back();
     if (c.publicUrl.rfind("http://", 0) != 0 && c.publicUrl.rfind("https://", 0) != 0)
       throw invalidArgument("invalid field publicUrl: \"" + c.publicUrl +

@@ -78,8 +78,9 @@ struct Config {
   std::vector<std::string> webauthnRpIds;
   // Where clients reach this gateway, without a trailing slash: the `iss` of the ID tokens it
   // signs (oauth2_authenticate) and the base of its OpenID configuration. Default:
-  // http://<listen>.
+  // http://<listen> (https:// with TLS); `signet serve` makes it the address it listens on.
   std::string publicUrl;
+  bool publicUrlConfigured = false;  // the file sets publicUrl
   // Where GET /metrics is served (metrics.listen, host:port). Empty: on the main listener, to
   // loopback clients only.
   std::string metricsListen;

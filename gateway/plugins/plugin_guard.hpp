@@ -14,6 +14,7 @@
 
 #include "observability/metrics.hpp"
 #include "signet/error.hpp"
+#include "store/sql_connection.hpp"
 
 namespace signet {
 
@@ -44,6 +45,10 @@ class Guarded {
       // thrown object's vtable may live in the plugin's library, which can be unloaded before
       // a caller far up the stack reads it (a CLI command's gateway goes first).
       throw Error(e.code(), e.what(), e.detailCode());
+    } catch (const StoreUnavailable&) {
+      // The store's, thrown by the gateway's own code under the plugin's call (a connection
+      // lost in a failover): not the plugin's failure, and the request is answered 503.
+      throw;
     } catch (const std::exception& e) {
       fail(e.what());
     } catch (...) {

@@ -6,6 +6,7 @@
 #include "auth/attested_stamp.hpp"
 #include "observability/scrape.hpp"
 #include "server/console_assets.hpp"
+#include "store/sql_connection.hpp"
 
 namespace signet {
 
@@ -425,6 +426,15 @@ HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
       }
     } catch (const Error& e) {
       result = errorResult(e);
+    } catch (const StoreUnavailable& e) {
+      // The store failed over, restarted or is out of reach: nothing of this request was
+      // committed (a lost COMMIT aside, which a retried body finds by its fingerprint), so the
+      // client may send it again; SDKs retry a 503, not a 500.
+      Poco::Logger::get("signet.http")
+          .warning("%s %s: the store is unavailable: %s", request.method, request.path,
+                   std::string(e.what()));
+      result = errorResult(
+          Error(Code::kUnavailable, "the store is unavailable for the moment; try again"));
     } catch (const std::exception& e) {
       Poco::Logger::get("signet.http")
           .error("%s %s: %s", request.method, request.path, std::string(e.what()));

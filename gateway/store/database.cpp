@@ -46,8 +46,16 @@ Database::Database(const DatabaseConfig& config)
 Database::~Database() = default;
 
 void Database::read(const std::function<void(Db&)>& fn) {
-  auto lease = pool_.acquire();
-  fn(*lease);
+  try {
+    auto lease = pool_.acquire();
+    fn(*lease);
+  } catch (const StoreUnavailable&) {
+    // A read changes nothing, so it can run again: the lost connection went back to the pool
+    // unhealthy and was closed, and the pool lends a live one or opens another. A store that
+    // cannot be reached at all fails this second time too.
+    auto lease = pool_.acquire();
+    fn(*lease);
+  }
 }
 
 void Database::snapshot(const std::function<void(Db&)>& fn) {

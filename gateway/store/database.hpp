@@ -38,7 +38,9 @@ class Database {
   // Runs fn inside a transaction (its own savepoint of a shared one) and returns once that
   // transaction is committed; rethrows what fn threw, with fn's writes rolled back.
   void transaction(const std::function<void(Db&)>& fn);
-  // Runs fn on a pooled connection outside any explicit transaction (reads).
+  // Runs fn on a pooled connection outside any explicit transaction (reads). When the store
+  // fails under it for a passing reason (StoreUnavailable: a connection lost in a failover, a
+  // restarted server), fn runs once more on a live connection, so fn must only read.
   void read(const std::function<void(Db&)>& fn);
   // Runs fn in a read-only transaction: one consistent snapshot, writes refused. The
   // pipeline decides and runs read-only activities (signing) here, outside the write lock.

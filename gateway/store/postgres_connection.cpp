@@ -81,7 +81,7 @@ class PostgresConnection : public SqlConnection {
     if (PQstatus(conn_) != CONNECTION_OK) {
       std::string why = conn_ ? PQerrorMessage(conn_) : "out of memory";
       PQfinish(conn_);
-      throw DatabaseError("cannot connect to PostgreSQL: " + why);
+      throw StoreUnavailable("cannot connect to PostgreSQL: " + trimmed(why));
     }
   }
   ~PostgresConnection() override { PQfinish(conn_); }
@@ -100,8 +100,7 @@ class PostgresConnection : public SqlConnection {
   // transaction as soon as it reads the command, so no snapshot stays open in the pool.
   void endSnapshot() override {
     if (dropUnsentTransaction()) return;
-    if (PQsendQuery(conn_, "ROLLBACK") != 1)
-      throw DatabaseError("PostgreSQL [ROLLBACK]: " + lastError());
+    if (PQsendQuery(conn_, "ROLLBACK") != 1) fail("PostgreSQL [ROLLBACK]: " + lastError());
     rollbackUnanswered_ = true;
   }
   void rollback() override {
@@ -208,7 +207,7 @@ class PostgresConnection : public SqlConnection {
   }
 
   Result run(const std::string& sql, const SqlParams& params) {
-    if (!collectRollback()) throw DatabaseError("PostgreSQL [ROLLBACK]: " + lastError());
+    if (!collectRollback()) fail("PostgreSQL [ROLLBACK]: " + lastError());
     if (!preparable(sql)) {
       if (!params.empty())
         throw DatabaseError("parameters given to a statement run as it is: " + sql);
@@ -282,7 +281,7 @@ class PostgresConnection : public SqlConnection {
     std::vector<Waiting> waiting;
     waiting.swap(waiting_);
     ++roundTrips_;
-    if (PQenterPipelineMode(conn_) != 1) throw DatabaseError("PostgreSQL: " + lastError());
+    if (PQenterPipelineMode(conn_) != 1) fail("PostgreSQL: " + lastError());
     bool sent = true;
     std::vector<const std::string*> commands;  // each sent one's text, to name its failure
     for (const auto& w : waiting) {
@@ -297,7 +296,7 @@ class PostgresConnection : public SqlConnection {
       // The connection failed while sending: it is closed by the pool (not healthy).
       std::string why = lastError();
       PQexitPipelineMode(conn_);
-      throw DatabaseError("PostgreSQL [" + sql + "]: " + why);
+      fail("PostgreSQL [" + sql + "]: " + why);
     }
     commands.push_back(&sql);
     std::vector<Result> answers;
@@ -314,7 +313,7 @@ class PostgresConnection : public SqlConnection {
     PQexitPipelineMode(conn_);
     for (size_t i = 0; i + 1 < answers.size(); ++i) check(std::move(answers[i]), *commands[i]);
     if (answers.size() < commands.size())
-      throw DatabaseError("PostgreSQL [" + *commands[answers.size()] + "]: " + lastError());
+      fail("PostgreSQL [" + *commands[answers.size()] + "]: " + lastError());
     // A plan the server refuses after a schema change is prepared again next time; inside a
     // transaction, as this is, the statement cannot simply be retried (see run).
     if (PQresultStatus(answers.back().get()) == PGRES_FATAL_ERROR &&
@@ -363,7 +362,24 @@ class PostgresConnection : public SqlConnection {
     auto status = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
     std::string why = r ? trimmed(PQresultErrorMessage(r.get())) : lastError();
-    throw DatabaseError("PostgreSQL [" + sql + "]: " + why);
+    fail("PostgreSQL [" + sql + "]: " + why, r.get());
+  }
+
+  // StoreUnavailable when the connection is lost or the server's answer (`r`, when there is
+  // one) is one of the SQLSTATEs that say "not now" rather than "not this"; DatabaseError
+  // otherwise.
+  [[noreturn]] void fail(const std::string& message, const PGresult* r = nullptr) const {
+    if (PQstatus(conn_) != CONNECTION_OK) throw StoreUnavailable(message);
+    std::string state = r ? sqlState(r) : "";
+    bool transient = state.starts_with("08") ||  // connection exception
+                     state == "57P01" || state == "57P02" || state == "57P03" ||  // shutting down
+                     state == "40001" || state == "40P01" ||  // serialization failure, deadlock
+                     state == "53300" ||                      // too many connections
+                     // A write refused because the server is a standby (not promoted yet); in a
+                     // snapshot of ours, a write is the caller's mistake.
+                     (state == "25006" && !snapshot_);
+    if (transient) throw StoreUnavailable(message);
+    throw DatabaseError(message);
   }
 
   PGconn* conn_;

@@ -20,6 +20,19 @@ class DatabaseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A failure that says nothing about the request, only that the store could not serve it now: it
+// cannot be reached (a server down, a standby not promoted yet), the connection was lost while
+// in use (a failover, a restart, pg_terminate_backend), or the server asks for the transaction
+// to be run again (a deadlock, a serialization failure; SQLite's lock still held when its busy
+// timeout ran out). The transaction it happened in did not commit, unless the connection was
+// lost after its COMMIT was sent and before the answer came: then it may have. Clients are
+// answered 503 with Retry-After (a retried body is the same activity, by its fingerprint), and
+// the pipeline never records it as an activity's failure.
+class StoreUnavailable : public DatabaseError {
+ public:
+  using DatabaseError::DatabaseError;
+};
+
 class SqlConnection : public Db {
  public:
   // Opens a transaction. SQLite takes its write lock up front (BEGIN IMMEDIATE), so another

@@ -192,7 +192,11 @@ class SqliteConnection : public SqlConnection {
   }
 
   [[noreturn]] void fail(const std::string& what, const std::string& sql) {
-    throw DatabaseError("SQLite " + what + " [" + sql + "]: " + sqlite3_errmsg(db_));
+    std::string message = "SQLite " + what + " [" + sql + "]: " + sqlite3_errmsg(db_);
+    // Another process (a CLI command, a backup) held the lock past the busy timeout.
+    int code = sqlite3_errcode(db_) & 0xff;
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED) throw StoreUnavailable(message);
+    throw DatabaseError(message);
   }
 
   sqlite3* db_ = nullptr;

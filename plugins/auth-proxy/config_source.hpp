@@ -41,7 +41,9 @@ struct LoadedConfig {
 
 class ConfigSource {
  public:
-  ConfigSource(std::shared_ptr<const signet::crypto::SecretBytes> serviceKey, int64_t cacheMs);
+  // `caFile`: CAs trusted besides the system's for an https:// coordinator; may be empty.
+  ConfigSource(std::shared_ptr<const signet::crypto::SecretBytes> serviceKey, int64_t cacheMs,
+               std::string caFile);
 
   // The configuration with this id, fetched from the coordinator at `coordinatorUrl` when the
   // cache has none. Unauthenticated for an id the coordinator does not know; Unavailable when
@@ -76,6 +78,7 @@ class ConfigSource {
   std::string servicePublicKey_;
   std::shared_ptr<signet::ApiKeyStamper> serviceStamper_;
   int64_t cacheMs_;
+  std::string caFile_;
   std::mutex mutex_;
   std::map<std::string, Known> known_;      // ids the coordinator knows: as many as proxies
   std::map<std::string, Unknown> unknown_;  // bounded by kMaxUnknown

@@ -4,8 +4,9 @@ namespace auth_proxy {
 
 using namespace signet;
 
-CoordinatorCalls::CoordinatorCalls(const Coordinator& coordinator, const LoadedConfig& config)
-    : client_(coordinator.url, config.stamper) {
+CoordinatorCalls::CoordinatorCalls(const Coordinator& coordinator, const std::string& caFile,
+                                   const LoadedConfig& config)
+    : client_(coordinator.url, config.stamper, caFile) {
   client_.setHeaders(coordinator.headers);
 }
 

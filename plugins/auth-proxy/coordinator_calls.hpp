@@ -14,7 +14,9 @@ namespace auth_proxy {
 
 class CoordinatorCalls {
  public:
-  CoordinatorCalls(const Coordinator& coordinator, const LoadedConfig& config);
+  // `caFile`: CAs trusted besides the system's for an https:// coordinator; may be empty.
+  CoordinatorCalls(const Coordinator& coordinator, const std::string& caFile,
+                   const LoadedConfig& config);
 
   // Submits and returns the COMPLETED activity. A FAILED activity throws its failure's message;
   // CONSENSUS_NEEDED and AUTHENTICATORS_NEEDED throw FailedPrecondition saying what is missing.

@@ -84,6 +84,12 @@ void registerAuthProxy(Registry& r) {
       keyFile ? loadServiceKey(*keyFile) : crypto::generatePrivateKey(crypto::Curve::kP256));
   options.limits = parseLimits(settings, kSettings);
   options.configCacheMs = int64_t(cacheSeconds) * 1000;
+  if (auto caFile = json::optionalString(settings, "coordinatorCaFile", kSettings)) {
+    if (!std::ifstream(*caFile))
+      throw invalidArgument("invalid field " + kSettings + ".coordinatorCaFile: cannot read " +
+                            *caFile);
+    options.coordinatorCaFile = *caFile;
+  }
   auto proxy = std::make_shared<AuthProxy>(std::move(options));
   auto trusted = std::make_shared<TrustedProxies>(trustedKeys(settings));
   trusted->keys.push_back(

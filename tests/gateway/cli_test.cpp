@@ -2,10 +2,13 @@
 // free port, a stamped request with the written key file, a clean stop on SIGTERM, and a
 // restart that keeps everything.
 
+#include <Poco/Net/ServerSocket.h>
+
 #include <atomic>
 #include <fstream>
 #include <thread>
 
+#include "signet/version.hpp"
 #include "store/database.hpp"
 #include "store/keyring.hpp"
 #include "support/signet_cli.hpp"
@@ -181,6 +184,145 @@ TEST(CliTest, InitWithChosenPluginsThenEnableAndDisable) {
   EXPECT_LT(text.find("\"listen\""), text.find("\"database\"")) << text;
   EXPECT_EQ(run({"--help"}).exitCode, 0);
   std::filesystem::remove_all(dir);
+}
+
+// Options anywhere among a command's words, as GNU tools take them, for the gateway's commands
+// and the plugins' alike; what is not an option of the command is still refused by name.
+TEST(CliTest, OptionsGoAnywhereAndUnknownOnesAreRefusedByName) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  auto enabled = [&] { return Config::load(dir).enabledPlugins; };
+  ASSERT_EQ(run({"init", "--plugins", "memo,webhooks", "--data-dir", dir}).exitCode, 0);
+  auto off = run({"plugins", "--data-dir", dir, "disable", "memo"});  // between the words
+  EXPECT_EQ(off.exitCode, 0) << off.err;
+  EXPECT_EQ(enabled(), std::vector<std::string>{"webhooks"});
+  auto on = run({"--data-dir=" + dir, "plugins", "enable", "memo"});  // before them
+  EXPECT_EQ(on.exitCode, 0) << on.err;
+  EXPECT_EQ(enabled(), (std::vector<std::string>{"webhooks", "memo"}));
+
+  const std::string type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO_V2";
+  auto set = run({"rollout", "set", "--data-dir", dir, type, "general"});  // the issue's order
+  EXPECT_EQ(set.exitCode, 0) << set.err;
+  auto list = run({"rollout", "list", "--data-dir", dir});
+  EXPECT_NE(list.out.find("general    operator"), std::string::npos) << list.out;
+  auto deliveries =
+      run({"webhooks", "--organization", crypto::uuidV4(), "deliveries", "--data-dir", dir});
+  EXPECT_EQ(deliveries.exitCode, 0) << deliveries.err;
+
+  struct Refusal {
+    std::vector<std::string> args;
+    int exitCode;
+    std::string message;
+  };
+  for (const auto& r : std::vector<Refusal>{
+           {{"rollout", "set", "--bogus", "x", type, "general", "--data-dir", dir},
+            2,
+            "signet rollout set: unknown option --bogus"},
+           {{"--bogus", "x", "rollout", "list", "--data-dir", dir},
+            2,
+            "signet rollout list: unknown option --bogus"},
+           {{"rollout", "set", type, "general", "now", "--data-dir", dir},
+            2,
+            "unexpected argument 'now'"},
+           {{"rollout", "set", "--data-dir", dir, type}, 2, "missing the STATE"},
+           {{"plugins", "enable", "--data-dir", dir}, 2, "missing the plugin's NAME"},
+           {{"serve", "--data-dir", dir, "--listen"}, 2, "option --listen needs a value"},
+           {{"webhooks", "deliveries", "--data-dir", dir, "--organisation", "x"},
+            2,
+            "signet webhooks deliveries: unknown option --organisation"},
+       }) {
+    auto refused = run(r.args);
+    EXPECT_EQ(refused.exitCode, r.exitCode) << r.message << ": " << refused.err;
+    EXPECT_NE(refused.err.find(r.message), std::string::npos) << refused.err;
+  }
+  // Nothing was changed by what was refused.
+  EXPECT_EQ(run({"rollout", "list", "--data-dir", dir}).out, list.out);
+
+  auto help = run({"rollout", "set", type, "--help"});
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.out.find("usage: signet rollout set TYPE STATE"), std::string::npos) << help.out;
+  auto version = run({"--version"});
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_EQ(version.out, std::string("signet ") + SIGNET_SDK_VERSION + "\n");
+  std::filesystem::remove_all(dir);
+}
+
+// publicUrl (the issuer of the ID tokens the gateway signs) defaults to where `signet serve`
+// listens: the port --listen gives, or the one picked for :0, not the config's `listen`. Set
+// in the config, it is kept.
+TEST(CliTest, TheIssuerIsWhereServeListensUnlessTheConfigSetsPublicUrl) {
+  auto dir = (std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4())).string();
+  ASSERT_EQ(run({"init", "--data-dir", dir, "--plugins", "memo"}).exitCode, 0);
+  ASSERT_EQ(Config::load(dir).listen, "127.0.0.1:8080");
+  auto discovery = [](const std::string& baseUrl) {
+    auto r = httpGet(baseUrl, "/.well-known/openid-configuration");
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parseObject(r.body, "openid-configuration");
+  };
+  {
+    ServeProcess server(dir);  // --listen 127.0.0.1:0
+    ASSERT_NE(server.baseUrl(), "http://127.0.0.1:8080");
+    auto d = discovery(server.baseUrl());
+    EXPECT_EQ(d->getValue<std::string>("issuer"), server.baseUrl());
+    EXPECT_EQ(d->getValue<std::string>("jwks_uri"), server.baseUrl() + "/.well-known/jwks.json");
+    auto own = json::parseObject(httpGet(server.baseUrl(), "/.well-known/signet.json").body,
+                                 "signet.json");
+    EXPECT_EQ(own->getValue<std::string>("oidcIssuer"), server.baseUrl());
+    EXPECT_EQ(server.stop(), 0);
+  }
+  {
+    Poco::Net::ServerSocket probe(Poco::Net::SocketAddress("127.0.0.1", 0));
+    std::string listen = "127.0.0.1:" + std::to_string(probe.address().port());
+    probe.close();
+    ServeProcess server(dir, {"--listen", listen});  // the last --listen counts
+    EXPECT_EQ(server.baseUrl(), "http://" + listen);
+    EXPECT_EQ(discovery(server.baseUrl())->getValue<std::string>("issuer"), "http://" + listen);
+    EXPECT_EQ(server.stop(), 0);
+  }
+  {
+    std::ifstream in(dir + "/signet.json");
+    auto config = json::parseObject(
+        std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+        "signet.json");
+    config->set("publicUrl", "https://signet.example.com/");
+    std::ofstream(dir + "/signet.json") << json::stringify(config);
+    ServeProcess server(dir);
+    EXPECT_EQ(discovery(server.baseUrl())->getValue<std::string>("issuer"),
+              "https://signet.example.com");
+    EXPECT_EQ(server.stop(), 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// The Debian unit's ExecStartPre: `init` with the package's configuration file, run at every
+// start, makes the data directory once and then leaves it as it is.
+TEST(CliTest, InitWithAConfigFileMakesTheDataDirectoryOnceAndThenDoesNothing) {
+  auto base = std::filesystem::temp_directory_path() / ("signet-cli-" + crypto::uuidV4());
+  std::filesystem::create_directories(base / "etc");
+  auto config = (base / "etc" / "signet.json").string();
+  auto dir = (base / "data").string();
+  std::ofstream(config) << R"({"listen": "127.0.0.1:8080", "plugins": {"enabled": ["memo"]}})";
+  auto first = run({"init", "--data-dir", dir, "--config", config});
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/signet.json"));  // the given file is the config
+  EXPECT_EQ(std::filesystem::status(dir).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_all);
+  auto key = std::filesystem::last_write_time(dir + "/master.key");
+  auto db = std::filesystem::last_write_time(dir + "/signet.db");
+  auto second = run({"init", "--data-dir", dir, "--config", config});
+  EXPECT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_NE(second.out.find("initialized already; nothing done"), std::string::npos) << second.out;
+  EXPECT_EQ(std::filesystem::last_write_time(dir + "/master.key"), key);
+  EXPECT_EQ(std::filesystem::last_write_time(dir + "/signet.db"), db);
+  {
+    ServeProcess server(dir, {"--config", config});
+    EXPECT_EQ(httpGet(server.baseUrl(), "/healthz").status, 200);
+    EXPECT_EQ(server.stop(), 0);
+  }
+  auto missing = run({"init", "--data-dir", dir, "--config", (base / "absent.json").string()});
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_NE(missing.err.find("absent.json, which does not exist"), std::string::npos)
+      << missing.err;
+  std::filesystem::remove_all(base);
 }
 
 }  // namespace

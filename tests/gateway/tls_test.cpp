@@ -71,6 +71,10 @@ TEST(TlsTest, ServesHttpsAndReloadsItsCertificateOnSighup) {
   EXPECT_EQ(status, 200);
   EXPECT_NE(body.find("\"ok\""), std::string::npos);
   EXPECT_EQ(servedCommonName(port, ctx), "signet-first");
+  // The config sets no publicUrl: the issuer is where it serves, over HTTPS.
+  auto discovery = json::parseObject(get(port, ctx, "/.well-known/openid-configuration").second,
+                                     "openid-configuration");
+  EXPECT_EQ(discovery->getValue<std::string>("issuer"), serve.baseUrl());
 
   // A stamped API request over TLS, with the credentials file org create wrote.
   auto ids = json::parseObject(org.out, "org create");

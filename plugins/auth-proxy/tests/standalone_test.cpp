@@ -12,6 +12,7 @@
 
 #include "proxy_fixture.hpp"
 #include "support/signet_cli.hpp"
+#include "support/test_certificate.hpp"
 
 namespace signet::test {
 namespace {
@@ -213,6 +214,71 @@ TEST(AuthProxyCli, EnableConfigureShowDisableAndAProxyInAProcessOfItsOwn) {
   StandaloneProxy careless(
       {"--coordinator", "http://127.0.0.1:1", "--service-key", keyFile.string()});
   EXPECT_EQ(careless.line(), "");
+  fs::remove_all(dir);
+}
+
+// A coordinator serving HTTPS with a certificate of a private CA: the standalone proxy given that
+// CA (--coordinator-ca) verifies it and serves; given another CA, or none (the system's alone),
+// it refuses to start, saying which coordinator, which CAs and why.
+TEST(AuthProxyCli, AnHttpsCoordinatorIsVerifiedAndAWrongCaIsRefused) {
+  fs::path dir = fs::temp_directory_path() / ("signet-proxy-tls-" + crypto::uuidV4());
+  fs::create_directories(dir / "ca");
+  fs::create_directories(dir / "other-ca");
+  auto ca = makeTestCa(dir / "ca");
+  auto otherCa = makeTestCa(dir / "other-ca");
+  makeServerCertificate(ca, "coordinator", dir / "server.pem", dir / "server.key");
+  fs::path data = dir / "data";
+  ASSERT_EQ(
+      runSignet({"init", "--data-dir", data.string(), "--plugins", "sessions,auth-proxy"}).exitCode,
+      0);
+  auto org = lastLineJson(runSignet(
+      {"org", "create", "--data-dir", data.string(), "--name", "Shop", "--user-name", "owner"}));
+  std::string orgId = org->getValue<std::string>("organizationId");
+  fs::path keyFile = dir / "proxy-service.key";
+  auto generated = lastLineJson(runSignet({"auth-proxy", "keygen", "--out", keyFile.string()}));
+  setSettings(data, R"({"auth-proxy":{"listen":"127.0.0.1:0","trustedProxyKeys":[")" +
+                        generated->getValue<std::string>("publicKey") + R"("]}})");
+  std::string configId = lastLineJson(runSignet({"auth-proxy", "enable", "--data-dir",
+                                                 data.string(), "--organization", orgId}))
+                             ->getValue<std::string>("configId");
+
+  ServeProcess gateway(data.string(), {"--tls-cert", (dir / "server.pem").string(), "--tls-key",
+                                       (dir / "server.key").string()});
+  ASSERT_EQ(gateway.baseUrl().rfind("https://127.0.0.1:", 0), 0u) << gateway.baseUrl();
+  {
+    StandaloneProxy alone({"--coordinator", gateway.baseUrl(), "--coordinator-ca", ca.cert.string(),
+                           "--service-key", keyFile.string()});
+    ASSERT_EQ(alone.line().rfind("auth proxy listening on http://127.0.0.1:", 0), 0u)
+        << alone.line();
+    auto kit = ProxyClient(alone.url(), configId, std::nullopt).send("/v1/wallet_kit_config", "");
+    ASSERT_EQ(kit.status, 200) << kit.body;
+    EXPECT_EQ(json::parseObject(kit.body, "kit")->getValue<std::string>("organizationId"), orgId);
+  }
+  for (const auto& trusted : std::vector<std::string>{otherCa.cert.string(), ""}) {
+    std::vector<std::string> args = {"auth-proxy",    "serve",         "--listen",
+                                     "127.0.0.1:0",   "--coordinator", gateway.baseUrl(),
+                                     "--service-key", keyFile.string()};
+    if (!trusted.empty()) args.insert(args.end(), {"--coordinator-ca", trusted});
+    auto refused = runSignet(args);
+    EXPECT_EQ(refused.exitCode, 1) << refused.out;
+    EXPECT_EQ(refused.out, "");  // it never listened
+    EXPECT_NE(refused.err.find("refusing the coordinator " + gateway.baseUrl()), std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("certificate verify failed"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("checked against the system's trusted CAs" +
+                               (trusted.empty() ? std::string(":") : " and " + trusted)),
+              std::string::npos)
+        << refused.err;
+  }
+  // A CA file that cannot be read is refused as such.
+  auto unreadable = runSignet({"auth-proxy", "serve", "--listen", "127.0.0.1:0", "--coordinator",
+                               gateway.baseUrl(), "--coordinator-ca", (dir / "absent.pem").string(),
+                               "--service-key", keyFile.string()});
+  EXPECT_EQ(unreadable.exitCode, 1);
+  EXPECT_NE(unreadable.err.find("cannot use the CA file '" + (dir / "absent.pem").string() + "'"),
+            std::string::npos)
+      << unreadable.err;
+  EXPECT_EQ(gateway.stop(), 0);
   fs::remove_all(dir);
 }
 

@@ -1,6 +1,8 @@
 // A C++ client for the coordinator API: an API-key stamper and a client that submits
-// activities (polling while they are CREATED or PENDING) and runs queries. The CLI and the
-// tests use it; it speaks plain HTTP/1.1 to the base URL.
+// activities (polling while they are CREATED or PENDING) and runs queries. The CLI, the
+// standalone auth proxy and the tests use it. It speaks HTTP/1.1 to an http:// base URL, and
+// HTTPS (TLS 1.2 or newer) to an https:// one, whose certificate must verify against the
+// system's trusted CAs, or a CA file given, for the URL's host.
 #pragma once
 
 #include <functional>
@@ -55,12 +57,24 @@ class RequestError : public Error {
   int httpStatus_;
 };
 
+// TLS with the peer failed: most often a certificate that does not verify against the CAs
+// trusted (the message names them), or one for another host. A peer that cannot be reached at
+// all throws Poco's network exceptions instead.
+class TlsError : public Error {
+ public:
+  explicit TlsError(std::string message) : Error(Code::kUnavailable, std::move(message)) {}
+};
+
 class Client {
  public:
-  Client(std::string baseUrl, std::shared_ptr<Stamper> stamper);
+  // `caFile`: a PEM file of CAs trusted besides the system's, for an https:// base URL (a
+  // coordinator with a certificate of a private CA). Verification is always on.
+  Client(std::string baseUrl, std::shared_ptr<Stamper> stamper, std::string caFile = "");
 
   HttpResponse post(const std::string& path, const std::string& body,
                     const std::vector<std::pair<std::string, std::string>>& headers = {}) const;
+  // GET `path` (GET /healthz, say): the answer whatever its status.
+  HttpResponse get(const std::string& path) const;
   // POST /public/v1/query/<op>; throws RequestError on a non-2xx answer.
   json::Object query(const std::string& op, const json::Object& body) const;
   // POST /public/v1/submit/<op> with a fresh timestampMs; returns the activity, polled until
@@ -78,7 +92,11 @@ class Client {
 
  private:
   json::Object send(const std::string& path, const std::string& body) const;
+  HttpResponse exchange(const std::string& method, const std::string& path, const std::string& body,
+                        const std::vector<std::pair<std::string, std::string>>& headers) const;
 
+  bool https_ = false;
+  std::string caFile_;
   std::string host_;
   uint16_t port_ = 80;
   std::string prefix_;
