@@ -53,8 +53,7 @@ std::optional<std::string> header(const HttpCall& call, const std::string& lower
 }  // namespace
 
 AuthProxy::AuthProxy(ProxyOptions options)
-    : options_(std::move(options)),
-      source_(options_.serviceKey, options_.configCacheMs, options_.coordinatorCaFile) {}
+    : options_(std::move(options)), source_(options_.serviceKey, options_.configCacheMs) {}
 
 HttpReply AuthProxy::handle(const HttpCall& call, const Coordinator& coordinatorAt, int64_t nowMs) {
   auto origin = header(call, "origin");
@@ -96,7 +95,7 @@ HttpReply AuthProxy::handle(const HttpCall& call, const Coordinator& coordinator
     auto body = call.body.find_first_not_of(" \t\r\n") == std::string::npos
                     ? json::object()  // the wallet-kit calls send no body at all
                     : json::parseObject(call.body, "request body");
-    CoordinatorCalls coordinator(coordinatorAt, options_.coordinatorCaFile, *config);
+    CoordinatorCalls coordinator(coordinatorAt, *config);
     ProxyCall pc{*config, coordinator, body, client, limits_, options_.limits, nowMs};
     return jsonReply(200, endpoint->second(pc), cors);
   } catch (const Error& e) {

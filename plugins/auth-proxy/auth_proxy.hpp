@@ -24,8 +24,6 @@ struct ProxyOptions {
   std::shared_ptr<const signet::crypto::SecretBytes> serviceKey;  // the proxy's own P-256 key
   LimitSettings limits;
   int64_t configCacheMs = 5000;
-  // CAs trusted besides the system's for an https:// coordinator (coordinatorCaFile).
-  std::string coordinatorCaFile;
 };
 
 class AuthProxy {

@@ -8,14 +8,12 @@ namespace auth_proxy {
 
 using namespace signet;
 
-ConfigSource::ConfigSource(std::shared_ptr<const crypto::SecretBytes> serviceKey, int64_t cacheMs,
-                           std::string caFile)
+ConfigSource::ConfigSource(std::shared_ptr<const crypto::SecretBytes> serviceKey, int64_t cacheMs)
     : serviceKey_(std::move(serviceKey)),
       servicePublicKey_(toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, *serviceKey_))),
       serviceStamper_(std::make_shared<ApiKeyStamper>(crypto::SecretBytes(serviceKey_->bytes()),
                                                       stamp::Scheme::kP256)),
-      cacheMs_(cacheMs),
-      caFile_(std::move(caFile)) {}
+      cacheMs_(cacheMs) {}
 
 std::shared_ptr<const LoadedConfig> ConfigSource::get(const std::string& configId, int64_t nowMs,
                                                       const Coordinator& coordinator) {
@@ -89,7 +87,7 @@ void ConfigSource::rememberUnknown(const std::string& configId, int64_t nowMs) {
 
 std::shared_ptr<const LoadedConfig> ConfigSource::fetch(const std::string& configId, int64_t nowMs,
                                                         const Coordinator& coordinator) {
-  Client client(coordinator.url, serviceStamper_, caFile_);
+  Client client(coordinator.url, serviceStamper_, coordinator.caFile);
   client.setHeaders(coordinator.headers);
   json::Object body = json::object();
   body->set("configId", configId);

@@ -23,11 +23,13 @@
 
 namespace auth_proxy {
 
-// Where the proxy reaches the coordinator's API, and what it sends with every request there (the
-// embedded proxy's local-call header, GatewayFacts::localCallToken).
+// Where the proxy reaches the coordinator's API, what it sends with every request there (the
+// embedded proxy's local-call header, GatewayFacts::localCallToken), and the CAs it trusts
+// besides the system's for an https:// coordinator (coordinatorCaFile; may be empty).
 struct Coordinator {
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers = {};
+  std::string caFile = {};
 };
 
 struct LoadedConfig {
@@ -41,9 +43,7 @@ struct LoadedConfig {
 
 class ConfigSource {
  public:
-  // `caFile`: CAs trusted besides the system's for an https:// coordinator; may be empty.
-  ConfigSource(std::shared_ptr<const signet::crypto::SecretBytes> serviceKey, int64_t cacheMs,
-               std::string caFile);
+  ConfigSource(std::shared_ptr<const signet::crypto::SecretBytes> serviceKey, int64_t cacheMs);
 
   // The configuration with this id, fetched from the coordinator at `coordinatorUrl` when the
   // cache has none. Unauthenticated for an id the coordinator does not know; Unavailable when
@@ -78,7 +78,6 @@ class ConfigSource {
   std::string servicePublicKey_;
   std::shared_ptr<signet::ApiKeyStamper> serviceStamper_;
   int64_t cacheMs_;
-  std::string caFile_;
   std::mutex mutex_;
   std::map<std::string, Known> known_;      // ids the coordinator knows: as many as proxies
   std::map<std::string, Unknown> unknown_;  // bounded by kMaxUnknown

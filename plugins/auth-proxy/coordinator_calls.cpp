@@ -4,9 +4,8 @@ namespace auth_proxy {
 
 using namespace signet;
 
-CoordinatorCalls::CoordinatorCalls(const Coordinator& coordinator, const std::string& caFile,
-                                   const LoadedConfig& config)
-    : client_(coordinator.url, config.stamper, caFile) {
+CoordinatorCalls::CoordinatorCalls(const Coordinator& coordinator, const LoadedConfig& config)
+    : client_(coordinator.url, config.stamper, coordinator.caFile) {
   client_.setHeaders(coordinator.headers);
 }
 

@@ -14,9 +14,7 @@ namespace auth_proxy {
 
 class CoordinatorCalls {
  public:
-  // `caFile`: CAs trusted besides the system's for an https:// coordinator; may be empty.
-  CoordinatorCalls(const Coordinator& coordinator, const std::string& caFile,
-                   const LoadedConfig& config);
+  CoordinatorCalls(const Coordinator& coordinator, const LoadedConfig& config);
 
   // Submits and returns the COMPLETED activity. A FAILED activity throws its failure's message;
   // CONSENSUS_NEEDED and AUTHENTICATORS_NEEDED throw FailedPrecondition saying what is missing.

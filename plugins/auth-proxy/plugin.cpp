@@ -84,12 +84,11 @@ void registerAuthProxy(Registry& r) {
       keyFile ? loadServiceKey(*keyFile) : crypto::generatePrivateKey(crypto::Curve::kP256));
   options.limits = parseLimits(settings, kSettings);
   options.configCacheMs = int64_t(cacheSeconds) * 1000;
-  if (auto caFile = json::optionalString(settings, "coordinatorCaFile", kSettings)) {
-    if (!std::ifstream(*caFile))
-      throw invalidArgument("invalid field " + kSettings + ".coordinatorCaFile: cannot read " +
-                            *caFile);
-    options.coordinatorCaFile = *caFile;
-  }
+  auto caFileSetting = json::optionalString(settings, "coordinatorCaFile", kSettings);
+  if (caFileSetting && !std::ifstream(*caFileSetting))
+    throw invalidArgument("invalid field " + kSettings + ".coordinatorCaFile: cannot read " +
+                          *caFileSetting);
+  std::string caFile = caFileSetting.value_or("");
   auto proxy = std::make_shared<AuthProxy>(std::move(options));
   auto trusted = std::make_shared<TrustedProxies>(trustedKeys(settings));
   trusted->keys.push_back(
@@ -116,18 +115,19 @@ void registerAuthProxy(Registry& r) {
   // clang-format on
   r.organizationDeletionHook(forgetOrganization);
   r.migrations("auth-proxy", migrations());
-  r.listener({.name = "proxy",
-              .address = listen,
-              .routes = proxyRoutes(
-                  proxy,
-                  [coordinator](RequestContext& ctx) {
-                    if (coordinator) return Coordinator{*coordinator};
-                    // The gateway's own listener, which this process's
-                    // token tells from the strangers the proxy forwards.
-                    const auto& self = ctx.services().gateway;
-                    return Coordinator{self.localUrl(), {{kLocalCallHeader, self.localCallToken}}};
-                  }),
-              .announce = "auth proxy listening on"});
+  r.listener(
+      {.name = "proxy",
+       .address = listen,
+       .routes = proxyRoutes(
+           proxy,
+           [coordinator, caFile](RequestContext& ctx) {
+             if (coordinator) return Coordinator{*coordinator, {}, caFile};
+             // The gateway's own listener, which this process's
+             // token tells from the strangers the proxy forwards.
+             const auto& self = ctx.services().gateway;
+             return Coordinator{self.localUrl(), {{kLocalCallHeader, self.localCallToken}}, caFile};
+           }),
+       .announce = "auth proxy listening on"});
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     ? signet::json::object()
                     : signet::json::parseObject(text, "request body");
     const auth_proxy::Coordinator nobody{"http://127.0.0.1:9"};
-    auth_proxy::CoordinatorCalls coordinator(nobody, "", config());
+    auth_proxy::CoordinatorCalls coordinator(nobody, config());
     auth_proxy::AbuseLimits limits;  // fresh: the limits count nothing across inputs
     auth_proxy::LimitSettings limitSettings;
     const std::string peer = "127.0.0.2";
