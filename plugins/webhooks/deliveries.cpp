@@ -1,19 +1,9 @@
 #include "deliveries.hpp"
 
-#include <Poco/Logger.h>
-
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <mutex>
 #include <optional>
-#include <random>
-#include <thread>
 
 #include "endpoints.hpp"
 #include "filters.hpp"
-#include "sender.hpp"
-#include "signing_keys.hpp"
 
 namespace webhooks {
 
@@ -21,71 +11,43 @@ using namespace signet;
 
 namespace {
 
-struct Claim {
-  std::string id, endpointId, organizationId, eventId, eventType, body, url;
-  int64_t attempts = 0;
-};
-
-// A fixed pool of sender threads with a queue; stop() lets the attempts in flight finish.
-class SenderPool {
- public:
-  explicit SenderPool(int threads) {
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
+// Makes room for one more pending delivery at the endpoint: past the limit, the one due soonest
+// is dropped. A delivery whose attempt is in flight is not it: its claim moved its next attempt
+// to the lease's end.
+void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpointId,
+              int64_t backlog) {
+  if (backlog < s.maxBacklogPerEndpoint) {
+    ctx.db().exec("UPDATE webhook_endpoints SET backlog = backlog + 1 WHERE id = ?", {endpointId});
+    return;
   }
-  ~SenderPool() { stop(); }
-  void submit(std::function<void()> job) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_back(std::move(job));
-    cv_.notify_one();
+  auto oldest = ctx.db().queryOne(
+      "SELECT id, event_id FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending' "
+      "ORDER BY next_attempt_at_ms, created_at_ms LIMIT 1",
+      {endpointId});
+  if (!oldest) {  // the count ran ahead of the rows: set it right
+    ctx.db().exec("UPDATE webhook_endpoints SET backlog = 1 WHERE id = ?", {endpointId});
+    return;
   }
-  void stop() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : threads_)
-      if (t.joinable()) t.join();
-  }
-
- private:
-  void work() {
-    for (;;) {
-      std::function<void()> job;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-        if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      job();
-    }
-  }
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  bool stopping_ = false;
-};
-
-int64_t jittered(int64_t seconds) {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::uniform_real_distribution<double> factor(0.8, 1.2);
-  return static_cast<int64_t>(static_cast<double>(seconds) * 1000.0 * factor(rng));
-}
-
-std::string shortened(std::string s) {
-  if (s.size() > 500) s = s.substr(0, 497) + "...";
-  return s;
+  ctx.db().exec(
+      "UPDATE webhook_deliveries SET status = 'dropped', last_error = ?, updated_at_ms = ? WHERE "
+      "id = ?",
+      {"dropped for a newer event: the endpoint's backlog reached " +
+           std::to_string(s.maxBacklogPerEndpoint) +
+           " (plugins.settings.webhooks.maxBacklogPerEndpoint)",
+       ctx.nowMs(), oldest->str(0)});
+  ctx.db().exec("UPDATE webhook_endpoints SET dropped = dropped + 1 WHERE id = ?", {endpointId});
+  ctx.db().exec(
+      "DELETE FROM webhook_payloads WHERE event_id = ? AND NOT EXISTS (SELECT 1 FROM "
+      "webhook_deliveries WHERE event_id = ? AND status = 'pending')",
+      {oldest->str(1), oldest->str(1)});
 }
 
 }  // namespace
 
-void enqueueDeliveries(RequestContext& ctx, const ActivityEvent& event) {
-  std::optional<std::string> body;  // written once a subscription matches: most events have none
+void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEvent& event) {
+  bool stored = false;  // the body, written once a subscription matches: most events have none
   auto rows = ctx.db().query(
-      "SELECT s.endpoint_id, s.filters_json, e.organization_id FROM webhook_subscriptions s JOIN "
+      "SELECT s.endpoint_id, s.filters_json, e.backlog FROM webhook_subscriptions s JOIN "
       "webhook_endpoints e ON e.id = s.endpoint_id WHERE s.event_type = ? AND s.is_active = 1 "
       "AND e.is_active = 1 AND (e.organization_id = ? OR e.organization_id = ?)",
       {std::string(kActivityUpdates), event.organizationId,
@@ -102,15 +64,36 @@ void enqueueDeliveries(RequestContext& ctx, const ActivityEvent& event) {
     if (ctx.db().queryOne("SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?",
                           {row.str(0), event.eventId}))
       continue;
-    if (!body) body = json::stringify(event.activity);
+    if (!stored) {
+      ctx.db().exec(
+          "INSERT INTO webhook_payloads (event_id, body, created_at_ms) VALUES (?, ?, ?) ON "
+          "CONFLICT (event_id) DO NOTHING",
+          {event.eventId, json::stringify(event.activity), ctx.nowMs()});
+      stored = true;
+    }
+    admitOne(ctx, s, row.str(0), row.i64(2));
     ctx.db().exec(
         "INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, "
-        "body, status, attempts, next_attempt_at_ms, claimed_until_ms, last_http_status, "
-        "last_error, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, "
-        "0, 0, '', ?, ?)",
+        "status, attempts, next_attempt_at_ms, last_http_status, last_error, created_at_ms, "
+        "updated_at_ms) VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, 0, '', ?, ?)",
         {ctx.newId(), row.str(0), event.organizationId, event.eventId,
-         std::string(kActivityUpdates), *body, ctx.nowMs(), ctx.nowMs()});
+         std::string(kActivityUpdates), ctx.nowMs(), ctx.nowMs()});
   }
+}
+
+void deliveryEnded(Db& db, const std::string& endpointId, const std::string& eventId) {
+  db.exec("UPDATE webhook_endpoints SET backlog = backlog - 1 WHERE id = ? AND backlog > 0",
+          {endpointId});
+  db.exec(
+      "DELETE FROM webhook_payloads WHERE event_id = ? AND NOT EXISTS (SELECT 1 FROM "
+      "webhook_deliveries WHERE event_id = ? AND status = 'pending')",
+      {eventId, eventId});
+}
+
+void forgetUnreferencedPayloads(Db& db) {
+  db.exec(
+      "DELETE FROM webhook_payloads WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
+      "d.event_id = webhook_payloads.event_id AND d.status = 'pending')");
 }
 
 json::Object listDeliveries(RequestContext& ctx, const json::Object& body) {
@@ -132,9 +115,12 @@ json::Object deliveriesOf(RequestContext& ctx, const std::string& organizationId
       "d.last_http_status, d.last_error, d.next_attempt_at_ms, d.created_at_ms, d.updated_at_ms "
       "FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE "
       "e.organization_id = ?";
+  std::string endpointsSql =
+      "SELECT id, backlog, dropped FROM webhook_endpoints WHERE organization_id = ?";
   SqlParams params = {organizationId};
   if (!endpointId.empty()) {
     sql += " AND d.endpoint_id = ?";
+    endpointsSql += " AND id = ?";
     params.push_back(endpointId);
   }
   sql += " ORDER BY d.created_at_ms DESC, d.id LIMIT 100";
@@ -154,137 +140,18 @@ json::Object deliveriesOf(RequestContext& ctx, const std::string& organizationId
     d->set("updatedAt", json::timestamp(r.i64(10)));
     list->add(d);
   }
+  json::Array endpoints = json::array();
+  for (const auto& r : ctx.db().query(endpointsSql + " ORDER BY created_at_ms, id", params)) {
+    json::Object e = json::object();
+    e->set("endpointId", r.str(0));
+    e->set("backlog", r.i64(1));
+    e->set("dropped", r.i64(2));
+    endpoints->add(e);
+  }
   json::Object out = json::object();
   out->set("deliveries", list);
+  out->set("endpoints", endpoints);
   return out;
-}
-
-int64_t Deliverer::retryWindowMs() const {
-  int64_t total = 0;
-  for (auto s : settings_->retryScheduleSeconds) total += s;
-  return total * 1200 + 600'000;  // the schedule with its largest jitter, and ten minutes
-}
-
-void Deliverer::wake() {
-  if (auto* w = worker_.load()) w->wake();
-}
-
-void Deliverer::run(WorkerContext& worker) {
-  const Settings& s = *settings_;
-  std::mutex inFlightMutex;
-  std::map<std::string, int> inFlight;  // endpoint -> attempts running in this process
-  int running = 0;
-  SenderPool pool(s.senders);
-  worker_ = &worker;
-
-  auto attempt = [&, this](const Claim& c) {
-    AttemptResult result;
-    std::string kid, signature;
-    int64_t timestamp = worker.nowMs();
-    try {
-      worker.transaction([&](RequestContext& ctx) {
-        kid = currentKey(ctx).kid;
-        signature = signDelivery(ctx, kid, timestamp, c.eventId, c.body);
-      });
-      result = postDelivery(c.url,
-                            {{"X-Turnkey-Organization-Id", c.organizationId},
-                             {"X-Turnkey-Event-Type", c.eventType},
-                             {"X-Turnkey-Timestamp", std::to_string(timestamp)},
-                             {"X-Turnkey-Webhook-Version", "1"},
-                             {"X-Turnkey-Event-Id", c.eventId},
-                             {"X-Turnkey-Signature-Key-Id", kid},
-                             {"X-Turnkey-Signature-Algorithm", "ed25519"},
-                             {"X-Turnkey-Signature-Version", "v1"},
-                             {"X-Turnkey-Signature", signature}},
-                            c.body, s.allowInsecureUrls, s.timeoutSeconds);
-    } catch (const std::exception& e) {
-      result.error = e.what();
-    }
-    int status = result.httpStatus;
-    std::string outcome;
-    int64_t attempts = c.attempts + 1, next = 0;
-    if (status >= 200 && status < 300) {
-      outcome = "delivered";
-    } else if (status >= 300 && status < 500) {
-      outcome = "failed";  // 3xx, 4xx and 429: the receiver's answer stands
-    } else if (attempts > static_cast<int64_t>(s.retryScheduleSeconds.size())) {
-      outcome = "dead";
-    } else {
-      outcome = "pending";
-      next = worker.nowMs() + jittered(s.retryScheduleSeconds[attempts - 1]);
-    }
-    std::string error =
-        status ? (status >= 300 ? "HTTP " + std::to_string(status) : "") : shortened(result.error);
-    try {
-      worker.transaction([&](RequestContext& ctx) {
-        ctx.db().exec(
-            "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at_ms = ?, "
-            "claimed_until_ms = 0, last_http_status = ?, last_error = ?, updated_at_ms = ? WHERE "
-            "id = ?",
-            {outcome, attempts, next, int64_t(status), error, ctx.nowMs(), c.id});
-      });
-    } catch (const std::exception& e) {  // the claim runs out and the row is tried again
-      Poco::Logger::get("signet.plugins")
-          .error("webhooks: could not record delivery %s: %s", c.id, std::string(e.what()));
-    }
-    if (outcome == "dead")
-      Poco::Logger::get("signet.plugins")
-          .warning("webhooks: delivery %s of event %s to endpoint %s is dead after %s attempts: %s",
-                   c.id, c.eventId, c.endpointId, std::to_string(attempts), error);
-    {
-      std::lock_guard<std::mutex> lock(inFlightMutex);
-      --inFlight[c.endpointId];
-      --running;
-    }
-    worker.wake();
-  };
-
-  while (!worker.stopping()) {
-    std::vector<Claim> claims;
-    try {
-      int free;
-      {
-        std::lock_guard<std::mutex> lock(inFlightMutex);
-        free = s.senders - running;
-      }
-      if (free > 0)
-        worker.transaction([&](RequestContext& ctx) {
-          int64_t now = ctx.nowMs();
-          std::string sql =
-              "SELECT d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type, d.body, "
-              "d.attempts, e.url FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = "
-              "d.endpoint_id WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND "
-              "d.claimed_until_ms <= ? AND e.is_active = 1 ORDER BY d.next_attempt_at_ms, "
-              "d.created_at_ms LIMIT 100";
-          if (ctx.db().isPostgres()) sql += " FOR UPDATE OF d SKIP LOCKED";
-          std::lock_guard<std::mutex> lock(inFlightMutex);
-          for (const auto& r : ctx.db().query(sql, {now, now})) {
-            if (static_cast<int>(claims.size()) >= free) break;
-            if (inFlight[r.str(1)] >= s.concurrentPerEndpoint) continue;
-            ++inFlight[r.str(1)];
-            ++running;
-            claims.push_back(
-                {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), r.str(5), r.str(7), r.i64(6)});
-            ctx.db().exec("UPDATE webhook_deliveries SET claimed_until_ms = ? WHERE id = ?",
-                          {now + (2 * s.timeoutSeconds + 5) * 1000LL, r.str(0)});
-          }
-        });
-    } catch (const std::exception& e) {
-      // The claims were not recorded: forget them.
-      std::lock_guard<std::mutex> lock(inFlightMutex);
-      for (const auto& c : claims) {
-        --inFlight[c.endpointId];
-        --running;
-      }
-      claims.clear();
-      Poco::Logger::get("signet.plugins")
-          .error("webhooks: claiming deliveries failed: %s", std::string(e.what()));
-    }
-    for (const auto& c : claims) pool.submit([c, &attempt] { attempt(c); });
-    worker.waitFor(claims.empty() ? 1000 : 20);
-  }
-  worker_ = nullptr;
-  pool.stop();
 }
 
 }  // namespace webhooks

@@ -1,49 +1,33 @@
-// From activity events to signed POSTs.
+// The delivery outbox: what the event handler queues and the listings read.
 //
 // The event handler (run by the core after the activity's commit, in a transaction that also
-// takes the event off the core's outbox) writes one delivery row per matching endpoint: the
-// organization's own and its parent's. The worker claims due rows (on PostgreSQL with FOR
-// UPDATE SKIP LOCKED, so gateways sharing a store never send one row at once), sends them on a
-// pool of sender threads, at most `concurrentPerEndpoint` at a time per endpoint, and records
-// the outcome:
-//   2xx                      delivered
-//   3xx, 4xx, 429            failed, not retried (redirects are not followed)
-//   no answer, 5xx           retried after the next wait of retryScheduleSeconds, +-20 %
-//                            jitter, with a fresh timestamp and signature and the same event id;
-//                            dead once the schedule is used up
-// A claim lasts twice the attempt's timeout and five seconds: a gateway that dies mid-attempt
-// leaves its rows to be claimed again, so every delivery is made at least once.
+// takes the event off the core's outbox) stores the event's body once (webhook_payloads) and
+// writes one delivery row per matching endpoint: the organization's own and its parent's. Each
+// endpoint counts its pending deliveries (its backlog). Past maxBacklogPerEndpoint the pending
+// delivery due soonest, the oldest in practice, is marked `dropped` and counted on the endpoint,
+// so that one receiver that is down cannot grow the store without bound. A body is deleted once
+// no delivery waits for it. deliverer.hpp sends the deliveries.
 #pragma once
-
-#include <atomic>
-#include <memory>
 
 #include "settings.hpp"
 #include "signet/plugin.hpp"
 
 namespace webhooks {
 
-void enqueueDeliveries(signet::RequestContext& ctx, const signet::ActivityEvent& event);
+void enqueueDeliveries(signet::RequestContext& ctx, const Settings& settings,
+                       const signet::ActivityEvent& event);
+
+// A delivery left the pending state: the endpoint's backlog shrinks, and the event's body goes
+// when no other endpoint still waits for it.
+void deliveryEnded(signet::Db& db, const std::string& endpointId, const std::string& eventId);
+// Bodies no pending delivery refers to, after endpoints were deleted.
+void forgetUnreferencedPayloads(signet::Db& db);
 
 // {deliveries: [{deliveryId, endpointId, eventId, eventType, status, attempts, lastHttpStatus,
-// lastError, nextAttemptAt, createdAt, updatedAt}]}, newest first, for one endpoint of the
-// organization (`endpointId`, required) or all of them.
+// lastError, nextAttemptAt, createdAt, updatedAt}], newest first, and endpoints: [{endpointId,
+// backlog, dropped}]} for one endpoint of the organization (`endpointId`) or all of them.
 signet::json::Object listDeliveries(signet::RequestContext& ctx, const signet::json::Object& body);
 signet::json::Object deliveriesOf(signet::RequestContext& ctx, const std::string& organizationId,
                                   const std::string& endpointId);
-
-class Deliverer {
- public:
-  explicit Deliverer(std::shared_ptr<const Settings> settings) : settings_(std::move(settings)) {}
-  void run(signet::WorkerContext& worker);
-  // New deliveries were written: look now rather than at the next poll.
-  void wake();
-  // How long a retired signing key stays published: the whole retry schedule, and a margin.
-  int64_t retryWindowMs() const;
-
- private:
-  std::shared_ptr<const Settings> settings_;
-  std::atomic<signet::WorkerContext*> worker_{nullptr};
-};
 
 }  // namespace webhooks

@@ -1,5 +1,6 @@
 #include "endpoints.hpp"
 
+#include "deliveries.hpp"
 #include "filters.hpp"
 #include "url_policy.hpp"
 
@@ -92,6 +93,7 @@ void deleteEndpoint(Db& db, const std::string& id) {
   db.exec("DELETE FROM webhook_subscriptions WHERE endpoint_id = ?", {id});
   db.exec("DELETE FROM webhook_deliveries WHERE endpoint_id = ?", {id});
   db.exec("DELETE FROM webhook_endpoints WHERE id = ?", {id});
+  forgetUnreferencedPayloads(db);
 }
 
 }  // namespace

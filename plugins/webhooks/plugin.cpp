@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "deliverer.hpp"
 #include "deliveries.hpp"
 #include "endpoints.hpp"
 #include "schema.hpp"
@@ -22,6 +23,10 @@ void registerWebhooks(Registry& r) {
     r.startupNotice(
         "allowInsecureUrls is on: webhook endpoints may be plain http and loopback or private "
         "addresses (development only; plugins.settings.webhooks.allowInsecureUrls)");
+  if (r.settings()->has("concurrentPerEndpoint"))  // a setting of versions before 0.8
+    r.startupNotice(
+        "plugins.settings.webhooks.concurrentPerEndpoint is ignored: one attempt is in flight "
+        "an endpoint at a time");
   auto ops = std::make_shared<const EndpointOps>(EndpointOps{settings});
   auto deliverer = std::make_shared<Deliverer>(settings);
   auto activity = [ops](json::Object (EndpointOps::*op)(ActivityContext&, const json::Object&)
@@ -57,8 +62,8 @@ void registerWebhooks(Registry& r) {
     r.subscribe(event, [ops](ActivityContext& ctx, const std::string& e, const json::Object& p) {
       ops->featureChanged(ctx, e, p);
     });
-  r.activityEvents([deliverer](RequestContext& ctx, const ActivityEvent& event) {
-    enqueueDeliveries(ctx, event);
+  r.activityEvents([settings, deliverer](RequestContext& ctx, const ActivityEvent& event) {
+    enqueueDeliveries(ctx, *settings, event);
     deliverer->wake();
   });
   r.worker({"deliveries", [deliverer](WorkerContext& w) { deliverer->run(w); }});
@@ -90,14 +95,23 @@ void registerWebhooks(Registry& r) {
                c.print(json::stringify(out));
                return 0;
              }});
-  r.gauge({.name = "signet_webhooks_pending_deliveries",
-           .help = "Webhook deliveries waiting for their first or next attempt",
-           .read = [](RequestContext& ctx) {
-             return static_cast<double>(
-                 ctx.db()
-                     .queryOne("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'")
-                     ->i64(0));
-           }});
+  // Both read the endpoints' counters, not the deliveries: a scrape costs the same with a
+  // backlog of a hundred thousand.
+  r.gauge(
+      {.name = "signet_webhooks_pending_deliveries",
+       .help = "Webhook deliveries waiting for their first or next attempt",
+       .read = [](RequestContext& ctx) {
+         return static_cast<double>(
+             ctx.db().queryOne("SELECT COALESCE(SUM(backlog), 0) FROM webhook_endpoints")->i64(0));
+       }});
+  r.gauge(
+      {.name = "signet_webhooks_dropped_deliveries",
+       .help = "Webhook deliveries dropped for newer ones past an endpoint's "
+               "maxBacklogPerEndpoint, over the existing endpoints' lifetimes",
+       .read = [](RequestContext& ctx) {
+         return static_cast<double>(
+             ctx.db().queryOne("SELECT COALESCE(SUM(dropped), 0) FROM webhook_endpoints")->i64(0));
+       }});
   r.organizationDeletionHook(forgetOrganization);
   r.migrations("webhooks", migrations());
 }

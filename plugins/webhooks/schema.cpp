@@ -27,7 +27,31 @@ std::vector<signet::Migration> migrations() {
             "CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, "
             "created_at_ms)",
             "CREATE TABLE webhook_keys (kid TEXT PRIMARY KEY, public_key TEXT NOT NULL, "
-            "created_at_ms BIGINT NOT NULL, retired_at_ms BIGINT NOT NULL)"}}};
+            "created_at_ms BIGINT NOT NULL, retired_at_ms BIGINT NOT NULL)"}},
+          // An event's body once, however many endpoints it goes to, and only while one of
+          // them still waits for it. Each endpoint counts its backlog (pending deliveries) and
+          // what it dropped past maxBacklogPerEndpoint, and carries the lease of the one sender
+          // (of any gateway on the store) that may send to it: one attempt in flight an
+          // endpoint. A delivery is claimed by moving its next attempt to the lease's end. The
+          // index serves the sender's one question: an endpoint's next due delivery.
+          {2,
+           "webhook payloads stored once, per-endpoint backlog, dropped count and sending lease",
+           {"CREATE TABLE webhook_payloads (event_id TEXT PRIMARY KEY, body TEXT NOT NULL, "
+            "created_at_ms BIGINT NOT NULL)",
+            "INSERT INTO webhook_payloads (event_id, body, created_at_ms) SELECT event_id, "
+            "MIN(body), MIN(created_at_ms) FROM webhook_deliveries WHERE status = 'pending' "
+            "GROUP BY event_id",
+            "ALTER TABLE webhook_deliveries DROP COLUMN body",
+            "ALTER TABLE webhook_deliveries DROP COLUMN claimed_until_ms",
+            "DROP INDEX webhook_deliveries_due",
+            "CREATE INDEX webhook_deliveries_next ON webhook_deliveries (endpoint_id, status, "
+            "next_attempt_at_ms, created_at_ms)",
+            "CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)",
+            "ALTER TABLE webhook_endpoints ADD COLUMN backlog BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE webhook_endpoints ADD COLUMN dropped BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE webhook_endpoints ADD COLUMN sending_until_ms BIGINT NOT NULL DEFAULT 0",
+            "UPDATE webhook_endpoints SET backlog = (SELECT COUNT(*) FROM webhook_deliveries d "
+            "WHERE d.endpoint_id = webhook_endpoints.id AND d.status = 'pending')"}}};
 }
 
 }  // namespace webhooks

@@ -15,9 +15,9 @@ Settings parseSettings(const json::Object& o) {
   Settings s;
   s.allowInsecureUrls = json::optionalBool(o, "allowInsecureUrls", kPath, false);
   s.timeoutSeconds = json::optionalIntInRange(o, "timeoutSeconds", kPath, s.timeoutSeconds, 1, 120);
-  s.concurrentPerEndpoint =
-      json::optionalIntInRange(o, "concurrentPerEndpoint", kPath, s.concurrentPerEndpoint, 1, 16);
   s.senders = json::optionalIntInRange(o, "senders", kPath, s.senders, 1, 128);
+  s.maxBacklogPerEndpoint = json::optionalIntInRange(o, "maxBacklogPerEndpoint", kPath,
+                                                     s.maxBacklogPerEndpoint, 1, 10'000'000);
   s.maxEndpointsPerOrganization = json::optionalIntInRange(o, "maxEndpointsPerOrganization", kPath,
                                                            s.maxEndpointsPerOrganization, 1, 1000);
   if (auto list = json::optionalArray(o, "retryScheduleSeconds", kPath)) {

@@ -4,8 +4,11 @@
 //   retryScheduleSeconds   the waits between attempts after a network error or a 5xx; when
 //                          they are used up the delivery is dead (default about 24 hours)
 //   timeoutSeconds         one attempt's connect-and-answer deadline (default 10)
-//   concurrentPerEndpoint  attempts in flight at once for one endpoint (default 2)
-//   senders                attempts in flight at once in all (default 16)
+//   senders                attempts in flight at once in all, one an endpoint at most
+//                          (default 16)
+//   maxBacklogPerEndpoint  pending deliveries one endpoint may hold; past it the one due
+//                          soonest (the oldest, in practice) is dropped and counted
+//                          (default 10000)
 //   maxEndpointsPerOrganization (default 10)
 #pragma once
 
@@ -21,8 +24,8 @@ struct Settings {
   std::vector<int64_t> retryScheduleSeconds = {10,   30,   60,    300,   900,   1800,
                                                3600, 7200, 14400, 21600, 21600, 21600};
   int timeoutSeconds = 10;
-  int concurrentPerEndpoint = 2;
   int senders = 16;
+  int64_t maxBacklogPerEndpoint = 10000;
   int maxEndpointsPerOrganization = 10;
 };
 

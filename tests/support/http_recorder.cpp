@@ -9,6 +9,7 @@
 #include <Poco/String.h>
 
 #include <sstream>
+#include <thread>
 
 namespace signet::test {
 
@@ -98,6 +99,9 @@ void HttpRecorder::waitWhileHeld() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (!changed_.wait_for(lock, std::chrono::seconds(10), [&] { return !holding_; }))
     heldTooLong_ = true;
+  int delay = delayMs_;
+  lock.unlock();
+  if (delay) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
 }
 
 bool HttpRecorder::waitForRequests(size_t count) const {

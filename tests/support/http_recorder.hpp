@@ -37,6 +37,11 @@ class HttpRecorder {
     std::lock_guard<std::mutex> lock(mutex_);
     queued_.insert(queued_.end(), statuses.begin(), statuses.end());
   }
+  // Each answer is sent `ms` after its request arrived (a receiver of a set pace).
+  void answerAfterMs(int ms) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    delayMs_ = ms;
+  }
   std::vector<RecordedRequest> requests() const;
   // A slow peer: requests are recorded at once but answered only after release(), or after
   // 10 s, whichever comes first. heldTooLong() says whether the 10 s ran out.
@@ -45,7 +50,7 @@ class HttpRecorder {
   bool heldTooLong() const;
   // Waits (bounded, 10 s) until `count` requests were recorded.
   bool waitForRequests(size_t count) const;
-  void waitWhileHeld();  // for the request handler
+  void waitWhileHeld();  // for the request handler: holdAnswers(), then answerAfterMs()
 
   // For the request handler.
   void record(RecordedRequest r);
@@ -60,6 +65,7 @@ class HttpRecorder {
   mutable std::condition_variable changed_;
   bool holding_ = false;
   bool heldTooLong_ = false;
+  int delayMs_ = 0;
 };
 
 }  // namespace signet::test

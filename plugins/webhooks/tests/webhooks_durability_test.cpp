@@ -1,6 +1,7 @@
 // Deliveries across process boundaries: the signing key rotated with `signet webhooks
 // rotate-key` while a gateway serves, `signet webhooks deliveries`, a gateway killed with
-// SIGKILL while a thousand deliveries wait (every event arrives after the restart), and two
+// SIGKILL while a thousand deliveries wait (every event arrives after the restart), killed again
+// half-way through draining a backlog (the rest arrive, at most one twice), and two
 // gateways on one PostgreSQL store (every event delivered once, by one of them).
 #include <filesystem>
 #include <fstream>
@@ -147,6 +148,47 @@ TEST(WebhooksProcessTest, AThousandPendingDeliveriesSurviveKill9) {
     EXPECT_EQ(it->second, r.headers.at("x-turnkey-event-id")) << "two events for " << activity;
   }
   EXPECT_EQ(eventOf.size(), activities.size());
+}
+
+// A receiver that takes 20 ms a delivery, a backlog of 400 and the gateway killed half-way:
+// after the restart the rest arrive, and only the one delivery that was in flight when the
+// gateway died (one endpoint, one attempt at a time) may arrive twice.
+TEST(WebhooksProcessTest, AGatewayKilledMidDrainFinishesTheBacklogAfterItsRestart) {
+  HttpRecorder receiver;
+  receiver.answerAfterMs(20);
+  DataDir data("[2,2,2,2,2,2,2,2,2,2]");
+  std::set<std::string> activities;
+  size_t heardBeforeKill = 0;
+  {
+    auto server = std::make_unique<ServeProcess>(data.dir.string());
+    Client client(server->baseUrl(), data.key);
+    createEndpoint(client, data.org, receiver.url("/hooks"));
+    for (int i = 0; i < 400; ++i)
+      activities.insert(createTag(client, data.org, "t" + std::to_string(i)));
+    server->kill();
+    heardBeforeKill = receiver.requests().size();
+  }
+  ASSERT_GT(heardBeforeKill, 0u);
+  ASSERT_LT(heardBeforeKill, activities.size()) << "the backlog drained before the kill";
+  ServeProcess again(data.dir.string());
+  ASSERT_TRUE(eventually(
+      [&] {
+        std::set<std::string> heard;
+        for (const auto& r : receiver.requests()) heard.insert(activityIdOf(r));
+        return heard.size() >= activities.size();
+      },
+      60000));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // any repeat would be in
+  std::map<std::string, std::string> eventOf;                   // activity -> event id
+  for (const auto& r : receiver.requests()) {
+    std::string activity = activityIdOf(r);
+    EXPECT_TRUE(activities.count(activity));
+    auto [it, fresh] = eventOf.emplace(activity, r.headers.at("x-turnkey-event-id"));
+    EXPECT_EQ(it->second, r.headers.at("x-turnkey-event-id")) << "two events for " << activity;
+  }
+  EXPECT_EQ(eventOf.size(), activities.size());
+  EXPECT_LE(receiver.requests().size(), activities.size() + 1)
+      << "heard before the kill: " << heardBeforeKill;
 }
 
 TEST(WebhooksProcessTest, TwoGatewaysOnOnePostgresDeliverEachEventOnce) {

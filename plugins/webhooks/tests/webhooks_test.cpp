@@ -3,12 +3,20 @@
 // @turnkey/crypto's verifier checks it (the signed input, the headers, a fresh timestamp).
 #include <Poco/String.h>
 
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <atomic>
 #include <set>
 #include <thread>
 
+#include "../schema.hpp"
 #include "signet/encoding.hpp"
+#include "store/database.hpp"
 #include "support/auth_fixtures.hpp"
 #include "support/http_recorder.hpp"
+#include "support/tcp_peer.hpp"
 #include "support/test_gateway.hpp"
 
 namespace signet::test {
@@ -348,29 +356,41 @@ TEST_P(WebhooksTest, FiltersRetriesAndTerminalAnswers) {
   EXPECT_EQ(redirectedEvents, seen);
 }
 
-// A stuck endpoint gets at most concurrentPerEndpoint attempts at once, and another endpoint's
-// deliveries go on meanwhile.
+const char* kTagsOnly = R"({"activityTypes":["ACTIVITY_TYPE_CREATE_USER_TAG"]})";
+
+std::string createTag(Client& as, const std::string& org, const std::string& name) {
+  json::Object tag = json::object();
+  tag->set("userTagName", name);
+  tag->set("userIds", json::array());
+  return as.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, tag)
+      ->getValue<std::string>("id");
+}
+
+int64_t storeCount(TestGateway& gw, const std::string& sql) {
+  int64_t n = -1;
+  gw.write([&](Db& db) { n = db.queryOne(sql)->i64(0); });
+  return n;
+}
+
+// A stuck endpoint gets one attempt at a time, and another endpoint's deliveries go on
+// meanwhile.
 TEST_P(WebhooksTest, AStuckEndpointHoldsUpNeitherTheApiNorOtherEndpoints) {
   HttpRecorder stuck, healthy;
   stuck.holdAnswers();
   TestGateway gw(GetParam(), {"webhooks"}, {},
                  settings(R"({"allowInsecureUrls":true,"timeoutSeconds":20,
-                              "concurrentPerEndpoint":2,"retryScheduleSeconds":[1]})"));
+                              "retryScheduleSeconds":[1]})"));
   const std::string& org = gw.root().organizationId;
   Client root = gw.rootClient();
   createEndpoint(gw, root, org, endpointParams(stuck.url("/stuck")));
   createEndpoint(gw, root, org, endpointParams(healthy.url("/healthy")));
   std::vector<std::string> tags;
   for (int i = 0; i < 10; ++i) {
-    json::Object tag = json::object();
-    tag->set("userTagName", "t" + std::to_string(i));
-    tag->set("userIds", json::array());
     auto start = std::chrono::steady_clock::now();
-    tags.push_back(root.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", org, tag)
-                       ->getValue<std::string>("id"));
+    tags.push_back(createTag(root, org, "t" + std::to_string(i)));
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
   }
-  // The healthy endpoint hears about every tag while the stuck one holds its two attempts.
+  // The healthy endpoint hears about every tag while the stuck one holds its one attempt.
   ASSERT_TRUE(eventually([&] {
     size_t seen = 0;
     for (const auto& id : tags)
@@ -378,10 +398,162 @@ TEST_P(WebhooksTest, AStuckEndpointHoldsUpNeitherTheApiNorOtherEndpoints) {
     return seen == tags.size();
   }));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_EQ(stuck.requests().size(), 2u) << "more than concurrentPerEndpoint attempts at once";
+  EXPECT_EQ(stuck.requests().size(), 1u) << "more than one attempt at once to one endpoint";
   stuck.release();
   // Released, it gets the rest.
   EXPECT_TRUE(eventually([&] { return stuck.requests().size() >= healthy.requests().size(); }));
+}
+
+// A receiver that answers a byte at a time: each attempt ends at timeoutSeconds, however long
+// the answer would take, and no second attempt to the endpoint starts while one is open.
+TEST_P(WebhooksTest, ATricklingReceiverIsCutAtTheTimeoutAndNeverGetsTwoAttemptsAtOnce) {
+  using Clock = std::chrono::steady_clock;
+  std::mutex mutex;
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> connections;  // opened, closed
+  TcpPeer trickling([&](int fd, const std::atomic<bool>& stopping) {
+    auto opened = Clock::now();
+    TcpPeer::readHead(fd);
+    TcpPeer::sendAll(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n");
+    // A byte every 200 ms, 20 s for the whole answer; between bytes, reading the socket (the
+    // request's body, then nothing) sees the gateway's close the moment it comes.
+    bool closed = false;
+    for (int i = 0; i < 100 && !stopping && !closed && ::send(fd, "x", 1, MSG_NOSIGNAL) == 1; ++i) {
+      auto byteDue = Clock::now() + std::chrono::milliseconds(200);
+      for (auto now = Clock::now(); !closed && now < byteDue; now = Clock::now()) {
+        pollfd p{.fd = fd, .events = POLLIN, .revents = 0};
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(byteDue - now);
+        if (::poll(&p, 1, static_cast<int>(left.count()) + 1) <= 0) break;
+        char buffer[4096];
+        closed = ::recv(fd, buffer, sizeof buffer, 0) <= 0;
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    connections.emplace_back(opened, Clock::now());
+  });
+  TestGateway gw(GetParam(), {"webhooks"}, {},
+                 settings(R"({"allowInsecureUrls":true,"timeoutSeconds":2,
+                              "retryScheduleSeconds":[1]})"));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(gw, root, org, endpointParams(trickling.url("http", "/hooks"), kTagsOnly));
+  createTag(root, org, "first");
+  createTag(root, org, "second");
+  // Two deliveries, two attempts each (the first and one retry), every one cut off: dead.
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto d = deliveriesOf(gw, org)->getArray("deliveries");
+        if (d->size() != 2) return false;
+        for (size_t i = 0; i < d->size(); ++i)
+          if (d->getObject(i)->getValue<std::string>("status") != "dead") return false;
+        return true;
+      },
+      40000))
+      << json::stringify(deliveriesOf(gw, org));
+  auto d = deliveriesOf(gw, org)->getArray("deliveries");
+  for (size_t i = 0; i < d->size(); ++i) {
+    EXPECT_EQ(d->getObject(i)->getValue<int>("attempts"), 2);
+    EXPECT_NE(d->getObject(i)->getValue<std::string>("lastError").find("no answer in time"),
+              std::string::npos)
+        << json::stringify(d->getObject(i));
+  }
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    return connections.size() == 4;
+  }));
+  EXPECT_EQ(trickling.accepted(), 4);
+  std::lock_guard<std::mutex> lock(mutex);
+  std::sort(connections.begin(), connections.end());
+  for (size_t i = 0; i < connections.size(); ++i) {
+    auto [opened, closed] = connections[i];
+    // The trickle alone would take 20 s; 2 s and the slack of a loaded machine.
+    EXPECT_LT(closed - opened, std::chrono::seconds(8));
+    // The next attempt starts after this one ended (the peer sees the close within a few
+    // milliseconds of it: the margin).
+    if (i + 1 < connections.size())
+      EXPECT_GT(connections[i + 1].first, closed - std::chrono::milliseconds(50))
+          << "attempts " << i << " and " << i + 1 << " were open at once";
+  }
+}
+
+// maxBacklogPerEndpoint: past it the pending delivery due soonest is dropped, said so in the
+// listing and counted on the endpoint and in the metrics; the one in flight is not it. An
+// event's body is stored once, and gone once no delivery waits for it.
+TEST_P(WebhooksTest, PastItsBacklogLimitAnEndpointDropsTheOldestAndCountsIt) {
+  HttpRecorder stuck;
+  stuck.holdAnswers();
+  TestGateway gw(GetParam(), {"webhooks"}, {},
+                 settings(R"({"allowInsecureUrls":true,"timeoutSeconds":20,
+                              "retryScheduleSeconds":[1],"maxBacklogPerEndpoint":3})"));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  std::string endpoint =
+      createEndpoint(gw, root, org, endpointParams(stuck.url("/hooks"), kTagsOnly));
+  std::vector<std::string> tags = {createTag(root, org, "t0")};
+  ASSERT_TRUE(stuck.waitForRequests(1));  // t0 is in flight
+  for (int i = 1; i < 6; ++i) tags.push_back(createTag(root, org, "t" + std::to_string(i)));
+  // t0 in flight, then t1..t5 against a limit of 3: t1, t2 and t3 made room for t3, t4 and t5.
+  // (Deliveries are queued after their activity's commit: wait for the sixth.)
+  ASSERT_TRUE(
+      eventually([&] { return deliveriesOf(gw, org)->getArray("deliveries")->size() == 6; }));
+  auto listing = deliveriesOf(gw, org);
+  std::map<std::string, std::string> statusOf;  // event id -> status
+  auto d = listing->getArray("deliveries");
+  ASSERT_EQ(d->size(), 6u) << json::stringify(listing);
+  size_t dropped = 0;
+  for (size_t i = 0; i < d->size(); ++i) {
+    auto one = d->getObject(i);
+    if (one->getValue<std::string>("status") != "dropped") continue;
+    ++dropped;
+    EXPECT_NE(one->getValue<std::string>("lastError").find("maxBacklogPerEndpoint"),
+              std::string::npos);
+  }
+  EXPECT_EQ(dropped, 3u) << json::stringify(listing);
+  auto summary = listing->getArray("endpoints")->getObject(0);
+  EXPECT_EQ(summary->getValue<std::string>("endpointId"), endpoint);
+  EXPECT_EQ(summary->getValue<int>("backlog"), 3);
+  EXPECT_EQ(summary->getValue<int>("dropped"), 3);
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads"), 3);
+  auto metrics = httpGet(gw.baseUrl(), "/metrics").body;
+  EXPECT_NE(metrics.find("\nsignet_webhooks_dropped_deliveries 3\n"), std::string::npos);
+  EXPECT_NE(metrics.find("\nsignet_webhooks_pending_deliveries 3\n"), std::string::npos);
+
+  stuck.release();
+  ASSERT_TRUE(eventually([&] {
+    return deliveriesOf(gw, org)->getArray("endpoints")->getObject(0)->getValue<int>("backlog") ==
+           0;
+  }));
+  std::set<std::string> heard;
+  for (const auto& r : stuck.requests())
+    for (size_t i = 0; i < tags.size(); ++i)
+      if (r.body.find(tags[i]) != std::string::npos) heard.insert("t" + std::to_string(i));
+  EXPECT_EQ(heard, (std::set<std::string>{"t0", "t4", "t5"}));
+  EXPECT_EQ(stuck.requests().size(), 3u);
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads"), 0);
+  EXPECT_FALSE(stuck.heldTooLong());
+}
+
+// An event two endpoints subscribe to: one body in the store for two deliveries, removed when
+// both are made.
+TEST_P(WebhooksTest, AnEventsBodyIsStoredOnceForAllItsEndpoints) {
+  HttpRecorder receiver;
+  receiver.holdAnswers();
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(gw, root, org, endpointParams(receiver.url("/one"), kTagsOnly));
+  createEndpoint(gw, root, org, endpointParams(receiver.url("/two"), kTagsOnly));
+  createTag(root, org, "shared");
+  ASSERT_TRUE(receiver.waitForRequests(2));
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_deliveries"), 2);
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads"), 1);
+  receiver.release();
+  ASSERT_TRUE(
+      eventually([&] { return storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads") == 0; }));
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'delivered'"),
+            2);
+  auto r = receiver.requests();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].body, r[1].body);
 }
 
 TEST_P(WebhooksTest, AnEndpointThatNeverAnswersWellIsDeadAfterTheSchedule) {
@@ -406,6 +578,57 @@ TEST_P(WebhooksTest, AnEndpointThatNeverAnswersWellIsDeadAfterTheSchedule) {
       if (r.path == "/legacy") return true;
     return false;
   }));
+}
+
+// Migration 2 on a store written by version 1: each pending event's body moves to one payload
+// row, finished events' bodies go, and each endpoint's backlog counts its pending deliveries.
+TEST_P(WebhooksTest, Migration2KeepsEveryPendingBodyOnceAndCountsEachBacklog) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-webhooks-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  {
+    ScratchDatabase scratch(GetParam(), dir);
+    Database db(scratch.config());
+    auto all = webhooks::migrations();
+    ASSERT_EQ(all.size(), 2u);
+    db.migrate("webhooks", {all[0]});
+    db.transaction([](Db& db) {
+      for (const char* e : {"e1", "e2"})
+        db.exec(
+            "INSERT INTO webhook_endpoints (id, organization_id, name, url, is_active, legacy, "
+            "created_at_ms, updated_at_ms) VALUES (?, 'o', 'n', 'https://example.com', 1, 0, 1, 1)",
+            {std::string(e)});
+      struct Old {
+        const char *id, *endpoint, *event, *body, *status;
+      };
+      for (Old d :
+           {Old{"d1", "e1", "A", "body A", "pending"}, Old{"d2", "e2", "A", "body A", "pending"},
+            Old{"d3", "e1", "B", "body B", "delivered"}, Old{"d4", "e1", "C", "body C", "pending"}})
+        db.exec(
+            "INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, "
+            "event_type, body, status, attempts, next_attempt_at_ms, claimed_until_ms, "
+            "last_http_status, last_error, created_at_ms, updated_at_ms) VALUES (?, ?, 'o', ?, "
+            "'ACTIVITY_UPDATES', ?, ?, 0, 0, 0, 0, '', 1, 1)",
+            {std::string(d.id), std::string(d.endpoint), std::string(d.event), std::string(d.body),
+             std::string(d.status)});
+    });
+    db.migrate("webhooks", all);
+    db.read([](Db& db) {
+      std::map<std::string, std::string> payloads;
+      for (const auto& r : db.query("SELECT event_id, body FROM webhook_payloads"))
+        payloads[r.str(0)] = r.str(1);
+      EXPECT_EQ(payloads, (std::map<std::string, std::string>{{"A", "body A"}, {"C", "body C"}}));
+      std::map<std::string, int64_t> backlog;
+      for (const auto& r : db.query("SELECT id, backlog, dropped, sending_until_ms FROM "
+                                    "webhook_endpoints")) {
+        backlog[r.str(0)] = r.i64(1);
+        EXPECT_EQ(r.i64(2), 0);
+        EXPECT_EQ(r.i64(3), 0);
+      }
+      EXPECT_EQ(backlog, (std::map<std::string, int64_t>{{"e1", 2}, {"e2", 1}}));
+      EXPECT_EQ(db.query("SELECT id FROM webhook_deliveries").size(), 4u);
+    });
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
