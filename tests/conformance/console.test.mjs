@@ -310,6 +310,14 @@ test("every view renders at desktop and phone widths; screenshots and timings ar
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByText("Page 2").waitFor();
     assert.ok(await page.locator("tbody tr").count() > 0);
+    // The webhook endpoint with its backlog's counts, and deliveries made.
+    await show(page, "webhooks");
+    const feed = page.getByRole("table", { name: "Endpoints" }).getByRole("row").filter({ hasText: "activity feed" });
+    const pending = await feed.locator('td[data-label="Pending"]').textContent();
+    const dropped = await feed.locator('td[data-label="Dropped (backlog full)"]').textContent();
+    assert.match(pending, /^\d+$/);
+    assert.equal(dropped, "0");
+    await page.locator('td[data-label="Status"]', { hasText: /^delivered$/ }).first().waitFor();
     await show(page, "suborgs");
     assert.equal(await page.locator("tbody tr").count(), 3);
     await page.getByLabel("Search by").selectOption("EMAIL");
