@@ -76,6 +76,6 @@ stage "conformance on PostgreSQL: every plugin's tests with the gateways on Post
     sessions.test.mjs oauth.test.mjs signing.test.mjs spark.test.mjs broadcast.test.mjs \
     webhooks.test.mjs onramp.test.mjs deployment.test.mjs browser.test.mjs)
 
-stage "sanitizers: the whole ctest suite again, built with clang under ASan and UBSan, then every fuzz target under libFuzzer (20 s each)"
-scripts/sanitize.sh 20
+stage "sanitizers: the whole ctest suite again, built with clang under ASan and UBSan, then every fuzz target under libFuzzer (10 s each, from the committed corpora)"
+scripts/sanitize.sh 10
 summary

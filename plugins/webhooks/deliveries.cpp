@@ -11,15 +11,22 @@ using namespace signet;
 
 namespace {
 
+// The event's body goes once no delivery waits for it.
+void forgetPayloadIfDone(Db& db, const std::string& eventId) {
+  db.exec(
+      "DELETE FROM webhook_payloads WHERE event_id = ? AND NOT EXISTS (SELECT 1 FROM "
+      "webhook_deliveries WHERE event_id = ? AND status = 'pending')",
+      {eventId, eventId});
+}
+
 // Makes room for one more pending delivery at the endpoint: past the limit, the one due soonest
 // is dropped. A delivery whose attempt is in flight is not it: its claim moved its next attempt
-// to the lease's end.
-void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpointId,
-              int64_t backlog) {
-  if (backlog < s.maxBacklogPerEndpoint) {
-    ctx.db().exec("UPDATE webhook_endpoints SET backlog = backlog + 1 WHERE id = ?", {endpointId});
+// to the lease's end. The conditional increment holds the limit with several gateways writing.
+void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpointId) {
+  if (ctx.db().exec(
+          "UPDATE webhook_endpoints SET backlog = backlog + 1 WHERE id = ? AND backlog < ?",
+          {endpointId, s.maxBacklogPerEndpoint}) == 1)
     return;
-  }
   auto oldest = ctx.db().queryOne(
       "SELECT id, event_id FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending' "
       "ORDER BY next_attempt_at_ms, created_at_ms LIMIT 1",
@@ -36,10 +43,7 @@ void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpoin
            " (plugins.settings.webhooks.maxBacklogPerEndpoint)",
        ctx.nowMs(), oldest->str(0)});
   ctx.db().exec("UPDATE webhook_endpoints SET dropped = dropped + 1 WHERE id = ?", {endpointId});
-  ctx.db().exec(
-      "DELETE FROM webhook_payloads WHERE event_id = ? AND NOT EXISTS (SELECT 1 FROM "
-      "webhook_deliveries WHERE event_id = ? AND status = 'pending')",
-      {oldest->str(1), oldest->str(1)});
+  forgetPayloadIfDone(ctx.db(), oldest->str(1));
 }
 
 }  // namespace
@@ -47,7 +51,7 @@ void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpoin
 void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEvent& event) {
   bool stored = false;  // the body, written once a subscription matches: most events have none
   auto rows = ctx.db().query(
-      "SELECT s.endpoint_id, s.filters_json, e.backlog FROM webhook_subscriptions s JOIN "
+      "SELECT s.endpoint_id, s.filters_json FROM webhook_subscriptions s JOIN "
       "webhook_endpoints e ON e.id = s.endpoint_id WHERE s.event_type = ? AND s.is_active = 1 "
       "AND e.is_active = 1 AND (e.organization_id = ? OR e.organization_id = ?)",
       {std::string(kActivityUpdates), event.organizationId,
@@ -71,7 +75,7 @@ void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEve
           {event.eventId, json::stringify(event.activity), ctx.nowMs()});
       stored = true;
     }
-    admitOne(ctx, s, row.str(0), row.i64(2));
+    admitOne(ctx, s, row.str(0));
     ctx.db().exec(
         "INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, "
         "status, attempts, next_attempt_at_ms, last_http_status, last_error, created_at_ms, "
@@ -84,10 +88,7 @@ void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEve
 void deliveryEnded(Db& db, const std::string& endpointId, const std::string& eventId) {
   db.exec("UPDATE webhook_endpoints SET backlog = backlog - 1 WHERE id = ? AND backlog > 0",
           {endpointId});
-  db.exec(
-      "DELETE FROM webhook_payloads WHERE event_id = ? AND NOT EXISTS (SELECT 1 FROM "
-      "webhook_deliveries WHERE event_id = ? AND status = 'pending')",
-      {eventId, eventId});
+  forgetPayloadIfDone(db, eventId);
 }
 
 void forgetUnreferencedPayloads(Db& db) {
