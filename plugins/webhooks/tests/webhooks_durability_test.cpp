@@ -77,6 +77,35 @@ std::string activityIdOf(const RecordedRequest& r) {
   return json::parseObject(r.body, "delivery")->getValue<std::string>("id");
 }
 
+// A gateway on `data` with an endpoint at the receiver, `count` activities made through it, then
+// killed with SIGKILL. Returns the activities' ids; `heard` is what the receiver had by then.
+std::set<std::string> activitiesThenKill9(const DataDir& data, const HttpRecorder& receiver,
+                                          int count, size_t& heard) {
+  std::set<std::string> activities;
+  ServeProcess server(data.dir.string());
+  Client client(server.baseUrl(), data.key);
+  createEndpoint(client, data.org, receiver.url("/hooks"));
+  for (int i = 0; i < count; ++i)
+    activities.insert(createTag(client, data.org, "t" + std::to_string(i)));
+  server.kill();
+  heard = receiver.requests().size();
+  return activities;
+}
+
+// Every delivery is of one of the activities, each activity was heard, and every repeat of one
+// carries the same event id.
+void expectEachActivityHeardAsOneEvent(const HttpRecorder& receiver,
+                                       const std::set<std::string>& activities) {
+  std::map<std::string, std::string> eventOf;  // activity -> event id
+  for (const auto& r : receiver.requests()) {
+    std::string activity = activityIdOf(r);
+    EXPECT_TRUE(activities.count(activity));
+    auto [it, fresh] = eventOf.emplace(activity, r.headers.at("x-turnkey-event-id"));
+    EXPECT_EQ(it->second, r.headers.at("x-turnkey-event-id")) << "two events for " << activity;
+  }
+  EXPECT_EQ(eventOf.size(), activities.size());
+}
+
 TEST(WebhooksProcessTest, KeyRotationFromTheCliWhileServingKeepsTheOldKeyPublished) {
   HttpRecorder receiver;
   DataDir data("[1,1]");
@@ -117,21 +146,11 @@ TEST(WebhooksProcessTest, AThousandPendingDeliveriesSurviveKill9) {
   HttpRecorder receiver;
   receiver.answerWith(503);  // everything waits for a retry
   DataDir data("[2,2,2,2,2,2,2,2,2,2]");
-  std::set<std::string> activities;
   size_t answeredBefore = 0;
-  {
-    auto server = std::make_unique<ServeProcess>(data.dir.string());
-    Client client(server->baseUrl(), data.key);
-    createEndpoint(client, data.org, receiver.url("/hooks"));
-    for (int i = 0; i < 1000; ++i)
-      activities.insert(createTag(client, data.org, "t" + std::to_string(i)));
-    server->kill();
-    answeredBefore = receiver.requests().size();
-  }
+  auto activities = activitiesThenKill9(data, receiver, 1000, answeredBefore);
   receiver.answerWith(200);
   ServeProcess again(data.dir.string());
   // Every activity's event arrives after the restart; a repeat carries the same event id.
-  std::map<std::string, std::string> eventOf;  // activity -> event id
   ASSERT_TRUE(eventually(
       [&] {
         auto all = receiver.requests();
@@ -141,13 +160,7 @@ TEST(WebhooksProcessTest, AThousandPendingDeliveriesSurviveKill9) {
       },
       60000))
       << "answered before the kill: " << answeredBefore;
-  for (const auto& r : receiver.requests()) {
-    std::string activity = activityIdOf(r);
-    EXPECT_TRUE(activities.count(activity));
-    auto [it, fresh] = eventOf.emplace(activity, r.headers.at("x-turnkey-event-id"));
-    EXPECT_EQ(it->second, r.headers.at("x-turnkey-event-id")) << "two events for " << activity;
-  }
-  EXPECT_EQ(eventOf.size(), activities.size());
+  expectEachActivityHeardAsOneEvent(receiver, activities);
 }
 
 // A receiver that takes 20 ms a delivery, a backlog of 400 and the gateway killed half-way:
@@ -157,17 +170,8 @@ TEST(WebhooksProcessTest, AGatewayKilledMidDrainFinishesTheBacklogAfterItsRestar
   HttpRecorder receiver;
   receiver.answerAfterMs(20);
   DataDir data("[2,2,2,2,2,2,2,2,2,2]");
-  std::set<std::string> activities;
   size_t heardBeforeKill = 0;
-  {
-    auto server = std::make_unique<ServeProcess>(data.dir.string());
-    Client client(server->baseUrl(), data.key);
-    createEndpoint(client, data.org, receiver.url("/hooks"));
-    for (int i = 0; i < 400; ++i)
-      activities.insert(createTag(client, data.org, "t" + std::to_string(i)));
-    server->kill();
-    heardBeforeKill = receiver.requests().size();
-  }
+  auto activities = activitiesThenKill9(data, receiver, 400, heardBeforeKill);
   ASSERT_GT(heardBeforeKill, 0u);
   ASSERT_LT(heardBeforeKill, activities.size()) << "the backlog drained before the kill";
   ServeProcess again(data.dir.string());
@@ -179,14 +183,7 @@ TEST(WebhooksProcessTest, AGatewayKilledMidDrainFinishesTheBacklogAfterItsRestar
       },
       60000));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // any repeat would be in
-  std::map<std::string, std::string> eventOf;                   // activity -> event id
-  for (const auto& r : receiver.requests()) {
-    std::string activity = activityIdOf(r);
-    EXPECT_TRUE(activities.count(activity));
-    auto [it, fresh] = eventOf.emplace(activity, r.headers.at("x-turnkey-event-id"));
-    EXPECT_EQ(it->second, r.headers.at("x-turnkey-event-id")) << "two events for " << activity;
-  }
-  EXPECT_EQ(eventOf.size(), activities.size());
+  expectEachActivityHeardAsOneEvent(receiver, activities);
   EXPECT_LE(receiver.requests().size(), activities.size() + 1)
       << "heard before the kill: " << heardBeforeKill;
 }
