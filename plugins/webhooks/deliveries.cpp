@@ -91,10 +91,15 @@ void deliveryEnded(Db& db, const std::string& endpointId, const std::string& eve
   forgetPayloadIfDone(db, eventId);
 }
 
-void forgetUnreferencedPayloads(Db& db) {
+// Reads the endpoint's pending deliveries (an index range) and each body by its key, not every
+// body in the store.
+void forgetPayloadsOnlyFor(Db& db, const std::string& endpointId) {
   db.exec(
-      "DELETE FROM webhook_payloads WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
-      "d.event_id = webhook_payloads.event_id AND d.status = 'pending')");
+      "DELETE FROM webhook_payloads WHERE event_id IN (SELECT event_id FROM webhook_deliveries "
+      "WHERE endpoint_id = ? AND status = 'pending') AND NOT EXISTS (SELECT 1 FROM "
+      "webhook_deliveries d WHERE d.event_id = webhook_payloads.event_id AND d.status = "
+      "'pending' AND d.endpoint_id <> ?)",
+      {endpointId, endpointId});
 }
 
 json::Object listDeliveries(RequestContext& ctx, const json::Object& body) {

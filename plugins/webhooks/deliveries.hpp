@@ -20,8 +20,9 @@ void enqueueDeliveries(signet::RequestContext& ctx, const Settings& settings,
 // A delivery left the pending state: the endpoint's backlog shrinks, and the event's body goes
 // when no other endpoint still waits for it.
 void deliveryEnded(signet::Db& db, const std::string& endpointId, const std::string& eventId);
-// Bodies no pending delivery refers to, after endpoints were deleted.
-void forgetUnreferencedPayloads(signet::Db& db);
+// Before an endpoint's deliveries are deleted: the bodies of its pending events that no other
+// endpoint waits for.
+void forgetPayloadsOnlyFor(signet::Db& db, const std::string& endpointId);
 
 // {deliveries: [{deliveryId, endpointId, eventId, eventType, status, attempts, lastHttpStatus,
 // lastError, nextAttemptAt, createdAt, updatedAt}], newest first, and endpoints: [{endpointId,

@@ -91,9 +91,9 @@ json::Object endpointResult(RequestContext& ctx, const std::string& id) {
 
 void deleteEndpoint(Db& db, const std::string& id) {
   db.exec("DELETE FROM webhook_subscriptions WHERE endpoint_id = ?", {id});
+  forgetPayloadsOnlyFor(db, id);
   db.exec("DELETE FROM webhook_deliveries WHERE endpoint_id = ?", {id});
   db.exec("DELETE FROM webhook_endpoints WHERE id = ?", {id});
-  forgetUnreferencedPayloads(db);
 }
 
 }  // namespace

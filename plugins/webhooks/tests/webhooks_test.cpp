@@ -580,6 +580,36 @@ TEST_P(WebhooksTest, AnEndpointThatNeverAnswersWellIsDeadAfterTheSchedule) {
   }));
 }
 
+// Deleting an endpoint takes the bodies only it waited for: one another endpoint still waits
+// for stays until that one goes too.
+TEST_P(WebhooksTest, DeletingAnEndpointForgetsTheBodiesOnlyItWaitedFor) {
+  HttpRecorder receiver;
+  receiver.holdAnswers();
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  std::vector<std::string> endpoints;
+  for (const char* path : {"/one", "/two"})
+    endpoints.push_back(
+        createEndpoint(gw, root, org, endpointParams(receiver.url(path), kTagsOnly)));
+  createTag(root, org, "shared");
+  ASSERT_TRUE(receiver.waitForRequests(2));
+  ASSERT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads"), 1);
+  auto remove = [&](const std::string& id) {
+    json::Object p = json::object();
+    p->set("endpointId", id);
+    resultOf(
+        root.submit("delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", org, p),
+        "deleteWebhookEndpointResult");
+  };
+  remove(endpoints[0]);
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads"), 1);
+  remove(endpoints[1]);
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_payloads"), 0);
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM webhook_deliveries"), 0);
+  receiver.release();
+}
+
 // Migration 2 on a store written by version 1: each pending event's body moves to one payload
 // row, finished events' bodies go, and each endpoint's backlog counts its pending deliveries.
 TEST_P(WebhooksTest, Migration2KeepsEveryPendingBodyOnceAndCountsEachBacklog) {
