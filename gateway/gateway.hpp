@@ -54,8 +54,14 @@ class Gateway {
   // listens and stops them before it closes the store (background.hpp).
   void startBackground();
   void stopBackground();
-  // After a request that may have changed activities, so that their events go out at once.
+  // After a request that wrote to the activity event outbox, so that its events go out at once.
   void wakeBackground();
+  // How many rows this process has written to the outbox (recordActivityEvent counts them,
+  // committed or not). A request that finds the count moved between its start and its end may
+  // have written some, and wakes the dispatcher once it has committed; the others, which wrote
+  // nothing for any module, leave it asleep.
+  uint64_t activityEventsWritten() const { return activityEventsWritten_.load(); }
+  void countActivityEventsWritten(size_t n) { activityEventsWritten_ += n; }
 
   // The main listener's URL once it listens (GatewayFacts::localUrl).
   void setLocalUrl(const std::string& url);
@@ -109,6 +115,7 @@ class Gateway {
     std::string url;
   };
   std::shared_ptr<LocalUrl> localUrl_ = std::make_shared<LocalUrl>();
+  std::atomic<uint64_t> activityEventsWritten_{0};
   // Last, so that it stops before anything it uses goes.
   std::unique_ptr<Background> background_;
 };

@@ -47,16 +47,26 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
   // read the parent from: its event then names no parent.
   auto org = directory::findOrganization(db, record.organizationId);
   std::string parentId = org && org->parentId ? *org->parentId : std::string();
+  // Only the modules that want this organization's events get a row; when none does, the
+  // activity is neither rendered nor written a second time.
+  std::vector<const std::string*> interested;
+  Caller nobody;
+  HandlerContext ctx(gateway, db, nobody, record.organizationId);
+  for (const auto& [module, spec] : subscribers)
+    if (!spec.interested || spec.interested(ctx, record.organizationId, parentId))
+      interested.push_back(&module);
+  if (interested.empty()) return;
   std::string activity = json::stringify(activities::toJson(record, Caller{}));
   const int64_t now = gateway.nowMs();
   std::string eventId = crypto::uuidV7(now);
   int64_t position = nextPosition();
-  for (const auto& [module, handler] : subscribers)
+  gateway.countActivityEventsWritten(interested.size());
+  for (const std::string* module : interested)
     db.exec(
         "INSERT INTO activity_events (module, event_id, position, activity_id, organization_id, "
         "parent_organization_id, activity_type, status, activity, created_at_ms, attempts, "
         "next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
-        {module, eventId, position, record.id, record.organizationId, parentId, record.type,
+        {*module, eventId, position, record.id, record.organizationId, parentId, record.type,
          record.status, activity, now});
 }
 
@@ -93,9 +103,18 @@ void ActivityEventDispatcher::run() {
 }
 
 size_t ActivityEventDispatcher::drain() {
+  // Every submission wakes the dispatcher, and most leave the outbox empty (no module wanted
+  // their events): a read, beside the writers, says so without taking the write lock.
+  bool due = false;
+  gateway_.database().read([&](Db& db) {
+    due = db.queryOne("SELECT 1 FROM activity_events WHERE next_attempt_at_ms <= ? LIMIT 1",
+                      {gateway_.nowMs()})
+              .has_value();
+  });
+  if (!due) return 0;
   size_t handled = 0;
-  for (const auto& [module, handler] : gateway_.catalog().services().activityEventSubscribers)
-    handled += drainModule(module, handler);
+  for (const auto& [module, spec] : gateway_.catalog().services().activityEventSubscribers)
+    handled += drainModule(module, spec.handler);
   return handled;
 }
 

@@ -15,8 +15,9 @@
 
 namespace signet {
 
-// Records the record's status for every subscribing module when it differs from
-// `previousStatus` (empty for a new activity). Nothing when no module subscribes.
+// Records the record's status for every subscribing module that is interested in the record's
+// organization (ActivityEventsSpec::interested) when it differs from `previousStatus` (empty for
+// a new activity). Nothing when no module wants it.
 void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
                          const std::string& previousStatus);
 

@@ -23,7 +23,7 @@ std::string scrapeMetrics(Gateway& gateway) {
     onSnapshot(gateway, [&](RequestContext& ctx) {
       // The outbox, per module: events written but not yet handled.
       for (const auto& m : gateway.catalog().modules())
-        if (m->enabled && m->activityEventHandler)
+        if (m->enabled && m->activityEvents.handler)
           gauges.push_back(
               {"signet_activity_events_pending",
                "Activity events in the core's outbox, not yet handled, by module",

@@ -122,10 +122,16 @@ void ModuleRegistry::oidcVerifier(OidcVerifier verifier) {
   module_.oidcVerifier = guard("OIDC token verifier", std::move(verifier));
 }
 
-void ModuleRegistry::activityEvents(ActivityEventHandler handler) {
-  if (module_.activityEventHandler)
+void ModuleRegistry::activityEvents(ActivityEventsSpec spec) {
+  if (module_.activityEvents.handler)
     throw internalError("module '" + module_.name + "' registered two activity event handlers");
-  module_.activityEventHandler = guard("activity event handler", std::move(handler));
+  if (!spec.handler)
+    throw internalError("module '" + module_.name +
+                        "' registered activity events without a handler");
+  module_.activityEvents.handler = guard("activity event handler", std::move(spec.handler));
+  if (spec.interested)
+    module_.activityEvents.interested =
+        guard("activity event interest", std::move(spec.interested));
 }
 
 void ModuleRegistry::command(CommandSpec spec) {
@@ -229,8 +235,8 @@ void Catalog::index() {
     }
     for (const auto& [event, handler] : m->subscriptions)
       services_.subscribers.push_back({m->name, {event, handler}});
-    if (m->activityEventHandler)
-      services_.activityEventSubscribers.emplace_back(m->name, m->activityEventHandler);
+    if (m->activityEvents.handler)
+      services_.activityEventSubscribers.emplace_back(m->name, m->activityEvents);
     for (const auto& r : m->routes) {
       if (!r.atRoot) continue;
       auto [it, fresh] = rootRoutes_.emplace(std::make_pair(r.method, r.path), &r);

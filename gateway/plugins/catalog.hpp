@@ -42,7 +42,7 @@ struct ModuleInfo {
   std::vector<std::string> factKeywords;
   SessionProfileLookup sessionProfileLookup;
   OidcVerifier oidcVerifier;
-  ActivityEventHandler activityEventHandler;
+  ActivityEventsSpec activityEvents;  // no handler: the module takes no events
   std::vector<WorkerSpec> workers;
   std::vector<CommandSpec> commands;
   std::vector<GaugeSpec> gauges;
@@ -76,7 +76,7 @@ class ModuleRegistry : public Registry {
   void factProvider(std::vector<std::string> keywords, FactProvider provider) override;
   void sessionProfileLookup(SessionProfileLookup lookup) override;
   void oidcVerifier(OidcVerifier verifier) override;
-  void activityEvents(ActivityEventHandler handler) override;
+  void activityEvents(ActivityEventsSpec spec) override;
   void worker(WorkerSpec spec) override;
   void command(CommandSpec spec) override;
   void gauge(GaugeSpec spec) override;

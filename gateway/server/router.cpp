@@ -321,9 +321,12 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     result.log.organizationId = std::move(organizationId);
     return result;
   }
+  const uint64_t eventsBefore = gateway_.activityEventsWritten();
   auto submitted =
       pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey);
-  gateway_.wakeBackground();  // its status changes go to the modules now, not at the next poll
+  // Its status changes go to the modules now, not at the next poll; a submission that wrote
+  // no event (no module wanted its organization's) leaves the dispatcher asleep.
+  if (gateway_.activityEventsWritten() != eventsBefore) gateway_.wakeBackground();
   HttpResult result = jsonResult(200, submitted.response);
   result.headers = std::move(submitted.headers);
   if (auto activity = submitted.response->getObject("activity")) {

@@ -48,6 +48,18 @@ void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpoin
 
 }  // namespace
 
+bool hasActiveEndpoint(RequestContext& ctx, const std::string& organizationId,
+                       const std::string& parentOrganizationId) {
+  // One seek on webhook_endpoints_organization: the endpoints an event could go to, as
+  // enqueueDeliveries reads them (the organization's own and its parent's).
+  return ctx.db()
+      .queryOne(
+          "SELECT 1 FROM webhook_endpoints WHERE organization_id IN (?, ?) AND is_active = 1 "
+          "LIMIT 1",
+          {organizationId, parentOrganizationId.empty() ? organizationId : parentOrganizationId})
+      .has_value();
+}
+
 void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEvent& event) {
   bool stored = false;  // the body, written once a subscription matches: most events have none
   auto rows = ctx.db().query(

@@ -14,6 +14,10 @@
 
 namespace webhooks {
 
+// Whether the organization, or its parent, has an active endpoint: the activity events the
+// plugin takes (ActivityEventsSpec::interested). Without one, an activity costs it nothing.
+bool hasActiveEndpoint(signet::RequestContext& ctx, const std::string& organizationId,
+                       const std::string& parentOrganizationId);
 void enqueueDeliveries(signet::RequestContext& ctx, const Settings& settings,
                        const signet::ActivityEvent& event);
 

@@ -62,10 +62,12 @@ void registerWebhooks(Registry& r) {
     r.subscribe(event, [ops](ActivityContext& ctx, const std::string& e, const json::Object& p) {
       ops->featureChanged(ctx, e, p);
     });
-  r.activityEvents([settings, deliverer](RequestContext& ctx, const ActivityEvent& event) {
-    enqueueDeliveries(ctx, *settings, event);
-    deliverer->wake();
-  });
+  r.activityEvents({.handler =
+                        [settings, deliverer](RequestContext& ctx, const ActivityEvent& event) {
+                          enqueueDeliveries(ctx, *settings, event);
+                          deliverer->wake();
+                        },
+                    .interested = hasActiveEndpoint});
   r.worker({"deliveries", [deliverer](WorkerContext& w) { deliverer->run(w); }});
   r.command({.name = "rotate-key",
              .summary = "sign deliveries with a new key (the old one stays published while its "

@@ -661,5 +661,81 @@ TEST_P(WebhooksTest, Migration2KeepsEveryPendingBodyOnceAndCountsEachBacklog) {
   std::filesystem::remove_all(dir);
 }
 
+// Counts the rows written to the core's outbox by organization, drained or not: a trigger sees
+// each one, although the dispatcher takes it off the outbox as soon as it commits.
+void countOutboxWrites(TestGateway& gw, Backend backend) {
+  gw.write([&](Db& db) {
+    db.exec("CREATE TABLE outbox_writes (organization_id TEXT NOT NULL)");
+    if (backend == Backend::kPostgres) {
+      db.exec(
+          "CREATE FUNCTION count_outbox_write() RETURNS trigger AS $$ BEGIN INSERT INTO "
+          "outbox_writes VALUES (NEW.organization_id); RETURN NEW; END $$ LANGUAGE plpgsql");
+      db.exec(
+          "CREATE TRIGGER outbox_written AFTER INSERT ON activity_events FOR EACH ROW EXECUTE "
+          "FUNCTION count_outbox_write()");
+    } else {
+      db.exec(
+          "CREATE TRIGGER outbox_written AFTER INSERT ON activity_events BEGIN INSERT INTO "
+          "outbox_writes VALUES (NEW.organization_id); END");
+    }
+  });
+}
+
+TEST_P(WebhooksTest, AnOrganizationWithoutAnActiveEndpointWritesNothingToTheOutbox) {
+  HttpRecorder receiver;
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  countOutboxWrites(gw, GetParam());
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  auto writesOf = [&](const std::string& organizationId) {
+    return storeCount(
+        gw, "SELECT COUNT(*) FROM outbox_writes WHERE organization_id = '" + organizationId + "'");
+  };
+  auto delivered = [&](const std::string& path, const std::string& activityId) {
+    return eventually([&] {
+      for (const auto& r : receiver.requests())
+        if (r.path == path && r.body.find(activityId) != std::string::npos) return true;
+      return false;
+    });
+  };
+  // No endpoint anywhere: the plugin is enabled, and a root organization's activities and its
+  // sub-organization's write nothing for it.
+  createTag(root, org, "unheard");
+  auto sub = createSubOrganization(gw, "sub@example.com", "+14155550100");
+  Client asSub = gw.clientWith(sub.userKey.stamper);
+  createTag(asSub, sub.id, "unheard either");
+  EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM outbox_writes"), 0);
+
+  // Another organization's endpoint: its events are written, from the endpoint's own creation
+  // on (the interest sees the transaction's own writes), and still none of the first's.
+  auto other = gw.createOrganization("other");
+  const std::string otherId = other.first.organizationId;
+  Client asOther = gw.clientWith(other.second);
+  std::string endpoint =
+      createEndpoint(gw, asOther, otherId, endpointParams(receiver.url("/other")));
+  EXPECT_EQ(writesOf(otherId), 1);
+  ASSERT_TRUE(delivered("/other", createTag(asOther, otherId, "heard")));
+  createTag(root, org, "still unheard");
+  createTag(asSub, sub.id, "still unheard either");
+  EXPECT_EQ(writesOf(org), 0);
+  EXPECT_EQ(writesOf(sub.id), 0);
+
+  // A parent's endpoint takes its sub-organization's events.
+  createEndpoint(gw, root, org, endpointParams(receiver.url("/parent")));
+  ASSERT_TRUE(delivered("/parent", createTag(asSub, sub.id, "heard through the parent")));
+  EXPECT_EQ(writesOf(sub.id), 1);
+
+  // An endpoint made inactive is no interest: from its update on, nothing more is written.
+  json::Object update = json::object();
+  update->set("endpointId", endpoint);
+  update->set("isActive", false);
+  resultOf(asOther.submit("update_webhook_endpoint", "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT",
+                          otherId, update),
+           "updateWebhookEndpointResult");
+  int64_t before = writesOf(otherId);
+  createTag(asOther, otherId, "unheard again");
+  EXPECT_EQ(writesOf(otherId), before);
+}
+
 }  // namespace
 }  // namespace signet::test

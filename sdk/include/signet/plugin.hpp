@@ -362,6 +362,19 @@ struct ActivityEvent {
 // outbox in that same transaction, so a handler that throws, or a crash, gets it again (at least
 // once; write idempotently). Events of one module are handled in the order they were written.
 using ActivityEventHandler = std::function<void(RequestContext& ctx, const ActivityEvent& event)>;
+// Whether the module wants an organization's events at all, asked in the transaction that makes
+// the change, before anything is rendered or written: a module that answers false for every
+// subscriber leaves that change no row in the outbox, so that an organization no one listens to
+// pays nothing for the module being enabled. `parentOrganizationId` is empty for a root
+// organization. Keep it to one indexed read of the module's own tables; it sees the
+// transaction's own writes (an endpoint created by the very activity whose event this is).
+using ActivityEventInterest =
+    std::function<bool(RequestContext& ctx, const std::string& organizationId,
+                       const std::string& parentOrganizationId)>;
+struct ActivityEventsSpec {
+  ActivityEventHandler handler;
+  ActivityEventInterest interested = {};  // empty: every organization's events
+};
 
 // A module's background task, which `signet serve` runs on a thread of its own from start-up
 // to shutdown (deliveries, retries). It gets the store through transactions of its own, never
@@ -428,8 +441,8 @@ struct Services {
   std::set<std::string> factKeywords;        // the top-level keywords the providers declare
   SessionProfileLookup sessionProfileScope;  // empty when no enabled module keeps profiles
   OidcVerifier verifyOidcToken;              // empty when no enabled module verifies ID tokens
-  std::vector<std::pair<std::string, ActivityEventHandler>>
-      activityEventSubscribers;  // (module, handler)
+  std::vector<std::pair<std::string, ActivityEventsSpec>>
+      activityEventSubscribers;  // (module, its handler and interest)
   GatewayFacts gateway;          // provided by the core
 };
 
@@ -595,8 +608,9 @@ class Registry {
   virtual void sessionProfileLookup(SessionProfileLookup lookup) = 0;
   // The module that verifies OpenID Connect ID tokens for the others (one per gateway).
   virtual void oidcVerifier(OidcVerifier verifier) = 0;
-  // Activities' status changes, after they commit (ActivityEvent).
-  virtual void activityEvents(ActivityEventHandler handler) = 0;
+  // Activities' status changes, after they commit (ActivityEvent), for the organizations the
+  // spec's `interested` wants.
+  virtual void activityEvents(ActivityEventsSpec spec) = 0;
   // A background task that `signet serve` runs (WorkerSpec).
   virtual void worker(WorkerSpec spec) = 0;
   // A command of the plugin's own (CommandSpec).

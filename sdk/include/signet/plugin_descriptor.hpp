@@ -31,7 +31,7 @@
 namespace signet {
 
 // Bump on any change to the types of the plugin API (plugin.hpp and what it includes).
-inline constexpr int kPluginAbiVersion = 5;
+inline constexpr int kPluginAbiVersion = 6;
 
 // The descriptor section's size: fixed, so that the host can check it before reading it.
 inline constexpr size_t kPluginDescriptorBytes = 4096;

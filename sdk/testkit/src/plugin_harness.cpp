@@ -24,7 +24,7 @@ struct Registered {
   std::vector<std::pair<std::string, std::vector<Migration>>> migrations;
   std::vector<std::string> factKeywords;
   std::vector<std::string> startupNotices;
-  std::vector<ActivityEventHandler> activityEventHandlers;
+  std::vector<ActivityEventsSpec> activityEvents;
   std::vector<WorkerSpec> workers;
   std::vector<GaugeSpec> gauges;
   std::vector<CommandSpec> commands;
@@ -72,8 +72,8 @@ class HarnessRegistry : public Registry {
     services_.verifyOidcToken = std::move(verifier);
   }
   // Recorded, not run: the harness has no background threads and publishes no events.
-  void activityEvents(ActivityEventHandler handler) override {
-    out_.activityEventHandlers.push_back(std::move(handler));
+  void activityEvents(ActivityEventsSpec spec) override {
+    out_.activityEvents.push_back(std::move(spec));
   }
   void worker(WorkerSpec spec) override { out_.workers.push_back(std::move(spec)); }
   void command(CommandSpec spec) override { out_.commands.push_back(std::move(spec)); }

@@ -96,7 +96,7 @@ HttpReply pause(RequestContext&, const HttpCall& call) {
 
 void registerRecorder(Registry& r) {
   r.route({"GET", "/pause", RouteAccess::kPublic, pause});
-  r.activityEvents(recordActivityEvent);
+  r.activityEvents({recordActivityEvent});
   r.migrations("recorder", migrations());
   r.subscribe(kEventFeatureSet, record);
   r.subscribe(kEventFeatureRemoved, record);
