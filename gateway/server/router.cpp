@@ -11,10 +11,6 @@
 namespace signet {
 
 namespace {
-constexpr std::string_view kQueryPrefix = "/public/v1/query/";
-constexpr std::string_view kSubmitPrefix = "/public/v1/submit/";
-constexpr std::string_view kPluginPrefix = "/plugins/";
-
 HttpResult jsonResult(int status, const json::Object& body) {
   HttpResult r;
   r.status = status;
@@ -248,6 +244,35 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
   return result;
 }
 
+// What the main listener serves, first match wins. `method` empty: any (the entry answers a
+// wrong one itself: the API's 405). `bodyText`: the body must hold no NUL in a string, since
+// what it names is stored or compared as text (plugin routes and discovery documents judge
+// their own bodies). `served` says whether the rest of the path names something this gateway
+// serves, for the metrics label: the path, or "unmatched", so that what clients send cannot
+// grow the label set; `label`, when set, is the one label of the whole entry.
+const Router::Entry Router::kEntries[] = {
+    // clang-format off
+    // path                    match           method  bodyText serve                    served                 label
+    {"/plugins/",              Match::kPrefix, "",     false, &Router::pluginRoute,    &Router::servesPluginRoute},
+    {"/public/v1/discovery/",  Match::kPrefix, "",     false, &Router::discoveryRoute, &Router::servesRootRoute},
+    {"/metrics",               Match::kExact,  "GET",  true,  &Router::metrics,        &Router::servesAlways},
+    {"/console",               Match::kExact,  "GET",  true,  &Router::console,        &Router::servesAlways, "/console/"},
+    {"/console/",              Match::kPrefix, "GET",  true,  &Router::console,        &Router::servesAlways, "/console/"},
+    {"/healthz",               Match::kExact,  "GET",  true,  &Router::health,         &Router::servesAlways},
+    {"/.well-known/",          Match::kPrefix, "GET",  true,  &Router::wellKnownRoute, &Router::servesWellKnown},
+    {"/public/v1/query/",      Match::kPrefix, "",     true,  &Router::query,          &Router::servesQuery},
+    {"/public/v1/submit/",     Match::kPrefix, "",     true,  &Router::submit,         &Router::servesSubmit},
+    // clang-format on
+};
+
+const Router::Entry* Router::entryFor(const std::string& path, const std::string* method) {
+  for (const Entry& e : kEntries) {
+    bool pathMatches = e.match == Match::kExact ? path == e.path : startsWith(path, e.path);
+    if (pathMatches && (!method || e.method.empty() || e.method == *method)) return &e;
+  }
+  return nullptr;
+}
+
 HttpResult Router::dispatch(const HttpRequestData& request) {
   const std::string& path = request.path;
   if (listener_) {  // a plugin's own listener serves its routes and nothing else
@@ -257,73 +282,89 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     throw notFound("unknown path " + request.method + " " + path + " on listener '" +
                    listener_->name + "' of plugin '" + listenerModule_ + "'");
   }
-  if (startsWith(path, kPluginPrefix)) {  // /plugins/<name><route path>
-    std::string rest = path.substr(kPluginPrefix.size());
-    size_t slash = rest.find('/');
-    std::string module = rest.substr(0, slash);
-    std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
-    if (const RouteSpec* route = gateway_.catalog().route(module, request.method, subpath))
-      return runRoute(*route, request, subpath);
-    throw gateway_.catalog().unservedRoute(module, request.method, path);
-  }
+  const Entry* entry = entryFor(path, &request.method);
+  if (!entry) throw notFound("unknown path " + path);
+  if (entry->bodyText)
+    if (auto field = json::fieldHoldingNul(request.body))
+      throw invalidArgument("invalid field " + *field +
+                            ": it holds a NUL character, which cannot be stored as it was sent");
+  return (this->*entry->serve)(request, path.substr(entry->path.size()));
+}
+
+HttpResult Router::pluginRoute(const HttpRequestData& request, const std::string& rest) {
+  // /plugins/<name><route path>
+  size_t slash = rest.find('/');
+  std::string module = rest.substr(0, slash);
+  std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
+  if (const RouteSpec* route = gateway_.catalog().route(module, request.method, subpath))
+    return runRoute(*route, request, subpath);
+  throw gateway_.catalog().unservedRoute(module, request.method, request.path);
+}
+
+HttpResult Router::discoveryRoute(const HttpRequestData& request, const std::string&) {
   // Discovery documents a module serves at the API's own paths (RouteSpec::atRoot).
-  if (startsWith(path, "/public/v1/discovery/")) {
-    if (const RouteSpec* route = gateway_.catalog().rootRoute(request.method, path))
-      return runRoute(*route, request, path);
-    throw notFound("unknown path " + request.method + " " + path);
-  }
-  bool api = startsWith(path, kQueryPrefix) || startsWith(path, kSubmitPrefix);
-  if (auto field = json::fieldHoldingNul(request.body))
-    throw invalidArgument("invalid field " + *field +
-                          ": it holds a NUL character, which cannot be stored as it was sent");
-  if (request.method == "GET" && path == "/metrics") return metrics(request);
-  if (request.method == "GET" && (path == "/console" || startsWith(path, "/console/"))) {
-    auto etag = request.headers.find("if-none-match");
-    if (auto asset = consoleAsset(path, etag == request.headers.end() ? "" : etag->second))
-      return *asset;
-    throw notFound("unknown path " + path + ": the console has no such file");
-  }
-  if (request.method == "GET" && path == "/healthz") {
-    json::Object o = json::object();
-    o->set("status", "ok");
-    return jsonResult(200, o);
-  }
-  if (request.method == "GET" && startsWith(path, "/.well-known/")) {
-    if (auto document = wellKnown(gateway_, path)) return *document;
-  }
-  if (!api) throw notFound("unknown path " + path);
+  if (const RouteSpec* route = gateway_.catalog().rootRoute(request.method, request.path))
+    return runRoute(*route, request, request.path);
+  throw notFound("unknown path " + request.method + " " + request.path);
+}
+
+HttpResult Router::console(const HttpRequestData& request, const std::string&) {
+  auto etag = request.headers.find("if-none-match");
+  if (auto asset = consoleAsset(request.path, etag == request.headers.end() ? "" : etag->second))
+    return *asset;
+  throw notFound("unknown path " + request.path + ": the console has no such file");
+}
+
+HttpResult Router::health(const HttpRequestData&, const std::string&) {
+  json::Object o = json::object();
+  o->set("status", "ok");
+  return jsonResult(200, o);
+}
+
+HttpResult Router::wellKnownRoute(const HttpRequestData& request, const std::string&) {
+  if (auto document = wellKnown(gateway_, request.path)) return *document;
+  throw notFound("unknown path " + request.path);
+}
+
+std::optional<HttpResult> Router::refusedApiCall(const HttpRequestData& request, size_t sizeLimit,
+                                                 const char* limitName) const {
   if (request.method != "POST") {
     HttpResult r =
         errorResult(Error(Code::kUnimplemented, "method " + request.method + " is not allowed on " +
-                                                    path + "; use POST"));
+                                                    request.path + "; use POST"));
     r.status = 405;
     r.headers.emplace_back("Allow", "POST, OPTIONS");
     return r;
   }
   if (request.bodyTooLarge) return bodyTooLarge(request, gateway_.config().maxBodyBytes);
-  if (startsWith(path, kSubmitPrefix) &&
-      request.body.size() > gateway_.config().server.maxActivityBytes) {
+  if (limitName && request.body.size() > sizeLimit) {
     HttpResult r = errorResult(invalidArgument(
-        "activity request of " + std::to_string(request.body.size()) +
-        " bytes exceeds limits.maxActivityBytes, " +
-        std::to_string(gateway_.config().server.maxActivityBytes) +
+        "activity request of " + std::to_string(request.body.size()) + " bytes exceeds " +
+        limitName + ", " + std::to_string(sizeLimit) +
         " bytes: an activity is stored with its request, so it is held to less than other "
         "requests"));
     r.status = 413;
     return r;
   }
-  auto [headers, apiKey] = verifiedStamp(request);
+  return std::nullopt;
+}
 
-  if (startsWith(path, kQueryPrefix)) {
-    std::string organizationId;
-    HttpResult result = jsonResult(
-        200, runQuery(path.substr(kQueryPrefix.size()), request, headers, apiKey, organizationId));
-    result.log.organizationId = std::move(organizationId);
-    return result;
-  }
+HttpResult Router::query(const HttpRequestData& request, const std::string& op) {
+  if (auto refused = refusedApiCall(request, 0, nullptr)) return *refused;
+  auto [headers, apiKey] = verifiedStamp(request);
+  std::string organizationId;
+  HttpResult result = jsonResult(200, runQuery(op, request, headers, apiKey, organizationId));
+  result.log.organizationId = std::move(organizationId);
+  return result;
+}
+
+HttpResult Router::submit(const HttpRequestData& request, const std::string& path) {
+  if (auto refused = refusedApiCall(request, gateway_.config().server.maxActivityBytes,
+                                    "limits.maxActivityBytes"))
+    return *refused;
+  auto [headers, apiKey] = verifiedStamp(request);
   const uint64_t eventsBefore = gateway_.activityEventsWritten();
-  auto submitted =
-      pipeline_.submit(path.substr(kSubmitPrefix.size()), request.body, headers, apiKey);
+  auto submitted = pipeline_.submit(path, request.body, headers, apiKey);
   // Its status changes go to the modules now, not at the next poll; a submission that wrote
   // no event (no module wanted its organization's) leaves the dispatcher asleep.
   if (gateway_.activityEventsWritten() != eventsBefore) gateway_.wakeBackground();
@@ -335,6 +376,32 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
     result.log.activityStatus = activity->optValue<std::string>("status", "");
   }
   return result;
+}
+
+bool Router::servesAlways(const std::string&, const std::string&) const {
+  return true;
+}
+
+bool Router::servesPluginRoute(const std::string& method, const std::string& rest) const {
+  size_t slash = rest.find('/');
+  std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
+  return gateway_.catalog().route(rest.substr(0, slash), method, subpath) != nullptr;
+}
+
+bool Router::servesRootRoute(const std::string& method, const std::string& rest) const {
+  return gateway_.catalog().rootRoute(method, "/public/v1/discovery/" + rest) != nullptr;
+}
+
+bool Router::servesWellKnown(const std::string&, const std::string& rest) const {
+  return wellKnown(gateway_, "/.well-known/" + rest).has_value();
+}
+
+bool Router::servesQuery(const std::string&, const std::string& op) const {
+  return gateway_.catalog().query(op) != nullptr;
+}
+
+bool Router::servesSubmit(const std::string&, const std::string& path) const {
+  return !gateway_.catalog().activitiesAt(path).empty();
 }
 
 namespace {
@@ -355,31 +422,18 @@ std::string requestIdOf(const HttpRequestData& request) {
 std::string Router::routeLabel(const HttpRequestData& request) const {
   const std::string& path = request.path;
   const std::string method = request.method == "HEAD" ? "GET" : request.method;
-  const Catalog& catalog = gateway_.catalog();
   if (listener_) {
     for (const auto& route : listener_->routes)
       if (route.path == path) return path;
     return "unmatched";
   }
-  if (startsWith(path, kPluginPrefix)) {
-    std::string rest = path.substr(kPluginPrefix.size());
-    size_t slash = rest.find('/');
-    std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
-    return catalog.route(rest.substr(0, slash), method, subpath) ? path : "unmatched";
-  }
-  if (startsWith(path, kQueryPrefix))
-    return catalog.query(path.substr(kQueryPrefix.size())) ? path : "unmatched";
-  if (startsWith(path, kSubmitPrefix))
-    return catalog.activitiesAt(path.substr(kSubmitPrefix.size())).empty() ? "unmatched" : path;
-  if (method == "GET" && (path == "/console" || startsWith(path, "/console/")))
-    return "/console/";  // one label for the console's files, known or not: a bounded set
-  if (catalog.rootRoute(method, path) || path == "/healthz" || path == "/metrics" ||
-      wellKnown(gateway_, path))
-    return path;
-  return "unmatched";
+  const Entry* entry = entryFor(path, nullptr);  // by path alone: a wrong method is labelled too
+  if (!entry || !(this->*entry->served)(method, path.substr(entry->path.size())))
+    return "unmatched";
+  return entry->label.empty() ? path : std::string(entry->label);
 }
 
-HttpResult Router::metrics(const HttpRequestData& request) {
+HttpResult Router::metrics(const HttpRequestData& request, const std::string&) {
   // With an address of its own (metrics.listen) the main listener does not serve it.
   if (!gateway_.config().metricsListen.empty())
     throw notFound("unknown path /metrics: metrics are served on " +

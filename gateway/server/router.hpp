@@ -5,7 +5,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -67,8 +69,44 @@ class Router {
   bool localCall(const HttpRequestData& request) const;
 
  private:
+  // One row of the main listener's table (kEntries in router.cpp).
+  enum class Match { kExact, kPrefix };
+  struct Entry {
+    std::string_view path;
+    Match match;
+    std::string_view method;  // empty: any
+    bool bodyText;            // a NUL inside a string of the body is refused
+    // Serves the request; `rest` is the path after the entry's.
+    HttpResult (Router::*serve)(const HttpRequestData& request, const std::string& rest);
+    // Whether `rest` names something served to `method` (the metrics label).
+    bool (Router::*served)(const std::string& method, const std::string& rest) const;
+    std::string_view label = {};  // the entry's one label, when it has one
+  };
+  static const Entry kEntries[];
+  // The first entry whose path matches, and whose method when `method` is given.
+  static const Entry* entryFor(const std::string& path, const std::string* method);
+
   HttpResult handleUnlabelled(const HttpRequestData& request);
   HttpResult dispatch(const HttpRequestData& request);
+  // The entries' handlers.
+  HttpResult pluginRoute(const HttpRequestData& request, const std::string& rest);
+  HttpResult discoveryRoute(const HttpRequestData& request, const std::string& rest);
+  HttpResult metrics(const HttpRequestData& request, const std::string& rest);
+  HttpResult console(const HttpRequestData& request, const std::string& rest);
+  HttpResult health(const HttpRequestData& request, const std::string& rest);
+  HttpResult wellKnownRoute(const HttpRequestData& request, const std::string& rest);
+  HttpResult query(const HttpRequestData& request, const std::string& op);
+  HttpResult submit(const HttpRequestData& request, const std::string& path);
+  // The API's refusals before its stamp is read: a method other than POST (405), a body over
+  // limits.maxBodyBytes, or over `sizeLimit` when `limitName` names one (413).
+  std::optional<HttpResult> refusedApiCall(const HttpRequestData& request, size_t sizeLimit,
+                                           const char* limitName) const;
+  bool servesAlways(const std::string& method, const std::string& rest) const;
+  bool servesPluginRoute(const std::string& method, const std::string& rest) const;
+  bool servesRootRoute(const std::string& method, const std::string& rest) const;
+  bool servesWellKnown(const std::string& method, const std::string& rest) const;
+  bool servesQuery(const std::string& method, const std::string& op) const;
+  bool servesSubmit(const std::string& method, const std::string& path) const;
   HttpResult runRoute(const RouteSpec& route, const HttpRequestData& request,
                       const std::string& subpath);
   json::Object runQuery(const std::string& op, const HttpRequestData& request,
@@ -77,7 +115,6 @@ class Router {
                         std::string& organizationIdOut);
   StampHeaders stampHeaders(const HttpRequestData& request) const;
   std::string routeLabel(const HttpRequestData& request) const;
-  HttpResult metrics(const HttpRequestData& request);
   struct Stamp {
     StampHeaders headers;
     std::optional<VerifiedApiKeyStamp> apiKey;  // an X-Stamp, verified
