@@ -2,7 +2,9 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
 
 #include "activity/activity_store.hpp"
 #include "mfa/mfa_store.hpp"
@@ -183,6 +185,37 @@ TEST(SqliteStoreTest, RunsInWalMode) {
   {
     Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
     db.read([](Db& session) { EXPECT_EQ(session.queryOne("PRAGMA journal_mode")->str(0), "wal"); });
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A COMMIT returns only once the WAL is synced: synchronous=FULL (2) on the connection that
+// commits the write batches, and on every connection of the pool, which reads use at once
+// here so that each is opened and asked.
+TEST(SqliteStoreTest, EveryConnectionSyncsAtEachCommit) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-sync-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  {
+    Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
+    db.transaction([](Db& session) {
+      EXPECT_EQ(session.queryOne("PRAGMA synchronous")->i64(0), 2);
+      session.exec("CREATE TABLE synced (n INTEGER)");
+    });
+    std::atomic<int> inside{0}, full{0};
+    std::vector<std::thread> readers;
+    for (int i = 0; i < 4; ++i)
+      readers.emplace_back([&] {
+        db.read([&](Db& session) {
+          if (session.queryOne("PRAGMA synchronous")->i64(0) == 2) ++full;
+          // Held until all four are inside, so that each has a connection of its own.
+          ++inside;
+          for (int spin = 0; spin < 500 && inside < 4; ++spin)
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        });
+      });
+    for (auto& t : readers) t.join();
+    EXPECT_EQ(inside, 4);
+    EXPECT_EQ(full, 4);
   }
   std::filesystem::remove_all(dir);
 }
