@@ -39,7 +39,8 @@
 # under a kind that writes (on SQLite), the cost of the smallest durable write on this disk and
 # the ceiling with it (tests/bench/store_floor.cpp).
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
-# context switches, the bytes it sent toward the disk), how many writes shared a commit on
+# context switches, the bytes it sent toward the disk, and the share of that CPU its crypto
+# floor is), how many writes shared a commit on
 # average so far (from GET /metrics), on PostgreSQL what each request cost the server's
 # processes, and it ends with the gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
@@ -304,6 +305,10 @@ n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
       f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')
+# The crypto's share of that CPU: the request's unavoidable cryptography on one core against
+# all the gateway spent on it. It does not depend on wrk sharing the cores, as the rate does.
+print(f'  crypto share of the gateway CPU: {100 * (1e6 / $perCore) / (cpu or 1):.0f} % '
+      f'({1e6 / $perCore:.0f} us of crypto a request)')
 if '$backend' == 'postgresql':
     # All the gateways' requests, for all of them share the one server.
     server = ($p1 - $p0) * tick / ($total or 1)
