@@ -152,9 +152,40 @@ const ActivitySpec& ActivityPipeline::specFor(const std::string& path,
 ActivityPipeline::Submitted ActivityPipeline::submit(
     const std::string& path, std::string_view body, const StampHeaders& headers,
     const std::optional<VerifiedApiKeyStamp>& apiKey) {
+  Submission s = parse(path, body, headers, apiKey);
+  ActivityRecord record;
+  if (s.onSnapshot) {
+    // Authenticated, admitted, decided and executed on one snapshot; anything but a plain
+    // allow is decided again the general way, in the write batch.
+    auto decided = runReadOnly(s);
+    record = decided ? std::move(*decided) : settleNew(s);
+  } else {
+    gateway_.database().read([&](Db& db) {
+      DirectoryView directory(&gateway_.directoryCache(), db);
+      authenticate(s, directory);
+      admit(s, directory, /*lookUpBody=*/true);
+    });
+    if (s.isVote) {
+      record = vote(s.envelope, s.caller, s.body);
+    } else if (s.existing) {
+      record = answerAgain(s, std::move(*s.existing));
+    } else {
+      // Network calls the handler needs (an issuer's keys), before any lock is taken.
+      if (s.spec.prepare)
+        runPreparer(s.spec, s.caller, s.envelope.organizationId, s.envelope.parameters);
+      std::optional<ActivityRecord> decided;
+      if (s.spec.readOnly) decided = runReadOnly(s);
+      record = decided ? std::move(*decided) : settleNew(s);
+    }
+  }
+  return respond(s, record);
+}
+
+ActivityPipeline::Submission ActivityPipeline::parse(
+    const std::string& path, std::string_view body, const StampHeaders& headers,
+    const std::optional<VerifiedApiKeyStamp>& apiKey) const {
   Envelope env = parseEnvelope(body);
   const ActivitySpec& spec = specFor(path, env.type);
-
   int64_t now = gateway_.nowMs();
   if (env.timestampMs < now - kMaxStampAgeMs)
     throw invalidArgument("invalid field timestampMs: " + std::to_string(env.timestampMs) +
@@ -163,86 +194,72 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
     throw invalidArgument("invalid field timestampMs: " + std::to_string(env.timestampMs) +
                           " is more than 5 minutes in the future (gateway time " +
                           std::to_string(now) + ")");
-
-  Caller caller;
-  std::string fingerprint = activities::fingerprintOf(body);
-  std::optional<ActivityRecord> existing;
-  ResponseHeaders responseHeaders;
   const bool isVote = spec.type == kApproveActivity || spec.type == kRejectActivity;
-  ActivityRecord record;
   // A read-only activity without network calls to prepare is admitted on the snapshot it is
   // decided and executed on: one read transaction, and one read of the directory's generation.
   // Only with an API key's stamp: a passkey's assertion advances its stored counter, and an
   // attested stamp may spend what it presents, which are writes a snapshot refuses.
-  const bool admitOnSnapshot = spec.readOnly && !spec.prepare && !isVote && apiKey;
-  // Who submits, whether this version is open to their organization, and whether this body is
-  // already an activity; then, for a new activity, its record. False when it already exists.
+  const bool onSnapshot = spec.readOnly && !spec.prepare && !isVote && apiKey.has_value();
+  return Submission{spec,    std::move(env), body,
+                    headers, apiKey,         activities::fingerprintOf(body),
+                    now,     isVote,         onSnapshot};
+}
+
+void ActivityPipeline::authenticate(Submission& s, DirectoryView& directory) {
+  auto who =
+      resolver_.resolve(directory, s.headers, s.apiKey, s.body, s.envelope.organizationId, s.now);
+  s.caller = who.caller;
+  // A passkey found in a sub-organization of the named one acts there, and the activity
+  // reports that sub-organization.
+  s.envelope.organizationId = who.organizationId;
+}
+
+void ActivityPipeline::admit(Submission& s, DirectoryView& directory, bool lookUpBody) {
+  // Whether this version is open to the organization: refused before anything is stored.
+  s.responseHeaders = rollout_.admit(directory.db(), s.spec, s.envelope.organizationId);
   // On the snapshot the body is not looked up: its row is inserted unless the fingerprint is
   // stored, and a body that is stored answers with that activity then (runReadOnly). So the
   // lookup, a statement every signature paid, is paid only by a body sent again.
-  auto admit = [&](DirectoryView& directory) {
-    auto who = resolver_.resolve(directory, headers, apiKey, body, env.organizationId, now);
-    caller = who.caller;
-    // A passkey found in a sub-organization of the named one acts there, and the activity
-    // reports that sub-organization.
-    env.organizationId = who.organizationId;
-    // Whether this version is open to the organization: refused before anything is stored.
-    responseHeaders = rollout_.admit(directory.db(), spec, env.organizationId);
-    if (!admitOnSnapshot) existing = activities::findByFingerprint(directory.db(), fingerprint);
-    // Authenticated, and before any policy runs: a malformed intent is refused, nothing stored.
-    checkParameterShapes(spec.parameters, env.parameters);
-    if (existing || isVote) return false;
-    record = newRecord(spec, env, fingerprint, now);
-    return true;
-  };
+  if (lookUpBody) s.existing = activities::findByFingerprint(directory.db(), s.fingerprint);
+  // Authenticated, and before any policy runs: a malformed intent is refused, nothing stored.
+  checkParameterShapes(s.spec.parameters, s.envelope.parameters);
+}
 
-  std::optional<ActivityRecord> decided;  // a read-only activity, decided on its snapshot
-  if (admitOnSnapshot)
-    decided = runReadOnly(spec, admit, record, caller, body);
-  else
+ActivityRecord ActivityPipeline::answerAgain(const Submission& s, ActivityRecord stored) {
+  // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
+  if (activities::hasSecretResults(s.spec))  // the submitter may read what it made
     gateway_.database().read([&](Db& db) {
-      DirectoryView directory(&gateway_.directoryCache(), db);
-      admit(directory);
+      DbKeyring keyring(db, gateway_.masterKey());
+      activities::openResults(keyring, stored);
     });
+  return stored;
+}
 
-  if (isVote) {
-    record = vote(env, caller, body);
-  } else if (existing) {
-    // Identical bodies are one activity: Rust re-POSTs while pending and Go retries 5xx.
-    record = *existing;
-    if (activities::hasSecretResults(spec))  // the submitter may read what it made
-      gateway_.database().read([&](Db& db) {
-        DbKeyring keyring(db, gateway_.masterKey());
-        activities::openResults(keyring, record);
-      });
-  } else if (decided) {
-    record = std::move(*decided);
-  } else {
-    // Network calls the handler needs (an issuer's keys), before any lock is taken.
-    if (spec.prepare) runPreparer(spec, caller, env.organizationId, env.parameters);
-    // The general way's first step in the write transaction: the submitter's vote, and the
-    // presentation of an attested submission (stamp_login), whose OTP factor counts without
-    // spending the token: the handler spends it when the activity runs.
-    auto prepareNew = [&](Db& db, ActivityRecord& r) {
-      // A concurrent identical request may have won the race for this fingerprint.
-      if (auto raced = activities::findByFingerprint(db, fingerprint)) {
-        r = *raced;
-        return Prepared::kSettled;
-      }
-      DirectoryView directory(nullptr, db);
-      r.votes = json::array();
-      r.votes->add(
-          voteJson(directory, caller, r.id, "VOTE_SELECTION_APPROVED", body, r.createdAtMs));
-      recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), r.createdAtMs);
-      return Prepared::kDecide;
-    };
-    if (spec.readOnly && !admitOnSnapshot)
-      decided = runReadOnly(spec, nullptr, record, caller, body);
-    record = decided ? std::move(*decided) : settle(spec, record, caller, true, prepareNew);
-  }
+ActivityRecord ActivityPipeline::settleNew(const Submission& s) {
+  // The general way's first step in the write transaction: the submitter's vote, and the
+  // presentation of an attested submission (stamp_login), whose OTP factor counts without
+  // spending the token: the handler spends it when the activity runs.
+  auto prepareNew = [&](Db& db, ActivityRecord& r) {
+    // A concurrent identical request may have won the race for this fingerprint.
+    if (auto raced = activities::findByFingerprint(db, s.fingerprint)) {
+      r = *raced;
+      return Prepared::kSettled;
+    }
+    DirectoryView directory(nullptr, db);
+    r.votes = json::array();
+    r.votes->add(
+        voteJson(directory, s.caller, r.id, "VOTE_SELECTION_APPROVED", s.body, r.createdAtMs));
+    recordPresentation(db, r, s.caller, mfa::presentedBy(directory, s.caller), r.createdAtMs);
+    return Prepared::kDecide;
+  };
+  return settle(s.spec, newRecord(s.spec, s.envelope, s.fingerprint, s.now), s.caller, true,
+                prepareNew);
+}
+
+ActivityPipeline::Submitted ActivityPipeline::respond(Submission& s, const ActivityRecord& record) {
   json::Object response = json::object();
-  response->set("activity", activities::toJson(record, caller));
-  return {response, std::move(responseHeaders)};
+  response->set("activity", activities::toJson(record, s.caller));
+  return {response, std::move(s.responseHeaders)};
 }
 
 void ActivityPipeline::runPreparer(const ActivitySpec& spec, const Caller& caller,
@@ -467,9 +484,9 @@ void ActivityPipeline::fail(ActivityRecord& record, const Error& failure) {
   record.failure = activities::failureJson(failure.code(), failure.what());
 }
 
-std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
-    const ActivitySpec& spec, const std::function<bool(DirectoryView&)>& admit,
-    const ActivityRecord& fresh, const Caller& submitter, std::string_view body) {
+std::optional<ActivityRecord> ActivityPipeline::runReadOnly(Submission& s) {
+  const ActivitySpec& spec = s.spec;
+  const Caller& submitter = s.caller;
   // Decide and execute on one snapshot, beside other requests. Only the plain case is taken
   // here: anything but an allow (a denial, a quorum, MFA, a failing plugin) goes the general
   // way, which decides again inside the write transaction, where the submission's own MFA
@@ -486,11 +503,14 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
     DirectoryView directory(&gateway_.directoryCache(), db);
-    // `admit` fills `fresh` and `submitter` (or, off the snapshot, finds the body stored).
-    if (admit && !admit(directory)) return;
-    record = fresh;
+    // Admitted on this same snapshot, unless it was admitted before (off the snapshot).
+    if (s.onSnapshot) {
+      authenticate(s, directory);
+      admit(s, directory, /*lookUpBody=*/false);
+    }
+    record = newRecord(spec, s.envelope, s.fingerprint, s.now);
     record.votes = json::array();
-    record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", body,
+    record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", s.body,
                                record.createdAtMs));
     try {
       // What the stamp presents, read on the snapshot the decision is made on: the write

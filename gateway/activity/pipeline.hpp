@@ -53,6 +53,40 @@ class ActivityPipeline {
                    const std::optional<VerifiedApiKeyStamp>& apiKey);
 
  private:
+  // One submission on its way through the script that submit() reads as (README.md walks it):
+  // parse, authenticate, admit, then decide, execute and commit on a snapshot or in the write
+  // batch, then respond. Each step takes the submission and adds what it found.
+  struct Submission {
+    // parse
+    const ActivitySpec& spec;
+    Envelope envelope;
+    std::string_view body;
+    const StampHeaders& headers;
+    const std::optional<VerifiedApiKeyStamp>& apiKey;
+    std::string fingerprint;  // sha256 of the body: identical bodies are one activity
+    int64_t now = 0;
+    bool isVote = false;      // approve_activity or reject_activity
+    bool onSnapshot = false;  // authenticated, admitted and decided on one read snapshot
+    // authenticate
+    Caller caller = {};
+    // admit
+    ResponseHeaders responseHeaders = {};
+    std::optional<ActivityRecord> existing = {};  // the body was sent before: that activity
+  };
+  // The envelope, its type at this path, and its freshness; where the rest runs.
+  Submission parse(const std::string& path, std::string_view body, const StampHeaders& headers,
+                   const std::optional<VerifiedApiKeyStamp>& apiKey) const;
+  // Who submits: the stamp's credential in the organization named, or (a passkey) below it.
+  void authenticate(Submission& s, DirectoryView& directory);
+  // Whether the version is open to the organization, whether the body is already an activity
+  // (when `lookUpBody`), and the parameters' shapes. Throws what it refuses.
+  void admit(Submission& s, DirectoryView& directory, bool lookUpBody);
+  // A body sent before: its activity, with what it made for the submitter to read.
+  ActivityRecord answerAgain(const Submission& s, ActivityRecord stored);
+  // A new activity decided and run in the write batch (settle), its vote recorded first.
+  ActivityRecord settleNew(const Submission& s);
+  Submitted respond(Submission& s, const ActivityRecord& record);
+
   const ActivitySpec& specFor(const std::string& path, const std::string& type) const;
   ActivityRecord vote(const Envelope& env, const Caller& caller, std::string_view body);
   // What settle()'s first step found in the transaction: a record to decide, or one already
@@ -67,14 +101,9 @@ class ActivityPipeline {
   void runPreparer(const ActivitySpec& spec, const Caller& caller,
                    const std::string& organizationId, const json::Object& parameters);
   // A new activity of a read-only type, decided and executed on a snapshot outside the write
-  // lock; nullopt when the decision is not a plain allow, for settle() to take over, or when
-  // `admit` returns false. `admit`, when given, runs first on that snapshot and fills `fresh`
-  // and `submitter` (which are the caller's own variables): the request is authenticated on
-  // the snapshot it is decided on.
-  std::optional<ActivityRecord> runReadOnly(const ActivitySpec& spec,
-                                            const std::function<bool(DirectoryView&)>& admit,
-                                            const ActivityRecord& fresh, const Caller& submitter,
-                                            std::string_view body);
+  // lock; nullopt when the decision is not a plain allow, for settle() to take over. When the
+  // submission is `onSnapshot`, it is authenticated and admitted on that same snapshot first.
+  std::optional<ActivityRecord> runReadOnly(Submission& s);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
   // that follows it on the same Db (a new one for each try of a transaction). The decision reads
   // `directory`'s Db, through the directory cache on a snapshot only.
