@@ -4,6 +4,7 @@
 // statuses that are stored for get_policy_evaluations and get_mfa_status.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "signet/plugin.hpp"
@@ -26,6 +27,9 @@ struct AuthorizationRequest {
   json::Object parameters;
   json::Array votes;       // v1Vote objects; the submitter's approval is the first
   std::string activityId;  // whose recorded MFA presentations count
+  // What the request's own stamp presents, beside those recorded: a new activity decided on a
+  // read snapshot, whose presentation is stored with it afterwards.
+  std::optional<mfa::Presentation> presented = std::nullopt;
   // Where the activity's facts hooks keep what its handler reuses (RequestContext::requestCache):
   // the pipeline's, for a decision the handler runs right after on the same store; else none.
   RequestCache* cache = nullptr;

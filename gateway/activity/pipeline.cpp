@@ -155,10 +155,8 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
   Submission s = parse(path, body, headers, apiKey);
   ActivityRecord record;
   if (s.onSnapshot) {
-    // Authenticated, admitted, decided and executed on one snapshot; anything but a plain
-    // allow is decided again the general way, in the write batch.
-    auto decided = runReadOnly(s);
-    record = decided ? std::move(*decided) : settleNew(s);
+    // Authenticated, admitted, decided and executed on one snapshot.
+    record = runReadOnly(s);
   } else {
     gateway_.database().read([&](Db& db) {
       DirectoryView directory(&gateway_.directoryCache(), db);
@@ -173,9 +171,8 @@ ActivityPipeline::Submitted ActivityPipeline::submit(
       // Network calls the handler needs (an issuer's keys), before any lock is taken.
       if (s.spec.prepare)
         runPreparer(s.spec, s.caller, s.envelope.organizationId, s.envelope.parameters);
-      std::optional<ActivityRecord> decided;
-      if (s.spec.readOnly) decided = runReadOnly(s);
-      record = decided ? std::move(*decided) : settleNew(s);
+      // Decided and executed on a snapshot when the handler only reads, else in the write batch.
+      record = s.spec.readOnly ? runReadOnly(s) : settleNew(s);
     }
   }
   return respond(s, record);
@@ -347,7 +344,8 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
 
 Decision ActivityPipeline::decide(DirectoryView& directory, const ActivitySpec& spec,
                                   const ActivityRecord& record, const Caller& submitter,
-                                  RequestCache& cache) {
+                                  RequestCache& cache,
+                                  const std::optional<mfa::Presentation>& presented) {
   const std::string& org = record.organizationId;
   json::Object params = record.intent->getObject(spec.intentKey);
   // A parent organization's credentials reach into a sub-organization only for the activities
@@ -363,7 +361,25 @@ Decision ActivityPipeline::decide(DirectoryView& directory, const ActivitySpec& 
   // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
   // parent's own root quorum and policies: it is the parent's credential that acts.
   return authorizer_.decide(directory.db(), {&spec, submitter.organizationId, params, record.votes,
-                                             record.id, &cache, &directory});
+                                             record.id, presented, &cache, &directory});
+}
+
+bool ActivityPipeline::applyDecision(ActivityRecord& record, const Decision& decision) {
+  switch (decision.kind) {
+    case Decision::Kind::kDeny:
+      record.status = kStatusFailed;
+      record.failure = activities::failureJson(Code::kPermissionDenied, decision.reason);
+      return false;
+    case Decision::Kind::kConsensusNeeded:
+      record.status = kStatusConsensusNeeded;
+      return false;
+    case Decision::Kind::kAuthenticatorsNeeded:
+      record.status = kStatusAuthenticatorsNeeded;
+      return false;
+    case Decision::Kind::kAllow:
+      return true;
+  }
+  return false;
 }
 
 void ActivityPipeline::execute(Db& db, const ActivitySpec& spec, ActivityRecord& record,
@@ -484,21 +500,20 @@ void ActivityPipeline::fail(ActivityRecord& record, const Error& failure) {
   record.failure = activities::failureJson(failure.code(), failure.what());
 }
 
-std::optional<ActivityRecord> ActivityPipeline::runReadOnly(Submission& s) {
+ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
   const ActivitySpec& spec = s.spec;
   const Caller& submitter = s.caller;
-  // Decide and execute on one snapshot, beside other requests. Only the plain case is taken
-  // here: anything but an allow (a denial, a quorum, MFA, a failing plugin) goes the general
-  // way, which decides again inside the write transaction, where the submission's own MFA
-  // presentation is recorded first. Leaving that presentation out here can only make the
-  // decision stricter, never laxer.
+  // Decide and execute on one snapshot, beside other requests; only the outcome is written, in
+  // the write batch. The decision counts what the submission's own stamp presents (its MFA
+  // factor) as the write batch would once it recorded it, so whatever it decides (an allow, a
+  // denial, a quorum to wait for, factors to wait for) is final: nothing is decided twice. A
+  // read-only handler writes nothing, so a failure has nothing to roll back.
   Decision decision;
   std::optional<Error> failure;
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<HandlerContext::AfterCommit> calls;
   std::exception_ptr refused;
-  std::optional<mfa::Method> presented;
-  bool allowed = false;
+  std::optional<mfa::Presentation> presented;
   ActivityRecord record;
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
@@ -512,16 +527,18 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(Submission& s) {
     record.votes = json::array();
     record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", s.body,
                                record.createdAtMs));
+    // What the stamp presents, read on the snapshot the decision is made on: the write
+    // transaction below records it without reading the credential again.
+    presented = mfa::Presentation{lastVoteId(record), submitter.userId,
+                                  mfa::presentedBy(directory, submitter)};
     try {
-      // What the stamp presents, read on the snapshot the decision is made on: the write
-      // transaction below records it without reading the credential again.
-      presented = mfa::presentedBy(directory, submitter);
-      decision = decide(directory, spec, record, submitter, cache);
-    } catch (const std::exception&) {
+      decision = decide(directory, spec, record, submitter, cache, presented);
+    } catch (const PluginFailure& e) {
+      failure = e;  // a plugin's policy facts failed: the activity fails, as in settle
       return;
     }
-    if (decision.kind != Decision::Kind::kAllow) return;
-    allowed = true;
+    countOutcome(decision);
+    if (!applyDecision(record, decision)) return;
     try {
       execute(db, spec, record, submitter, cache, failureWrites, calls);
     } catch (const Error& e) {
@@ -533,15 +550,13 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(Submission& s) {
       failure = executionFailure(spec, record);
     }
   });
-  if (!allowed) return std::nullopt;  // decided again, and counted, the general way
-  countOutcome(decision);
   if (refused) {
     // A body stored before is that activity, whatever running it again now refuses (its key
     // deleted since, say), as it was when the body was looked up before it ran.
     std::optional<ActivityRecord> stored;
     gateway_.database().read(
         [&](Db& db) { stored = activities::findByFingerprint(db, record.fingerprint); });
-    if (stored) return stored;
+    if (stored) return *stored;
     if (!failureWrites.empty()) runFailureWrites(failureWrites);
     std::rethrow_exception(refused);
   }
@@ -557,7 +572,7 @@ std::optional<ActivityRecord> ActivityPipeline::runReadOnly(Submission& s) {
     }
     if (failure)
       for (const auto& write : failureWrites) write(db);
-    recordPresentation(db, record, submitter, *presented, record.createdAtMs);
+    mfa::recordPresentation(db, record.id, *presented, record.createdAtMs);
   });
   // The winner's calls are the winner's to make; this request's were never committed.
   if (!raced && record.status == kStatusPending) runAfterCommit(spec, record, calls);
@@ -582,14 +597,7 @@ ActivityRecord ActivityPipeline::settle(
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails
       throw;
     }
-    if (decision.kind == Decision::Kind::kDeny) {
-      record.status = kStatusFailed;
-      record.failure = activities::failureJson(Code::kPermissionDenied, decision.reason);
-    } else if (decision.kind == Decision::Kind::kConsensusNeeded) {
-      record.status = kStatusConsensusNeeded;
-    } else if (decision.kind == Decision::Kind::kAuthenticatorsNeeded) {
-      record.status = kStatusAuthenticatorsNeeded;
-    } else {
+    if (applyDecision(record, decision)) {
       try {
         execute(db, spec, record, submitter, cache, failureWrites, calls);
       } catch (const Error& e) {

@@ -101,14 +101,19 @@ class ActivityPipeline {
   void runPreparer(const ActivitySpec& spec, const Caller& caller,
                    const std::string& organizationId, const json::Object& parameters);
   // A new activity of a read-only type, decided and executed on a snapshot outside the write
-  // lock; nullopt when the decision is not a plain allow, for settle() to take over. When the
-  // submission is `onSnapshot`, it is authenticated and admitted on that same snapshot first.
-  std::optional<ActivityRecord> runReadOnly(Submission& s);
+  // lock, then stored in the write batch, whatever the decision. When the submission is
+  // `onSnapshot`, it is authenticated and admitted on that same snapshot first.
+  ActivityRecord runReadOnly(Submission& s);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
   // that follows it on the same Db (a new one for each try of a transaction). The decision reads
   // `directory`'s Db, through the directory cache on a snapshot only.
+  // `presented`: the submission's own MFA presentation, not yet stored (on a snapshot).
   Decision decide(DirectoryView& directory, const ActivitySpec& spec, const ActivityRecord& record,
-                  const Caller& submitter, RequestCache& cache);
+                  const Caller& submitter, RequestCache& cache,
+                  const std::optional<mfa::Presentation>& presented = std::nullopt);
+  // Gives the record the status a decision other than an allow means (FAILED with the denial,
+  // CONSENSUS_NEEDED, AUTHENTICATORS_NEEDED); true when it allows the handler to run.
+  static bool applyDecision(ActivityRecord& record, const Decision& decision);
   // Runs the handler and records its result; throws what the handler threw.
   // An activity with network calls to make is left PENDING for runAfterCommit.
   void execute(Db& db, const ActivitySpec& spec, ActivityRecord& record, const Caller& submitter,

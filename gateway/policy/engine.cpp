@@ -239,7 +239,10 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
   };
   std::optional<std::vector<mfa::Presentation>> presentations;
   auto presentationsOf = [&]() -> const std::vector<mfa::Presentation>& {
-    if (!presentations) presentations = mfa::presentationsOf(db, request.activityId);
+    if (!presentations) {
+      presentations = mfa::presentationsOf(db, request.activityId);
+      if (request.presented) presentations->push_back(*request.presented);
+    }
     return *presentations;
   };
   auto voters = mfa::checkVoters(directory, approverIds(request.votes), presentationsOf, factsOf);
