@@ -48,15 +48,17 @@ void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpoin
 
 }  // namespace
 
-bool hasActiveEndpoint(RequestContext& ctx, const std::string& organizationId,
-                       const std::string& parentOrganizationId) {
-  // One seek on webhook_endpoints_organization: the endpoints an event could go to, as
-  // enqueueDeliveries reads them (the organization's own and its parent's).
+bool hasActiveSubscription(RequestContext& ctx, const std::string& organizationId,
+                           const std::string& parentOrganizationId) {
+  // The subscriptions enqueueDeliveries reads, through the organization's endpoints (a seek on
+  // webhook_endpoints_organization, then on webhook_subscriptions_endpoint for each).
   return ctx.db()
       .queryOne(
-          "SELECT 1 FROM webhook_endpoints WHERE organization_id IN (?, ?) AND is_active = 1 "
-          "LIMIT 1",
-          {organizationId, parentOrganizationId.empty() ? organizationId : parentOrganizationId})
+          "SELECT 1 FROM webhook_endpoints e JOIN webhook_subscriptions s ON s.endpoint_id = "
+          "e.id WHERE e.organization_id IN (?, ?) AND e.is_active = 1 AND s.is_active = 1 AND "
+          "s.event_type = ? LIMIT 1",
+          {organizationId, parentOrganizationId.empty() ? organizationId : parentOrganizationId,
+           std::string(kActivityUpdates)})
       .has_value();
 }
 

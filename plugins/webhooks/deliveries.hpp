@@ -14,10 +14,11 @@
 
 namespace webhooks {
 
-// Whether the organization, or its parent, has an active endpoint: the activity events the
-// plugin takes (ActivityEventsSpec::interested). Without one, an activity costs it nothing.
-bool hasActiveEndpoint(signet::RequestContext& ctx, const std::string& organizationId,
-                       const std::string& parentOrganizationId);
+// Whether an active endpoint of the organization, or of its parent, has an active subscription
+// to activity updates: the activity events the plugin takes (ActivityEventsSpec::interested).
+// Without one, an activity costs the plugin nothing.
+bool hasActiveSubscription(signet::RequestContext& ctx, const std::string& organizationId,
+                           const std::string& parentOrganizationId);
 void enqueueDeliveries(signet::RequestContext& ctx, const Settings& settings,
                        const signet::ActivityEvent& event);
 

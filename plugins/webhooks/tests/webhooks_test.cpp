@@ -681,7 +681,7 @@ void countOutboxWrites(TestGateway& gw, Backend backend) {
   });
 }
 
-TEST_P(WebhooksTest, AnOrganizationWithoutAnActiveEndpointWritesNothingToTheOutbox) {
+TEST_P(WebhooksTest, AnOrganizationWithoutAnActiveSubscriptionWritesNothingToTheOutbox) {
   HttpRecorder receiver;
   TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
   countOutboxWrites(gw, GetParam());
@@ -704,6 +704,11 @@ TEST_P(WebhooksTest, AnOrganizationWithoutAnActiveEndpointWritesNothingToTheOutb
   auto sub = createSubOrganization(gw, "sub@example.com", "+14155550100");
   Client asSub = gw.clientWith(sub.userKey.stamper);
   createTag(asSub, sub.id, "unheard either");
+  // An endpoint that subscribes to nothing wants nothing either.
+  json::Object bare = endpointParams(receiver.url("/bare"));
+  bare->set("subscriptions", json::array());
+  createEndpoint(gw, root, org, bare);
+  createTag(root, org, "unheard by the bare endpoint");
   EXPECT_EQ(storeCount(gw, "SELECT COUNT(*) FROM outbox_writes"), 0);
 
   // Another organization's endpoint: its events are written, from the endpoint's own creation
