@@ -40,13 +40,19 @@ constexpr size_t kEventsPerBatch = 100;
 }  // namespace
 
 void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
-                         const std::string& previousStatus) {
+                         const std::string& previousStatus,
+                         const std::optional<std::string>& knownParent) {
   const auto& subscribers = gateway.catalog().services().activityEventSubscribers;
   if (subscribers.empty() || record.status == previousStatus) return;
   // An activity that deleted its own organization (delete_sub_organization) leaves no row to
   // read the parent from: its event then names no parent.
-  auto org = directory::findOrganization(db, record.organizationId);
-  std::string parentId = org && org->parentId ? *org->parentId : std::string();
+  std::string parentId;
+  if (knownParent) {
+    parentId = *knownParent;
+  } else if (auto org = directory::findOrganization(db, record.organizationId);
+             org && org->parentId) {
+    parentId = *org->parentId;
+  }
   // Only the modules that want this organization's events get a row; when none does, the
   // activity is neither rendered nor written a second time.
   std::vector<const std::string*> interested;

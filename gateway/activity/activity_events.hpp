@@ -6,6 +6,7 @@
 // the other modules go on.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -18,8 +19,12 @@ namespace signet {
 // Records the record's status for every subscribing module that is interested in the record's
 // organization (ActivityEventsSpec::interested) when it differs from `previousStatus` (empty for
 // a new activity). Nothing when no module wants it.
+// `knownParent`: the organization's parent ("" for a root organization) when the caller read it
+// already, on a snapshot through the directory cache; an organization's parent never changes, so
+// the store is not asked again.
 void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
-                         const std::string& previousStatus);
+                         const std::string& previousStatus,
+                         const std::optional<std::string>& knownParent = std::nullopt);
 
 // Hands the outbox to the modules' handlers until stop().
 class ActivityEventDispatcher {

@@ -440,14 +440,15 @@ Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const Activit
 }
 
 bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record,
-                               RowWrite row, const Decision& decision) {
+                               RowWrite row, const Decision& decision,
+                               const std::optional<std::string>& parent) {
   const bool isNew = row != RowWrite::kUpdate;
   bool redacted = activities::redactSecrets(spec, record);
   // The status it had, for the event outbox (read only when a module subscribes).
   std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
                            ? std::string()
                            : activities::storedStatus(db, record.id);
-  if (!writeRow(db, spec, record, row, before)) return false;
+  if (!writeRow(db, spec, record, row, before, parent)) return false;
   if (redacted && !isNew) activities::storeIntent(db, record);
   activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
                                gateway_.nowMs());
@@ -458,7 +459,8 @@ bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
 }
 
 bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
-                                RowWrite row, const std::string& before) {
+                                RowWrite row, const std::string& before,
+                                const std::optional<std::string>& parent) {
   // Bearer credentials are never stored in clear: in the result they are redacted and sealed
   // (secret_results.hpp), and so are secret parameters while the activity may still run
   // (secret_parameters.hpp). The record in hand keeps them for the answer.
@@ -484,7 +486,7 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
   }
   if (parameters) activities::sealParameters(*keyring, spec, record);
   if (results) activities::sealResults(*keyring, spec, record);
-  recordActivityEvent(gateway_, db, stored, before);
+  recordActivityEvent(gateway_, db, stored, before, parent);
   return true;
 }
 
@@ -514,6 +516,7 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
   std::vector<HandlerContext::AfterCommit> calls;
   std::exception_ptr refused;
   std::optional<mfa::Presentation> presented;
+  std::optional<std::string> parent;
   ActivityRecord record;
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
@@ -538,6 +541,10 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
       return;
     }
     countOutcome(decision);
+    // The organization's parent, for its event: the decision read the organization through the
+    // cache, so this is a hit, and the write batch need not read it again.
+    if (auto org = directory.organization(record.organizationId))
+      parent = org->parentId.value_or("");
     if (!applyDecision(record, decision)) return;
     try {
       execute(db, spec, record, submitter, cache, failureWrites, calls);
@@ -565,7 +572,7 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
   gateway_.database().transaction([&](Db& db) {
     // The activity's row first: should a concurrent identical request have stored this
     // fingerprint since the snapshot, nothing of this one is written and the winner answers.
-    if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, decision)) {
+    if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, decision, parent)) {
       record = activities::findByFingerprint(db, record.fingerprint).value();
       raced = true;
       return;

@@ -137,12 +137,13 @@ class ActivityPipeline {
   };
   // Writes the record, its policy evaluation and MFA statuses; false when `row` is
   // kInsertUnlessStored and an activity with the record's fingerprint is already stored.
+  // `parent`: the organization's parent, when read already (recordActivityEvent).
   bool persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, RowWrite row,
-               const Decision& decision);
+               const Decision& decision, const std::optional<std::string>& parent = std::nullopt);
   // The activity's row as stored (with its secret results redacted and sealed) and its event;
   // false when `row` is kInsertUnlessStored and the fingerprint is already stored.
   bool writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record, RowWrite row,
-                const std::string& before);
+                const std::string& before, const std::optional<std::string>& parent = std::nullopt);
 
   Gateway& gateway_;
   Authorizer& authorizer_;

@@ -16,6 +16,7 @@
 #include "store/database.hpp"
 #include "support/auth_fixtures.hpp"
 #include "support/http_recorder.hpp"
+#include "support/signing_fixtures.hpp"
 #include "support/tcp_peer.hpp"
 #include "support/test_gateway.hpp"
 
@@ -683,7 +684,7 @@ void countOutboxWrites(TestGateway& gw, Backend backend) {
 
 TEST_P(WebhooksTest, AnOrganizationWithoutAnActiveSubscriptionWritesNothingToTheOutbox) {
   HttpRecorder receiver;
-  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  TestGateway gw(GetParam(), {"webhooks", "signing"}, {}, settings(kDevelopment));
   countOutboxWrites(gw, GetParam());
   const std::string& org = gw.root().organizationId;
   Client root = gw.rootClient();
@@ -725,10 +726,18 @@ TEST_P(WebhooksTest, AnOrganizationWithoutAnActiveSubscriptionWritesNothingToThe
   EXPECT_EQ(writesOf(org), 0);
   EXPECT_EQ(writesOf(sub.id), 0);
 
-  // A parent's endpoint takes its sub-organization's events.
+  // A parent's endpoint takes its sub-organization's events: one decided in the write batch, and
+  // a signature decided on its snapshot, whose event names the parent the snapshot read.
   createEndpoint(gw, root, org, endpointParams(receiver.url("/parent")));
   ASSERT_TRUE(delivered("/parent", createTag(asSub, sub.id, "heard through the parent")));
   EXPECT_EQ(writesOf(sub.id), 1);
+  std::string address = newEthereumAddress(asSub, sub.id, "sub's wallet");
+  auto signature = asSub.submit(
+      "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", sub.id,
+      signParams(address, "00", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256"));
+  ASSERT_EQ(signature->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  ASSERT_TRUE(delivered("/parent", signature->getValue<std::string>("id")));
+  EXPECT_EQ(writesOf(sub.id), 3);  // the tag, the wallet, the signature
 
   // An endpoint made inactive is no interest: from its update on, nothing more is written.
   json::Object update = json::object();
