@@ -541,10 +541,12 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
       return;
     }
     countOutcome(decision);
-    // The organization's parent, for its event: the decision read the organization through the
-    // cache, so this is a hit, and the write batch need not read it again.
-    if (auto org = directory.organization(record.organizationId))
-      parent = org->parentId.value_or("");
+    // The organization's parent, for its event when a module takes events: the decision read
+    // the organization through the cache, so this is a hit, and the write batch need not read
+    // it again.
+    if (!gateway_.catalog().services().activityEventSubscribers.empty())
+      if (auto org = directory.organization(record.organizationId))
+        parent = org->parentId.value_or("");
     if (!applyDecision(record, decision)) return;
     try {
       execute(db, spec, record, submitter, cache, failureWrites, calls);
