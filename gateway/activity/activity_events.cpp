@@ -109,8 +109,8 @@ void ActivityEventDispatcher::run() {
 }
 
 size_t ActivityEventDispatcher::drain() {
-  // Every submission wakes the dispatcher, and most leave the outbox empty (no module wanted
-  // their events): a read, beside the writers, says so without taking the write lock.
+  // Most passes find the outbox empty (a poll with nothing written, or a wake whose event a pass
+  // already took): a read, beside the writers, says so without taking the write lock.
   bool due = false;
   gateway_.database().read([&](Db& db) {
     due = db.queryOne("SELECT 1 FROM activity_events WHERE next_attempt_at_ms <= ? LIMIT 1",
