@@ -291,11 +291,16 @@ HttpResult Router::dispatch(const HttpRequestData& request) {
   return (this->*entry->serve)(request, path.substr(entry->path.size()));
 }
 
-HttpResult Router::pluginRoute(const HttpRequestData& request, const std::string& rest) {
-  // /plugins/<name><route path>
+namespace {
+// What follows /plugins/: the plugin's name, then its route's path ("/" when there is none).
+std::pair<std::string, std::string> pluginAndRoute(const std::string& rest) {
   size_t slash = rest.find('/');
-  std::string module = rest.substr(0, slash);
-  std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
+  return {rest.substr(0, slash), slash == std::string::npos ? "/" : rest.substr(slash)};
+}
+}  // namespace
+
+HttpResult Router::pluginRoute(const HttpRequestData& request, const std::string& rest) {
+  auto [module, subpath] = pluginAndRoute(rest);
   if (const RouteSpec* route = gateway_.catalog().route(module, request.method, subpath))
     return runRoute(*route, request, subpath);
   throw gateway_.catalog().unservedRoute(module, request.method, request.path);
@@ -378,30 +383,33 @@ HttpResult Router::submit(const HttpRequestData& request, const std::string& pat
   return result;
 }
 
-bool Router::servesAlways(const std::string&, const std::string&) const {
+bool Router::servesAlways(const std::string&, const std::string&, const std::string&) const {
   return true;
 }
 
-bool Router::servesPluginRoute(const std::string& method, const std::string& rest) const {
-  size_t slash = rest.find('/');
-  std::string subpath = slash == std::string::npos ? "/" : rest.substr(slash);
-  return gateway_.catalog().route(rest.substr(0, slash), method, subpath) != nullptr;
+bool Router::servesPluginRoute(const std::string& method, const std::string&,
+                               const std::string& rest) const {
+  auto [module, subpath] = pluginAndRoute(rest);
+  return gateway_.catalog().route(module, method, subpath) != nullptr;
 }
 
-bool Router::servesRootRoute(const std::string& method, const std::string& rest) const {
-  return gateway_.catalog().rootRoute(method, "/public/v1/discovery/" + rest) != nullptr;
+bool Router::servesRootRoute(const std::string& method, const std::string& path,
+                             const std::string&) const {
+  return gateway_.catalog().rootRoute(method, path) != nullptr;
 }
 
-bool Router::servesWellKnown(const std::string&, const std::string& rest) const {
-  return wellKnown(gateway_, "/.well-known/" + rest).has_value();
+bool Router::servesWellKnown(const std::string&, const std::string& path,
+                             const std::string&) const {
+  return wellKnown(gateway_, path).has_value();
 }
 
-bool Router::servesQuery(const std::string&, const std::string& op) const {
+bool Router::servesQuery(const std::string&, const std::string&, const std::string& op) const {
   return gateway_.catalog().query(op) != nullptr;
 }
 
-bool Router::servesSubmit(const std::string&, const std::string& path) const {
-  return !gateway_.catalog().activitiesAt(path).empty();
+bool Router::servesSubmit(const std::string&, const std::string&,
+                          const std::string& submitPath) const {
+  return !gateway_.catalog().activitiesAt(submitPath).empty();
 }
 
 namespace {
@@ -428,7 +436,7 @@ std::string Router::routeLabel(const HttpRequestData& request) const {
     return "unmatched";
   }
   const Entry* entry = entryFor(path, nullptr);  // by path alone: a wrong method is labelled too
-  if (!entry || !(this->*entry->served)(method, path.substr(entry->path.size())))
+  if (!entry || !(this->*entry->served)(method, path, path.substr(entry->path.size())))
     return "unmatched";
   return entry->label.empty() ? path : std::string(entry->label);
 }

@@ -78,8 +78,10 @@ class Router {
     bool bodyText;            // a NUL inside a string of the body is refused
     // Serves the request; `rest` is the path after the entry's.
     HttpResult (Router::*serve)(const HttpRequestData& request, const std::string& rest);
-    // Whether `rest` names something served to `method` (the metrics label).
-    bool (Router::*served)(const std::string& method, const std::string& rest) const;
+    // Whether `path` (`rest` after the entry's own) names something served to `method` (the
+    // metrics label).
+    bool (Router::*served)(const std::string& method, const std::string& path,
+                           const std::string& rest) const;
     std::string_view label = {};  // the entry's one label, when it has one
   };
   static const Entry kEntries[];
@@ -101,12 +103,17 @@ class Router {
   // limits.maxBodyBytes, or over `sizeLimit` when `limitName` names one (413).
   std::optional<HttpResult> refusedApiCall(const HttpRequestData& request, size_t sizeLimit,
                                            const char* limitName) const;
-  bool servesAlways(const std::string& method, const std::string& rest) const;
-  bool servesPluginRoute(const std::string& method, const std::string& rest) const;
-  bool servesRootRoute(const std::string& method, const std::string& rest) const;
-  bool servesWellKnown(const std::string& method, const std::string& rest) const;
-  bool servesQuery(const std::string& method, const std::string& op) const;
-  bool servesSubmit(const std::string& method, const std::string& path) const;
+  bool servesAlways(const std::string& method, const std::string& path,
+                    const std::string& rest) const;
+  bool servesPluginRoute(const std::string& method, const std::string& path,
+                         const std::string& rest) const;
+  bool servesRootRoute(const std::string& method, const std::string& path,
+                       const std::string& rest) const;
+  bool servesWellKnown(const std::string& method, const std::string& path,
+                       const std::string& rest) const;
+  bool servesQuery(const std::string& method, const std::string& path, const std::string& op) const;
+  bool servesSubmit(const std::string& method, const std::string& path,
+                    const std::string& submitPath) const;
   HttpResult runRoute(const RouteSpec& route, const HttpRequestData& request,
                       const std::string& subpath);
   json::Object runQuery(const std::string& op, const HttpRequestData& request,
