@@ -49,10 +49,14 @@ void countOutcome(const Decision& d) {
                           {{"outcome", names[static_cast<int>(d.kind)]}});
 }
 
-// Records what the last vote's stamp presented (mfa::presentedBy), for the voter's MFA policies.
+// What the last vote's stamp presented (mfa::presentedBy), for the voter's MFA policies.
+mfa::Presentation presentationOf(const ActivityRecord& r, const Caller& caller,
+                                 const mfa::Method& presented) {
+  return {lastVoteId(r), caller.userId, presented};
+}
 void recordPresentation(Db& db, const ActivityRecord& r, const Caller& caller,
                         const mfa::Method& presented, int64_t nowMs) {
-  mfa::recordPresentation(db, r.id, {lastVoteId(r), caller.userId, presented}, nowMs);
+  mfa::recordPresentation(db, r.id, presentationOf(r, caller, presented), nowMs);
 }
 
 // Whether the user's MFA on this activity still waits for factors, as last evaluated.
@@ -532,8 +536,7 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
                                record.createdAtMs));
     // What the stamp presents, read on the snapshot the decision is made on: the write
     // transaction below records it without reading the credential again.
-    presented = mfa::Presentation{lastVoteId(record), submitter.userId,
-                                  mfa::presentedBy(directory, submitter)};
+    presented = presentationOf(record, submitter, mfa::presentedBy(directory, submitter));
     try {
       decision = decide(directory, spec, record, submitter, cache, presented);
     } catch (const PluginFailure& e) {
