@@ -112,6 +112,14 @@ TEST(RequestParser, RefusalsCarryTheirStatusAndSayWhy) {
            {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "hexadecimal"},
            {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", 400,
             "longer than its size"},
+           // Beast takes a list of equal lengths, and two chunked codings; a proxy may not.
+           {"POST / HTTP/1.1\r\nContent-Length: 2, 2\r\n\r\nab", 400, "not a decimal length"},
+           {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+            400, "more than one Transfer-Encoding"},
+           {"GET / HTTP/1.1\nHost: x\n\n", 400, "bare LF"},
+           {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;" + std::string(1100, 'e') +
+                "\r\n",
+            400, "chunk-size line with its trailers is over 1024 bytes"},
        }) {
     RequestParser p(small());
     feedInSteps(p, c.text, 5);
@@ -120,6 +128,37 @@ TEST(RequestParser, RefusalsCarryTheirStatusAndSayWhy) {
     EXPECT_NE(p.errorMessage().find(c.why), std::string::npos) << p.errorMessage();
     EXPECT_FALSE(p.keepAlive());
   }
+}
+
+// A client that sends a refused byte and then waits is answered at once, not at the deadline:
+// the refusal does not wait for a complete head or chunk-size line.
+TEST(RequestParser, RefusalsComeAtTheFirstBadByteWithoutWaitingForMore) {
+  struct Case {
+    std::string text;
+    std::string why;
+  };
+  for (const auto& c : std::vector<Case>{
+           {"GET / HTTP/1.1\nHost:", "bare LF"},
+           {"GET / HTTP/1.1\r\nA: b\r\n c", "folded"},
+           {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc",
+            "longer than its size"},
+       }) {
+    RequestParser p(small());
+    EXPECT_EQ(p.feed(c.text.data(), c.text.size()), c.text.size());
+    ASSERT_EQ(p.state(), RequestParser::State::kError) << c.text;
+    EXPECT_NE(p.errorMessage().find(c.why), std::string::npos) << p.errorMessage();
+  }
+}
+
+TEST(RequestParser, TrailerFieldsAreNotHeaders) {
+  RequestParser p(small());
+  std::string text =
+      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n"
+      "X-Stamp: late\r\n\r\n";
+  EXPECT_EQ(feedInSteps(p, text, 4), "");
+  ASSERT_EQ(p.state(), RequestParser::State::kDone);
+  EXPECT_EQ(p.request().body, "ok");
+  EXPECT_EQ(p.request().headers.count("x-stamp"), 0u);
 }
 
 TEST(RequestParser, RepeatedHeadersAreRecordedAndTheFirstValueKept) {
