@@ -147,8 +147,23 @@ json::Object otpLogin(const ProxyCall& c, bool v2) {
   p->set("publicKey", json::requireString(c.body, "publicKey", kBody));
   p->set("expirationSeconds", std::to_string(c.config.settings.sessionExpirationSeconds));
   p->set("invalidateExisting", json::optionalBool(c.body, "invalidateExisting", kBody, false));
-  if (v2) json::requireObject(c.body, "clientSignature", kBody);
   copyIfPresent(c.body, p, "clientSignature");
+  if (auto hex = json::optionalString(c.body, "client_signature", kBody);
+      hex && !p->has("clientSignature")) {
+    // The specification's form: a hex signature over the verification token by the key given
+    // to otp_verify. The login activity checks it as a clientSignature whose message is the
+    // token, and then logs in that key only.
+    json::Object signature = json::object();
+    signature->set("scheme", "CLIENT_SIGNATURE_SCHEME_API_P256");
+    signature->set("publicKey", p->getValue<std::string>("publicKey"));
+    signature->set("message", token);
+    signature->set("signature", *hex);
+    p->set("clientSignature", signature);
+  }
+  if (v2 && !p->has("clientSignature"))
+    throw invalidArgument(
+        "invalid field body.clientSignature: required by otp_login_v2 (or "
+        "client_signature, the hex signature over the verification token)");
   auto claims = jwt::decodeClaims(token);
   if (!claims) throw invalidArgument("invalid field body.verificationToken: not a JWT");
   std::string org =

@@ -100,7 +100,23 @@ json::Object otpLogin(ActivityContext& ctx, const json::Object& p) {
                           std::string(version >= 2 ? "by OTP_LOGIN_V2"
                                                    : "because the verification token is bound "
                                                      "to a public key"));
-  if (signature) {
+  if (signature && signature->optValue<std::string>("message", "") == token) {
+    // The auth proxy specification's form: a signature over the token itself, which names no
+    // session key, so it logs in only the key the token was bound to at otp_verify.
+    if (!v.publicKey)
+      throw invalidArgument(
+          "invalid field parameters.clientSignature: the verification token is bound to no key "
+          "to check it with; give the key to otp_verify (publicKey)");
+    if (publicKey != *v.publicKey)
+      throw invalidArgument("invalid field parameters.publicKey: " + publicKey +
+                            " is not the key the verification token is bound to (" + *v.publicKey +
+                            "); a clientSignature over the token itself logs in that key only");
+    if (auto key = signature->optValue<std::string>("publicKey", "");
+        !key.empty() && compressedP256(key, "parameters.clientSignature.publicKey") != *v.publicKey)
+      throw invalidArgument("invalid field parameters.clientSignature.publicKey: " + key +
+                            " is not the verification token's key");
+    checkTokenSignature(signature, *v.publicKey, token, "parameters.clientSignature");
+  } else if (signature) {
     auto message =
         checkClientSignature(signature, v, "USAGE_TYPE_LOGIN", "parameters.clientSignature");
     auto login = message->getObject("login");

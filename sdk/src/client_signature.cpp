@@ -4,23 +4,18 @@
 
 namespace signet {
 
-json::Object checkClientSignature(const json::Object& sig, const VerifiedContact& token,
-                                  const std::string& usageType, const std::string& f) {
+namespace {
+
+void checkScheme(const json::Object& sig, const std::string& f) {
   std::string scheme = json::requireString(sig, "scheme", f);
-  std::string publicKey = json::requireString(sig, "publicKey", f);
-  std::string message = json::requireString(sig, "message", f);
-  std::string signature = json::requireString(sig, "signature", f);
   if (scheme != "CLIENT_SIGNATURE_SCHEME_API_P256")
     throw invalidArgument("invalid field " + f + ".scheme: \"" + scheme +
                           "\" is not supported (expected CLIENT_SIGNATURE_SCHEME_API_P256)");
-  if (!token.publicKey || *token.publicKey != publicKey)
-    throw invalidArgument("invalid field " + f + ".publicKey: " + publicKey +
-                          " is not the verification token's key");
-  auto m = json::parseObject(message, f + ".message");
-  if (m->optValue<std::string>("tokenId", "") != token.tokenId ||
-      m->optValue<std::string>("type", "") != usageType)
-    throw invalidArgument("invalid field " + f + ".message: it is not a " + usageType +
-                          " use of token " + token.tokenId);
+}
+
+// `signature` (raw r‖s hex) over SHA-256 of `message` by `publicKey` (hex).
+void checkVerifies(const std::string& publicKey, const std::string& message,
+                   const std::string& signature, const std::string& f) {
   auto raw = fromHex(signature);
   auto pub = fromHex(publicKey);
   crypto::EcdsaSignature s;
@@ -33,7 +28,33 @@ json::Object checkClientSignature(const json::Object& sig, const VerifiedContact
   if (!ok)
     throw invalidArgument("invalid field " + f +
                           ".signature: does not verify over the message with the token's key");
+}
+
+}  // namespace
+
+json::Object checkClientSignature(const json::Object& sig, const VerifiedContact& token,
+                                  const std::string& usageType, const std::string& f) {
+  checkScheme(sig, f);
+  std::string publicKey = json::requireString(sig, "publicKey", f);
+  if (!token.publicKey || *token.publicKey != publicKey)
+    throw invalidArgument("invalid field " + f + ".publicKey: " + publicKey +
+                          " is not the verification token's key");
+  std::string message = json::requireString(sig, "message", f);
+  auto m = json::parseObject(message, f + ".message");
+  if (m->optValue<std::string>("tokenId", "") != token.tokenId ||
+      m->optValue<std::string>("type", "") != usageType)
+    throw invalidArgument("invalid field " + f + ".message: it is not a " + usageType +
+                          " use of token " + token.tokenId);
+  checkVerifies(publicKey, message, json::requireString(sig, "signature", f), f);
   return m;
+}
+
+void checkTokenSignature(const json::Object& sig, const std::string& boundKey,
+                         const std::string& tokenText, const std::string& f) {
+  checkScheme(sig, f);
+  if (json::requireString(sig, "message", f) != tokenText)
+    throw invalidArgument("invalid field " + f + ".message: it is not the verification token");
+  checkVerifies(boundKey, tokenText, json::requireString(sig, "signature", f), f);
 }
 
 }  // namespace signet

@@ -149,6 +149,50 @@ TEST_P(ProxyFlowTest, EmailOtpSignUpThenLoginThroughSmtp) {
               static_cast<double>(gw.gateway().nowMs() / 1000 + 1200), 5.0);
   auto viaSession = gw.clientWith(loginKey.stamper()).query("whoami", orgBody(subOrg));
   EXPECT_EQ(viaSession->getValue<std::string>("userId"), userId);
+
+  // The specification's form: /v1/otp_login with client_signature, a hex signature over the
+  // verification token by the key given to otp_verify as public_key.
+  std::string otpId3 = proxy.ok("/v1/otp_init", otpInitBody("OTP_TYPE_EMAIL", kEmail))
+                           ->getValue<std::string>("otpId");
+  mail = sink.waitForMessages(3);
+  ASSERT_EQ(mail.size(), 3u);
+  auto specKey = newSessionKey();
+  verify->set("otpId", otpId3);
+  verify->set("otpCode", codeIn(mail[2]));
+  verify->set("public_key", specKey.publicKey);
+  std::string token3 =
+      proxy.ok("/v1/otp_verify", verify)->getValue<std::string>("verificationToken");
+  auto overToken = [&](const SessionKey& key) {
+    auto sig = crypto::signEcdsa(crypto::Curve::kP256, key.privateKey, crypto::sha256(token3));
+    Bytes raw(sig.r.begin(), sig.r.end());
+    raw.insert(raw.end(), sig.s.begin(), sig.s.end());
+    return toHex(raw);
+  };
+  json::Object spec = json::object();
+  spec->set("verificationToken", token3);
+  spec->set("organizationId", subOrg);
+  spec->set("publicKey", specKey.publicKey);
+  // Signed by another key: refused, and the token is not spent.
+  spec->set("client_signature", overToken(newSessionKey()));
+  auto forged = proxy.refused("/v1/otp_login", spec);
+  EXPECT_EQ(forged.status, 400);
+  EXPECT_NE(forged.message.find("parameters.clientSignature.signature"), std::string::npos)
+      << forged.message;
+  // The bound key's signature, but a session asked for another key: refused naming publicKey,
+  // since a signature over the token alone does not say which key it authorizes.
+  auto otherKey = newSessionKey();
+  spec->set("publicKey", otherKey.publicKey);
+  spec->set("client_signature", overToken(specKey));
+  auto swapped = proxy.refused("/v1/otp_login", spec);
+  EXPECT_NE(swapped.message.find("parameters.publicKey"), std::string::npos) << swapped.message;
+  // As the specification writes it: a session for the bound key.
+  spec->set("publicKey", specKey.publicKey);
+  std::string specSession = proxy.ok("/v1/otp_login", spec)->getValue<std::string>("session");
+  EXPECT_EQ(gatewayJwtClaims(gw, specSession, true)->getValue<std::string>("user_id"), userId);
+  EXPECT_EQ(gw.clientWith(specKey.stamper())
+                .query("whoami", orgBody(subOrg))
+                ->getValue<std::string>("userId"),
+            userId);
   std::filesystem::remove_all(dir);
 }
 
