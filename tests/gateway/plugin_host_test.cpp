@@ -68,6 +68,25 @@ TEST(PluginHostTest, ReadsEveryDescriptorButLoadsOnlyTheEnabled) {
   EXPECT_EQ(tripwire.declaredQueryPaths, std::vector<std::string>{"tripwire_query"});
 }
 
+// The digest is derived from the headers: a plugin built against a copy with one struct member
+// more carries another one, with no version bumped, and is refused naming both.
+TEST(PluginHostTest, APluginBuiltAgainstChangedHeadersIsRefusedNamingBothDigests) {
+  PluginFolder folder({{brokenPlugin("changedheaders"), pluginFileName("changedheaders")}});
+  PluginHost host;
+  auto modules = host.discover(folder.dir, {"changedheaders"});
+  std::string all = problemsOf(host);
+  const std::string ours = SIGNET_SDK_HEADERS_HASH;
+  ASSERT_EQ(ours.size(), 16u);
+  const std::string said = "was built with headers ";
+  auto at = all.find(said);
+  ASSERT_NE(at, std::string::npos) << all;
+  std::string theirs = all.substr(at + said.size(), 16);
+  EXPECT_NE(theirs, ours) << all;
+  EXPECT_EQ(theirs.find_first_not_of("0123456789abcdef"), std::string::npos) << all;
+  EXPECT_NE(all.find("but this gateway with headers " + ours), std::string::npos) << all;
+  EXPECT_TRUE(modules.empty());  // refused from the file: nothing of it is loaded
+}
+
 TEST(PluginHostTest, RefusesBrokenLibrariesNamingWhatIsWrong) {
   std::string memo = fileBytes(testPlugin("memo"));
   struct Case {
@@ -84,6 +103,12 @@ TEST(PluginHostTest, RefusesBrokenLibrariesNamingWhatIsWrong) {
        0,
        "plugin 'badbuild' 9.9.9 (DIR/libsignet-plugin-badbuild.so) was built with poco 1.12.4, "
        "but this gateway with poco "},
+      {"other SDK headers",
+       {{brokenPlugin("changedheaders"), pluginFileName("changedheaders")}},
+       "",
+       0,
+       "plugin 'changedheaders' 1.0.0 (DIR/libsignet-plugin-changedheaders.so) was built with "
+       "headers "},
       {"not a plugin",
        {{brokenPlugin("notaplugin"), pluginFileName("notaplugin")}},
        "",
@@ -118,7 +143,8 @@ TEST(PluginHostTest, RefusesBrokenLibrariesNamingWhatIsWrong) {
     PluginFolder folder(c.files);
     if (!c.truncateTo.empty()) fs::resize_file(folder.dir / c.truncateTo, c.keep);
     PluginHost host;
-    auto modules = host.discover(folder.dir, {"memo", "badbuild", "notaplugin", "other"});
+    auto modules =
+        host.discover(folder.dir, {"memo", "badbuild", "changedheaders", "notaplugin", "other"});
     std::string all = problemsOf(host);
     std::string expected = c.expected;
     for (size_t at; (at = expected.find("DIR")) != std::string::npos;)

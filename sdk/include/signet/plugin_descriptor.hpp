@@ -3,7 +3,8 @@
 // plugin, the paths it serves, and the build it came from (the build signature), so that
 //   - a disabled plugin is listed, and its paths answer an error naming it, without any of its
 //     code running (not even static initializers: the library is never loaded);
-//   - a plugin built against another plugin ABI, SDK, compiler, C++ standard library, Poco or
+//   - a plugin built against other SDK headers or version, another compiler, C++ standard library,
+//   Poco or
 //     Boost is refused before any C++ type crosses the boundary, naming the field and both
 //     values.
 // A plugin declares itself with SIGNET_PLUGIN at the end of its plugin.cpp:
@@ -30,9 +31,6 @@
 
 namespace signet {
 
-// Bump on any change to the types of the plugin API (plugin.hpp and what it includes).
-inline constexpr int kPluginAbiVersion = 6;
-
 // The descriptor section's size: fixed, so that the host can check it before reading it.
 inline constexpr size_t kPluginDescriptorBytes = 4096;
 using PluginDescriptorText = std::array<char, kPluginDescriptorBytes>;
@@ -54,7 +52,9 @@ struct PluginInfo {
 
 // The build a binary came from. Each field must be equal in the plugin and the gateway.
 struct BuildSignature {
-  int abi = kPluginAbiVersion;
+  // The digest of the SDK's public headers the build saw: any change to a type the plugin API
+  // passes (plugin.hpp and what it includes) changes it, with nothing to remember to bump.
+  const char* headers = SIGNET_SDK_HEADERS_HASH;
   const char* sdk = SIGNET_SDK_VERSION;
 #if defined(__clang__)
   const char* compilerFamily = "clang";
@@ -127,9 +127,7 @@ constexpr bool isPluginName(std::string_view s) {
 }
 
 constexpr void signatureLines(Writer& w, const BuildSignature& b) {
-  w.text("abi=");
-  w.number(static_cast<unsigned>(b.abi));
-  w.put('\n');
+  w.line("headers", b.headers);
   w.line("sdk", b.sdk);
   w.text("compiler=");
   w.text(b.compilerFamily);
