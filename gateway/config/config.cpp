@@ -200,6 +200,18 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
         rate("burst", c.server.rateLimit.burst);
       }
     }
+    if (auto server = json::optionalObject(root, "server", "")) {
+      auto proxies = json::optionalStringArray(server, "trustedProxies", "server");
+      for (size_t i = 0; i < proxies.size(); ++i) {
+        auto cidr = parseCidr(proxies[i]);
+        if (!cidr)
+          throw invalidArgument("invalid field server.trustedProxies[" + std::to_string(i) +
+                                "]: \"" + proxies[i] +
+                                "\" is not a CIDR: an IPv4 or IPv6 network such as 10.0.0.0/8 "
+                                "or fd00::/8, its host bits clear");
+        c.server.trustedProxies.push_back(*cidr);
+      }
+    }
     if (auto cors = json::optionalObject(root, "cors", ""))
       c.corsAllowOrigin = json::optionalString(cors, "allowOrigin", "cors").value_or("*");
     if (auto w = json::optionalObject(root, "webauthn", ""))

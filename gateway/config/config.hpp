@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "server/client_address.hpp"
 #include "signet/egress.hpp"
 #include "signet/json.hpp"
 #include "store/database.hpp"
@@ -49,6 +50,9 @@ struct ServerLimits {
   // first stays below `threads` (half of it by default when `threads` is small), so that
   // requests without outbound calls find a thread while others wait on the network.
   egress::Limits egress;
+  // server.trustedProxies: the reverse proxies whose X-Forwarded-For says who the client is
+  // (server/client_address.hpp). Empty: the connection's peer is the client.
+  std::vector<Cidr> trustedProxies;
 };
 
 struct Config {

@@ -23,6 +23,7 @@
 #include <openssl/err.h>
 
 #include "observability/metrics.hpp"
+#include "server/client_address.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
 #include "signet/egress.hpp"
@@ -505,18 +506,19 @@ struct HttpServer::Impl {
     const bool keepAlive = c.parser.keepAlive();
     const bool head = request.method == "HEAD";
     c.lingerAfterWrite = request.bodyTooLarge;
-    request.peer = c.peer;
+    request.peer = clientOf(c, request);
     // Per client address: a flood is answered 429 here, without taking a slot.
-    auto wait = router.localCall(request) ? std::nullopt : addressLimiter.take(c.peer, nowMs());
+    auto wait =
+        router.localCall(request) ? std::nullopt : addressLimiter.take(request.peer, nowMs());
     if (wait) {
       HttpResult r = frontEndError(Code::kResourceExhausted, 429,
-                                   "rate limit: client address " + c.peer + " may send " +
+                                   "rate limit: client address " + request.peer + " may send " +
                                        std::to_string(limits.rateLimit.perIpPerSecond) +
                                        " requests a second (limits.rateLimit.perIpPerSecond)");
       for (auto& [name, value] : r.headers)  // the bucket's own wait, not errorResult's second
         if (name == "Retry-After") value = std::to_string((*wait + 999) / 1000);
       router.addCors(r);
-      logRefusal(c.peer, 429, "per-address rate limit", "rate_limit_address");
+      logRefusal(request.peer, 429, "per-address rate limit", "rate_limit_address");
       answer(c, serialize(r, head, !keepAlive), !keepAlive);
       return true;
     }
@@ -553,6 +555,19 @@ struct HttpServer::Impl {
     logRefusal(c.peer, 503, "request queue full", "queue_full");
     answer(c, serialize(r, head, !keepAlive), !keepAlive);
     return true;
+  }
+
+  // The client, which is the connection's peer unless that is a trusted reverse proxy. A
+  // repeated X-Forwarded-For is not joined: which proxy wrote which is unknown, so the request is
+  // the peer's.
+  std::string clientOf(const Connection& c, const HttpRequestData& request) const {
+    if (limits.trustedProxies.empty()) return c.peer;
+    auto forwarded = request.headers.find("x-forwarded-for");
+    if (forwarded == request.headers.end() ||
+        std::count(request.repeatedHeaders.begin(), request.repeatedHeaders.end(),
+                   "x-forwarded-for"))
+      return c.peer;
+    return clientAddress(c.peer, forwarded->second, limits.trustedProxies);
   }
 
   void releaseSlot() {

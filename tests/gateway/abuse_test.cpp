@@ -93,6 +93,46 @@ TEST(AbuseTest, TheProcesssOwnCallsAreNotCountedAgainstItsAddress) {
   EXPECT_NE(unstamped(token), 429);
 }
 
+// Behind a reverse proxy every client arrives from the proxy's address: with the proxy listed
+// in server.trustedProxies, the per-address limit counts the address it forwards for, so one
+// client's flood does not shut out the others; from an address not listed, X-Forwarded-For is
+// anyone's claim and is not read.
+TEST(AbuseTest, TheAddressLimitCountsTheClientATrustedProxyForwardsFor) {
+  auto limited = [](std::vector<Cidr> proxies) {
+    return [proxies](Config& c) {
+      c.server.rateLimit.perIpPerSecond = 0.1;  // no refill to speak of in this test
+      c.server.rateLimit.burst = 3;
+      c.server.rateLimit.perOrganizationPerSecond = 0;
+      c.server.trustedProxies = proxies;
+    };
+  };
+  auto from = [](TestGateway& gw, const std::string& forwardedFor) {
+    Client client(gw.baseUrl(), nullptr);
+    client.setHeaders({{"X-Forwarded-For", forwardedFor}});
+    return client.post("/public/v1/query/whoami", "{}");
+  };
+  {
+    TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, limited({parseCidr("127.0.0.0/8").value()}));
+    for (int i = 0; i < 3; ++i) EXPECT_NE(from(gw, "203.0.113.5").status, 429) << i;
+    auto flooded = from(gw, "203.0.113.5");
+    EXPECT_EQ(flooded.status, 429);
+    EXPECT_NE(flooded.body.find("client address 203.0.113.5 may send"), std::string::npos)
+        << flooded.body;
+    // What a client writes itself is to the left of what the proxy appends: it changes nothing.
+    EXPECT_EQ(from(gw, "198.51.100.9, 203.0.113.5").status, 429);
+    // Another client behind the same proxy has a bucket of its own.
+    EXPECT_NE(from(gw, "203.0.113.6").status, 429);
+  }
+  {
+    TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, limited({parseCidr("10.0.0.0/8").value()}));
+    for (int i = 0; i < 3; ++i) EXPECT_NE(from(gw, "203.0.113." + std::to_string(i)).status, 429);
+    auto flooded = from(gw, "203.0.113.99");
+    EXPECT_EQ(flooded.status, 429);
+    EXPECT_NE(flooded.body.find("client address 127.0.0.1 may send"), std::string::npos)
+        << flooded.body;
+  }
+}
+
 TEST(AbuseTest, AnOrganizationPastItsRateGets429NamingTheLimitAndItsParentCounts) {
   TestGateway gw(Backend::kSqlite, {"memo"}, {}, {}, [](Config& c) {
     c.server.rateLimit.perOrganizationPerSecond = 1;

@@ -49,6 +49,30 @@ TEST_F(ConfigTest, InitWritesTheTrustedIssuersWhenSessionsIsEnabled) {
   EXPECT_EQ(loadWith({"memo"}).pluginSettings.count("sessions"), 0u);
 }
 
+TEST_F(ConfigTest, TrustedProxiesAreNetworksAndABadOneIsRefusedNamingIt) {
+  auto withServer = [&](const std::string& server) {
+    auto root = json::parseObject(Config::defaultFileText({"memo"}), "default config");
+    root->set("server", json::parseObject(server, "server"));
+    std::ofstream(dir_ / "signet.json") << json::stringify(root);
+    return Config::load(dir_);
+  };
+  Config c = withServer(R"({"trustedProxies": ["10.0.0.0/8", "::1", "fd00::/8"]})");
+  ASSERT_EQ(c.server.trustedProxies.size(), 3u);
+  EXPECT_EQ(c.server.trustedProxies[1].prefix, 128);
+  EXPECT_TRUE(loadWith({"memo"}).server.trustedProxies.empty());
+  for (const std::string bad : {"10.0.0.0/33", "300.1.1.1/8", "", "proxy.example", "10.1.2.3/8"}) {
+    try {
+      withServer(R"({"trustedProxies": ["127.0.0.1", ")" + bad + R"("]})");
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("server.trustedProxies[1]: \"" + bad + "\" is not a CIDR"),
+          std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST_F(ConfigTest, OutboundCallsForRequestsStayBelowTheThreads) {
   Config defaults = loadWith({"memo"});
   EXPECT_EQ(defaults.server.egress.maxConcurrent, 8);
