@@ -9,6 +9,7 @@
 #include "tenancy/authenticators.hpp"
 #include "tenancy/identity.hpp"
 #include "tenancy/invitations.hpp"
+#include "tenancy/ip_allowlists.hpp"
 #include "tenancy/oauth_providers.hpp"
 #include "tenancy/organization_config.hpp"
 #include "tenancy/sub_organizations.hpp"
@@ -149,6 +150,22 @@ void registerCoreModule(Registry& r) {
               .action = "UPDATE",
               .rootQuorumOnly = true,
               .handler = oc::removeFeature});
+  r.activity({.type = "ACTIVITY_TYPE_SET_IP_ALLOWLIST",
+              .path = "set_ip_allowlist",
+              .intentKey = "setIpAllowlistIntent",
+              .resultKey = "setIpAllowlistResult",
+              .resource = "ORGANIZATION",
+              .action = "UPDATE",
+              .rootQuorumOnly = true,
+              .handler = ip_allowlists::setIpAllowlist});
+  r.activity({.type = "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST",
+              .path = "remove_ip_allowlist",
+              .intentKey = "removeIpAllowlistIntent",
+              .resultKey = "removeIpAllowlistResult",
+              .resource = "ORGANIZATION",
+              .action = "UPDATE",
+              .rootQuorumOnly = true,
+              .handler = ip_allowlists::removeIpAllowlist});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",
               .path = "update_organization_name",
               .intentKey = "updateOrganizationNameIntent",
@@ -338,6 +355,7 @@ void registerCoreModule(Registry& r) {
   r.query({"get_authenticators",       authenticators::getAuthenticators});
   r.query({"get_oauth_providers",      oauth_providers::getOauthProviders});
   r.query({"get_organization_configs", oc::getOrganizationConfigs});
+  r.query({"get_ip_allowlist",         ip_allowlists::getIpAllowlist});
   r.query({"list_suborgs",             so::listSubOrganizations});
   r.query({"list_verified_suborgs",    so::listVerifiedSubOrganizations});
   r.query({"get_policy",               policy::getPolicy});

@@ -6,6 +6,7 @@
 #include "auth/webauthn.hpp"
 #include "signet/jwt.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/ip_allowlists.hpp"
 #include "tenancy/oauth_providers.hpp"
 
 namespace signet {
@@ -86,6 +87,9 @@ Resolution CredentialResolver::resolve(DirectoryView& directory, const StampHead
   if (!target) throw notFound("organization " + targetOrganizationId + " not found");
   Resolution who =
       resolveCaller(db, directory, headers, apiKey, body, *target, nowMs, apiKeysDownward);
+  // Before anything else the request would do or spend: an API key fenced out of this address
+  // by its organization's IP allowlist goes no further.
+  if (apiKey) ip_allowlists::check(directory, who.caller, !who.rateBudget.empty(), headers.client);
   // The acting organization is the target or one of its sub-organizations, so its parent is
   // known without another read.
   chargeRate(

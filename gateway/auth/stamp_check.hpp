@@ -15,6 +15,9 @@ struct StampHeaders {
   std::optional<std::string> apiKey;    // X-Stamp
   std::optional<std::string> webauthn;  // X-Stamp-WebAuthn
   std::optional<std::string> attested;  // X-Stamp-Attested
+  // Not a header: the request's client address (HttpRequestData::peer), which the IP
+  // allowlists of the stamping key's organization are checked against.
+  std::string client;
 };
 
 struct VerifiedApiKeyStamp {

@@ -206,6 +206,7 @@ StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
   take("X-Stamp", h.apiKey);
   take("X-Stamp-WebAuthn", h.webauthn);
   take("X-Stamp-Attested", h.attested);
+  h.client = request.peer;
   if (!h.apiKey && !h.webauthn && !h.attested)
     throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
   if (h.attested && !attestedStampAllowedOn(request.path))

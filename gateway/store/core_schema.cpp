@@ -10,6 +10,24 @@ namespace {
 // serves an entry only to a request that read the number it was made at. An authenticator's
 // sign counter, updated by every passkey-stamped request, is not something the cache holds, so
 // updates of it alone leave the number be.
+// The triggers that bump directory_generation on every write to `table` (its updates only of
+// `updateOf`'s columns, when given).
+std::vector<std::string> generationTriggers(const std::string& table, const std::string& updateOf) {
+  const std::string bump = "UPDATE directory_generation SET value = value + 1 WHERE id = 1";
+  std::vector<std::string> out;
+  std::string update = updateOf.empty() ? "UPDATE" : "UPDATE OF " + updateOf;
+  for (const std::string event : {"INSERT", "DELETE", update.c_str()}) {
+    std::string name = "directory_generation_" + table + "_" + event.substr(0, 6);
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out.push_back("sqlite: CREATE TRIGGER " + name + " AFTER " + event + " ON " + table +
+                  " BEGIN " + bump + "; END");
+  }
+  out.push_back("postgresql: CREATE TRIGGER directory_generation_" + table +
+                " AFTER INSERT OR DELETE OR " + update + " ON " + table +
+                " FOR EACH STATEMENT EXECUTE FUNCTION signet_directory_changed()");
+  return out;
+}
+
 Migration directoryGeneration(int version) {
   struct Watched {
     const char* table;
@@ -35,19 +53,23 @@ Migration directoryGeneration(int version) {
                "postgresql: CREATE FUNCTION signet_directory_changed() RETURNS trigger LANGUAGE "
                "plpgsql AS $$ BEGIN " +
                    bump + "; RETURN NULL; END $$"}};
-  for (const auto& w : watched) {
-    std::string t = w.table;
-    std::string update = *w.updateOf ? std::string("UPDATE OF ") + w.updateOf : "UPDATE";
-    for (const std::string event : {"INSERT", "DELETE", update.c_str()}) {
-      std::string name = "directory_generation_" + t + "_" + event.substr(0, 6);
-      for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      m.statements.push_back("sqlite: CREATE TRIGGER " + name + " AFTER " + event + " ON " + t +
-                             " BEGIN " + bump + "; END");
-    }
-    m.statements.push_back("postgresql: CREATE TRIGGER directory_generation_" + t +
-                           " AFTER INSERT OR DELETE OR " + update + " ON " + t +
-                           " FOR EACH STATEMENT EXECUTE FUNCTION signet_directory_changed()");
-  }
+  for (const auto& w : watched)
+    for (auto& statement : generationTriggers(w.table, w.updateOf))
+      m.statements.push_back(std::move(statement));
+  return m;
+}
+
+// IP allowlists (tenancy/ip_allowlists.hpp): an organization's own (public_key '') and its keys'.
+// Read by every request an API key stamps, through the directory cache, so the table bumps its
+// generation.
+Migration ipAllowlists(int version) {
+  Migration m{version,
+              "IP allowlists of organizations and API keys",
+              {"CREATE TABLE ip_allowlists (organization_id TEXT NOT NULL, public_key TEXT NOT "
+               "NULL, enabled INTEGER, on_evaluation_error TEXT NOT NULL, rules TEXT NOT NULL, "
+               "updated_at_ms BIGINT NOT NULL, PRIMARY KEY (organization_id, public_key))"}};
+  for (auto& statement : generationTriggers("ip_allowlists", ""))
+    m.statements.push_back(std::move(statement));
   return m;
 }
 
@@ -236,6 +258,7 @@ std::vector<Migration> coreMigrations() {
        "signing up may send, does not). Providers stored before count, as they did",
        {"ALTER TABLE oauth_providers ADD COLUMN verified INTEGER NOT NULL DEFAULT 0",
         "UPDATE oauth_providers SET verified = 1"}},
+      ipAllowlists(20),
   };
 }
 

@@ -184,9 +184,10 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
     db.exec(std::string("DELETE FROM ") + table +
                 " WHERE activity_id IN (SELECT id FROM activities WHERE organization_id = ?)",
             p);
-  for (const char* table : {"user_tags", "oauth_providers", "api_keys", "authenticators", "users",
-                            "policies", "root_quorum_members", "organization_features",
-                            "activities", "mfa_policies", "mfa_statuses", "invitations"})
+  for (const char* table :
+       {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
+        "root_quorum_members", "organization_features", "activities", "mfa_policies",
+        "mfa_statuses", "invitations", "ip_allowlists"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }
@@ -258,6 +259,10 @@ size_t countUsers(Db& db, const std::string& organizationId) {
 
 void deleteUser(Db& db, const std::string& organizationId, const std::string& userId) {
   SqlParams p{organizationId, userId};
+  db.exec(
+      "DELETE FROM ip_allowlists WHERE organization_id = ? AND public_key IN (SELECT public_key "
+      "FROM api_keys WHERE organization_id = ? AND user_id = ?)",
+      {organizationId, organizationId, userId});
   db.exec("DELETE FROM api_keys WHERE organization_id = ? AND user_id = ?", p);
   db.exec("DELETE FROM authenticators WHERE organization_id = ? AND user_id = ?", p);
   db.exec("DELETE FROM oauth_providers WHERE organization_id = ? AND user_id = ?", p);
@@ -325,6 +330,11 @@ std::optional<ApiKeyRecord> findApiKey(Db& db, const std::string& organizationId
 }
 
 size_t deleteApiKey(Db& db, const std::string& organizationId, const std::string& apiKeyId) {
+  // The key's own IP allowlist goes with it: a key registered again later starts without one.
+  db.exec(
+      "DELETE FROM ip_allowlists WHERE organization_id = ? AND public_key IN (SELECT public_key "
+      "FROM api_keys WHERE organization_id = ? AND id = ?)",
+      {organizationId, organizationId, apiKeyId});
   return db.exec("DELETE FROM api_keys WHERE organization_id = ? AND id = ?",
                  {organizationId, apiKeyId});
 }

@@ -41,6 +41,7 @@ void DirectoryCache::clearLocked() {
   users_.entries.clear();
   userJson_.entries.clear();
   mfaPolicies_.entries.clear();
+  ipAllowlists_.entries.clear();
   size_ = 0;
 }
 
@@ -98,6 +99,11 @@ json::Object DirectoryView::userJson(const std::string& organizationId, const st
 std::vector<mfa::MfaPolicyRecord> DirectoryView::mfaPolicies(const std::string& userId) {
   return cached(cache_ ? &cache_->mfaPolicies_ : nullptr, userId,
                 [&] { return mfa::policiesOfUser(db_, userId); });
+}
+
+std::vector<IpAllowlist> DirectoryView::ipAllowlists(const std::string& organizationId) {
+  return cached(cache_ ? &cache_->ipAllowlists_ : nullptr, organizationId,
+                [&] { return ip_allowlists::listsOf(db_, organizationId); });
 }
 
 }  // namespace signet

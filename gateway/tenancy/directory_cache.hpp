@@ -1,6 +1,6 @@
 // The directory reads every stamped request makes (the target organization, the API key, its
-// user and root quorum, the user as the request's vote shows them, and the MFA policies of its
-// voters), kept in memory between requests.
+// user and root quorum, the user as the request's vote shows them, the MFA policies of its
+// voters, and the IP allowlists of the key's organization), kept in memory between requests.
 //
 // Invalidation: every write to the tables they come from bumps one number in the store,
 // directory_generation.value, by triggers (core migration 16), so that no write path can
@@ -24,6 +24,7 @@
 
 #include "mfa/mfa_store.hpp"
 #include "tenancy/directory.hpp"
+#include "tenancy/ip_allowlists.hpp"
 
 namespace signet {
 
@@ -61,6 +62,7 @@ class DirectoryCache {
   Map<std::optional<UserRecord>> users_;
   Map<json::Object> userJson_;  // shared and never changed once made: votes only read it
   Map<std::vector<mfa::MfaPolicyRecord>> mfaPolicies_;
+  Map<std::vector<IpAllowlist>> ipAllowlists_;
 };
 
 // One request's reads of the directory, through the cache when there is one.
@@ -80,6 +82,8 @@ class DirectoryView {
   json::Object userJson(const std::string& organizationId, const std::string& userId);
   // The user's MFA policies, lowest order first (mfa::policiesOfUser).
   std::vector<mfa::MfaPolicyRecord> mfaPolicies(const std::string& userId);
+  // The organization's IP allowlists, its own and its keys' (ip_allowlists::listsOf).
+  std::vector<IpAllowlist> ipAllowlists(const std::string& organizationId);
   // The store this view reads, for what it does not hold.
   Db& db() { return db_; }
 

@@ -338,3 +338,23 @@ test("every view renders at desktop and phone widths; screenshots and timings ar
     await context.close();
   }
 });
+
+test("the Users view shows the IP allowlists that fence the organization's API keys", async () => {
+  const context = await browser.newContext();
+  const { page, problems } = await openConsole(context);
+  await signIn(page, rootKey);
+  await show(page, "users");
+  await page.getByText("No IP allowlist: API keys are accepted from any address.").waitFor();
+  await api.setIpAllowlist({ publicKey: submitterKey.publicKeyHex,
+    rules: [{ cidr: "10.0.0.0/8", label: "office" }, { cidr: "2001:db8::/32" }] });
+  try {
+    await show(page, "users");
+    const row = page.getByRole("table", { name: "IP allowlists" }).getByRole("row").filter({ hasText: "submitter key (submitter)" });
+    assert.equal(await row.locator('td[data-label="Allowed networks"]').textContent(), "10.0.0.0/8 (office), 2001:db8::/32");
+    assert.equal(await row.locator('td[data-label="When unreadable"]').textContent(), "deny");
+  } finally {
+    await api.removeIpAllowlist({ publicKey: submitterKey.publicKeyHex });
+  }
+  assert.deepEqual(problems.filter((p) => !/status of 4\d\d/.test(p)), []);
+  await context.close();
+});

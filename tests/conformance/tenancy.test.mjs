@@ -129,3 +129,40 @@ test("an organization feature is set and removed", async () => {
   const removed = await api.removeOrganizationFeature({ name: "FEATURE_NAME_EMAIL_AUTH" });
   assert.deepEqual(removed.features, []);
 });
+
+test("an API key's IP allowlist is set, read, enforced and removed through the SDK's own methods", async () => {
+  // A second key of the root user, fenced to networks that are not loopback.
+  const ci = generateKey("p256");
+  await api.createApiKeys({
+    userId: signet.ids.userId,
+    apiKeys: [{ apiKeyName: "ci", publicKey: ci.publicKeyHex, curveType: "API_KEY_CURVE_P256" }],
+  });
+  const asCi = clientFor(ci);
+  const set = await api.setIpAllowlist({
+    publicKey: ci.publicKeyHex,
+    rules: [{ cidr: "10.0.0.0/8", label: "office" }, { cidr: "2001:db8::/32" }],
+    onEvaluationError: "DENY",
+  });
+  assert.equal(set.activity.status, "ACTIVITY_STATUS_COMPLETED");
+  assert.deepEqual(set.activity.result, { setIpAllowlistResult: {} });
+  const { allowlist } = await api.getIpAllowlist({ organizationId: parentOrg, publicKey: ci.publicKeyHex });
+  assert.equal(allowlist.organizationId, parentOrg);
+  assert.equal(allowlist.publicKey, ci.publicKeyHex);
+  assert.equal(allowlist.onEvaluationError, "DENY");
+  assert.deepEqual(allowlist.rules.map((r) => [r.cidr, r.label]), [["10.0.0.0/8", "office"], ["2001:db8::/32", undefined]]);
+  assert.match(allowlist.rules[0].createdAt, /^\d+$/);
+
+  await assert.rejects(asCi.getWhoami({ organizationId: parentOrg }),
+    (e) => /IP allowlist of API key/.test(e.message) && e.message.includes("127.0.0.1"));
+  assert.equal((await api.getWhoami({ organizationId: parentOrg })).organizationId, parentOrg);
+
+  // A bad network is refused naming the field, and the list stays as it was.
+  await assert.rejects(api.setIpAllowlist({ publicKey: ci.publicKeyHex, rules: [{ cidr: "10.0.0.0/33" }] }),
+    (e) => e.message.includes("parameters.rules[0].cidr"));
+  const after = await api.getIpAllowlist({ organizationId: parentOrg, publicKey: ci.publicKeyHex });
+  assert.equal(after.allowlist.rules.length, 2);
+
+  const removed = await api.removeIpAllowlist({ publicKey: ci.publicKeyHex });
+  assert.deepEqual(removed.activity.result, { removeIpAllowlistResult: {} });
+  assert.equal((await asCi.getWhoami({ organizationId: parentOrg })).userId, signet.ids.userId);
+});

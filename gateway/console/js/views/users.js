@@ -1,5 +1,6 @@
-// The organization's users and their credentials (API keys and passkeys). The signed-in user
-// can register a passkey here, to sign in with it next time.
+// The organization's users and their credentials (API keys and passkeys), and the IP allowlists
+// that fence its API keys (set_ip_allowlist). The signed-in user can register a passkey here,
+// to sign in with it next time.
 import { createPasskey } from "../stamp.js";
 import { busy, h, idCell, localPages, mono, notice, pager, section, table, time } from "../ui.js";
 
@@ -14,8 +15,29 @@ export async function render(ctx, root, [userId]) {
     ["Passkeys", (u) => String(u.authenticators.length)],
     ["User ID", (u) => idCell(u.userId)],
   ], rows), localPages(users));
-  root.replaceChildren(h("h1", {}, "Users"), list.element);
+  root.replaceChildren(h("h1", {}, "Users"), list.element, await allowlists(ctx, users));
   await list.show(0);
+}
+
+// The organization's own allowlist when it is on, and each API key's that has rules.
+async function allowlists(ctx, users) {
+  const keys = users.flatMap((u) => u.apiKeys.map((k) => ({ user: u, key: k })));
+  const [own, ...ofKeys] = await Promise.all([
+    ctx.api.query("get_ip_allowlist"),
+    ...keys.map(({ key }) => ctx.api.query("get_ip_allowlist", { publicKey: key.credential.publicKey })),
+  ]);
+  const rows = [];
+  if (own.allowlist.enabled) rows.push({ scope: "Every API key of the organization", list: own.allowlist });
+  ofKeys.forEach(({ allowlist }, i) => {
+    if (allowlist.rules.length)
+      rows.push({ scope: `${keys[i].key.apiKeyName} (${keys[i].user.userName})`, list: allowlist });
+  });
+  const rules = (list) => list.rules.map((r) => (r.label ? `${r.cidr} (${r.label})` : r.cidr)).join(", ");
+  return section("IP allowlists", table("IP allowlists", [
+    ["Applies to", (r) => r.scope],
+    ["Allowed networks", (r) => mono(rules(r.list) || "none: every address is refused")],
+    ["When unreadable", (r) => (r.list.onEvaluationError === "ALLOW" ? "allow" : "deny")],
+  ], rows, "No IP allowlist: API keys are accepted from any address."));
 }
 
 async function renderUser(ctx, root, user) {
