@@ -46,33 +46,44 @@ std::optional<Cidr> parseCidr(std::string_view text) {
   size_t slash = text.find('/');
   auto address = egress::parseAddress(text.substr(0, slash));
   if (!address || text.substr(0, slash).find('[') != std::string_view::npos) return std::nullopt;
-  Cidr cidr{unmapped(*address), 0};
-  const int bits = cidr.network.v4 ? 32 : 128;
-  cidr.prefix = bits;
+  // The prefix counts bits of the address as written: ::ffff:10.0.0.0/104 is 10.0.0.0/8.
+  const int written = address->v4 ? 32 : 128;
+  int prefix = written;
   if (slash != std::string_view::npos) {
     std::string_view digits = text.substr(slash + 1);
-    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), cidr.prefix);
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
     if (digits.empty() || digits.size() > 3 || error != std::errc() ||
-        end != digits.data() + digits.size() || cidr.prefix < 0 || cidr.prefix > bits)
+        end != digits.data() + digits.size() || prefix < 0 || prefix > written)
       return std::nullopt;
   }
+  Cidr cidr{unmapped(*address), prefix};
+  if (cidr.network.v4 && !address->v4) {  // IPv4-mapped: the 96 bits before the IPv4 address
+    if (prefix < 96) return std::nullopt;
+    cidr.prefix = prefix - 96;
+  }
+  const int bits = cidr.network.v4 ? 32 : 128;
   for (int bit = cidr.prefix; bit < bits; ++bit)
     if (cidr.network.bytes[bit / 8] & (0x80 >> (bit % 8))) return std::nullopt;
   return cidr;
 }
 
+bool isTrustedProxy(const std::string& peer, const std::vector<Cidr>& trusted) {
+  auto address = egress::parseAddress(peer);
+  return address && inAny(*address, trusted);
+}
+
 std::string clientAddress(const std::string& peer, std::string_view forwardedFor,
                           const std::vector<Cidr>& trusted) {
-  auto hop = egress::parseAddress(peer);
-  if (trusted.empty() || forwardedFor.empty() || !hop || !inAny(*hop, trusted)) return peer;
-  std::string client = peer;
+  if (forwardedFor.empty() || !isTrustedProxy(peer, trusted)) return peer;
   while (true) {
     size_t comma = forwardedFor.rfind(',');
     std::string_view entry =
         trimmed(comma == std::string_view::npos ? forwardedFor : forwardedFor.substr(comma + 1));
     auto address = egress::parseAddress(entry);
-    if (!address) return client;  // not an address: the last trusted hop is all that is known
-    client = egress::toString(unmapped(*address));
+    // Not an address (a port, "unknown", garbage): who the client is cannot be known, and the
+    // proxy's own address would fail open wherever the proxy's network is allowed.
+    if (!address) return kUnknownClient;
+    std::string client = egress::toString(unmapped(*address));
     if (!inAny(*address, trusted) || comma == std::string_view::npos) return client;
     forwardedFor = forwardedFor.substr(0, comma);
   }

@@ -27,11 +27,21 @@ struct Cidr {
 // Nullopt for anything else: an empty text, a prefix out of range, an address that is not one.
 std::optional<Cidr> parseCidr(std::string_view text);
 
+// What a request's client is when a trusted proxy's X-Forwarded-For cannot be read: no address,
+// so an IP allowlist applies its onEvaluationError, the metrics check refuses, and the
+// per-address limit puts every such request in one bucket.
+inline constexpr const char* kUnknownClient = "unknown";
+
+// Whether `peer` (a connection's address) is one of the `trusted` proxies.
+bool isTrustedProxy(const std::string& peer, const std::vector<Cidr>& trusted);
+
 // The client of a request that came over a connection from `peer` with `forwardedFor` (the
-// X-Forwarded-For value, empty when absent). When `peer` is in `trusted`, the list is read from
-// the right, each hop added by the proxy before it: the first address that is not itself a
-// trusted proxy is the client (hops to its left are what the client claimed, and anyone can
-// claim anything). A list that does not parse leaves the request to the last trusted hop.
+// X-Forwarded-For value, its lines joined in order; empty when absent). When `peer` is a
+// trusted proxy, the list is read from the right, each hop added by the proxy before it: the
+// first address that is not itself a trusted proxy is the client (hops to its left are what the
+// client claimed, and anyone can claim anything). An entry on the way that is not an address
+// makes the client kUnknownClient, never the proxy: the proxy's address would pass wherever
+// its network is allowed. So list the proxies' own addresses, not networks clients share.
 std::string clientAddress(const std::string& peer, std::string_view forwardedFor,
                           const std::vector<Cidr>& trusted);
 

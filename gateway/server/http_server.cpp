@@ -345,7 +345,10 @@ struct HttpServer::Impl {
         std::lock_guard lock(connectionsMutex);
         size_t& mine = perAddress[peer];
         total = connections.size() >= limits.maxConnections;
-        if (total || mine >= limits.maxConnectionsPerAddress) {
+        // A trusted proxy carries everyone's connections: only the total bounds it.
+        const bool bounded =
+            limits.trustedProxies.empty() || !isTrustedProxy(peer, limits.trustedProxies);
+        if (total || (bounded && mine >= limits.maxConnectionsPerAddress)) {
           refusal = total ? "the server holds its limit of " +
                                 std::to_string(limits.maxConnections) + " connections"
                           : "client address " + peer + " holds its limit of " +
@@ -557,17 +560,13 @@ struct HttpServer::Impl {
     return true;
   }
 
-  // The client, which is the connection's peer unless that is a trusted reverse proxy. A
-  // repeated X-Forwarded-For is not joined: which proxy wrote which is unknown, so the request is
-  // the peer's.
+  // The client, which is the connection's peer unless that is a trusted reverse proxy.
   std::string clientOf(const Connection& c, const HttpRequestData& request) const {
     if (limits.trustedProxies.empty()) return c.peer;
     auto forwarded = request.headers.find("x-forwarded-for");
-    if (forwarded == request.headers.end() ||
-        std::count(request.repeatedHeaders.begin(), request.repeatedHeaders.end(),
-                   "x-forwarded-for"))
-      return c.peer;
-    return clientAddress(c.peer, forwarded->second, limits.trustedProxies);
+    return clientAddress(c.peer,
+                         forwarded == request.headers.end() ? std::string() : forwarded->second,
+                         limits.trustedProxies);
   }
 
   void releaseSlot() {

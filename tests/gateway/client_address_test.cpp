@@ -30,11 +30,15 @@ TEST(ClientAddress, RangesHoldTheirAddressesOnly) {
   EXPECT_TRUE(in("10.0.0.7", "10.0.0.7"));
   EXPECT_TRUE(in("10.0.0.0/7", "11.255.0.1"));  // a prefix that does not end on a byte
   EXPECT_FALSE(in("10.0.0.0/7", "12.0.0.1"));
+  // An IPv4-mapped network counts the prefix over the 128 bits written.
+  EXPECT_TRUE(in("::ffff:10.0.0.0/104", "10.9.8.7"));
+  EXPECT_FALSE(in("::ffff:10.0.0.0/104", "11.0.0.1"));
 }
 
 TEST(ClientAddress, AnythingButANetworkIsRefused) {
-  for (const char* bad : {"", "10.0.0.0/33", "::/129", "300.1.1.1/8", "text", "10.0.0.0/",
-                          "10.0.0.0/-1", "10.0.0.0/8/8", "10.1.2.3/8", "[::1]/128", "10.0.0.0/ 8"})
+  for (const char* bad :
+       {"", "10.0.0.0/33", "::/129", "300.1.1.1/8", "text", "10.0.0.0/", "10.0.0.0/-1",
+        "10.0.0.0/8/8", "10.1.2.3/8", "[::1]/128", "10.0.0.0/ 8", "::ffff:10.0.0.0/8"})
     EXPECT_FALSE(parseCidr(bad)) << bad;
 }
 
@@ -52,10 +56,12 @@ TEST(ClientAddress, ForwardedForIsReadOnlyFromATrustedProxyAndFromTheRight) {
   EXPECT_EQ(clientAddress("127.0.0.1", "203.0.113.5, 10.1.1.1", proxies), "203.0.113.5");
   // Every hop a proxy: the leftmost.
   EXPECT_EQ(clientAddress("127.0.0.1", "10.2.2.2, 10.1.1.1", proxies), "10.2.2.2");
-  // Garbage: the last trusted hop known.
-  EXPECT_EQ(clientAddress("127.0.0.1", "unknown", proxies), "127.0.0.1");
-  EXPECT_EQ(clientAddress("127.0.0.1", "garbage, 10.1.1.1", proxies), "10.1.1.1");
-  EXPECT_EQ(clientAddress("127.0.0.1", "203.0.113.5:443", proxies), "127.0.0.1");
+  // An entry that is not an address: the client is unknown, never the proxy, whose address
+  // would pass wherever the proxy's network is allowed.
+  EXPECT_EQ(clientAddress("127.0.0.1", "garbage", proxies), kUnknownClient);
+  EXPECT_EQ(clientAddress("127.0.0.1", "garbage, 10.1.1.1", proxies), kUnknownClient);
+  EXPECT_EQ(clientAddress("127.0.0.1", "203.0.113.5:443", proxies), kUnknownClient);
+  EXPECT_FALSE(egress::parseAddress(kUnknownClient));
   // Absent: the proxy itself.
   EXPECT_EQ(clientAddress("127.0.0.1", "", proxies), "127.0.0.1");
 }
