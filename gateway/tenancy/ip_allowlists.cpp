@@ -78,6 +78,11 @@ json::Object allowlistJson(const std::string& organizationId, const std::string&
 // Why `list` refuses `client`, or nothing when it lets it through.
 std::optional<std::string> refusal(const IpAllowlist& list, const std::string& client) {
   const bool allowOnError = list.onEvaluationError == "ALLOW";
+  if (list.unreadable)
+    return allowOnError ? std::nullopt
+                        : std::optional<std::string>(
+                              "its stored rules could not be read, and its "
+                              "onEvaluationError is DENY");
   auto address = egress::parseAddress(client);
   if (!address)
     return allowOnError ? std::nullopt
@@ -109,7 +114,11 @@ std::vector<IpAllowlist> listsOf(Db& db, const std::string& organizationId) {
     list.publicKey = row.str(0);
     if (!row.isNull(1)) list.enabled = row.i64(1) != 0;
     list.onEvaluationError = row.str(2);
-    list.rules = rulesFrom(row.str(3));
+    try {
+      list.rules = rulesFrom(row.str(3));
+    } catch (const std::exception&) {
+      list.unreadable = true;  // refusal() lets onEvaluationError decide, not a 400 for all
+    }
     out.push_back(std::move(list));
   }
   return out;

@@ -38,6 +38,7 @@ struct IpAllowlist {
   std::optional<bool> enabled;    // organization-level lists only
   std::string onEvaluationError;  // ALLOW or DENY
   std::vector<IpAllowlistRule> rules;
+  bool unreadable = false;  // the stored rules did not parse: onEvaluationError decides
 };
 
 namespace ip_allowlists {

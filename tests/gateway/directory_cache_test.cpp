@@ -78,9 +78,10 @@ TEST_P(DirectoryCacheTest, RepeatedRequestsAreAnsweredFromTheCache) {
   auto before = gw.gateway().directoryCache().hits();
   for (int i = 0; i < 5; ++i) client.query("whoami", orgBody(gw.root().organizationId));
   auto after = gw.gateway().directoryCache().hits();
-  // The organization, the key and its user, and the root quorum, then the organization again
-  // for the answer (through the same view, not another statement): five reads each, all hits.
-  EXPECT_EQ(after.hits - before.hits, 5u * 5u);
+  // The organization, the key and its user, the IP allowlists of the key's organization, and
+  // the root quorum, then the organization again for the answer (through the same view, not
+  // another statement): six reads each, all hits.
+  EXPECT_EQ(after.hits - before.hits, 5u * 6u);
   EXPECT_EQ(after.misses, before.misses);
 }
 
@@ -103,11 +104,12 @@ TEST_P(DirectoryCacheTest, AReadOnlyActivityIsDecidedFromTheCache) {
   auto before = gw.gateway().directoryCache().hits();
   ASSERT_EQ(signStatus(gw.baseUrl(), gw.rootStamper(), org, address), kCompleted);
   auto after = gw.gateway().directoryCache().hits();
-  // Authentication: the organization, the key, its user and the root quorum. The decision on
+  // Authentication: the organization, the key, its user, the IP allowlists of its organization
+  // and the root quorum. The decision on
   // the snapshot: the user as the vote shows them, the key again for what the stamp presents and
   // for a session's scope, the submitter's MFA policies, the organization and its root quorum.
   // The write transaction that stores the activity reads none of them again.
-  EXPECT_EQ(after.hits - before.hits, 4u + 6u);
+  EXPECT_EQ(after.hits - before.hits, 5u + 6u);
   EXPECT_EQ(after.misses, before.misses);
 }
 

@@ -213,8 +213,8 @@ TEST_P(IpAllowlistTest, TheForwardedAddressCountsFromATrustedProxyOnly) {
   }
 }
 
-// When a rule cannot be read (here one written into the store by hand), onEvaluationError
-// decides: DENY refuses, naming the rule; ALLOW lets the request through.
+// When a rule, or the stored list itself, cannot be read (here written into the store by hand),
+// onEvaluationError decides: DENY refuses, saying so; ALLOW lets the request through.
 TEST_P(IpAllowlistTest, OnEvaluationErrorDecidesWhenARuleCannotBeRead) {
   TestGateway gw(GetParam());
   const std::string org = gw.root().organizationId;
@@ -225,17 +225,18 @@ TEST_P(IpAllowlistTest, OnEvaluationErrorDecidesWhenARuleCannotBeRead) {
     params->set("publicKey", ci.publicKey);
     params->set("onEvaluationError", onError);
     resultOf(setList(gw, org, params, gw.rootClient()), "setIpAllowlistResult");
-    gw.gateway().database().transaction([&](Db& db) {
-      db.exec("UPDATE ip_allowlists SET rules = ? WHERE public_key = ?",
-              {std::string(R"({"rules":[{"cidr":"not a network","label":"","createdAtMs":1}]})"),
-               ci.publicKey});
-    });
-    auto [status, message] = whoami(client, org);
-    if (onError == "DENY") {
-      EXPECT_EQ(status, 403);
-      EXPECT_NE(message.find("rule not a network could not be read"), std::string::npos) << message;
-    } else {
-      EXPECT_EQ(status, 200) << message;
+    for (const std::string stored :
+         {R"({"rules":[{"cidr":"not a network","label":"","createdAtMs":1}]})", "{not json"}) {
+      gw.gateway().database().transaction([&](Db& db) {
+        db.exec("UPDATE ip_allowlists SET rules = ? WHERE public_key = ?", {stored, ci.publicKey});
+      });
+      auto [status, message] = whoami(client, org);
+      if (onError == "DENY") {
+        EXPECT_EQ(status, 403) << stored;
+        EXPECT_NE(message.find("could not be read"), std::string::npos) << message;
+      } else {
+        EXPECT_EQ(status, 200) << message;
+      }
     }
   }
 }
