@@ -13,18 +13,21 @@ void checkScheme(const json::Object& sig, const std::string& f) {
                           "\" is not supported (expected CLIENT_SIGNATURE_SCHEME_API_P256)");
 }
 
-// `signature` (raw r‖s hex) over SHA-256 of `message` by `publicKey` (hex).
+// `signature` (hex: raw r‖s, or DER) over SHA-256 of `message` by `publicKey` (hex).
 void checkVerifies(const std::string& publicKey, const std::string& message,
                    const std::string& signature, const std::string& f) {
   auto raw = fromHex(signature);
   auto pub = fromHex(publicKey);
-  crypto::EcdsaSignature s;
-  bool ok = raw && raw->size() == 64 && pub;
-  if (ok) {
-    std::memcpy(s.r.data(), raw->data(), 32);
-    std::memcpy(s.s.data(), raw->data() + 32, 32);
-    ok = crypto::verifyEcdsa(crypto::Curve::kP256, *pub, crypto::sha256(message), s);
+  std::optional<crypto::EcdsaSignature> s;
+  if (raw && raw->size() == 64) {
+    s.emplace();
+    std::memcpy(s->r.data(), raw->data(), 32);
+    std::memcpy(s->s.data(), raw->data() + 32, 32);
+  } else if (raw) {
+    s = crypto::parseDerSignature(*raw);
   }
+  bool ok =
+      s && pub && crypto::verifyEcdsa(crypto::Curve::kP256, *pub, crypto::sha256(message), *s);
   if (!ok)
     throw invalidArgument("invalid field " + f +
                           ".signature: does not verify over the message with the token's key");

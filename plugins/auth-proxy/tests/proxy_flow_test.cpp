@@ -181,8 +181,12 @@ TEST_P(ProxyFlowTest, EmailOtpSignUpThenLoginThroughSmtp) {
   spec->set("client_signature", overToken(specKey));
   auto swapped = proxy.refused("/v1/otp_login", spec);
   EXPECT_NE(swapped.message.find("parameters.publicKey"), std::string::npos) << swapped.message;
-  // As the specification writes it: a session for the bound key.
+  // As the specification writes it: a session for the bound key. The signature in DER here
+  // (the refusals above sent r‖s): either encoding is taken.
   spec->set("publicKey", specKey.publicKey);
+  spec->set("client_signature",
+            toHex(crypto::encodeDerSignature(crypto::signEcdsa(
+                crypto::Curve::kP256, specKey.privateKey, crypto::sha256(token3)))));
   std::string specSession = proxy.ok("/v1/otp_login", spec)->getValue<std::string>("session");
   EXPECT_EQ(gatewayJwtClaims(gw, specSession, true)->getValue<std::string>("user_id"), userId);
   EXPECT_EQ(gw.clientWith(specKey.stamper())
