@@ -49,6 +49,14 @@ export const refusedByDesign = new Map([
   ["/public/v1/query/get_latest_boot_proof", { reason: noEnclave, body: { appName: "signet" } }],
 ]);
 
+// Families a self-hosted gateway leaves out on purpose, each with the reason; anything else
+// absent is simply not built yet.
+export const leftOut = [
+  [/_tvc_|tvc_image/, "TVC apps run in the hosted service's attested enclaves, which a self-hosted gateway has none of"],
+  [/earn/, "earn is the hosted service's DeFi yield product, not key management"],
+  [/swap/, "swaps are priced and routed by the hosted service's DeFi venues"],
+];
+
 export function table(signet) {
   const served = servedPaths(signet);
   const paths = clientPaths();
@@ -57,6 +65,8 @@ export function table(signet) {
     if (by && refusedByDesign.has(path)) return `| \`${path}\` | answers 501: ${refusedByDesign.get(path).reason} | ${by} |`;
     if (by) return `| \`${path}\` | implemented | ${by} |`;
     if (path.startsWith("/tkhq/")) return `| \`${path}\` | absent: internal to the hosted service | |`;
+    const family = leftOut.find(([pattern]) => pattern.test(path));
+    if (family) return `| \`${path}\` | absent by design: ${family[1]} | |`;
     return `| \`${path}\` | absent | |`;
   });
   const implemented = rows.filter((r) => r.includes("| implemented |")).length;
