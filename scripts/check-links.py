@@ -30,13 +30,21 @@ def markdown_files():
 
 
 def anchors(path):
-    out = set()
+    """GitHub's anchors: headings outside code fences, lower case, punctuation dropped, spaces
+    as -, and a repeated heading's anchor suffixed -1, -2, ..."""
+    out, fenced = set(), False
     with open(path, encoding="utf-8") as f:
         for line in f:
-            m = re.match(r"^#+\s+(.*)", line)
+            if line.startswith("```"):
+                fenced = not fenced
+            m = None if fenced else re.match(r"^#+\s+(.*)", line)
             if m:
-                text = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower())
-                out.add(text.replace(" ", "-"))
+                anchor = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+                n, unique = 0, anchor
+                while unique in out:
+                    n += 1
+                    unique = f"{anchor}-{n}"
+                out.add(unique)
     return out
 
 
@@ -49,7 +57,8 @@ def problems(path):
         if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
             continue
         file, _, anchor = target.partition("#")
-        dest = os.path.normpath(os.path.join(here, file)) if file else path
+        base = root if file.startswith("/") else here  # "/docs/x.md": from the repository's root
+        dest = os.path.normpath(os.path.join(base, file.lstrip("/"))) if file else path
         if not os.path.exists(dest):
             yield f"link {target}: no such file"
         elif anchor and dest.endswith(".md") and anchor not in anchors(dest):

@@ -5,11 +5,6 @@
 namespace signet {
 
 namespace {
-// directory_generation: one number that every write to the directory's tables bumps, by
-// triggers, so that no write path can forget it; DirectoryCache (tenancy/directory_cache.hpp)
-// serves an entry only to a request that read the number it was made at. An authenticator's
-// sign counter, updated by every passkey-stamped request, is not something the cache holds, so
-// updates of it alone leave the number be.
 // The triggers that bump directory_generation on every write to `table` (its updates only of
 // `updateOf`'s columns, when given).
 std::vector<std::string> generationTriggers(const std::string& table, const std::string& updateOf) {
@@ -28,6 +23,11 @@ std::vector<std::string> generationTriggers(const std::string& table, const std:
   return out;
 }
 
+// directory_generation: one number that every write to the directory's tables bumps, by
+// triggers, so that no write path can forget it; DirectoryCache (tenancy/directory_cache.hpp)
+// serves an entry only to a request that read the number it was made at. An authenticator's
+// sign counter, updated by every passkey-stamped request, is not something the cache holds, so
+// updates of it alone leave the number be.
 Migration directoryGeneration(int version) {
   struct Watched {
     const char* table;

@@ -3,10 +3,9 @@
 // plugin, the paths it serves, and the build it came from (the build signature), so that
 //   - a disabled plugin is listed, and its paths answer an error naming it, without any of its
 //     code running (not even static initializers: the library is never loaded);
-//   - a plugin built against other SDK headers or version, another compiler, C++ standard library,
-//   Poco or
-//     Boost is refused before any C++ type crosses the boundary, naming the field and both
-//     values.
+//   - a plugin built against other SDK headers or version, another compiler, C++ standard
+//     library, Poco or Boost is refused before any C++ type crosses the boundary, naming the
+//     field and both values.
 // A plugin declares itself with SIGNET_PLUGIN at the end of its plugin.cpp:
 //
 //   SIGNET_PLUGIN(registerMemo, {.name = "memo",
