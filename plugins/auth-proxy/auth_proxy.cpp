@@ -69,7 +69,7 @@ HttpReply AuthProxy::handle(const HttpCall& call, const Coordinator& coordinator
   try {
     const auto& table = endpoints();
     auto endpoint = std::find_if(table.begin(), table.end(),
-                                 [&](const auto& e) { return e.first == call.subpath; });
+                                 [&](const auto& e) { return e.path == call.subpath; });
     if (endpoint == table.end()) throw notFound("unknown auth proxy endpoint " + call.subpath);
     // Counted before the configuration is looked up: a made-up id costs its sender too. A client
     // is its address, or its IPv6 /64.
@@ -95,9 +95,10 @@ HttpReply AuthProxy::handle(const HttpCall& call, const Coordinator& coordinator
     auto body = call.body.find_first_not_of(" \t\r\n") == std::string::npos
                     ? json::object()  // the wallet-kit calls send no body at all
                     : json::parseObject(call.body, "request body");
+    checkFields(*endpoint, body);
     CoordinatorCalls coordinator(coordinatorAt, *config);
     ProxyCall pc{*config, coordinator, body, client, limits_, options_.limits, nowMs};
-    return jsonReply(200, endpoint->second(pc), cors);
+    return jsonReply(200, endpoint->handler(pc), cors);
   } catch (const Error& e) {
     return errorReply(e, cors);
   } catch (const Poco::Exception& e) {  // the HTTP client's: the coordinator is unreachable
@@ -113,9 +114,9 @@ std::vector<RouteSpec> proxyRoutes(std::shared_ptr<AuthProxy> proxy,
   auto handler = [proxy, coordinator](RequestContext& ctx, const HttpCall& call) {
     return proxy->handle(call, coordinator(ctx), ctx.nowMs());
   };
-  for (const auto& [path, endpoint] : endpoints()) {
-    routes.push_back({"POST", path, RouteAccess::kDetached, handler});
-    routes.push_back({"OPTIONS", path, RouteAccess::kDetached, handler});
+  for (const auto& endpoint : endpoints()) {
+    routes.push_back({"POST", endpoint.path, RouteAccess::kDetached, handler});
+    routes.push_back({"OPTIONS", endpoint.path, RouteAccess::kDetached, handler});
   }
   return routes;
 }

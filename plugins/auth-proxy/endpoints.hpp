@@ -26,7 +26,18 @@ struct ProxyCall {
 
 using Endpoint = signet::json::Object (*)(const ProxyCall&);
 
-// (path, endpoint): every endpoint of the auth proxy API, v1 and v2.
-const std::vector<std::pair<std::string, Endpoint>>& endpoints();
+struct EndpointSpec {
+  std::string path;  // /v1/...
+  Endpoint handler;
+  // The body fields it takes: the auth proxy OpenAPI document's, and the specification's
+  // snake-case forms. Any other is refused naming it (checkFields), never silently dropped.
+  std::vector<std::string> fields;
+};
+
+// Every endpoint of the auth proxy API, v1 and v2.
+const std::vector<EndpointSpec>& endpoints();
+
+// InvalidArgument naming the first field of `body` that `endpoint` does not take.
+void checkFields(const EndpointSpec& endpoint, const signet::json::Object& body);
 
 }  // namespace auth_proxy

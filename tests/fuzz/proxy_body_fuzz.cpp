@@ -49,8 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string peer = "127.0.0.2";
     auth_proxy::ProxyCall call{config(),      coordinator,      body, peer, limits,
                                limitSettings, 1'790'000'000'000};
+    auth_proxy::checkFields(endpoint, body);  // as the proxy does, before the endpoint runs
     try {
-      endpoint.second(call);
+      endpoint.handler(call);
     } catch (const Poco::Exception&) {
       // The coordinator cannot be reached: the proxy answers that as Unavailable.
     }

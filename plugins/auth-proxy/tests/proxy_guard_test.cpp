@@ -119,6 +119,31 @@ TEST_P(ProxyGuardTest, ConfigIdOriginsPreflightAndDisable) {
       proxy.ok("/v1/otp_init", emailOtp("a@b.example"))->getValue<std::string>("otpId").empty());
 }
 
+// A field an endpoint does not take is refused naming it, before anything runs, instead of
+// being dropped: a client with a misspelt field would otherwise never learn it did nothing.
+TEST_P(ProxyGuardTest, AFieldAnEndpointDoesNotTakeIsRefusedNamingIt) {
+  TestGateway gw(GetParam(), {"sessions", "auth-proxy"}, {}, proxySettings(kOutbox, kNoCache));
+  auto [configId, userId] = enableProxy(gw);
+  ProxyClient proxy(gw.listenerUrl("auth-proxy", "proxy"), configId, std::nullopt);
+  auto lookup = json::parseObject(
+      R"({"filterType":"EMAIL","filterValue":"nobody@example.com","filterValu":"x"})", "test");
+  auto refusal = proxy.refused("/v1/account", lookup);
+  EXPECT_EQ(refusal.status, 400);
+  EXPECT_NE(refusal.message.find("invalid field body.filterValu: /v1/account takes no such field "
+                                 "(it takes filterType, filterValue, verificationToken, "
+                                 "oidcToken)"),
+            std::string::npos)
+      << refusal.message;
+  lookup->remove("filterValu");
+  EXPECT_EQ(proxy.ok("/v1/account", lookup)->size(), 0u);
+  auto none = proxy.refused("/v1/wallet_kit_config", json::parseObject(R"({"x":1})", "test"));
+  EXPECT_NE(none.message.find("it takes none"), std::string::npos) << none.message;
+  // The specification's snake-case forms are fields too.
+  auto verify = json::parseObject(R"({"otpId":"nope","otpCode":"1","public_key":"02"})", "test");
+  EXPECT_EQ(proxy.refused("/v1/otp_verify", verify).message.find("takes no such field"),
+            std::string::npos);
+}
+
 TEST_P(ProxyGuardTest, SettingsAreCheckedFieldByFieldAndABadUpdateChangesNothing) {
   TestGateway gw(GetParam(), {"sessions", "auth-proxy"}, {}, proxySettings(kOutbox, kNoCache));
   auto before = failureOf(configureProxy(gw, R"({"otpLength":7})"));
