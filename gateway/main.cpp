@@ -103,7 +103,7 @@ const std::vector<Command>& commands() {
     {"backup", "copy a SQLite store consistently, while the gateway serves",
      "signet backup --data-dir DIR --out FILE [--config FILE]\n"
      "  FILE must not exist; it is written 0600. The master key is not in it: keep\n"
-     "  master.key (or SIGNET_MASTER_KEY) safe elsewhere. PostgreSQL: pg_dump (README).",
+     "  master.key (or SIGNET_MASTER_KEY) safe elsewhere. PostgreSQL: pg_dump (docs/cli.md).",
      backupCommand},
     {"restore", "put a backup back in place of the SQLite store (the gateway stopped)",
      "signet restore --data-dir DIR --from FILE [--config FILE]\n"

@@ -83,7 +83,7 @@ fs::path sqlitePath(const Config& config, const char* command) {
   if (config.database.backend != Backend::kSqlite)
     throw failedPrecondition(std::string("signet ") + command +
                              " copies SQLite stores; for PostgreSQL use pg_dump and pg_restore "
-                             "(see the README)");
+                             "(see docs/cli.md)");
   return config.database.connection;
 }
 
