@@ -104,12 +104,12 @@ int authProxyKeygenCommand(const std::vector<std::string>& argv) {
   if (std::filesystem::exists(out)) throw UsageError(out + " exists; not overwriting a key");
   auto key = crypto::generatePrivateKey(crypto::Curve::kP256);
   std::string hex = toHex(key.bytes());
+  crypto::WipeOnExit wipeHex(hex);
   {
     std::ofstream file(out);  // 0600: main sets umask 077
     file << hex << "\n";
     if (!file) throw std::runtime_error("could not write " + out);
   }
-  crypto::wipe(hex.data(), hex.size());
   json::Object o = json::object();
   o->set("publicKey", toHex(crypto::publicKeyFromPrivate(crypto::Curve::kP256, key)));
   print(o);

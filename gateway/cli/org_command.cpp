@@ -32,17 +32,17 @@ void writeCredentialsFile(const std::filesystem::path& file, const std::string& 
   // The private key is spliced into the text rather than set on the object, so that no copy
   // of it is left behind in a JSON value that is never wiped.
   std::string text = json::stringify(o);
+  crypto::WipeOnExit wipeText(text);
   text.pop_back();  // the closing brace
   std::string hex = toHex(key.bytes());
+  crypto::WipeOnExit wipeHex(hex);
   text.reserve(text.size() + hex.size() + 32);  // appending must not leave a moved-from copy
   text.append(",\"apiPrivateKey\":\"").append(hex).append("\"}");
-  crypto::wipe(hex.data(), hex.size());
   mode_t old = ::umask(077);
   std::ofstream out(file);
   out << text << "\n";
   out.close();
   ::umask(old);
-  crypto::wipe(text.data(), text.size());
   if (!out) throw std::runtime_error("could not write " + file.string());
 }
 

@@ -19,9 +19,9 @@ Bytes associatedData(const std::string& id, const std::string& kind) {
 }
 
 crypto::SecretBytes parseKey(std::string text, const std::string& source) {
+  crypto::WipeOnExit wipeText(text);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   auto bytes = fromHex(text);
-  crypto::wipe(text.data(), text.size());
   if (!bytes || bytes->size() != 32)
     throw internalError("the master key in " + source + " is not 64 hex digits");
   return crypto::SecretBytes(std::move(*bytes));
@@ -120,12 +120,12 @@ void MasterKey::create(const std::filesystem::path& file) {
     throw failedPrecondition("master key file " + file.string() + " already exists");
   crypto::SecretBytes key(crypto::randomBytes(32));
   std::string hex = toHex(key.bytes()) + "\n";
+  crypto::WipeOnExit wipeHex(hex);
   // Create with 0600 from the start: there is no moment at which the key is readable.
   mode_t old = ::umask(077);
   std::ofstream out(file, std::ios::out | std::ios::trunc);
   ::umask(old);
   out << hex;
-  crypto::wipe(hex.data(), hex.size());
   out.close();
   std::filesystem::permissions(
       file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);

@@ -91,12 +91,12 @@ size_t promote(Database& database, const crypto::SecretBytes& installed) {
 void writeKeyFile(const fs::path& file, const crypto::SecretBytes& key,
                   const std::optional<Pkcs11Settings>& token) {
   std::string hex = token ? MasterKey::wrappedText(key, *token) : toHex(key.bytes()) + "\n";
+  crypto::WipeOnExit wipeHex(hex);
   int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw failedPrecondition("cannot write " + file.string());
   bool ok =
       ::write(fd, hex.data(), hex.size()) == static_cast<ssize_t>(hex.size()) && ::fsync(fd) == 0;
   ::close(fd);
-  crypto::wipe(hex.data(), hex.size());
   if (!ok) throw failedPrecondition("cannot write " + file.string());
 }
 }  // namespace

@@ -52,9 +52,9 @@ crypto::SecretBytes loadServiceKey(const std::string& file) {
                           " may be read by other users of this host; chmod 600 it");
   std::ifstream in(file);
   std::string hex;
+  crypto::WipeOnExit wipeHex(hex);
   in >> hex;
   auto bytes = fromHex(hex);
-  crypto::wipe(hex.data(), hex.size());
   if (!bytes || bytes->size() != 32)
     throw invalidArgument("invalid field " + where + ": " + file +
                           " does not hold a P-256 private key in hex");

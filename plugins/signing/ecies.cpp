@@ -11,10 +11,9 @@ constexpr size_t kPointSize = 65, kNonceSize = 16, kTagSize = 16;
 
 crypto::SecretBytes sharedKey(const Bytes& ephemeralPublic, const Bytes& sharedPoint) {
   Bytes ikm = ephemeralPublic;
+  crypto::WipeOnExit wipeIkm(ikm);
   ikm.insert(ikm.end(), sharedPoint.begin(), sharedPoint.end());
-  auto key = crypto::hkdfSha256({}, ikm, {}, 32);
-  crypto::wipe(ikm.data(), ikm.size());
-  return key;
+  return crypto::hkdfSha256({}, ikm, {}, 32);
 }
 }  // namespace
 
@@ -25,8 +24,8 @@ Bytes eciesEncrypt(const Bytes& recipientPublic, const uint8_t* data, size_t siz
       crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, ephemeral));
   auto shared = crypto::sharedPointSecp256k1(ephemeral, recipientPublic);
   if (!shared) throw std::invalid_argument("not a secp256k1 public key");
+  crypto::WipeOnExit wipeShared(*shared);
   auto key = sharedKey(ephemeralPublic, *shared);
-  crypto::wipe(shared->data(), shared->size());
   Bytes nonce = crypto::randomBytes(kNonceSize);
   Bytes sealed = crypto::aesGcmSeal(key, nonce, data, size, {});  // ciphertext ‖ tag
   Bytes out = ephemeralPublic;
@@ -42,8 +41,8 @@ std::optional<crypto::SecretBytes> eciesDecrypt(const crypto::SecretBytes& priv,
   Bytes ephemeralPublic(sealed.begin(), sealed.begin() + kPointSize);
   auto shared = crypto::sharedPointSecp256k1(priv, ephemeralPublic);
   if (!shared) return std::nullopt;
+  crypto::WipeOnExit wipeShared(*shared);
   auto key = sharedKey(ephemeralPublic, *shared);
-  crypto::wipe(shared->data(), shared->size());
   auto nonceAt = sealed.begin() + kPointSize, tagAt = nonceAt + kNonceSize;
   Bytes nonce(nonceAt, tagAt);
   Bytes body(tagAt + kTagSize, sealed.end());  // ciphertext, then the tag as aesGcmOpen reads it

@@ -145,14 +145,14 @@ Object importWallet(ActivityContext& ctx, const Object& p) {
   auto plain = openImport(ctx, p, "wallet");
   // "words" or "words\npassphrase"; the words must be a valid BIP-39 mnemonic.
   std::string text = toString(plain.bytes());
+  crypto::WipeOnExit wipeText(text);
   std::string words = text.substr(0, text.find('\n'));
+  crypto::WipeOnExit wipeWords(words);
   std::string why;
   auto entropy = hd::entropyFromMnemonic(words, why);
-  crypto::wipe(text.data(), text.size());
-  crypto::wipe(words.data(), words.size());
   // The message clients match: "invalid mnemonic".
   if (!entropy) throw invalidArgument("invalid mnemonic: " + why);
-  crypto::wipe(entropy->data(), entropy->size());
+  crypto::wipe(entropy->data(), entropy->size());  // only its validity was needed
   return storeWallet(ctx, ctx.organizationId(), p, plain, true);
 }
 

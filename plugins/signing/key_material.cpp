@@ -45,14 +45,13 @@ namespace {
 // Stored as "mnemonic" or "mnemonic\npassphrase" (an imported wallet's BIP-39 passphrase).
 crypto::SecretBytes seedOfMnemonic(const crypto::SecretBytes& mnemonic) {
   std::string text = toString(mnemonic.bytes());
+  crypto::WipeOnExit wipeText(text);
   auto newline = text.find('\n');
   std::string words = text.substr(0, newline);
+  crypto::WipeOnExit wipeWords(words);
   std::string passphrase = newline == std::string::npos ? "" : text.substr(newline + 1);
-  auto seed = hd::seedFromMnemonic(words, passphrase);
-  crypto::wipe(text.data(), text.size());
-  crypto::wipe(words.data(), words.size());
-  crypto::wipe(passphrase.data(), passphrase.size());
-  return seed;
+  crypto::WipeOnExit wipePassphrase(passphrase);
+  return hd::seedFromMnemonic(words, passphrase);
 }
 }  // namespace
 

@@ -181,12 +181,12 @@ Bytes sendLeafKeyTweak(const Leaf& leaf, const VerifiableShare& share,
                        const std::map<std::string, Bytes>& pubkeyShares, const Bytes& secretCipher,
                        const Bytes& signature) {
   Bytes secretShare;
+  crypto::WipeOnExit wipeShare(secretShare);
   appendProtoBytes(secretShare, 1, share.share.bytes());
   for (const auto& proof : share.proofs) appendProtoBytes(secretShare, 2, proof);
   Bytes out;
   appendProtoBytes(out, 1, toBytes(leaf.id));
   appendProtoBytes(out, 2, secretShare);
-  crypto::wipe(secretShare.data(), secretShare.size());
   for (const auto& [operatorId, point] : pubkeyShares) {
     Bytes entry;
     appendProtoBytes(entry, 1, toBytes(operatorId));
@@ -249,14 +249,14 @@ Object sparkPrepareTransfer(ActivityContext& ctx, const Object& p) {
   json::Array operatorPackages = json::array();
   for (size_t o = 0; o < t.operators.size(); ++o) {
     Bytes message;  // SendLeafKeyTweaks: field 1 repeated, one per leaf
+    crypto::WipeOnExit wipeMessage(message);
     for (size_t l = 0; l < t.leaves.size(); ++l) {
       Bytes tweak = sendLeafKeyTweak(t.leaves[l], shares[l][o], pubkeyShares[l], ciphers[l],
                                      leafSignatures[l]);
+      crypto::WipeOnExit wipeTweak(tweak);
       appendProtoBytes(message, 1, tweak);
-      crypto::wipe(tweak.data(), tweak.size());
     }
     Bytes sealed = eciesEncrypt(t.operators[o].encryptionKey, message.data(), message.size());
-    crypto::wipe(message.data(), message.size());
     keyTweakPackage[t.operators[o].id] = sealed;
     Object package = json::object();
     package->set("operatorId", t.operators[o].id);

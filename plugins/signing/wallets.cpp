@@ -177,8 +177,8 @@ Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, c
         "invalid field parameters.mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
         std::to_string(words));
   std::string mnemonic = hd::generateMnemonic(words);
+  crypto::WipeOnExit wipeMnemonic(mnemonic);
   crypto::SecretBytes sealed(toBytes(mnemonic));
-  crypto::wipe(mnemonic.data(), mnemonic.size());
   return storeWallet(ctx, organizationId, p, sealed, false);
 }
 

@@ -56,6 +56,21 @@ std::string uuidV7(int64_t unixMs);
 // Overwrites memory in a way the optimizer cannot drop.
 void wipe(void* data, size_t size);
 
+// Wipes a buffer (std::string, Bytes) that holds a secret when its scope ends, however it ends:
+// for the text forms (hex, mnemonics) and scratch buffers that APIs hand out by value. Declare
+// it on the line after the buffer, so that nothing that throws comes between them.
+template <class Buffer>
+class WipeOnExit {
+ public:
+  explicit WipeOnExit(Buffer& buffer) : buffer_(buffer) {}
+  ~WipeOnExit() { wipe(buffer_.data(), buffer_.size()); }
+  WipeOnExit(const WipeOnExit&) = delete;
+  WipeOnExit& operator=(const WipeOnExit&) = delete;
+
+ private:
+  Buffer& buffer_;
+};
+
 // Bytes that are wiped when they go out of scope: private keys, mnemonics, master keys.
 class SecretBytes {
  public:
