@@ -14,8 +14,9 @@ std::vector<IpAllowlistRule> rulesFrom(const std::string& text) {
   auto stored = json::parseObject(text, "stored rules")->getArray("rules");
   for (size_t i = 0; stored && i < stored->size(); ++i) {
     auto r = stored->getObject(i);
-    rules.push_back({r->optValue<std::string>("cidr", ""), r->optValue<std::string>("label", ""),
-                     r->optValue<int64_t>("createdAtMs", 0)});
+    std::string cidr = r->optValue<std::string>("cidr", "");
+    rules.push_back({cidr, r->optValue<std::string>("label", ""),
+                     r->optValue<int64_t>("createdAtMs", 0), parseCidr(cidr)});
   }
   return rules;
 }
@@ -90,12 +91,11 @@ std::optional<std::string> refusal(const IpAllowlist& list, const std::string& c
                                                      "\" could not be read, and the list's "
                                                      "onEvaluationError is DENY");
   for (const auto& rule : list.rules) {
-    auto cidr = parseCidr(rule.cidr);
-    if (!cidr) {
+    if (!rule.network) {
       if (allowOnError) return std::nullopt;
       return "its rule " + rule.cidr + " could not be read, and its onEvaluationError is DENY";
     }
-    if (cidr->contains(*address)) return std::nullopt;
+    if (rule.network->contains(*address)) return std::nullopt;
   }
   return "client address " + client + " is in none of its " + std::to_string(list.rules.size()) +
          " rules";
@@ -163,7 +163,8 @@ json::Object setIpAllowlist(ActivityContext& ctx, const json::Object& params) {
     std::string path = "parameters.rules[" + std::to_string(i) + "]";
     auto rule = json::objectAt(given, i, "parameters.rules");
     std::string cidr = json::requireString(rule, "cidr", path);
-    if (!parseCidr(cidr))
+    auto network = parseCidr(cidr);
+    if (!network)
       throw invalidArgument("invalid field " + path + ".cidr: \"" + cidr +
                             "\" is not a CIDR: an IPv4 or IPv6 network such as 192.168.1.0/24 or "
                             "2001:db8::/32, its host bits clear");
@@ -172,7 +173,7 @@ json::Object setIpAllowlist(ActivityContext& ctx, const json::Object& params) {
     if (previous)  // a rule kept from the list before keeps its time
       for (const auto& old : previous->rules)
         if (old.cidr == cidr) createdAt = old.createdAtMs;
-    rules.push_back({cidr, label, createdAt});
+    rules.push_back({cidr, label, createdAt, network});
   }
   db.exec("DELETE FROM ip_allowlists WHERE organization_id = ? AND public_key = ?",
           {org, publicKey});

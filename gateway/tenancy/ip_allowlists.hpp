@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "server/client_address.hpp"
 #include "signet/plugin.hpp"
 
 namespace signet {
@@ -30,6 +31,9 @@ struct IpAllowlistRule {
   std::string cidr;
   std::string label;
   int64_t createdAtMs = 0;
+  // `cidr` parsed once, when the list is read (and then cached), not on every request it
+  // checks; nullopt when the stored text is not a network.
+  std::optional<Cidr> network;
 };
 
 struct IpAllowlist {
