@@ -156,30 +156,39 @@ const ActivitySpec& ActivityPipeline::specFor(const std::string& path,
 ActivityPipeline::Submitted ActivityPipeline::submit(
     const std::string& path, std::string_view body, const StampHeaders& headers,
     const std::optional<VerifiedApiKeyStamp>& apiKey) {
-  Submission s = parse(path, body, headers, apiKey);
-  ActivityRecord record;
-  if (s.onSnapshot) {
-    // Authenticated, admitted, decided and executed on one snapshot.
-    record = runReadOnly(s);
-  } else {
-    gateway_.database().read([&](Db& db) {
-      DirectoryView directory(&gateway_.directoryCache(), db);
-      authenticate(s, directory);
-      admit(s, directory, /*lookUpBody=*/true);
-    });
-    if (s.isVote) {
-      record = vote(s.envelope, s.caller, s.body);
-    } else if (s.existing) {
-      record = answerAgain(s, std::move(*s.existing));
-    } else {
-      // Network calls the handler needs (an issuer's keys), before any lock is taken.
-      if (s.spec.prepare)
-        runPreparer(s.spec, s.caller, s.envelope.organizationId, s.envelope.parameters);
-      // Decided and executed on a snapshot when the handler only reads, else in the write batch.
-      record = s.spec.readOnly ? runReadOnly(s) : settleNew(s);
-    }
+  Started started = start(path, body, headers, apiKey);
+  if (auto* deferred = std::get_if<Deferred>(&started)) {
+    gateway_.database().transaction(deferred->write);
+    return deferred->answer();
   }
-  return respond(s, record);
+  return std::get<Submitted>(std::move(started));
+}
+
+ActivityPipeline::Started ActivityPipeline::start(
+    const std::string& path, std::string_view body, const StampHeaders& headers,
+    const std::optional<VerifiedApiKeyStamp>& apiKey) {
+  Submission s = parse(path, body, headers, apiKey);
+  // Authenticated, admitted, decided and executed on one snapshot.
+  if (s.onSnapshot) return runReadOnly(s);
+  gateway_.database().read([&](Db& db) {
+    DirectoryView directory(&gateway_.directoryCache(), db);
+    authenticate(s, directory);
+    admit(s, directory, /*lookUpBody=*/true);
+  });
+  ActivityRecord record;
+  if (s.isVote) {
+    record = vote(s.envelope, s.caller, s.body);
+  } else if (s.existing) {
+    record = answerAgain(s, std::move(*s.existing));
+  } else {
+    // Network calls the handler needs (an issuer's keys), before any lock is taken.
+    if (s.spec.prepare)
+      runPreparer(s.spec, s.caller, s.envelope.organizationId, s.envelope.parameters);
+    // Decided and executed on a snapshot when the handler only reads, else in the write batch.
+    if (s.spec.readOnly) return runReadOnly(s);
+    record = settleNew(s);
+  }
+  return respond(s.caller, std::move(s.responseHeaders), record);
 }
 
 ActivityPipeline::Submission ActivityPipeline::parse(
@@ -257,10 +266,11 @@ ActivityRecord ActivityPipeline::settleNew(const Submission& s) {
                 prepareNew);
 }
 
-ActivityPipeline::Submitted ActivityPipeline::respond(Submission& s, const ActivityRecord& record) {
+ActivityPipeline::Submitted ActivityPipeline::respond(const Caller& caller, ResponseHeaders headers,
+                                                      const ActivityRecord& record) {
   json::Object response = json::object();
-  response->set("activity", activities::toJson(record, s.caller));
-  return {response, std::move(s.responseHeaders)};
+  response->set("activity", activities::toJson(record, caller));
+  return {response, std::move(headers)};
 }
 
 void ActivityPipeline::runPreparer(const ActivitySpec& spec, const Caller& caller,
@@ -506,7 +516,39 @@ void ActivityPipeline::fail(ActivityRecord& record, const Error& failure) {
   record.failure = activities::failureJson(failure.code(), failure.what());
 }
 
-ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
+// What a read-only activity's snapshot decided and ran, kept for its write batch.
+struct ActivityPipeline::ReadOnlyRun {
+  ActivityRecord record;
+  Decision decision;
+  std::optional<Error> failure;
+  std::vector<std::function<void(Db&)>> failureWrites;
+  std::vector<HandlerContext::AfterCommit> calls;
+  std::optional<mfa::Presentation> presented;
+  std::optional<std::string> parent;
+  bool raced = false;  // an identical request stored its activity first: record is that one
+};
+
+ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
+  auto run = std::make_shared<ReadOnlyRun>();
+  if (!decideOnSnapshot(s, *run))
+    return respond(s.caller, std::move(s.responseHeaders), run->record);
+  if (run->failure) fail(run->record, *run->failure);
+  const ActivitySpec& spec = s.spec;
+  auto write = [this, &spec, run](Db& db) { storeReadOnly(db, spec, *run); };
+  if (run->record.status == kStatusPending) {
+    // Calls to make once it is committed: they go out from this thread, after the commit.
+    gateway_.database().transaction(write);
+    // The winner's calls are the winner's to make; this request's were never committed.
+    if (!run->raced) runAfterCommit(spec, run->record, run->calls);
+    return respond(s.caller, std::move(s.responseHeaders), run->record);
+  }
+  return Deferred{std::move(write),
+                  [run, caller = s.caller, headers = std::move(s.responseHeaders)] {
+                    return respond(caller, headers, run->record);
+                  }};
+}
+
+bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
   const ActivitySpec& spec = s.spec;
   const Caller& submitter = s.caller;
   // Decide and execute on one snapshot, beside other requests; only the outcome is written, in
@@ -514,14 +556,8 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
   // factor) as the write batch would once it recorded it, so whatever it decides (an allow, a
   // denial, a quorum to wait for, factors to wait for) is final: nothing is decided twice. A
   // read-only handler writes nothing, so a failure has nothing to roll back.
-  Decision decision;
-  std::optional<Error> failure;
-  std::vector<std::function<void(Db&)>> failureWrites;
-  std::vector<HandlerContext::AfterCommit> calls;
   std::exception_ptr refused;
-  std::optional<mfa::Presentation> presented;
-  std::optional<std::string> parent;
-  ActivityRecord record;
+  ActivityRecord& record = run.record;
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
     DirectoryView directory(&gateway_.directoryCache(), db);
@@ -535,60 +571,59 @@ ActivityRecord ActivityPipeline::runReadOnly(Submission& s) {
     record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", s.body,
                                record.createdAtMs));
     // What the stamp presents, read on the snapshot the decision is made on: the write
-    // transaction below records it without reading the credential again.
-    presented = presentationOf(record, submitter, mfa::presentedBy(directory, submitter));
+    // transaction records it without reading the credential again.
+    run.presented = presentationOf(record, submitter, mfa::presentedBy(directory, submitter));
     try {
-      decision = decide(directory, spec, record, submitter, cache, presented);
+      run.decision = decide(directory, spec, record, submitter, cache, run.presented);
     } catch (const PluginFailure& e) {
-      failure = e;  // a plugin's policy facts failed: the activity fails, as in settle
+      run.failure = e;  // a plugin's policy facts failed: the activity fails, as in settle
       return;
     }
-    countOutcome(decision);
+    countOutcome(run.decision);
     // The organization's parent, for its event when a module takes events: the decision read
     // the organization through the cache, so this is a hit, and the write batch need not read
     // it again.
     if (!gateway_.catalog().services().activityEventSubscribers.empty())
       if (auto org = directory.organization(record.organizationId))
-        parent = org->parentId.value_or("");
-    if (!applyDecision(record, decision)) return;
+        run.parent = org->parentId.value_or("");
+    if (!applyDecision(record, run.decision)) return;
     try {
-      execute(db, spec, record, submitter, cache, failureWrites, calls);
+      execute(db, spec, record, submitter, cache, run.failureWrites, run.calls);
     } catch (const Error& e) {
       if (e.code() == Code::kInvalidArgument)
         refused = std::current_exception();  // bad input: refused, no activity stored
       else
-        failure = e;
+        run.failure = e;
     } catch (const std::exception&) {
-      failure = executionFailure(spec, record);
+      run.failure = executionFailure(spec, record);
     }
   });
-  if (refused) {
-    // A body stored before is that activity, whatever running it again now refuses (its key
-    // deleted since, say), as it was when the body was looked up before it ran.
-    std::optional<ActivityRecord> stored;
-    gateway_.database().read(
-        [&](Db& db) { stored = activities::findByFingerprint(db, record.fingerprint); });
-    if (stored) return *stored;
-    if (!failureWrites.empty()) runFailureWrites(failureWrites);
-    std::rethrow_exception(refused);
+  if (!refused) return true;
+  // A body stored before is that activity, whatever running it again now refuses (its key
+  // deleted since, say), as it was when the body was looked up before it ran.
+  std::optional<ActivityRecord> stored;
+  gateway_.database().read(
+      [&](Db& db) { stored = activities::findByFingerprint(db, record.fingerprint); });
+  if (stored) {
+    record = std::move(*stored);
+    return false;
   }
-  if (failure) fail(record, *failure);
-  bool raced = false;
-  gateway_.database().transaction([&](Db& db) {
-    // The activity's row first: should a concurrent identical request have stored this
-    // fingerprint since the snapshot, nothing of this one is written and the winner answers.
-    if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, decision, parent)) {
-      record = activities::findByFingerprint(db, record.fingerprint).value();
-      raced = true;
-      return;
-    }
-    if (failure)
-      for (const auto& write : failureWrites) write(db);
-    mfa::recordPresentation(db, record.id, *presented, record.createdAtMs);
-  });
-  // The winner's calls are the winner's to make; this request's were never committed.
-  if (!raced && record.status == kStatusPending) runAfterCommit(spec, record, calls);
-  return record;
+  if (!run.failureWrites.empty()) runFailureWrites(run.failureWrites);
+  std::rethrow_exception(refused);
+}
+
+void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run) {
+  ActivityRecord& record = run.record;
+  // The activity's row first: should a concurrent identical request have stored this
+  // fingerprint since the snapshot, nothing of this one is written and the winner answers.
+  if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, run.decision, run.parent)) {
+    record = activities::findByFingerprint(db, record.fingerprint).value();
+    run.raced = true;
+    return;
+  }
+  if (run.failure)
+    for (const auto& write : run.failureWrites) write(db);
+  mfa::recordPresentation(db, record.id, *run.presented, record.createdAtMs);
 }
 
 ActivityRecord ActivityPipeline::settle(

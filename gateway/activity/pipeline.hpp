@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "activity/activity_store.hpp"
 #include "activity/authorizer.hpp"
@@ -51,6 +52,17 @@ class ActivityPipeline {
   // For approve/reject the activity returned is the one voted on, after the vote.
   Submitted submit(const std::string& path, std::string_view body, const StampHeaders& headers,
                    const std::optional<VerifiedApiKeyStamp>& apiKey);
+  // A submission whose only work left is its activity's write (a signature, decided and run on
+  // a snapshot): the write, to be committed in a batch, and the answer once it is. Between the
+  // two no thread need wait: the server posts the write and answers from its commit.
+  struct Deferred {
+    std::function<void(Db&)> write;
+    std::function<Submitted()> answer;  // once `write` committed
+  };
+  using Started = std::variant<Submitted, Deferred>;
+  // submit() up to the last write: its answer, or the write the answer waits for.
+  Started start(const std::string& path, std::string_view body, const StampHeaders& headers,
+                const std::optional<VerifiedApiKeyStamp>& apiKey);
 
  private:
   // One submission on its way through the script that submit() reads as (README.md walks it):
@@ -85,7 +97,8 @@ class ActivityPipeline {
   ActivityRecord answerAgain(const Submission& s, ActivityRecord stored);
   // A new activity decided and run in the write batch (settle), its vote recorded first.
   ActivityRecord settleNew(const Submission& s);
-  Submitted respond(Submission& s, const ActivityRecord& record);
+  static Submitted respond(const Caller& caller, ResponseHeaders headers,
+                           const ActivityRecord& record);
 
   const ActivitySpec& specFor(const std::string& path, const std::string& type) const;
   ActivityRecord vote(const Envelope& env, const Caller& caller, std::string_view body);
@@ -103,7 +116,15 @@ class ActivityPipeline {
   // A new activity of a read-only type, decided and executed on a snapshot outside the write
   // lock, then stored in the write batch, whatever the decision. When the submission is
   // `onSnapshot`, it is authenticated and admitted on that same snapshot first.
-  ActivityRecord runReadOnly(Submission& s);
+  // What is stored is its row and what the decision made (ReadOnlyRun): deferred to the
+  // caller unless the handler left calls to make once it is committed.
+  Started runReadOnly(Submission& s);
+  struct ReadOnlyRun;
+  // The snapshot's part: false when there is nothing to write (a body stored before, whose
+  // activity run.record now is).
+  bool decideOnSnapshot(Submission& s, ReadOnlyRun& run);
+  // The write batch's part: the row, unless an identical request stored its own meanwhile.
+  void storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
   // that follows it on the same Db (a new one for each try of a transaction). The decision reads
   // `directory`'s Db, through the directory cache on a snapshot only.

@@ -118,8 +118,24 @@ std::string peerAddress(const sockaddr_storage& address) {
   return text;
 }
 
+// What the request log and the answer need of a request, kept while its answer waits for a
+// commit: the request itself is gone by then.
+struct RequestSummary {
+  std::string peer, method, path;
+  size_t bytesIn = 0;
+  bool keepAlive = true;
+  std::chrono::steady_clock::time_point started;
+};
+
+// A request whose answer waits for its write's commit (Router::start).
+struct Awaiting {
+  PendingAnswer pending;
+  RequestSummary request;
+};
+
 // A connection is touched only by the thread that holds its `hold`: the one handling an event
-// of it (reading, running its request, writing), or the sweep. Connections are watched
+// of it (reading, running its request, writing), the sweep, or the one answering it from a
+// commit (while it waits for that, no other thread has reason to touch it). Connections are watched
 // one-shot, so an event is delivered to one thread, and the next is armed only when that
 // thread is done with it.
 struct Connection {
@@ -134,7 +150,9 @@ struct Connection {
   std::string in;  // received, not yet parsed (pipelined requests wait here)
   std::string out;
   size_t written = 0;
-  Phase phase = Phase::kReading;  // kWorking: its request waits in the queue for a thread
+  // kWorking: its request waits in the queue for a thread, or for a commit (`awaiting`)
+  Phase phase = Phase::kReading;
+  std::optional<Awaiting> awaiting;
   bool closeAfterWrite = false;
   bool lingerAfterWrite = false;  // a refused body may still be arriving
   bool continueSent = false;
@@ -220,6 +238,13 @@ struct HttpServer::Impl {
   int slots = 0;
   int running = 0;
 
+  // Answers that wait for a commit: this thread's, to be posted once it holds no connection
+  // (postAwaiting); and how many are posted and not answered yet, which stop() waits for.
+  static thread_local std::vector<ConnectionPtr> toPost;
+  std::mutex awaitingMutex;
+  std::condition_variable awaitingDone;
+  int awaitingCommits = 0;
+
   Impl(Gateway& g, const std::string& listen, const ListenerSpec* listener,
        const std::string& listenerModule)
       : gateway(g),
@@ -254,6 +279,12 @@ struct HttpServer::Impl {
     for (auto& t : threads)
       if (t.joinable()) t.join();
     threads.clear();
+    {
+      // Answers posted to a batch still running: each is written (or dropped) before the
+      // connections go.
+      std::unique_lock lock(awaitingMutex);
+      awaitingDone.wait(lock, [this] { return awaitingCommits == 0; });
+    }
     jobs.clear();
     for (auto& [id, c] : connections) {
       if (c->ssl) SSL_free(c->ssl);
@@ -293,6 +324,7 @@ struct HttpServer::Impl {
           watch(socket.impl()->sockfd(), kListenerId, kListenerEvents, EPOLL_CTL_MOD);
         } else if (event.data.u64 != kWakeId) {
           handle(event.data.u64, event.events);
+          postAwaiting();
         }
       }
       runQueued();
@@ -318,6 +350,8 @@ struct HttpServer::Impl {
     }
     if (events & (EPOLLIN | EPOLLRDHUP)) readable(held);
     if (!c.closed && (events & EPOLLOUT) && writable(c)) drive(held);
+    // Pipelined requests behind an answer written from a commit (answerFromCommit).
+    if (!c.closed && c.phase == Connection::Phase::kReading && !c.in.empty()) drive(held);
     rearm(c);
   }
 
@@ -540,7 +574,7 @@ struct HttpServer::Impl {
       }
     }
     if (where == kHere) {
-      runRequest(c, request, keepAlive);  // the parser keeps it until the answer is written
+      runRequest(held, request, keepAlive);  // the parser keeps it until the answer is written
       releaseSlot();
       return true;
     }
@@ -590,26 +624,85 @@ struct HttpServer::Impl {
       {
         std::lock_guard hold(c.hold);
         if (!c.closed) {
-          runRequest(c, job.request, job.keepAlive);
+          runRequest(job.connection, job.request, job.keepAlive);
           drive(job.connection);
           rearm(c);
         }
       }
       releaseSlot();
+      postAwaiting();
     }
   }
 
-  // The handler, its answer, the request's count and log line.
-  void runRequest(Connection& c, const HttpRequestData& request, bool keepAlive) {
-    auto started = std::chrono::steady_clock::now();
-    HttpResult result;
+  // The handler, its answer, the request's count and log line. An answer that waits for a
+  // commit leaves the connection working, for postAwaiting().
+  void runRequest(const ConnectionPtr& held, const HttpRequestData& request, bool keepAlive) {
+    RequestSummary summary{request.peer,        request.method, request.path,
+                           request.body.size(), keepAlive,      std::chrono::steady_clock::now()};
+    std::optional<Handled> handled;
     {
       egress::RequestScope outbound;  // its calls count against limits.egress.maxConcurrent
-      result = router.handle(request);
+      handled.emplace(router.start(request));
     }
-    std::string bytes = serialize(result, request.method == "HEAD", !keepAlive);
+    if (handled->pending) {
+      held->phase = Connection::Phase::kWorking;
+      held->deadline = 0;  // the commit's time is the store's
+      held->awaiting = Awaiting{std::move(*handled->pending), std::move(summary)};
+      toPost.push_back(held);
+      return;
+    }
+    respond(*held, summary, handled->result);
+  }
+
+  // Posts this thread's waiting answers' writes, now that it holds no connection: the thread
+  // that ends their batch answers them (this one, when it leads the batch itself), and it may
+  // take any connection's hold to do so.
+  void postAwaiting() {
+    while (!toPost.empty()) {
+      ConnectionPtr held = std::move(toPost.back());
+      toPost.pop_back();
+      std::function<void(Db&)> write = std::move(held->awaiting->pending.write);
+      {
+        std::lock_guard lock(awaitingMutex);
+        ++awaitingCommits;
+      }
+      try {
+        gateway.database().transactionThen(
+            std::move(write),
+            [this, held](std::exception_ptr failure) { answerFromCommit(held, failure); });
+      } catch (...) {
+        answerFromCommit(held, std::current_exception());
+      }
+    }
+  }
+
+  // The answer of a request whose write's batch ended, written from the thread that ended it.
+  void answerFromCommit(const ConnectionPtr& held, std::exception_ptr failure) {
+    Connection& c = *held;
+    {
+      std::lock_guard hold(c.hold);
+      Awaiting awaiting = std::move(*c.awaiting);
+      c.awaiting.reset();
+      HttpResult result = awaiting.pending.answer(failure);
+      if (!c.closed) {
+        respond(c, awaiting.request, result);
+        // A request pipelined behind it is driven by a thread of the loop, not this one, which
+        // may be in the middle of leading batches: the socket, writable, reports it at once.
+        if (writable(c) && !c.in.empty())
+          watch(c.fd, c.id, kWriteEvents, EPOLL_CTL_MOD);
+        else
+          rearm(c);
+      }
+    }
+    std::lock_guard lock(awaitingMutex);  // notified under it: stop() may return right after
+    if (--awaitingCommits == 0) awaitingDone.notify_all();
+  }
+
+  // The answer serialized and started, counted and logged.
+  void respond(Connection& c, const RequestSummary& request, const HttpResult& result) {
+    std::string bytes = serialize(result, request.method == "HEAD", !request.keepAlive);
     auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - started)
+                      std::chrono::steady_clock::now() - request.started)
                       .count();
     // Refused credentials are what a flood produces: logged at most once a second. The request
     // line is escaped only when it is printed. Counted and logged before the client can have
@@ -621,7 +714,7 @@ struct HttpServer::Impl {
                  result.status == 401 ? "unauthenticated" : "rate_limit_organization");
     else if (requests.information())
       requests.information(requestLogLine(request, result, micros));
-    answer(c, std::move(bytes), !keepAlive);
+    answer(c, std::move(bytes), !request.keepAlive);
   }
 
   // The answer goes out as far as the socket takes it; drive() or the next event writes the
@@ -727,7 +820,7 @@ struct HttpServer::Impl {
 
   // One JSON object a line: what a log pipeline indexes without a parser of our own. The path
   // and method are the client's, escaped by the JSON writer; never a body, a stamp or a secret.
-  static std::string requestLogLine(const HttpRequestData& request, const HttpResult& result,
+  static std::string requestLogLine(const RequestSummary& request, const HttpResult& result,
                                     int64_t micros) {
     json::Object o = json::object();
     o->set("requestId", result.log.requestId);
@@ -737,7 +830,7 @@ struct HttpServer::Impl {
     o->set("path", printable(request.path));
     o->set("status", result.status);
     o->set("durationUs", micros);
-    o->set("bytesIn", request.body.size());
+    o->set("bytesIn", request.bytesIn);
     if (!result.log.organizationId.empty()) o->set("organizationId", result.log.organizationId);
     if (!result.log.activityType.empty()) o->set("activityType", result.log.activityType);
     if (!result.log.activityStatus.empty()) o->set("activityStatus", result.log.activityStatus);
@@ -757,6 +850,8 @@ struct HttpServer::Impl {
                     {{"type", result.log.activityType}, {"status", result.log.activityStatus}});
   }
 };
+
+thread_local std::vector<ConnectionPtr> HttpServer::Impl::toPost;
 
 HttpServer::HttpServer(Gateway& gateway, const std::string& listen, const ListenerSpec* listener,
                        const std::string& listenerModule)

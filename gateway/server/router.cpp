@@ -274,7 +274,7 @@ const Router::Entry* Router::entryFor(const std::string& path, const std::string
   return nullptr;
 }
 
-HttpResult Router::dispatch(const HttpRequestData& request) {
+Handled Router::dispatch(const HttpRequestData& request) {
   const std::string& path = request.path;
   if (listener_) {  // a plugin's own listener serves its routes and nothing else
     for (const auto& route : listener_->routes)
@@ -300,34 +300,34 @@ std::pair<std::string, std::string> pluginAndRoute(const std::string& rest) {
 }
 }  // namespace
 
-HttpResult Router::pluginRoute(const HttpRequestData& request, const std::string& rest) {
+Handled Router::pluginRoute(const HttpRequestData& request, const std::string& rest) {
   auto [module, subpath] = pluginAndRoute(rest);
   if (const RouteSpec* route = gateway_.catalog().route(module, request.method, subpath))
     return runRoute(*route, request, subpath);
   throw gateway_.catalog().unservedRoute(module, request.method, request.path);
 }
 
-HttpResult Router::discoveryRoute(const HttpRequestData& request, const std::string&) {
+Handled Router::discoveryRoute(const HttpRequestData& request, const std::string&) {
   // Discovery documents a module serves at the API's own paths (RouteSpec::atRoot).
   if (const RouteSpec* route = gateway_.catalog().rootRoute(request.method, request.path))
     return runRoute(*route, request, request.path);
   throw notFound("unknown path " + request.method + " " + request.path);
 }
 
-HttpResult Router::console(const HttpRequestData& request, const std::string&) {
+Handled Router::console(const HttpRequestData& request, const std::string&) {
   auto etag = request.headers.find("if-none-match");
   if (auto asset = consoleAsset(request.path, etag == request.headers.end() ? "" : etag->second))
     return *asset;
   throw notFound("unknown path " + request.path + ": the console has no such file");
 }
 
-HttpResult Router::health(const HttpRequestData&, const std::string&) {
+Handled Router::health(const HttpRequestData&, const std::string&) {
   json::Object o = json::object();
   o->set("status", "ok");
   return jsonResult(200, o);
 }
 
-HttpResult Router::wellKnownRoute(const HttpRequestData& request, const std::string&) {
+Handled Router::wellKnownRoute(const HttpRequestData& request, const std::string&) {
   if (auto document = wellKnown(gateway_, request.path)) return *document;
   throw notFound("unknown path " + request.path);
 }
@@ -355,7 +355,7 @@ std::optional<HttpResult> Router::refusedApiCall(const HttpRequestData& request,
   return std::nullopt;
 }
 
-HttpResult Router::query(const HttpRequestData& request, const std::string& op) {
+Handled Router::query(const HttpRequestData& request, const std::string& op) {
   if (auto refused = refusedApiCall(request, 0, nullptr)) return *refused;
   auto [headers, apiKey] = verifiedStamp(request);
   std::string organizationId;
@@ -364,13 +364,25 @@ HttpResult Router::query(const HttpRequestData& request, const std::string& op) 
   return result;
 }
 
-HttpResult Router::submit(const HttpRequestData& request, const std::string& path) {
+Handled Router::submit(const HttpRequestData& request, const std::string& path) {
   if (auto refused = refusedApiCall(request, gateway_.config().server.maxActivityBytes,
                                     "limits.maxActivityBytes"))
     return *refused;
   auto [headers, apiKey] = verifiedStamp(request);
   const uint64_t eventsBefore = gateway_.activityEventsWritten();
-  auto submitted = pipeline_.submit(path, request.body, headers, apiKey);
+  auto started = pipeline_.start(path, request.body, headers, apiKey);
+  if (auto* done = std::get_if<ActivityPipeline::Submitted>(&started))
+    return submitted(std::move(*done), eventsBefore);
+  auto& deferred = std::get<ActivityPipeline::Deferred>(started);
+  return PendingAnswer{std::move(deferred.write),
+                       [this, eventsBefore, answer = std::move(deferred.answer)](
+                           std::exception_ptr failure) -> HttpResult {
+                         if (failure) std::rethrow_exception(failure);
+                         return submitted(answer(), eventsBefore);
+                       }};
+}
+
+HttpResult Router::submitted(ActivityPipeline::Submitted submitted, uint64_t eventsBefore) {
   // Its status changes go to the modules now, not at the next poll; a submission that wrote
   // no event (no module wanted its organization's) leaves the dispatcher asleep.
   if (gateway_.activityEventsWritten() != eventsBefore) gateway_.wakeBackground();
@@ -442,7 +454,7 @@ std::string Router::routeLabel(const HttpRequestData& request) const {
   return entry->label.empty() ? path : std::string(entry->label);
 }
 
-HttpResult Router::metrics(const HttpRequestData& request, const std::string&) {
+Handled Router::metrics(const HttpRequestData& request, const std::string&) {
   // With an address of its own (metrics.listen) the main listener does not serve it.
   if (!gateway_.config().metricsListen.empty())
     throw notFound("unknown path /metrics: metrics are served on " +
@@ -464,15 +476,46 @@ HttpResult Router::metrics(const HttpRequestData& request, const std::string&) {
 }
 
 HttpResult Router::handle(const HttpRequestData& request) {
-  HttpResult result = handleUnlabelled(request);
-  result.log.route = routeLabel(request);
-  result.log.requestId = requestIdOf(request);
-  result.headers.emplace_back("X-Request-Id", result.log.requestId);
-  return result;
+  Handled handled = start(request);
+  if (!handled.pending) return std::move(handled.result);
+  std::exception_ptr failure;
+  try {
+    gateway_.database().transaction(handled.pending->write);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  return handled.pending->answer(failure);
 }
 
-HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
-  HttpResult result;
+Handled Router::start(const HttpRequestData& request) {
+  Handled handled = route(request);
+  std::string label = routeLabel(request);
+  std::string requestId = requestIdOf(request);
+  if (!handled.pending) {
+    finish(handled.result, label, requestId);
+    return handled;
+  }
+  // Labelled and refused as any answer is, once the commit gives it; the request itself may be
+  // gone by then, so what that needs of it is kept here.
+  handled.pending->answer = [this, answer = std::move(handled.pending->answer),
+                             method = request.method, path = request.path, label,
+                             requestId](std::exception_ptr failure) {
+    Handled h = answerOrRefuse(method, path, [&]() -> Handled { return answer(failure); });
+    finish(h.result, label, requestId);
+    return std::move(h.result);
+  };
+  return handled;
+}
+
+void Router::finish(HttpResult& result, const std::string& label,
+                    const std::string& requestId) const {
+  addCors(result);
+  result.log.route = label;
+  result.log.requestId = requestId;
+  result.headers.emplace_back("X-Request-Id", requestId);
+}
+
+Handled Router::route(const HttpRequestData& request) {
   // Preflights get the gateway's CORS answer, unless a plugin listener answers them itself (the
   // auth proxy checks the origin against its own configuration).
   bool listenerAnswers = false;
@@ -480,40 +523,40 @@ HttpResult Router::handleUnlabelled(const HttpRequestData& request) {
     for (const auto& route : listener_->routes)
       listenerAnswers |= route.method == "OPTIONS" && route.path == request.path;
   if (request.method == "OPTIONS" && !listenerAnswers) {
-    result.status = 204;
-  } else {
-    try {
-      if (request.method == "HEAD") {  // what GET answers, without the body (the server drops it)
-        HttpRequestData get = request;
-        get.method = "GET";
-        result = dispatch(get);
-      } else {
-        result = dispatch(request);
-      }
-    } catch (const Error& e) {
-      result = errorResult(e);
-    } catch (const StoreUnavailable& e) {
-      // The store failed over, restarted or is out of reach: nothing of this request was
-      // committed (a lost COMMIT aside, which a retried body finds by its fingerprint), so the
-      // client may send it again; SDKs retry a 503, not a 500.
-      Poco::Logger::get("signet.http")
-          .warning("%s %s: the store is unavailable: %s", request.method, request.path,
-                   std::string(e.what()));
-      result = errorResult(
-          Error(Code::kUnavailable, "the store is unavailable for the moment; try again"));
-    } catch (const std::exception& e) {
-      Poco::Logger::get("signet.http")
-          .error("%s %s: %s", request.method, request.path, std::string(e.what()));
-      result = errorResult(internalError("internal error"));
-    } catch (...) {
-      // Whatever escaped (a type that is no std::exception): the client still gets an answer.
-      Poco::Logger::get("signet.http")
-          .error("%s %s: an exception of unknown type", request.method, request.path);
-      result = errorResult(internalError("internal error"));
-    }
+    HttpResult preflight;
+    preflight.status = 204;
+    return preflight;
   }
-  addCors(result);
-  return result;
+  return answerOrRefuse(request.method, request.path, [&]() -> Handled {
+    if (request.method != "HEAD") return dispatch(request);
+    HttpRequestData get = request;  // what GET answers, without the body (the server drops it)
+    get.method = "GET";
+    return dispatch(get);
+  });
+}
+
+Handled Router::answerOrRefuse(const std::string& method, const std::string& path,
+                               const std::function<Handled()>& run) {
+  try {
+    return run();
+  } catch (const Error& e) {
+    return errorResult(e);
+  } catch (const StoreUnavailable& e) {
+    // The store failed over, restarted or is out of reach: nothing of this request was
+    // committed (a lost COMMIT aside, which a retried body finds by its fingerprint), so the
+    // client may send it again; SDKs retry a 503, not a 500.
+    Poco::Logger::get("signet.http")
+        .warning("%s %s: the store is unavailable: %s", method, path, std::string(e.what()));
+    return errorResult(
+        Error(Code::kUnavailable, "the store is unavailable for the moment; try again"));
+  } catch (const std::exception& e) {
+    Poco::Logger::get("signet.http").error("%s %s: %s", method, path, std::string(e.what()));
+    return errorResult(internalError("internal error"));
+  } catch (...) {
+    // Whatever escaped (a type that is no std::exception): the client still gets an answer.
+    Poco::Logger::get("signet.http").error("%s %s: an exception of unknown type", method, path);
+    return errorResult(internalError("internal error"));
+  }
 }
 
 bool Router::localCall(const HttpRequestData& request) const {

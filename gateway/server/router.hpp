@@ -4,6 +4,8 @@
 // directly as well as through the server.
 #pragma once
 
+#include <exception>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,6 +53,22 @@ struct HttpResult {
   bool ownCors = false;  // the route set its CORS headers (or left them out) itself
 };
 
+// An answer that waits for its write to commit (ActivityPipeline::Deferred): `write` joins a
+// write batch, and `answer` makes the result once that batch ended, given what failed (null
+// when the write committed). Between the two, nothing of the request holds a thread.
+struct PendingAnswer {
+  std::function<void(Db&)> write;
+  std::function<HttpResult(std::exception_ptr)> answer;
+};
+
+// What a route gives: its result now, or the write its result waits for.
+struct Handled {
+  Handled(HttpResult r) : result(std::move(r)) {}  // NOLINT: a route's usual answer
+  Handled(PendingAnswer p) : pending(std::move(p)) {}
+  HttpResult result;
+  std::optional<PendingAnswer> pending;
+};
+
 class Router {
  public:
   // The main listener's router; with `listener`, the router of that plugin listener, which
@@ -60,6 +78,10 @@ class Router {
   // The answer, labelled with a request id (the client's X-Request-Id, echoed, or a new one)
   // and what the request log needs.
   HttpResult handle(const HttpRequestData& request);
+  // The same, except that an answer waiting for its write's commit comes back as that write
+  // (Handled::pending) for the caller to post (Database::transactionThen): the HTTP server's
+  // way, so that no thread sleeps on a commit.
+  Handled start(const HttpRequestData& request);
   // The CORS headers every answer carries, the front end's own refusals (429, 503) included,
   // so that a browser app can read them.
   void addCors(HttpResult& result) const;
@@ -77,7 +99,7 @@ class Router {
     std::string_view method;  // empty: any
     bool bodyText;            // a NUL inside a string of the body is refused
     // Serves the request; `rest` is the path after the entry's.
-    HttpResult (Router::*serve)(const HttpRequestData& request, const std::string& rest);
+    Handled (Router::*serve)(const HttpRequestData& request, const std::string& rest);
     // Whether `path` (`rest` after the entry's own) names something served to `method` (the
     // metrics label).
     bool (Router::*served)(const std::string& method, const std::string& path,
@@ -88,17 +110,25 @@ class Router {
   // The first entry whose path matches, and whose method when `method` is given.
   static const Entry* entryFor(const std::string& path, const std::string* method);
 
-  HttpResult handleUnlabelled(const HttpRequestData& request);
-  HttpResult dispatch(const HttpRequestData& request);
+  // The request's answer before its labels and CORS headers: a preflight's, or the route's.
+  Handled route(const HttpRequestData& request);
+  // What `run` gives, or the error result for what it throws (logged when unexpected).
+  Handled answerOrRefuse(const std::string& method, const std::string& path,
+                         const std::function<Handled()>& run);
+  // The CORS headers, the route's label and the request id, on every answer.
+  void finish(HttpResult& result, const std::string& label, const std::string& requestId) const;
+  Handled dispatch(const HttpRequestData& request);
   // The entries' handlers.
-  HttpResult pluginRoute(const HttpRequestData& request, const std::string& rest);
-  HttpResult discoveryRoute(const HttpRequestData& request, const std::string& rest);
-  HttpResult metrics(const HttpRequestData& request, const std::string& rest);
-  HttpResult console(const HttpRequestData& request, const std::string& rest);
-  HttpResult health(const HttpRequestData& request, const std::string& rest);
-  HttpResult wellKnownRoute(const HttpRequestData& request, const std::string& rest);
-  HttpResult query(const HttpRequestData& request, const std::string& op);
-  HttpResult submit(const HttpRequestData& request, const std::string& path);
+  Handled pluginRoute(const HttpRequestData& request, const std::string& rest);
+  Handled discoveryRoute(const HttpRequestData& request, const std::string& rest);
+  Handled metrics(const HttpRequestData& request, const std::string& rest);
+  Handled console(const HttpRequestData& request, const std::string& rest);
+  Handled health(const HttpRequestData& request, const std::string& rest);
+  Handled wellKnownRoute(const HttpRequestData& request, const std::string& rest);
+  Handled query(const HttpRequestData& request, const std::string& op);
+  Handled submit(const HttpRequestData& request, const std::string& path);
+  // A submission's result, and a wake-up for the modules when it wrote them events.
+  HttpResult submitted(ActivityPipeline::Submitted submitted, uint64_t eventsBefore);
   // The API's refusals before its stamp is read: a method other than POST (405), a body over
   // limits.maxBodyBytes, or over `sizeLimit` when `limitName` names one (413).
   std::optional<HttpResult> refusedApiCall(const HttpRequestData& request, size_t sizeLimit,

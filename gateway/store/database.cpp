@@ -78,6 +78,11 @@ void Database::transaction(const std::function<void(Db&)>& fn) {
   commits_.run(fn);
 }
 
+void Database::transactionThen(std::function<void(Db&)> fn,
+                               std::function<void(std::exception_ptr)> then) {
+  commits_.post(std::move(fn), std::move(then));
+}
+
 // The prefixes of statements one store runs and the other skips (signet/db.hpp, Migration).
 static constexpr const char* kSqliteOnly = "sqlite: ";
 static constexpr const char* kPostgresOnly = "postgresql: ";

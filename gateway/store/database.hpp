@@ -38,6 +38,9 @@ class Database {
   // Runs fn inside a transaction (its own savepoint of a shared one) and returns once that
   // transaction is committed; rethrows what fn threw, with fn's writes rolled back.
   void transaction(const std::function<void(Db&)>& fn);
+  // The same, without waiting: `then` is called once the transaction committed (with null) or
+  // failed (with why), on whichever thread ends its batch (GroupCommit::post).
+  void transactionThen(std::function<void(Db&)> fn, std::function<void(std::exception_ptr)> then);
   // Runs fn on a pooled connection outside any explicit transaction (reads). When the store
   // fails under it for a passing reason (StoreUnavailable: a connection lost in a failover, a
   // restarted server), fn runs once more on a live connection, so fn must only read.

@@ -1,5 +1,7 @@
 #include "store/group_commit.hpp"
 
+#include <Poco/Logger.h>
+
 #include "observability/metrics.hpp"
 #include "signet/error.hpp"
 
@@ -42,12 +44,33 @@ void GroupCommit::run(const std::function<void(Db&)>& write) {
   if (job->error) std::rethrow_exception(job->error);
 }
 
+void GroupCommit::post(std::function<void(Db&)> write,
+                       std::function<void(std::exception_ptr)> then) {
+  if (insideBatch) throw internalError("a write opened a transaction inside another one");
+  auto job = std::make_shared<Job>();
+  job->posted = std::move(write);
+  job->write = &job->posted;
+  job->then = std::move(then);
+  job->queued = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  queue_.push_back(job);
+  if (leaders_ < lanes_) lead(lock);
+}
+
 GroupCommit::Stats GroupCommit::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
 }
 
 void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
+  for (;;) {
+    leadOne(lock);
+    auto next = nextLeader();
+    if (!next || !next->then) return;  // nothing waits, or a thread of its own will lead it
+  }
+}
+
+void GroupCommit::leadOne(std::unique_lock<std::mutex>& lock) {
   ++leaders_;
   Batch batch;
   const auto takenAt = std::chrono::steady_clock::now();
@@ -82,6 +105,16 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   for (const auto& j : batch) j->wake.notify_one();
   // The next to lead. Should a newcomer have led and taken its job meanwhile, it waits again.
   if (next) next->wake.notify_one();
+  for (const auto& j : batch)
+    if (j->then) {
+      Metrics::global().observe("signet_store_write_seconds", {}, secondsSince(j->queued));
+      try {
+        j->then(j->error);
+      } catch (const std::exception& e) {  // the completion's own fault: the batch goes on
+        Poco::Logger::get("signet.store")
+            .error("a write's completion failed: %s", std::string(e.what()));
+      }
+    }
   lock.lock();
 }
 

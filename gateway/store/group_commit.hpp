@@ -10,6 +10,11 @@
 // The cost of a sync is paid once per batch instead of once per request, and a request never
 // holds the write lock while waiting for the disk on its own: the more requests arrive, the
 // larger the batches. See docs/durability.md.
+//
+// A write may also be posted with a completion instead of waited for (post): its thread goes
+// on with other work, and whichever thread leads the batch calls the completion once the batch
+// has ended. The HTTP server writes a signature's answer from there, so no thread sleeps while
+// its request waits for the disk.
 #pragma once
 
 #include <condition_variable>
@@ -33,6 +38,12 @@ class GroupCommit {
   // Runs `write` in the next batch and returns once that batch committed; rethrows what
   // `write` threw (its own writes rolled back, the others' kept), or the commit's failure.
   void run(const std::function<void(Db&)>& write);
+  // Queues `write` for the next batch and returns; `then` is called once that batch ended, with
+  // what `write` threw or the commit's failure (null when committed). When a lane is free this
+  // thread leads the batch itself, and so calls `then` before returning; otherwise the thread
+  // leading then calls it, holding no lock of the store's. `then` must not throw, and must not
+  // wait for anything the caller of post() may hold.
+  void post(std::function<void(Db&)> write, std::function<void(std::exception_ptr)> then);
 
   struct Stats {
     uint64_t batches = 0, writes = 0;
@@ -48,13 +59,18 @@ class GroupCommit {
   // waiter may return and leave before the leader's notification is through.
   struct Job {
     const std::function<void(Db&)>* write;
+    std::function<void(Db&)> posted;               // post(): the write, kept here
+    std::function<void(std::exception_ptr)> then;  // post(): no thread waits, this is called
     std::exception_ptr error;
     bool done = false;
     bool taken = false;                            // in a batch that runs now
     std::chrono::steady_clock::time_point queued;  // when the write joined the queue
     std::condition_variable wake;
   };
+  // Leads batches with the mutex held on entry and exit: one, and more for as long as the next
+  // in the queue is a posted write, which has no thread of its own to lead it.
   void lead(std::unique_lock<std::mutex>& lock);
+  void leadOne(std::unique_lock<std::mutex>& lock);
   // With the mutex held: the queued write whose thread should lead next, when a lane is free
   // and something waits; else null.
   std::shared_ptr<Job> nextLeader() const;

@@ -127,6 +127,74 @@ TEST_P(GroupCommitTest, AWriteReturnsOnlyOnceCommittedAndAWriteInsideAWriteIsRef
   EXPECT_EQ(count("id = 'after'"), 1);
 }
 
+// post(): the caller does not wait for the batch. While another writer holds the one lane, three
+// posted writes return at once with nothing completed; once the lane is free the thread that
+// held it leads their batch and calls each completion after the commit, when the row is already
+// visible to another connection. The write that throws gets its own error and left nothing; a
+// post with the lane free leads on the caller's thread and completes before it returns.
+TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommit) {
+  std::atomic<bool> holding{false}, release{false};
+  std::thread holder([&] {
+    db_->transaction([&](Db& db) {
+      insert(db, "held", 0);
+      holding = true;
+      for (int i = 0; i < 500 && !release; ++i)  // bounded: 5 s at most
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    });
+  });
+  for (int i = 0; i < 500 && !holding; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(holding);
+
+  struct Outcome {
+    std::atomic<int> calls{0};
+    std::string error;     // empty: committed
+    int64_t visible = -1;  // the row, counted from another connection inside the completion
+  };
+  Outcome outcomes[3];
+  for (int i = 0; i < 3; ++i) {
+    const std::string id = "posted" + std::to_string(i);
+    db_->transactionThen(
+        [id, i](Db& db) {
+          insert(db, id, i);
+          if (i == 1) throw std::runtime_error("posted write 1 fails");
+        },
+        [this, id, &outcome = outcomes[i]](std::exception_ptr failure) {
+          try {
+            if (failure) std::rethrow_exception(failure);
+          } catch (const std::exception& e) {
+            outcome.error = e.what();
+          }
+          outcome.visible = count("id = '" + id + "'");
+          ++outcome.calls;
+        });
+  }
+  EXPECT_FALSE(release) << "post() waited for the lane";
+  for (const auto& o : outcomes) EXPECT_EQ(o.calls, 0) << "completed before its batch ran";
+
+  release = true;
+  holder.join();
+  for (int i = 0; i < 500; ++i) {  // the holder leads the posted batch before it returns; bounded
+    if (outcomes[0].calls + outcomes[1].calls + outcomes[2].calls == 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(outcomes[i].calls, 1) << "posted write " << i;
+  EXPECT_EQ(outcomes[0].error, "");
+  EXPECT_EQ(outcomes[0].visible, 1);
+  EXPECT_EQ(outcomes[1].error, "posted write 1 fails");
+  EXPECT_EQ(outcomes[1].visible, 0);
+  EXPECT_EQ(outcomes[2].error, "");
+  EXPECT_EQ(outcomes[2].visible, 1);
+  EXPECT_EQ(count("id = 'held'"), 1);
+
+  // The lane free: the caller leads, and the completion has run when post() returns.
+  std::thread::id completedOn;
+  db_->transactionThen([](Db& db) { insert(db, "alone", 9); },
+                       [&](std::exception_ptr) { completedOn = std::this_thread::get_id(); });
+  EXPECT_EQ(completedOn, std::this_thread::get_id());
+  EXPECT_EQ(count("id = 'alone'"), 1);
+}
+
 TEST_P(GroupCommitTest, ASnapshotReadsButRefusesWrites) {
   db_->transaction([&](Db& db) { insert(db, "a", 1); });
   db_->snapshot([&](Db& db) {

@@ -15,6 +15,7 @@
 
 #include "observability/metrics.hpp"
 #include "store/sql_connection.hpp"
+#include "support/signing_fixtures.hpp"
 #include "support/test_gateway.hpp"
 
 namespace signet::test {
@@ -203,10 +204,9 @@ TEST(StoreFaultTest, AnActivityWhoseConnectionIsLostIsA503AndStoresNothing) {
   }
 }
 
-TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
-  SIGNET_NEED_POSTGRES();
-  TestGateway gw(Backend::kPostgres, {});
-  // PostgreSQL itself refuses COMMIT while the switch is on: the trigger is deferred to commit.
+// PostgreSQL itself refuses COMMIT while the switch is on: the trigger is deferred to commit.
+// Switched with setCommitRefused.
+void installCommitSwitch(TestGateway& gw) {
   gw.write([](Db& db) {
     db.exec("CREATE TABLE fault_switch (refuse_commit BOOLEAN NOT NULL)");
     db.exec("INSERT INTO fault_switch VALUES (false)");
@@ -218,16 +218,30 @@ TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
         "CREATE CONSTRAINT TRIGGER refuse_commit AFTER INSERT ON activities DEFERRABLE INITIALLY "
         "DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_commit()");
   });
-  auto failures = [] {
-    std::string text = Metrics::global().render();
-    auto at = text.find("\nsignet_store_commit_failures_total ");
-    return at == std::string::npos ? 0.0 : std::stod(text.substr(at + 36));
-  };
+}
+
+void setCommitRefused(TestGateway& gw, bool refused) {
+  gw.write([refused](Db& db) {
+    db.exec(std::string("UPDATE fault_switch SET refuse_commit = ") + (refused ? "true" : "false"));
+  });
+}
+
+double commitFailures() {
+  std::string text = Metrics::global().render();
+  auto at = text.find("\nsignet_store_commit_failures_total ");
+  return at == std::string::npos ? 0.0 : std::stod(text.substr(at + 36));
+}
+
+TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres, {});
+  installCommitSwitch(gw);
+  auto failures = commitFailures;
   ASSERT_EQ(createTag(gw, "first").first, 200);
   int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
   double failuresBefore = failures();
 
-  gw.write([](Db& db) { db.exec("UPDATE fault_switch SET refuse_commit = true"); });
+  setCommitRefused(gw, true);
   // Several at once: whole batches fail, and every write in them with it.
   std::vector<std::future<std::pair<int, std::string>>> refused;
   for (int i = 0; i < 6; ++i)
@@ -240,12 +254,55 @@ TEST(StoreFaultTest, AFailedCommitStoresNothingOfItsBatchAndTheNextOneCommits) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities);
   EXPECT_GT(failures(), failuresBefore);
 
-  gw.write([](Db& db) { db.exec("UPDATE fault_switch SET refuse_commit = false"); });
+  setCommitRefused(gw, false);
   auto [status, id] = createTag(gw, "after");
   EXPECT_EQ(status, 200);
   EXPECT_EQ(tagsNamed(gw, "after"), 1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities + 1);
   EXPECT_EQ(tagsNamed(gw, "first"), 1);
+}
+
+// Signatures are answered from their batch's commit, not by a thread waiting for it
+// (answer_from_commit_test.cpp): a refused COMMIT answers every signature of the batch with an
+// error, and none of them is stored.
+TEST(StoreFaultTest, ARefusedCommitAnswersEveryWaitingSignatureWithAnErrorAndStoresNone) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres, {"signing"});
+  const std::string org = gw.root().organizationId;
+  const std::string address = newEthereumAddress(gw.rootClient(), org, "signer");
+  installCommitSwitch(gw);
+  auto sign = [&](const std::string& payload) {
+    auto r = gw.rootClient().post(
+        "/public/v1/submit/sign_raw_payload",
+        activityBody("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
+                     signParams(address, payload, "PAYLOAD_ENCODING_HEXADECIMAL",
+                                "HASH_FUNCTION_KECCAK256")));
+    if (r.status != 200) {
+      auto error = json::parseObject(r.body, "error");
+      EXPECT_TRUE(error->has("code") && error->has("message")) << r.body;
+    }
+    return r.status;
+  };
+  const std::string signatures =
+      "SELECT COUNT(*) FROM activities WHERE type = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'";
+  const int64_t before = countIn(gw, signatures, {});
+  const double failuresBefore = commitFailures();
+
+  setCommitRefused(gw, true);
+  std::vector<std::future<int>> refused;
+  for (int i = 0; i < 8; ++i)
+    refused.push_back(std::async(std::launch::async, [&, i] {
+      char payload[16];
+      std::snprintf(payload, sizeof payload, "%08x", i);
+      return sign(payload);
+    }));
+  for (auto& r : refused) EXPECT_GE(r.get(), 500);
+  EXPECT_EQ(countIn(gw, signatures, {}), before);
+  EXPECT_GT(commitFailures(), failuresBefore);
+
+  setCommitRefused(gw, false);
+  EXPECT_EQ(sign("0a0b0c0d"), 200);
+  EXPECT_EQ(countIn(gw, signatures, {}), before + 1);
 }
 
 // The kernel refuses SQLite's writes past a size (RLIMIT_FSIZE, with SIGXFSZ ignored, so that a
