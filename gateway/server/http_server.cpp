@@ -670,7 +670,7 @@ struct HttpServer::Impl {
         gateway.database().transactionThen(
             std::move(write),
             [this, held](std::exception_ptr failure) { answerFromCommit(held, failure); });
-      } catch (...) {
+      } catch (...) {  // thrown only before the write was queued (GroupCommit::post)
         answerFromCommit(held, std::current_exception());
       }
     }
@@ -681,17 +681,24 @@ struct HttpServer::Impl {
     Connection& c = *held;
     {
       std::lock_guard hold(c.hold);
-      Awaiting awaiting = std::move(*c.awaiting);
-      c.awaiting.reset();
-      HttpResult result = awaiting.pending.answer(failure);
-      if (!c.closed) {
-        respond(c, awaiting.request, result);
-        // A request pipelined behind it is driven by a thread of the loop, not this one, which
-        // may be in the middle of leading batches: the socket, writable, reports it at once.
-        if (writable(c) && !c.in.empty())
-          watch(c.fd, c.id, kWriteEvents, EPOLL_CTL_MOD);
-        else
-          rearm(c);
+      try {
+        Awaiting awaiting = std::move(*c.awaiting);
+        c.awaiting.reset();
+        HttpResult result = awaiting.pending.answer(failure);
+        if (!c.closed) {
+          respond(c, awaiting.request, result);
+          // A request pipelined behind it is driven by a thread of the loop, not this one,
+          // which may be in the middle of leading batches: the socket, writable, reports it at
+          // once.
+          if (writable(c) && !c.in.empty())
+            watch(c.fd, c.id, kWriteEvents, EPOLL_CTL_MOD);
+          else
+            rearm(c);
+        }
+      } catch (...) {
+        // Nothing sensible left to tell the client (no memory for an answer, say): closed, so
+        // that it is not left waiting, armed for nothing, for ever.
+        if (!c.closed) closeConnection(c);
       }
     }
     std::lock_guard lock(awaitingMutex);  // notified under it: stop() may return right after

@@ -53,8 +53,43 @@ void GroupCommit::post(std::function<void(Db&)> write,
   job->then = std::move(then);
   job->queued = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
+  if (committers_.empty())  // a store that posts nothing runs none
+    for (int i = 0; i < lanes_; ++i) committers_.emplace_back([this] { commitPosted(); });
   queue_.push_back(job);
+  // A lane free: this thread leads at once, which spares the hand-off to a committer when the
+  // store is not busy.
   if (leaders_ < lanes_) lead(lock);
+}
+
+GroupCommit::~GroupCommit() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  committerWake_.notify_all();
+  for (auto& t : committers_) t.join();
+}
+
+void GroupCommit::commitPosted() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    auto next = nextLeader();
+    if (next && next->then) {
+      lead(lock);
+    } else if (stopping_) {
+      return;
+    } else {
+      committerWake_.wait(lock);
+    }
+  }
+}
+
+void GroupCommit::wakeLeader(const std::shared_ptr<Job>& next) {
+  if (!next) return;
+  if (next->then)
+    committerWake_.notify_one();
+  else
+    next->wake.notify_one();
 }
 
 GroupCommit::Stats GroupCommit::stats() const {
@@ -63,14 +98,6 @@ GroupCommit::Stats GroupCommit::stats() const {
 }
 
 void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
-  for (;;) {
-    leadOne(lock);
-    auto next = nextLeader();
-    if (!next || !next->then) return;  // nothing waits, or a thread of its own will lead it
-  }
-}
-
-void GroupCommit::leadOne(std::unique_lock<std::mutex>& lock) {
   ++leaders_;
   Batch batch;
   const auto takenAt = std::chrono::steady_clock::now();
@@ -79,7 +106,7 @@ void GroupCommit::leadOne(std::unique_lock<std::mutex>& lock) {
     batch.back()->taken = true;
     queue_.pop_front();
   }
-  if (auto next = nextLeader()) next->wake.notify_one();  // a free lane for what did not fit
+  wakeLeader(nextLeader());  // a free lane for what did not fit
   lock.unlock();
   for (const auto& j : batch)
     Metrics::global().observe("signet_store_write_queued_seconds", {},
@@ -104,17 +131,19 @@ void GroupCommit::leadOne(std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   for (const auto& j : batch) j->wake.notify_one();
   // The next to lead. Should a newcomer have led and taken its job meanwhile, it waits again.
-  if (next) next->wake.notify_one();
-  for (const auto& j : batch)
-    if (j->then) {
+  wakeLeader(next);
+  for (const auto& j : batch) {
+    if (!j->then) continue;
+    try {
       Metrics::global().observe("signet_store_write_seconds", {}, secondsSince(j->queued));
-      try {
-        j->then(j->error);
-      } catch (const std::exception& e) {  // the completion's own fault: the batch goes on
-        Poco::Logger::get("signet.store")
-            .error("a write's completion failed: %s", std::string(e.what()));
-      }
+      j->then(j->error);
+    } catch (const std::exception& e) {  // the completion's own fault: the batch goes on
+      Poco::Logger::get("signet.store")
+          .error("a write's completion failed: %s", std::string(e.what()));
+    } catch (...) {
+      Poco::Logger::get("signet.store").error("a write's completion failed");
     }
+  }
   lock.lock();
 }
 

@@ -23,6 +23,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include "store/connection_pool.hpp"
 
@@ -34,15 +36,20 @@ class GroupCommit {
   // `lanes`: batches that may run at once. SQLite has one writer, so one; PostgreSQL runs
   // concurrent transactions, each batch on a connection of its own.
   GroupCommit(ConnectionPool& pool, int lanes) : pool_(pool), lanes_(lanes) {}
+  ~GroupCommit();  // after every posted write's completion
 
   // Runs `write` in the next batch and returns once that batch committed; rethrows what
   // `write` threw (its own writes rolled back, the others' kept), or the commit's failure.
   void run(const std::function<void(Db&)>& write);
   // Queues `write` for the next batch and returns; `then` is called once that batch ended, with
   // what `write` threw or the commit's failure (null when committed). When a lane is free this
-  // thread leads the batch itself, and so calls `then` before returning; otherwise the thread
-  // leading then calls it, holding no lock of the store's. `then` must not throw, and must not
-  // wait for anything the caller of post() may hold.
+  // thread leads the batch itself, and so calls `then` before returning. Otherwise a committing
+  // thread of the store's own leads it: a posted write has no thread waiting for it, and a
+  // thread that waits in run() leads only until its own write is done. `then` runs holding no
+  // lock of the store's, on any thread that leads a batch, a run() caller among them: it must
+  // not wait for anything such a thread may hold (the HTTP server's completion takes only the
+  // connection of its own request, which no other thread touches while it waits). Throws only
+  // before queueing (a write inside a batch's own).
   void post(std::function<void(Db&)> write, std::function<void(std::exception_ptr)> then);
 
   struct Stats {
@@ -67,10 +74,12 @@ class GroupCommit {
     std::chrono::steady_clock::time_point queued;  // when the write joined the queue
     std::condition_variable wake;
   };
-  // Leads batches with the mutex held on entry and exit: one, and more for as long as the next
-  // in the queue is a posted write, which has no thread of its own to lead it.
+  // Leads one batch, with the mutex held on entry and exit.
   void lead(std::unique_lock<std::mutex>& lock);
-  void leadOne(std::unique_lock<std::mutex>& lock);
+  // Wakes whoever leads `next`: its own thread, or a committer when it is posted.
+  void wakeLeader(const std::shared_ptr<Job>& next);
+  // A committer's loop: leads while a posted write is first in line and a lane is free.
+  void commitPosted();
   // With the mutex held: the queued write whose thread should lead next, when a lane is free
   // and something waits; else null.
   std::shared_ptr<Job> nextLeader() const;
@@ -82,6 +91,10 @@ class GroupCommit {
   Batch queue_;
   const int lanes_;
   int leaders_ = 0;
+  // One committing thread a lane, started by the first post().
+  std::vector<std::thread> committers_;
+  std::condition_variable committerWake_;
+  bool stopping_ = false;
   Stats stats_;
 };
 

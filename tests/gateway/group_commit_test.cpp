@@ -128,8 +128,9 @@ TEST_P(GroupCommitTest, AWriteReturnsOnlyOnceCommittedAndAWriteInsideAWriteIsRef
 }
 
 // post(): the caller does not wait for the batch. While another writer holds the one lane, three
-// posted writes return at once with nothing completed; once the lane is free the thread that
-// held it leads their batch and calls each completion after the commit, when the row is already
+// posted writes return at once with nothing completed; once the lane is free a committing
+// thread of the store's leads their batch (not the writer that held the lane, which returns once
+// its own write is done) and calls each completion after the commit, when the row is already
 // visible to another connection. The write that throws gets its own error and left nothing; a
 // post with the lane free leads on the caller's thread and completes before it returns.
 TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommit) {
@@ -150,6 +151,7 @@ TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommi
     std::atomic<int> calls{0};
     std::string error;     // empty: committed
     int64_t visible = -1;  // the row, counted from another connection inside the completion
+    std::thread::id on;    // the thread that called it
   };
   Outcome outcomes[3];
   for (int i = 0; i < 3; ++i) {
@@ -166,6 +168,7 @@ TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommi
             outcome.error = e.what();
           }
           outcome.visible = count("id = '" + id + "'");
+          outcome.on = std::this_thread::get_id();
           ++outcome.calls;
         });
   }
@@ -173,8 +176,9 @@ TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommi
   for (const auto& o : outcomes) EXPECT_EQ(o.calls, 0) << "completed before its batch ran";
 
   release = true;
+  const std::thread::id holderId = holder.get_id();
   holder.join();
-  for (int i = 0; i < 500; ++i) {  // the holder leads the posted batch before it returns; bounded
+  for (int i = 0; i < 500; ++i) {  // bounded: 5 s at most
     if (outcomes[0].calls + outcomes[1].calls + outcomes[2].calls == 3) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -185,6 +189,10 @@ TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommi
   EXPECT_EQ(outcomes[1].visible, 0);
   EXPECT_EQ(outcomes[2].error, "");
   EXPECT_EQ(outcomes[2].visible, 1);
+  for (const auto& o : outcomes) {
+    EXPECT_NE(o.on, holderId) << "the writer that held the lane led the posted writes";
+    EXPECT_NE(o.on, std::this_thread::get_id());
+  }
   EXPECT_EQ(count("id = 'held'"), 1);
 
   // The lane free: the caller leads, and the completion has run when post() returns.
