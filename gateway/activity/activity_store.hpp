@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "signet/pagination.hpp"
 #include "signet/plugin.hpp"
-#include "store/pagination.hpp"
 
 namespace signet {
 

@@ -69,12 +69,12 @@ class HandlerContext : public ActivityContext {
       throw internalError("onFailure is only available while an activity's handler runs");
     failureWrites_->push_back(std::move(write));
   }
-  using AfterCommit = std::pair<std::function<void()>, std::function<void(ActivityContext&)>>;
-  void afterCommit(std::function<void()> call,
-                   std::function<void(ActivityContext&)> undo) override {
+  using AfterCommit = AfterCommitCall;
+  using ActivityContext::afterCommit;
+  void afterCommit(AfterCommitCall call) override {
     if (!afterCommit_)
       throw internalError("afterCommit is only available while an activity's handler runs");
-    afterCommit_->emplace_back(std::move(call), std::move(undo));
+    afterCommit_->push_back(std::move(call));
   }
   // Where afterCommit collects; set by the pipeline around a handler call.
   void collectAfterCommit(std::vector<AfterCommit>* sink) { afterCommit_ = sink; }

@@ -418,18 +418,25 @@ void ActivityPipeline::runAfterCommit(const ActivitySpec& spec, ActivityRecord& 
   std::optional<Error> failure;
   for (const auto& entry : calls) {
     try {
-      entry.first();
+      entry.call();
     } catch (...) {
       failure = executionFailure(spec, record);
       break;
     }
   }
+  bool keeps = false;
+  for (const auto& entry : calls) keeps |= static_cast<bool>(entry.keep);
   gateway_.database().transaction([&](Db& db) {
-    if (failure) {
+    if (failure || keeps) {
       Caller submitter = submitterOf(db, record);
       HandlerContext ctx(gateway_, db, submitter, record.organizationId, record.id, spec.type);
-      for (const auto& [call, undo] : calls)
-        if (undo) undo(ctx);
+      if (failure)
+        for (const auto& entry : calls)
+          if (entry.undo) entry.undo(ctx);
+      for (const auto& entry : calls)
+        if (entry.keep) entry.keep(ctx);
+    }
+    if (failure) {
       fail(record, *failure);
     } else {
       record.status = kStatusCompleted;

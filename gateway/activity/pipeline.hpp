@@ -141,7 +141,7 @@ class ActivityPipeline {
                RequestCache& cache, std::vector<std::function<void(Db&)>>& failureWrites,
                std::vector<HandlerContext::AfterCommit>& calls);
   // Makes a committed PENDING activity's network calls, outside the write lock, and stores it
-  // COMPLETED, or FAILED with its undo writes when a call fails.
+  // COMPLETED, or FAILED with its undo writes when a call fails; what the calls keep, either way.
   void runAfterCommit(const ActivitySpec& spec, ActivityRecord& record,
                       const std::vector<HandlerContext::AfterCommit>& calls);
   // The failure to store for the exception being handled (an unexpected one is logged). The

@@ -4,7 +4,7 @@
 
 #include "signet/client_signature.hpp"
 #include "signet/jwt.hpp"
-#include "store/pagination.hpp"
+#include "signet/pagination.hpp"
 #include "tenancy/contacts.hpp"
 #include "tenancy/directory.hpp"
 #include "tenancy/oauth_providers.hpp"

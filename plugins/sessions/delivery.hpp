@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "email_events.hpp"
 #include "settings.hpp"
 
 namespace sessions {
@@ -28,7 +29,8 @@ struct SmsMessage {
 class Delivery {
  public:
   explicit Delivery(const Settings& settings) : settings_(settings) {}
-  void sendEmail(const EmailMessage& message) const;
+  // `report`, when given, gets what the transport reported, whether it returns or throws.
+  void sendEmail(const EmailMessage& message, EmailReport* report = nullptr) const;
   void sendSms(const SmsMessage& message) const;
 
  private:
@@ -36,6 +38,6 @@ class Delivery {
 };
 
 // The MIME text of a message (what SMTP sends and the outbox keeps).
-std::string mimeText(const EmailMessage& message);
+std::string mimeText(const EmailMessage& message, const std::string& messageId = {});
 
 }  // namespace sessions

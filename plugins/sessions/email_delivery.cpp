@@ -1,10 +1,12 @@
 #include <Poco/Net/Context.h>
 #include <Poco/Net/MailMessage.h>
 #include <Poco/Net/MailRecipient.h>
+#include <Poco/Net/MailStream.h>
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/SMTPClientSession.h>
 #include <Poco/Net/SSLManager.h>
 #include <Poco/Net/SecureStreamSocket.h>
+#include <Poco/Net/SocketStream.h>
 #include <Poco/Net/StringPartSource.h>
 #include <sys/socket.h>
 
@@ -14,6 +16,7 @@
 
 #include "delivery.hpp"
 #include "outbox.hpp"
+#include "signet/crypto.hpp"
 #include "signet/egress.hpp"
 #include "signet/error.hpp"
 
@@ -34,8 +37,10 @@ Poco::Net::MailMessage::ContentTransferEncoding encodingFor(const std::string& t
   return Poco::Net::MailMessage::ENCODING_7BIT;
 }
 
-void buildMessage(const EmailMessage& m, Poco::Net::MailMessage& mail) {
+void buildMessage(const EmailMessage& m, Poco::Net::MailMessage& mail,
+                  const std::string& messageId = {}) {
   using Poco::Net::MailMessage;
+  if (!messageId.empty()) mail.set("Message-ID", "<" + messageId + ">");
   mail.setSender(m.fromName.empty()
                      ? m.fromAddress
                      : MailMessage::encodeWord(m.fromName) + " <" + m.fromAddress + ">");
@@ -79,6 +84,12 @@ Poco::Net::Context::Ptr tlsContext(const SmtpSettings& s) {
                      /*loadDefaultCAs=*/true);
 }
 
+// The relay's answer: its status (250, 451, 550, ...) and its whole reply line(s).
+struct SmtpReply {
+  int status = 0;
+  std::string text;
+};
+
 // Poco's SMTP session over a socket we connected (to an address the egress policy resolved),
 // with STARTTLS checking the certificate against the relay's configured name: Poco's own
 // SecureSMTPClientSession knows no name when it is given a socket.
@@ -91,6 +102,25 @@ class RelaySession : public Poco::Net::SMTPClientSession {
     if (!isPositiveCompletion(sendCommand("STARTTLS", response))) return false;
     socket() = Poco::Net::SecureStreamSocket::attach(socket(), host_, context);
     return true;
+  }
+  // MAIL, RCPT and DATA one at a time, as Poco's sendMessage sends them, but keeping the reply
+  // that decided: the first refusal, or the relay's answer to the message itself.
+  SmtpReply send(const Poco::Net::MailMessage& mail, const std::string& from,
+                 const std::string& to) {
+    SmtpReply reply;
+    reply.status = sendCommand("MAIL FROM:", "<" + from + ">", reply.text);
+    if (!isPositiveCompletion(reply.status)) return reply;
+    reply.status = sendCommand("RCPT TO:", "<" + to + ">", reply.text);
+    if (!isPositiveCompletion(reply.status)) return reply;
+    reply.status = sendCommand("DATA", reply.text);
+    if (!isPositiveIntermediate(reply.status)) return reply;
+    Poco::Net::SocketOutputStream socketStream(socket());
+    Poco::Net::MailOutputStream mailStream(socketStream);
+    mail.write(mailStream);
+    mailStream.close();  // the lone "." that ends DATA
+    socketStream.flush();
+    reply.status = socket().receiveStatusMessage(reply.text);
+    return reply;
   }
 
  private:
@@ -120,7 +150,8 @@ Poco::Net::StreamSocket connectToRelay(const SmtpSettings& s, egress::Clock::tim
                                       " cannot be reached in time: " + last);
 }
 
-void sendSmtp(const SmtpSettings& s, Poco::Net::MailMessage& mail) {
+SmtpReply sendSmtp(const SmtpSettings& s, const EmailMessage& message,
+                   Poco::Net::MailMessage& mail) {
   auto deadline = egress::Clock::now() + std::chrono::seconds(s.timeoutSeconds);
   auto permit = egress::admit(s.host, static_cast<uint16_t>(s.port), "the SMTP relay");
   Poco::Net::StreamSocket socket = connectToRelay(s, deadline);
@@ -138,8 +169,9 @@ void sendSmtp(const SmtpSettings& s, Poco::Net::MailMessage& mail) {
                                           " does not offer STARTTLS, which the config requires");
     if (!s.username.empty())
       session.login(Poco::Net::SMTPClientSession::AUTH_PLAIN, s.username, smtpPassword(s));
-    session.sendMessage(mail);
+    SmtpReply reply = session.send(mail, message.fromAddress, message.to);
     session.close();
+    return reply;
   } catch (const Poco::Exception&) {
     if (guard.expired())
       throw Error(Code::kUnavailable, "the SMTP relay " + s.host + ":" + std::to_string(s.port) +
@@ -150,33 +182,68 @@ void sendSmtp(const SmtpSettings& s, Poco::Net::MailMessage& mail) {
 }
 }  // namespace
 
-std::string mimeText(const EmailMessage& message) {
+std::string mimeText(const EmailMessage& message, const std::string& messageId) {
   Poco::Net::MailMessage mail;
-  buildMessage(message, mail);
+  buildMessage(message, mail, messageId);
   std::ostringstream out;
   mail.write(out);
   return out.str();
 }
 
-void Delivery::sendEmail(const EmailMessage& message) const {
+void Delivery::sendEmail(const EmailMessage& message, EmailReport* report) const {
   const auto& email = settings_.email;
+  auto at = message.fromAddress.rfind('@');
+  const std::string messageId =
+      crypto::uuidV4() + "@" +
+      (at == std::string::npos ? "signet" : message.fromAddress.substr(at + 1));
+  auto reportAs = [&](const char* type, json::Object details) {
+    if (report) *report = EmailEvent{messageId, type, message.fromAddress, message.to, details};
+  };
+  auto detail = [](std::initializer_list<std::pair<const char*, std::string>> fields) {
+    json::Object d = json::object();
+    for (const auto& [name, value] : fields) d->set(name, value);
+    return d;
+  };
   if (email.transport == "outbox") {
-    writeToOutbox(settings_.outboxDir, "eml", mimeText(message));
+    writeToOutbox(settings_.outboxDir, "eml", mimeText(message, messageId));
+    reportAs("Send", json::object());
     return;
   }
+  const std::string relay = email.smtp.host + ":" + std::to_string(email.smtp.port);
   Poco::Net::MailMessage mail;
-  buildMessage(message, mail);
+  buildMessage(message, mail, messageId);
+  SmtpReply reply;
   try {
-    sendSmtp(email.smtp, mail);
-  } catch (const Error&) {
+    try {
+      reply = sendSmtp(email.smtp, message, mail);
+    } catch (const Error&) {
+      throw;
+    } catch (const Poco::Exception& e) {
+      throw Error(Code::kUnavailable, "email delivery to " + message.to + " through " + relay +
+                                          " failed: " + e.displayText());
+    } catch (const std::exception& e) {
+      throw Error(Code::kUnavailable, "email delivery to " + message.to + " failed: " + e.what());
+    }
+  } catch (const Error& e) {
+    // Nothing the relay answered about the message itself: not reached, too slow, or the
+    // conversation failed before MAIL.
+    reportAs("DeliveryDelay", detail({{"deliveryDelayType", "TransientCommunicationFailure"},
+                                      {"diagnosticCode", e.what()}}));
     throw;
-  } catch (const Poco::Exception& e) {
-    throw Error(Code::kUnavailable, "email delivery to " + message.to + " through " +
-                                        email.smtp.host + ":" + std::to_string(email.smtp.port) +
-                                        " failed: " + e.displayText());
-  } catch (const std::exception& e) {
-    throw Error(Code::kUnavailable, "email delivery to " + message.to + " failed: " + e.what());
   }
+  if (reply.status / 100 == 2) {
+    reportAs("Send", detail({{"deliverySmtpResponse", reply.text}}));
+    return;
+  }
+  if (reply.status / 100 == 5)
+    reportAs("Bounce", detail({{"bounceType", "Permanent"},
+                               {"bounceSubType", "General"},
+                               {"diagnosticCode", reply.text}}));
+  else
+    reportAs("DeliveryDelay", detail({{"deliveryDelayType", "RecipientServerError"},
+                                      {"diagnosticCode", reply.text}}));
+  throw Error(Code::kUnavailable, "email delivery to " + message.to + " through " + relay +
+                                      " failed: the relay answered " + reply.text);
 }
 
 }  // namespace sessions

@@ -1,5 +1,6 @@
 #include "otp.hpp"
 
+#include "email_events.hpp"
 #include "logins.hpp"
 #include "messages.hpp"
 #include "otp_codes.hpp"
@@ -96,14 +97,17 @@ Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginStat
   // up only this request. A delivery failure fails the activity and removes the code, so no
   // usable code is left behind.
   const Delivery& delivery = state.delivery;
-  std::function<void()> send;
+  auto undo = [id = created.id](ActivityContext& undo) { deleteOtp(undo, id); };
   if (type == "OTP_TYPE_EMAIL")
-    send = [&delivery, m = otpEmail(state.settings, custom, contact, created.code,
-                                    r.expirationSeconds)] { delivery.sendEmail(m); };
+    ctx.afterCommit(emailCall(
+        ctx.organizationId(),
+        [&delivery,
+         m = otpEmail(state.settings, custom, contact, created.code, r.expirationSeconds)](
+            EmailReport* report) { delivery.sendEmail(m, report); },
+        undo));
   else
-    send = [&delivery, m = otpSms(custom, contact, created.code)] { delivery.sendSms(m); };
-  ctx.afterCommit(std::move(send),
-                  [id = created.id](ActivityContext& undo) { deleteOtp(undo, id); });
+    ctx.afterCommit([&delivery, m = otpSms(custom, contact, created.code)] { delivery.sendSms(m); },
+                    undo);
   return {created.id, created.targetPublicKey};
 }
 
@@ -237,12 +241,15 @@ EmailedCredential emailCredential(ActivityContext& ctx, const Object& p, const P
                             json::optionalBool(p, "invalidateExisting", "parameters", false));
   // The bundle travels only by email: the activity result carries the key's id, not the key.
   // Sent once the key is committed; if it cannot be, the key is revoked.
-  ctx.afterCommit(
+  ctx.afterCommit(emailCall(
+      ctx.organizationId(),
       [&delivery = state.delivery,
        m = credentialEmail(state.settings, custom, email, issued.credentialBundle, lifetime,
-                           kind.purpose)] { delivery.sendEmail(m); },
-      [org = user->organizationId, userId = user->userId, apiKeyId = issued.apiKeyId](
-          ActivityContext& undo) { identity(undo).deleteSessionKey(undo, org, userId, apiKeyId); });
+                           kind.purpose)](EmailReport* report) { delivery.sendEmail(m, report); },
+      [org = user->organizationId, userId = user->userId,
+       apiKeyId = issued.apiKeyId](ActivityContext& undo) {
+        identity(undo).deleteSessionKey(undo, org, userId, apiKeyId);
+      }));
   return {*user, issued.apiKeyId};
 }
 }  // namespace

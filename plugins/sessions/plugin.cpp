@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "email_events.hpp"
 #include "logins.hpp"
 #include "message_preview.hpp"
 #include "messages.hpp"
@@ -230,15 +231,15 @@ void registerSessions(Registry& r) {
   r.subscribe(kEventInvitationCreated, [state](ActivityContext& ctx, const std::string&,
                                                const json::Object& e) {
     auto get = [&](const char* k) { return e->getValue<std::string>(k); };
-    ctx.afterCommit(
+    ctx.afterCommit(emailCall(
+        get("organizationId"),
         [&delivery = state->delivery,
          m = invitationEmail(state->settings, get("receiverUserEmail"), get("receiverUserName"),
-                             get("organizationName"), get("senderUserName"), get("invitationId"))] {
-          delivery.sendEmail(m);
-        },
+                             get("organizationName"), get("senderUserName"), get("invitationId"))](
+            EmailReport* report) { delivery.sendEmail(m, report); },
         [org = get("organizationId"), id = get("invitationId")](ActivityContext& undo) {
           undo.services().identity.deleteInvitation(undo, org, id);
-        });
+        }));
   });
 
   // OpenID Connect: the token's issuer keys are fetched before the transaction (prepare).
@@ -310,6 +311,7 @@ void registerSessions(Registry& r) {
   r.query({"get_session_profiles",    getSessionProfiles});
   r.query({"get_oauth2_credential",   getOauth2Credential});
   r.query({"list_oauth2_credentials", listOauth2Credentials});
+  r.query({"list_email_events",       listEmailEvents});
   r.query({"signet_preview_otp_message", [state](RequestContext& ctx, const json::Object& b) {
              return previewOtpMessage(*state, ctx, b); }});
   // clang-format on
@@ -333,4 +335,4 @@ SIGNET_PLUGIN(
                      "create_oauth2_credential", "update_oauth2_credential",
                      "delete_oauth2_credential", "oauth2_authenticate", "init_user_email_recovery"},
      .queryPaths = {"get_session_profile", "get_session_profiles", "get_oauth2_credential",
-                    "list_oauth2_credentials", "signet_preview_otp_message"}})
+                    "list_oauth2_credentials", "list_email_events", "signet_preview_otp_message"}})

@@ -26,7 +26,14 @@ std::vector<signet::Migration> migrations() {
             // SHA-256 of (credential id, code): a code is exchanged once, even if the provider
             // would take it twice.
             "CREATE TABLE oauth2_spent_codes (code_hash TEXT PRIMARY KEY, spent_at_ms BIGINT NOT "
-            "NULL)"}}};
+            "NULL)"}},
+          {3,
+           "Email events: what the transport reported of each email sent (email_events.hpp)",
+           {"CREATE TABLE session_email_events (id TEXT PRIMARY KEY, organization_id TEXT NOT "
+            "NULL, message_id TEXT NOT NULL, event_type TEXT NOT NULL, from_address TEXT NOT "
+            "NULL, to_address TEXT NOT NULL, details TEXT NOT NULL, created_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX session_email_events_recipient ON session_email_events "
+            "(organization_id, to_address, created_at_ms, id)"}}};
 }
 
 void deleteOrganization(signet::ActivityContext& ctx, const std::string& organizationId, bool) {
@@ -36,6 +43,7 @@ void deleteOrganization(signet::ActivityContext& ctx, const std::string& organiz
            "SELECT id FROM oauth2_credentials WHERE organization_id = ?", {organizationId}))
     ctx.keyring().erase(row.str(0));
   ctx.db().exec("DELETE FROM oauth2_credentials WHERE organization_id = ?", {organizationId});
+  ctx.db().exec("DELETE FROM session_email_events WHERE organization_id = ?", {organizationId});
 }
 
 }  // namespace sessions

@@ -1,4 +1,4 @@
-#include "store/pagination.hpp"
+#include "signet/pagination.hpp"
 
 #include "signet/error.hpp"
 

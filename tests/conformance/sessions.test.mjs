@@ -111,6 +111,24 @@ test("OTP: encrypted code, verification token and session JWT pass @turnkey/cryp
   await assert.rejects(api.verifyOtp({ otpId: init.otpId, encryptedOtpBundle }), /Invalid OTP code/);
 });
 
+test("listEmailEvents: each email the relay took is a Send with its reply and the message's id", async () => {
+  const before = (await api.listEmailEvents({ email: "alice@example.com" })).emailEvents.length;
+  await api.initOtp({ otpType: "OTP_TYPE_EMAIL", contact: "alice@example.com", appName: "Conformance" });
+  const { emailEvents } = await api.listEmailEvents({ email: "alice@example.com", eventType: "Send" });
+  assert.equal(emailEvents.length, before + 1);
+  const newest = emailEvents[0];
+  assert.equal(newest.eventType, "Send");
+  assert.equal(newest.organizationId, parentOrg);
+  assert.equal(newest.toAddress, "alice@example.com");
+  assert.equal(newest.details.deliverySmtpResponse, "250 Message accepted");
+  assert.match(newest.timestamp, /^[0-9]+$/);
+  const files = readdirSync(mailDir).filter((f) => f.endsWith(".eml")).sort((a, b) => parseInt(a) - parseInt(b));
+  const mailed = readFileSync(join(mailDir, files[files.length - 1]), "utf8");
+  assert.ok(mailed.includes(`Message-ID: <${newest.messageId}>`), mailed.slice(0, 400));
+  const none = await api.listEmailEvents({ email: "alice@example.com", eventType: "Bounce" });
+  assert.deepEqual(none.emailEvents, []);
+});
+
 test("a read-write session's credential bundle opens with decryptCredentialBundle and stamps", async () => {
   const target = generateKey("p256");
   const targetUncompressed = crypto.createPublicKey(target.privateKey).export({ format: "der", type: "spki" }).subarray(-65).toString("hex");

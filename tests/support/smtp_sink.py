@@ -4,7 +4,8 @@
 Each accepted message is written to --dir as <n>.eml (the DATA as received). Prints
 "port <n>" once listening. Optional: STARTTLS with --cert/--key (required before AUTH),
 AUTH PLAIN/LOGIN with --user/--password, and --reject-rcpt to refuse every recipient with
-550 (a delivery failure). Exits when stdin closes, so a test that dies leaves nothing behind.
+550 (a delivery failure). Without it, a mailbox named bounce* is refused with 550 and one named
+defer* with 451. Exits when stdin closes, so a test that dies leaves nothing behind.
 """
 import argparse
 import asyncio
@@ -22,8 +23,12 @@ class Sink:
         self.count = 0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if self.reject:
+        # A recipient whose mailbox starts with "bounce" is refused for good, one starting with
+        # "defer" for now: what a relay answers a mailbox it will never, or not yet, take.
+        if self.reject or address.startswith("bounce"):
             return "550 5.1.1 mailbox unavailable"
+        if address.startswith("defer"):
+            return "451 4.3.0 mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

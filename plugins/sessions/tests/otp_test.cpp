@@ -367,6 +367,107 @@ TEST_P(OtpTest, LiveCodeAndRequestLimitsPerUser) {
             std::string::npos);
 }
 
+// What the relay answered each email is on record (email_events.hpp), as list_email_events
+// gives it: a Send with the relay's reply, a DeliveryDelay for a 451, a Bounce for a 550 (the
+// sink refuses mailboxes named defer* and bounce* so), newest first, by recipient, by type, a
+// page at a time, and only to the organization that sent them.
+TEST_P(OtpTest, EmailEventsAreWhatTheRelayAnsweredEachMessage) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-smtp-" + crypto::uuidV4());
+  SmtpSink sink(dir);
+  TestGateway gw(
+      GetParam(), {"sessions"}, {},
+      sessionsSettings(R"({"email":{"transport":"smtp","smtp":{"host":"127.0.0.1","port":)" +
+                       std::to_string(sink.port()) + R"(,"startTls":false}}})"));
+  enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
+  const std::string org = gw.root().organizationId;
+  auto send = [&](const std::string& to) {
+    return gw.rootClient().submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", org,
+                                  initOtpParams("OTP_TYPE_EMAIL", to));
+  };
+  EXPECT_EQ(send("ok@example.com")->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_NE(failureOf(send("defer@example.com")).find("the relay answered 451"), std::string::npos);
+  EXPECT_NE(failureOf(send("bounce@example.com")).find("the relay answered 550"),
+            std::string::npos);
+  EXPECT_EQ(send("ok@example.com")->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+
+  auto list = [&](const std::string& email, const std::string& type = "",
+                  const std::string& pagination = "") {
+    json::Object body = orgBody(org);
+    body->set("email", email);
+    if (!type.empty()) body->set("eventType", type);
+    if (!pagination.empty())
+      body->set("paginationOptions", json::parseObject(pagination, "paginationOptions"));
+    return gw.rootClient().query("list_email_events", body)->getArray("emailEvents");
+  };
+  auto event = [](const json::Array& events, unsigned i) { return events->getObject(i); };
+
+  auto sent = list("ok@example.com");
+  ASSERT_EQ(sent->size(), 2u);
+  auto messages = sink.waitForMessages(2);
+  for (unsigned i = 0; i < 2; ++i) {
+    auto e = event(sent, i);
+    EXPECT_EQ(e->getValue<std::string>("eventType"), "Send");
+    EXPECT_EQ(e->getValue<std::string>("organizationId"), org);
+    EXPECT_EQ(e->getValue<std::string>("toAddress"), "ok@example.com");
+    EXPECT_FALSE(e->getValue<std::string>("fromAddress").empty());
+    EXPECT_EQ(e->getObject("details")->getValue<std::string>("deliverySmtpResponse"),
+              "250 Message accepted");
+    // The id the message itself carries, newest first: the second message sent is listed first.
+    EXPECT_NE(messages[1 - i].find("Message-ID: <" + e->getValue<std::string>("messageId") + ">"),
+              std::string::npos)
+        << messages[1 - i].substr(0, 600);
+  }
+  EXPECT_GE(std::stoll(event(sent, 0)->getValue<std::string>("timestamp")),
+            std::stoll(event(sent, 1)->getValue<std::string>("timestamp")));
+
+  auto deferred = list("defer@example.com");
+  ASSERT_EQ(deferred->size(), 1u);
+  EXPECT_EQ(event(deferred, 0)->getValue<std::string>("eventType"), "DeliveryDelay");
+  EXPECT_EQ(event(deferred, 0)->getObject("details")->getValue<std::string>("diagnosticCode"),
+            "451 4.3.0 mailbox busy, try again later");
+  EXPECT_EQ(event(deferred, 0)->getObject("details")->getValue<std::string>("deliveryDelayType"),
+            "RecipientServerError");
+  auto bounced = list("bounce@example.com");
+  ASSERT_EQ(bounced->size(), 1u);
+  EXPECT_EQ(event(bounced, 0)->getValue<std::string>("eventType"), "Bounce");
+  EXPECT_EQ(event(bounced, 0)->getObject("details")->getValue<std::string>("bounceType"),
+            "Permanent");
+  EXPECT_EQ(event(bounced, 0)->getObject("details")->getValue<std::string>("diagnosticCode"),
+            "550 5.1.1 mailbox unavailable");
+
+  EXPECT_EQ(list("ok@example.com", "Bounce")->size(), 0u);
+  EXPECT_EQ(list("bounce@example.com", "Bounce")->size(), 1u);
+  auto first = list("ok@example.com", "", R"({"limit":"1"})");
+  ASSERT_EQ(first->size(), 1u);
+  EXPECT_EQ(event(first, 0)->getValue<std::string>("id"),
+            event(sent, 0)->getValue<std::string>("id"));
+  auto next =
+      list("ok@example.com", "",
+           R"({"limit":"1","after":")" + event(first, 0)->getValue<std::string>("id") + R"("})");
+  ASSERT_EQ(next->size(), 1u);
+  EXPECT_EQ(event(next, 0)->getValue<std::string>("id"),
+            event(sent, 1)->getValue<std::string>("id"));
+
+  // Bad input names the field; another organization sees none of these.
+  for (const auto& [field, body] : std::vector<std::pair<std::string, std::string>>{
+           {"eventType", R"("email":"ok@example.com","eventType":"Open")"},
+           {"email", R"("eventType":"Send")"}}) {
+    auto r = gw.rootClient().post("/public/v1/query/list_email_events",
+                                  R"({"organizationId":")" + org + "\"," + body + "}");
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(r.body.find(field), std::string::npos) << r.body;
+  }
+  auto [other, otherStamper] = gw.createOrganization("other");
+  json::Object theirs = orgBody(other.organizationId);
+  theirs->set("email", "ok@example.com");
+  EXPECT_EQ(gw.clientWith(otherStamper)
+                .query("list_email_events", theirs)
+                ->getArray("emailEvents")
+                ->size(),
+            0u);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_P(OtpTest, DeliveryFailuresFailTheActivityAndLeaveNoCode) {
   auto dir = std::filesystem::temp_directory_path() / ("signet-smtp-" + crypto::uuidV4());
   SmtpSink sink(dir, {false, "", "", /*rejectRecipients=*/true});

@@ -4,6 +4,7 @@
 // the items just in front of it, still in list order.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 

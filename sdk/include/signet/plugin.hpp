@@ -105,6 +105,16 @@ class RequestContext {
   virtual RequestCache& requestCache() = 0;
 };
 
+// A network call an activity makes once its writes are committed (ActivityContext::afterCommit).
+struct AfterCommitCall {
+  std::function<void()> call;
+  // When any call of the activity failed: runs in the transaction that stores the failure.
+  std::function<void(ActivityContext&)> undo;
+  // Whatever the calls' outcome: runs in the transaction that stores the activity's final
+  // state, after the undos. What the activity keeps of its calls (a delivery's record).
+  std::function<void(ActivityContext&)> keep;
+};
+
 class ActivityContext : public RequestContext {
  public:
   virtual const std::string& activityId() const = 0;
@@ -126,8 +136,11 @@ class ActivityContext : public RequestContext {
   // every `undo` of the activity runs, in one transaction with a context like the handler's
   // (remove what must not outlive a failed delivery, such as an OTP code), and the activity
   // is FAILED with the error; otherwise COMPLETED.
-  virtual void afterCommit(std::function<void()> call,
-                           std::function<void(ActivityContext&)> undo) = 0;
+  virtual void afterCommit(AfterCommitCall call) = 0;
+  // A call and its undo, with nothing to keep.
+  void afterCommit(std::function<void()> call, std::function<void(ActivityContext&)> undo) {
+    afterCommit(AfterCommitCall{std::move(call), std::move(undo), {}});
+  }
   // App proofs (tkhq/sdk packages/crypto, proof.ts): whether the request asked for them
   // (generateAppProofs), and adding one: the core signs `proofPayload` (a JSON string) with the
   // gateway's ephemeral key and attaches {scheme, publicKey, proofPayload, signature} to

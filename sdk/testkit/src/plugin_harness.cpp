@@ -213,10 +213,10 @@ class HarnessContext : public ActivityContext {
     for (const auto& [module, subscription] : state_.services.subscribers)
       if (subscription.first == event) subscription.second(*this, event, payload);
   }
-  void afterCommit(std::function<void()> call,
-                   std::function<void(ActivityContext&)> undo) override {
+  using ActivityContext::afterCommit;
+  void afterCommit(AfterCommitCall call) override {
     requireActivity("afterCommit");
-    calls.emplace_back(std::move(call), std::move(undo));
+    calls.push_back(std::move(call));
   }
   void onFailure(std::function<void(Db&)> write) override {
     requireActivity("onFailure");
@@ -229,7 +229,7 @@ class HarnessContext : public ActivityContext {
   }
 
   std::vector<std::function<void(Db&)>> failureWrites;
-  std::vector<std::pair<std::function<void()>, std::function<void(ActivityContext&)>>> calls;
+  std::vector<AfterCommitCall> calls;
 
  private:
   void requireActivity(const char* what) const {
@@ -291,7 +291,7 @@ json::Object PluginHarness::State::runActivity(const std::string& type,
   appProofs.clear();
   json::Object result;
   std::vector<std::function<void(Db&)>> failureWrites;
-  std::vector<std::pair<std::function<void()>, std::function<void(ActivityContext&)>>> calls;
+  std::vector<AfterCommitCall> calls;
   try {
     database->transaction([&](Db& db) {
       RequestCache cache;  // shared by the facts and the handler, as in the gateway
@@ -315,19 +315,29 @@ json::Object PluginHarness::State::runActivity(const std::string& type,
       });
     throw;
   }
-  // As the gateway does: the calls after the commit; when one fails, every undo write.
+  // As the gateway does: the calls after the commit; when one fails, every undo write; then,
+  // whatever the outcome, what the calls keep.
+  std::exception_ptr failed;
   for (const auto& entry : calls) {
     try {
-      entry.first();
+      entry.call();
     } catch (...) {
-      database->transaction([&](Db& db) {
-        HarnessContext ctx(*this, db, options.caller, options.organizationId, type);
-        for (const auto& [call, undo] : calls)
-          if (undo) undo(ctx);
-      });
-      throw;
+      failed = std::current_exception();
+      break;
     }
   }
+  bool keeps = false;
+  for (const auto& entry : calls) keeps |= static_cast<bool>(entry.keep);
+  if (failed || keeps)
+    database->transaction([&](Db& db) {
+      HarnessContext ctx(*this, db, options.caller, options.organizationId, type);
+      if (failed)
+        for (const auto& entry : calls)
+          if (entry.undo) entry.undo(ctx);
+      for (const auto& entry : calls)
+        if (entry.keep) entry.keep(ctx);
+    });
+  if (failed) std::rethrow_exception(failed);
   return result;
 }
 
