@@ -144,16 +144,8 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
     sql += " AND type IN (" + placeholders(filter.types.size()) + ")";
     params.insert(params.end(), filter.types.begin(), filter.types.end());
   }
-  bool reverse =
-      appendPage(sql, params, filter.page, /*newestFirst=*/true, [&](const std::string& id) {
-        auto row =
-            db.queryOne("SELECT created_at_ms FROM activities WHERE organization_id = ? AND id = ?",
-                        {organizationId, id});
-        if (!row)
-          throw invalidArgument("invalid field paginationOptions: cursor " + id +
-                                " is not an activity of organization " + organizationId);
-        return row->i64(0);
-      });
+  bool reverse = appendPage(sql, params, filter.page, /*newestFirst=*/true,
+                            cursorIn(db, "activities", organizationId, "an activity"));
   std::vector<std::string> ids;
   size_t characters = 0;
   for (const auto& row : db.query(sql, params)) {

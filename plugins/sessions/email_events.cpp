@@ -63,15 +63,9 @@ json::Object listEmailEvents(RequestContext& ctx, const json::Object& body) {
     sql += " AND event_type = ?";
     params.emplace_back(*type);
   }
-  bool reversed = appendPage(sql, params, page, /*newestFirst=*/true, [&](const std::string& id) {
-    auto at = ctx.db().queryOne(
-        "SELECT created_at_ms FROM session_email_events WHERE organization_id = ? AND id = ?",
-        {ctx.organizationId(), id});
-    if (!at)
-      throw invalidArgument("invalid field paginationOptions: no email event " + id +
-                            " in organization " + ctx.organizationId());
-    return at->i64(0);
-  });
+  bool reversed = appendPage(
+      sql, params, page, /*newestFirst=*/true,
+      cursorIn(ctx.db(), "session_email_events", ctx.organizationId(), "an email event"));
   auto rows = ctx.db().query(sql, params);
   if (reversed) std::reverse(rows.begin(), rows.end());
   json::Array events = json::array();

@@ -9,6 +9,7 @@
 #include "private_keys.hpp"
 #include "raw_signing.hpp"
 #include "schema.hpp"
+#include "secrets.hpp"
 #include "sign_transaction.hpp"
 #include "spark_transfer.hpp"
 #include "wallets.hpp"
@@ -151,6 +152,39 @@ void registerSigning(Registry& r) {
               .handler = exportPrivateKey,
               .parameters = {{.name = "privateKeyId"}, {.name = "targetPublicKey"}},
               .facts = privateKeyFacts});
+  r.activity({.type = "ACTIVITY_TYPE_INIT_IMPORT_SECRETS",
+              .path = "init_import_secrets",
+              .intentKey = "initImportSecretsIntent",
+              .resultKey = "initImportSecretsResult",
+              .resource = "SECRET",
+              .action = "IMPORT",
+              .handler = initImportSecrets,
+              .parameters = {{.name = "encryptionSuite"},
+                             {.name = "numSecrets", .type = ParamType::kInteger}}});
+  r.activity({.type = "ACTIVITY_TYPE_IMPORT_SECRETS",
+              .path = "import_secrets",
+              .intentKey = "importSecretsIntent",
+              .resultKey = "importSecretsResult",
+              .resource = "SECRET",
+              .action = "IMPORT",
+              .handler = importSecrets,
+              .parameters = {{.name = "secrets", .type = ParamType::kArray}}});
+  r.activity({.type = "ACTIVITY_TYPE_EXPORT_SECRETS",
+              .path = "export_secrets",
+              .intentKey = "exportSecretsIntent",
+              .resultKey = "exportSecretsResult",
+              .resource = "SECRET",
+              .action = "EXPORT",
+              .handler = exportSecrets,
+              .parameters = {{.name = "secrets", .type = ParamType::kArray}}});
+  r.activity({.type = "ACTIVITY_TYPE_DELETE_SECRETS",
+              .path = "delete_secrets",
+              .intentKey = "deleteSecretsIntent",
+              .resultKey = "deleteSecretsResult",
+              .resource = "SECRET",
+              .action = "DELETE",
+              .handler = deleteSecrets,
+              .parameters = {{.name = "secretIds", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
               .path = "init_import_wallet",
               .intentKey = "initImportWalletIntent",
@@ -233,6 +267,7 @@ void registerSigning(Registry& r) {
   r.query({"get_private_key",      getPrivateKey});
   r.query({"list_private_keys",    listPrivateKeys});
   r.query({"list_private_key_tags", listPrivateKeyTags});
+  r.query({"list_secrets",         listSecrets});
   r.query({"get_smart_contract_interface",   getSmartContractInterface});
   r.query({"list_smart_contract_interfaces", listSmartContractInterfaces});
   // clang-format on
@@ -274,6 +309,10 @@ SIGNET_PLUGIN(
                      "import_wallet",
                      "init_import_private_key",
                      "import_private_key",
+                     "init_import_secrets",
+                     "import_secrets",
+                     "export_secrets",
+                     "delete_secrets",
                      "sign_raw_payloads",
                      "sign_transaction",
                      "spark_prepare_transfer",
@@ -285,6 +324,6 @@ SIGNET_PLUGIN(
                      "sol_send_transaction",
                      "upsert_gas_usage_config"},
      .queryPaths = {"get_wallet", "list_wallets", "get_wallet_account", "list_wallet_accounts",
-                    "get_private_key", "list_private_keys", "list_private_key_tags",
+                    "get_private_key", "list_private_keys", "list_private_key_tags", "list_secrets",
                     "get_smart_contract_interface", "list_smart_contract_interfaces",
                     "get_send_transaction_status", "get_gas_usage", "get_nonces"}})

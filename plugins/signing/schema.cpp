@@ -71,7 +71,15 @@ std::vector<signet::Migration> migrations() {
             "CREATE INDEX signing_gas_usage_billing ON signing_gas_usage "
             "(billing_organization_id, at_ms)",
             "CREATE INDEX signing_gas_usage_organization ON signing_gas_usage (organization_id, "
-            "at_ms)"}}};
+            "at_ms)"}},
+          {5,
+           "secrets: their metadata; the values are sealed in the keyring (secrets.hpp)",
+           {"CREATE TABLE signing_secrets (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, "
+            "name TEXT, static_properties TEXT NOT NULL, created_at_ms BIGINT NOT NULL)",
+            "CREATE INDEX signing_secrets_organization ON signing_secrets (organization_id, "
+            "created_at_ms, id)",
+            "CREATE UNIQUE INDEX signing_secrets_name ON signing_secrets (organization_id, name) "
+            "WHERE name IS NOT NULL"}}};
 }
 
 }  // namespace signing

@@ -5,6 +5,7 @@
 #include "addresses.hpp"
 #include "contract_interfaces.hpp"
 #include "key_material.hpp"
+#include "secrets.hpp"
 #include "signet/hd_keys.hpp"
 
 namespace signing {
@@ -334,6 +335,7 @@ void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizatio
   }
   for (const auto& w : wallets) eraseWallet(ctx, w.str(0));
   for (const auto& k : keys) ctx.keyring().erase(privateKeySecretId(k.str(0)));
+  deleteOrganizationSecrets(ctx, organizationId);
   // Its sends stop with it (their keys are gone); what sponsorship it used stays counted in its
   // parent's window.
   ctx.db().exec("DELETE FROM signing_sends WHERE organization_id = ?", {organizationId});

@@ -45,4 +45,18 @@ bool appendPage(std::string& sql, SqlParams& params, const Pagination& page, boo
   return reverse;
 }
 
+std::function<int64_t(const std::string&)> cursorIn(Db& db, const std::string& table,
+                                                    const std::string& organizationId,
+                                                    const std::string& what) {
+  return [&db, table, organizationId, what](const std::string& id) {
+    auto row =
+        db.queryOne("SELECT created_at_ms FROM " + table + " WHERE organization_id = ? AND id = ?",
+                    {organizationId, id});
+    if (!row)
+      throw invalidArgument("invalid field paginationOptions: cursor " + id + " is not " + what +
+                            " of organization " + organizationId);
+    return row->i64(0);
+  };
+}
+
 }  // namespace signet

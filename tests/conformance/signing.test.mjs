@@ -5,6 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Turnkey } from "@turnkey/sdk-server";
+import { TurnkeyClient } from "@turnkey/http";
+import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { createAccount } from "@turnkey/viem";
 import { createWalletClient, http, recoverMessageAddress, recoverTypedDataAddress, getAddress,
          recoverTransactionAddress, parseTransaction, encodeFunctionData, parseAbi } from "viem";
@@ -127,6 +129,62 @@ test("@turnkey/crypto: exported wallets and keys decrypt to the same addresses, 
     addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
   });
   assert.equal(importedKey.addresses[0].address, privateKeyToAccount(`0x${importedKeyHex}`).address);
+});
+
+test("@turnkey/crypto: secrets encrypted with encryptSecretToBundle import, list, and export to decryptSecretBundle", async () => {
+  const { encryptSecretToBundle, decryptSecretBundle } = await import("@turnkey/crypto");
+  const signerKey = (await (await fetch(`${signet.baseUrl}/.well-known/signet.json`)).json()).signerPublicKey;
+  const encryptionSuite = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+  // init_import_secrets and delete_secrets through @turnkey/http, whose client has them.
+  const http = new TurnkeyClient({ baseUrl: signet.baseUrl },
+    new ApiKeyStamper({ apiPublicKey: rootKey.publicKeyHex, apiPrivateKey: rootKey.privateKeyHex }));
+  const activityBody = (type, parameters) => ({ type, organizationId: org, timestampMs: String(Date.now()), parameters });
+  const initActivity = (await http.initImportSecrets(activityBody("ACTIVITY_TYPE_INIT_IMPORT_SECRETS",
+    { encryptionSuite, numSecrets: 2 }))).activity;
+  assert.equal(initActivity.status, "ACTIVITY_STATUS_COMPLETED");
+  const init = initActivity.result.initImportSecretsResult;
+  assert.equal(init.enclaveTargetMessages.length, 2);
+  await assert.rejects(encryptSecretToBundle({
+    plaintext: "x", ingressTargetBundle: init.enclaveTargetMessages[0], organizationId: org,
+  }), /does not match signer key from bundle/); // the hosted key did not sign it
+  await assert.rejects(encryptSecretToBundle({
+    plaintext: "x", ingressTargetBundle: init.enclaveTargetMessages[0], organizationId: "another-org",
+    dangerouslyOverrideSignerPublicKey: signerKey,
+  }), /organization id does not match/);
+
+  const plaintexts = ["sk_live_conformance_0123", "pässwörd with spaces"];
+  const secrets = [];
+  for (let i = 0; i < 2; i++) {
+    const { secretPayload, targetPublicKey } = await encryptSecretToBundle({
+      plaintext: plaintexts[i], ingressTargetBundle: init.enclaveTargetMessages[i], organizationId: org,
+      dangerouslyOverrideSignerPublicKey: signerKey,
+    });
+    secrets.push({ name: `conformance-secret-${i}`, secretPayload, targetPublicKey, encryptionSuite,
+                   staticProperties: [{ key: "purpose", value: `test ${i}` }] });
+  }
+  const { secretIds } = await api.importSecrets({ secrets });
+  assert.equal(secretIds.length, 2);
+
+  const listed = (await api.listSecrets({})).secrets.filter((s) => secretIds.includes(s.secretId));
+  assert.deepEqual(listed.map((s) => s.name).sort(), ["conformance-secret-0", "conformance-secret-1"]);
+  for (const s of listed) {
+    assert.match(s.createdAtUnixMs, /^[0-9]+$/);
+    assert.equal(s.staticProperties[0].key, "purpose");
+  }
+
+  const receiver = generateKey("p256");
+  const { secretPayloads } = await api.exportSecrets({
+    secrets: secretIds.map((secretId) => ({ secretId, targetPublicKey: receiver.publicKeyHex, encryptionSuite })),
+  });
+  for (let i = 0; i < 2; i++)
+    assert.equal(await decryptSecretBundle({
+      secretPayload: secretPayloads[i], embeddedPrivateKey: receiver.privateKeyHex, organizationId: org,
+      dangerouslyOverrideSignerPublicKey: signerKey,
+    }), plaintexts[i]);
+
+  const deleted = (await http.deleteSecrets(activityBody("ACTIVITY_TYPE_DELETE_SECRETS", { secretIds }))).activity;
+  assert.deepEqual(deleted.result.deleteSecretsResult.secretIds, secretIds);
+  assert.equal((await api.listSecrets({})).secrets.filter((s) => secretIds.includes(s.secretId)).length, 0);
 });
 
 test("@turnkey/ethers signs a message and typed data that ethers verifies", async () => {

@@ -29,4 +29,11 @@ Pagination parsePagination(const json::Object& body);
 bool appendPage(std::string& sql, SqlParams& params, const Pagination& page, bool newestFirst,
                 const std::function<int64_t(const std::string&)>& cursorTime);
 
+// appendPage's `cursorTime` for a list of rows of `table` that belong to one organization (its
+// organization_id column): a cursor that is not one of them is refused naming
+// paginationOptions, as "cursor ID is not `what` of organization ORG".
+std::function<int64_t(const std::string&)> cursorIn(Db& db, const std::string& table,
+                                                    const std::string& organizationId,
+                                                    const std::string& what);
+
 }  // namespace signet

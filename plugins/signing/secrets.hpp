@@ -1,0 +1,28 @@
+// Secrets: opaque values (an API token, a password) an organization keeps in the gateway and
+// takes back only encrypted to a key of its own, as wallets are imported and exported.
+// - init_import_secrets: one import target a secret, each an ephemeral P-256 key sealed in the
+//   keyring under its public key, announced in a signed ServerTargetMsg ({targetPublic,
+//   organizationId}, signed by the gateway's signer key), which @turnkey/crypto's
+//   encryptSecretToBundle verifies before it encrypts to it.
+// - import_secrets: each secretPayload ({encappedPublic, ciphertext}, HPKE as the wallet
+//   bundles) opens with the target it names, which is then spent; the secret is sealed in the
+//   keyring and only its metadata (name, static properties) is in the table. Any bad secret
+//   refuses the whole request, naming it, and stores nothing.
+// - export_secrets: each secret sealed to the caller's targetPublicKey in a signed ServerSendMsg,
+//   which decryptSecretBundle opens.
+// - delete_secrets: 1 to 32 of the organization's secrets, all or none, erased from the keyring.
+// - list_secrets: the metadata, newest first, paginated.
+#pragma once
+
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+signet::json::Object initImportSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
+signet::json::Object importSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
+signet::json::Object exportSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
+signet::json::Object deleteSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
+signet::json::Object listSecrets(signet::RequestContext& ctx, const signet::json::Object& body);
+void deleteOrganizationSecrets(signet::ActivityContext& ctx, const std::string& organizationId);
+
+}  // namespace signing
