@@ -9,7 +9,7 @@
 #include "auth/attested_stamp.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "plugins/plugin_guard.hpp"
 #include "signet/parameter_shape.hpp"
 #include "store/sql_connection.hpp"

@@ -4,7 +4,7 @@
 
 #include "activity/handler_context.hpp"
 #include "gateway.hpp"
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "signet/egress.hpp"
 
 namespace signet {

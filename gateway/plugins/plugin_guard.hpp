@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "signet/error.hpp"
 #include "store/sql_connection.hpp"
 

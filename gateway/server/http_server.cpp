@@ -22,7 +22,7 @@
 
 #include <openssl/err.h>
 
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "server/client_address.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"

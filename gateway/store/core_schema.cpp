@@ -1,6 +1,6 @@
 #include "core_schema.hpp"
 
-#include "keyring.hpp"
+#include "store/keyring.hpp"
 
 namespace signet {
 

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "config/config.hpp"
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "store/database.hpp"
 #include "support/metric_sample.hpp"
 #include "support/test_gateway.hpp"

@@ -13,7 +13,7 @@
 #include <future>
 #include <thread>
 
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "store/sql_connection.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_gateway.hpp"

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "store/sql_connection.hpp"
 
 namespace signet {

@@ -1,4 +1,4 @@
-#include "keyring.hpp"
+#include "store/keyring.hpp"
 
 #include <sys/stat.h>
 

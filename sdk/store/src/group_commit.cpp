@@ -2,7 +2,7 @@
 
 #include <Poco/Logger.h>
 
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "signet/error.hpp"
 
 namespace signet {

@@ -1,6 +1,6 @@
 #include "store/connection_pool.hpp"
 
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 #include "signet/error.hpp"
 
 namespace signet {

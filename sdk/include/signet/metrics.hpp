@@ -2,7 +2,9 @@
 // every family). One registry per process: the store, the HTTP front end, the pipeline and the
 // plugin guard all count into it without knowing of each other. Every family is declared once
 // in the table of metrics.cpp, with its type, help and histogram buckets, so that what a
-// dashboard can rely on is read in one place.
+// dashboard can rely on is read in one place. In the SDK because the store (sdk/store), which
+// the SDK's test kit runs on, counts into it; a family a plugin would count into must be in
+// that table too.
 //
 // Labels hold bounded values only (a route the catalog serves, a status code, an activity
 // type, a plugin's name), never what a client chose freely, so that a client cannot grow the

@@ -1,4 +1,4 @@
-#include "observability/metrics.hpp"
+#include "signet/metrics.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -82,7 +82,7 @@ const Family& family(const std::string& name, Type type) {
       if (f.type != type) throw internalError("metric " + name + " used as another type");
       return f;
     }
-  throw internalError("metric " + name + " is not in the table of observability/metrics.cpp");
+  throw internalError("metric " + name + " is not in the table of sdk/src/metrics.cpp");
 }
 
 // A label value as the exposition format wants it: backslash, quote and newline escaped.
