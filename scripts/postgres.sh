@@ -3,7 +3,7 @@
 # the postgres user (PostgreSQL refuses to run as root).
 #   scripts/postgres.sh start DIR PORT   prints the libpq connection string (no dbname)
 #   scripts/postgres.sh stop DIR
-# and, for the failover test (tests/gateway/failover_test.cpp), a synchronous standby of such a
+# and, for the failover test (tests/gateway/store/failover_test.cpp), a synchronous standby of such a
 # server, the loss of a server, and a promotion:
 #   scripts/postgres.sh standby DIR PORT PRIMARY_PORT
 #                                        copies the primary (pg_basebackup), starts the copy as

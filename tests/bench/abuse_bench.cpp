@@ -1,4 +1,4 @@
-// The abuse scenarios of tests/gateway/abuse_test.cpp as figures: under each attack, the
+// The abuse scenarios of tests/gateway/server/abuse_test.cpp as figures: under each attack, the
 // legitimate client's share of whoami calls answered within 500 ms and its p99 latency, and
 // what the attack itself got. Prints; asserts nothing.
 #include <cstdio>

@@ -1,5 +1,5 @@
 // Abuse scenarios against a gateway on loopback, and a legitimate client that calls whoami
-// throughout: tests/gateway/abuse_test.cpp asserts on what the legitimate client saw, and
+// throughout: tests/gateway/server/abuse_test.cpp asserts on what the legitimate client saw, and
 // tests/bench/abuse_bench.cpp prints it. Attackers connect from other loopback addresses
 // (127.0.0.2 and up), as they would from other hosts; every scenario ends by itself.
 #pragma once
