@@ -4,8 +4,8 @@
 
 #include "activity/handler_context.hpp"
 #include "gateway.hpp"
-#include "signet/metrics.hpp"
 #include "signet/egress.hpp"
+#include "signet/metrics.hpp"
 
 namespace signet {
 

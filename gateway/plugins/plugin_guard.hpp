@@ -12,8 +12,8 @@
 #include <memory>
 #include <string>
 
-#include "signet/metrics.hpp"
 #include "signet/error.hpp"
+#include "signet/metrics.hpp"
 #include "store/sql_connection.hpp"
 
 namespace signet {

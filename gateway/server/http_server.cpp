@@ -22,11 +22,11 @@
 
 #include <openssl/err.h>
 
-#include "signet/metrics.hpp"
 #include "server/client_address.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
 #include "signet/egress.hpp"
+#include "signet/metrics.hpp"
 
 namespace signet {
 

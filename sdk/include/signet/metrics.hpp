@@ -52,7 +52,7 @@ class Metrics {
     uint64_t count = 0;
   };
   std::mutex mutex_;
-  std::map<std::string, std::map<std::string, double>> counters_;        // family → labels → n
+  std::map<std::string, std::map<std::string, double>> counters_;       // family → labels → n
   std::map<std::string, std::map<std::string, Histogram>> histograms_;  // family → labels → h
 };
 

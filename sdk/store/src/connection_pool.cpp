@@ -1,7 +1,7 @@
 #include "store/connection_pool.hpp"
 
-#include "signet/metrics.hpp"
 #include "signet/error.hpp"
+#include "signet/metrics.hpp"
 
 namespace signet {
 

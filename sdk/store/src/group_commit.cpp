@@ -2,8 +2,8 @@
 
 #include <Poco/Logger.h>
 
-#include "signet/metrics.hpp"
 #include "signet/error.hpp"
+#include "signet/metrics.hpp"
 
 namespace signet {
 
