@@ -24,15 +24,6 @@ Bytes targetKey(const Object& p) {
                             "parameters.targetPublicKey");
 }
 
-// The envelope of an export: {encappedPublic, ciphertext, organizationId} signed.
-std::string exportBundle(RequestContext& ctx, const Bytes& target,
-                         const crypto::SecretBytes& secret) {
-  auto sealed = bundles::seal(target, secret.data(), secret.size());
-  return bundles::signedEnvelope(
-      bundles::sealedJson(sealed, {{"organizationId", ctx.organizationId()}}), ctx.gatewaySigner(),
-      ctx.signerPublicKey());
-}
-
 void requireUser(ActivityContext& ctx, const std::string& userId) {
   if (!ctx.services().identity.findUser(ctx, ctx.organizationId(), userId))
     throw notFound("user " + userId + " not found in organization " + ctx.organizationId());
@@ -41,18 +32,12 @@ void requireUser(ActivityContext& ctx, const std::string& userId) {
 Object initImport(ActivityContext& ctx, const Object& p, const std::string& kind) {
   std::string userId = json::requireString(p, "userId", "parameters");
   requireUser(ctx, userId);
-  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
-  std::string targetPublic = toHex(crypto::uncompressPublicKey(
-      crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv)));
   // One live target per user and kind: a new init replaces the previous one.
-  ctx.keyring().erase(importTargetId(kind, userId));
-  ctx.keyring().seal(importTargetId(kind, userId), kImportTargetKind, priv);
-  std::string data = "{\"targetPublic\":" + json::stringify(targetPublic) +
-                     ",\"organizationId\":" + json::stringify(ctx.organizationId()) +
-                     ",\"userId\":" + json::stringify(userId) + "}";
+  const std::string id = importTargetId(kind, userId);
+  ctx.keyring().erase(id);
   Object result = json::object();
-  result->set("importBundle",
-              bundles::signedEnvelope(data, ctx.gatewaySigner(), ctx.signerPublicKey()));
+  result->set("importBundle", newImportTarget(ctx, [&](const std::string&) { return id; },
+                                              kImportTargetKind, {{"userId", userId}}));
   return result;
 }
 
@@ -81,6 +66,29 @@ crypto::SecretBytes openImport(ActivityContext& ctx, const Object& p, const std:
   return std::move(*plain);
 }
 }  // namespace
+
+std::string exportBundle(RequestContext& ctx, const Bytes& target,
+                         const crypto::SecretBytes& secret) {
+  auto sealed = bundles::seal(target, secret.data(), secret.size());
+  return bundles::signedEnvelope(
+      bundles::sealedJson(sealed, {{"organizationId", ctx.organizationId()}}), ctx.gatewaySigner(),
+      ctx.signerPublicKey());
+}
+
+std::string newImportTarget(ActivityContext& ctx,
+                            const std::function<std::string(const std::string&)>& keyringId,
+                            const std::string& kind,
+                            const std::vector<std::pair<std::string, std::string>>& fields) {
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string targetPublic = toHex(crypto::uncompressPublicKey(
+      crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv)));
+  ctx.keyring().seal(keyringId(targetPublic), kind, priv);
+  std::string data = "{\"targetPublic\":" + json::stringify(targetPublic) +
+                     ",\"organizationId\":" + json::stringify(ctx.organizationId());
+  for (const auto& [name, value] : fields)
+    data += "," + json::stringify(name) + ":" + json::stringify(value);
+  return bundles::signedEnvelope(data + "}", ctx.gatewaySigner(), ctx.signerPublicKey());
+}
 
 Object exportWallet(ActivityContext& ctx, const Object& p) {
   std::string walletId = json::requireString(p, "walletId", "parameters");

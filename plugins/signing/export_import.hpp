@@ -5,6 +5,11 @@
 // and stores the wallet or key, marked imported.
 #pragma once
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "signet/plugin.hpp"
 
 namespace signing {
@@ -19,5 +24,18 @@ Object initImportWallet(ActivityContext& ctx, const Object& params);
 Object initImportPrivateKey(ActivityContext& ctx, const Object& params);
 Object importWallet(ActivityContext& ctx, const Object& params);
 Object importPrivateKey(ActivityContext& ctx, const Object& params);
+
+// What every export answers (secrets.cpp too): `secret` sealed with HPKE to `target` in an
+// envelope the gateway signer signs, {encappedPublic, ciphertext, organizationId}.
+std::string exportBundle(signet::RequestContext& ctx, const signet::Bytes& target,
+                         const signet::crypto::SecretBytes& secret);
+// What every init_import_* hands out: a fresh P-256 target whose private key is sealed in the
+// keyring, with kind `kind`, under the id `keyringId` gives for its public key (uncompressed
+// hex), announced in an envelope the gateway signer signs: {targetPublic, organizationId} and
+// `fields`.
+std::string newImportTarget(ActivityContext& ctx,
+                            const std::function<std::string(const std::string&)>& keyringId,
+                            const std::string& kind,
+                            const std::vector<std::pair<std::string, std::string>>& fields = {});
 
 }  // namespace signing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "export_import.hpp"
 #include "signet/bundles.hpp"
 #include "signet/error.hpp"
 #include "signet/key_params.hpp"
@@ -36,13 +37,21 @@ void requireSuite(const json::Object& o, const std::string& where) {
                           "\" is not supported (only " + kSuite + ")");
 }
 
-json::Array secretsParam(const json::Object& p) {
+// Each of parameters.secrets (1 to kMaxSecretsARequest objects in the one suite), with the path
+// that names it in an error.
+void forEachSecret(const json::Object& p,
+                   const std::function<void(const json::Object&, const std::string&)>& each) {
   json::Array secrets = json::requireArray(p, "secrets", "parameters");
   if (secrets->size() == 0 || secrets->size() > static_cast<size_t>(kMaxSecretsARequest))
     throw invalidArgument("invalid field parameters.secrets: " + std::to_string(secrets->size()) +
                           " secrets, where 1 to " + std::to_string(kMaxSecretsARequest) +
                           " are taken");
-  return secrets;
+  for (unsigned i = 0; i < secrets->size(); ++i) {
+    const std::string at = "parameters.secrets[" + std::to_string(i) + "]";
+    auto s = json::objectAt(secrets, i, "parameters.secrets");
+    requireSuite(s, at);
+    each(s, at);
+  }
 }
 
 // [{key, value}] as given, checked: strings, bounded, keys unique.
@@ -91,28 +100,20 @@ json::Object initImportSecrets(ActivityContext& ctx, const json::Object& p) {
     throw invalidArgument("invalid field parameters.numSecrets: " + std::to_string(n) +
                           ", where 1 to " + std::to_string(kMaxSecretsARequest) + " are taken");
   json::Array messages = json::array();
-  for (int i = 0; i < n; ++i) {
-    auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
-    std::string targetPublic = toHex(crypto::uncompressPublicKey(
-        crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv)));
-    ctx.keyring().seal(targetId(ctx.organizationId(), targetPublic), kTargetKind, priv);
-    std::string data = "{\"targetPublic\":" + json::stringify(targetPublic) +
-                       ",\"organizationId\":" + json::stringify(ctx.organizationId()) + "}";
-    messages->add(bundles::signedEnvelope(data, ctx.gatewaySigner(), ctx.signerPublicKey()));
-  }
+  for (int i = 0; i < n; ++i)
+    messages->add(newImportTarget(
+        ctx,
+        [&](const std::string& publicHex) { return targetId(ctx.organizationId(), publicHex); },
+        kTargetKind));
   json::Object result = json::object();
   result->set("enclaveTargetMessages", messages);
   return result;
 }
 
 json::Object importSecrets(ActivityContext& ctx, const json::Object& p) {
-  json::Array secrets = secretsParam(p);
   json::Array ids = json::array();
   std::vector<std::string> names;
-  for (unsigned i = 0; i < secrets->size(); ++i) {
-    const std::string at = "parameters.secrets[" + std::to_string(i) + "]";
-    auto s = json::objectAt(secrets, i, "parameters.secrets");
-    requireSuite(s, at);
+  forEachSecret(p, [&](const json::Object& s, const std::string& at) {
     std::string targetHex = json::requireString(s, "targetPublicKey", at);
     p256PublicKeyParam(targetHex, at + ".targetPublicKey");
     auto name = json::optionalString(s, "name", at);
@@ -156,31 +157,23 @@ json::Object importSecrets(ActivityContext& ctx, const json::Object& p) {
         {id, ctx.organizationId(), name ? SqlValue(*name) : SqlValue(nullptr),
          json::stringify(stored), ctx.nowMs()});
     ids->add(id);
-  }
+  });
   json::Object result = json::object();
   result->set("secretIds", ids);
   return result;
 }
 
 json::Object exportSecrets(ActivityContext& ctx, const json::Object& p) {
-  json::Array secrets = secretsParam(p);
   json::Array payloads = json::array();
-  for (unsigned i = 0; i < secrets->size(); ++i) {
-    const std::string at = "parameters.secrets[" + std::to_string(i) + "]";
-    auto s = json::objectAt(secrets, i, "parameters.secrets");
-    requireSuite(s, at);
+  forEachSecret(p, [&](const json::Object& s, const std::string& at) {
     std::string id = json::requireString(s, "secretId", at);
     Bytes target =
         p256PublicKeyParam(json::requireString(s, "targetPublicKey", at), at + ".targetPublicKey");
     if (!ctx.db().queryOne("SELECT 1 FROM signing_secrets WHERE organization_id = ? AND id = ?",
                            {ctx.organizationId(), id}))
       throw notFound("secret " + id + " not found in organization " + ctx.organizationId());
-    auto secret = ctx.keyring().open(secretId(id), kSecretKind);
-    auto sealed = bundles::seal(target, secret.data(), secret.size());
-    payloads->add(bundles::signedEnvelope(
-        bundles::sealedJson(sealed, {{"organizationId", ctx.organizationId()}}),
-        ctx.gatewaySigner(), ctx.signerPublicKey()));
-  }
+    payloads->add(exportBundle(ctx, target, ctx.keyring().open(secretId(id), kSecretKind)));
+  });
   json::Object result = json::object();
   result->set("secretPayloads", payloads);
   return result;
