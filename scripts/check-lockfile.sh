@@ -16,8 +16,12 @@ debian_npm=9.2.0
 if [ "$(npm --version)" = "$debian_npm" ]; then
   exit 0  # the install step that follows is the check itself
 fi
-if ! out=$(npx --yes "npm@$debian_npm" ci --dry-run --ignore-scripts --no-audit --no-fund \
-  --loglevel=error 2>&1); then
+# In a scratch copy: `npm ci`, even a dry run, empties the node_modules beside the lock file.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cp package.json package-lock.json "$scratch/"
+if ! out=$(cd "$scratch" && npx --yes "npm@$debian_npm" ci --dry-run --ignore-scripts --no-audit \
+  --no-fund --loglevel=error 2>&1); then
   echo "$out" >&2
   echo "tests/conformance/package-lock.json is refused by npm $debian_npm (Debian 12's npm)." >&2
   echo "Regenerate it: (cd tests/conformance && npx -y npm@$debian_npm install --package-lock-only)" >&2

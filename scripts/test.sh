@@ -73,7 +73,7 @@ SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/
 stage "conformance on PostgreSQL: every plugin's tests with the gateways on PostgreSQL"
 (cd tests/conformance && SIGNET_BINARY="$root/build/gateway/signet" SIGNET_CONFORMANCE_PG="$SIGNET_TEST_PG" \
   node --test core.test.mjs tenancy.test.mjs credentials.test.mjs policies.test.mjs mfa.test.mjs \
-    sessions.test.mjs oauth.test.mjs signing.test.mjs spark.test.mjs broadcast.test.mjs \
+    sessions.test.mjs oauth.test.mjs signing.test.mjs spark.test.mjs broadcast.test.mjs balances.test.mjs \
     webhooks.test.mjs onramp.test.mjs deployment.test.mjs browser.test.mjs)
 
 stage "sanitizers: the whole ctest suite again, built with clang under ASan and UBSan, then every fuzz target under libFuzzer (10 s each, from the committed corpora)"

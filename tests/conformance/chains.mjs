@@ -1,7 +1,8 @@
 // Real chains for the broadcast tests, on loopback: Hardhat's EVM node (chain id 11155111,
 // Prague, so EIP-7702 applies) with contracts compiled by solc-js, and Solana's SVM from
 // litesvm behind the JSON-RPC methods a gateway uses (getLatestBlockhash, sendTransaction with
-// its preflight, getSignatureStatuses, getBlockHeight, getTransaction), with blocks, slots,
+// its preflight, getSignatureStatuses, getBlockHeight, getTransaction, getBalance,
+// getTokenAccountsByOwner, and batches of them), with blocks, slots,
 // confirmation levels and blockhash expiry as a cluster has them. No validator can run here;
 // litesvm runs the transactions for real. solana_rpc.mjs serves the Solana side alone for the
 // C++ gateway tests.
@@ -13,6 +14,7 @@ import { createInterface } from "node:readline";
 import solc from "solc";
 import { LiteSVM } from "litesvm";
 import { getBase58Decoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
+import { TOKEN_PROGRAM_ADDRESS, getMintDecoder, getTokenDecoder } from "@solana-program/token";
 
 const require = createRequire(import.meta.url);
 export const chainId = 11155111;  // a chain id of the public API's list, on a local node
@@ -60,7 +62,8 @@ export async function startHardhat() {
   };
 }
 
-// Compiles Solidity sources ({"Name.sol": text}) and returns {Name: {abi, bytecode}}.
+// Compiles Solidity sources ({"Name.sol": text}) and returns {Name: {abi, bytecode}}, for every
+// contract the sources define or import.
 export function compile(sources) {
   const input = {
     language: "Solidity",
@@ -68,7 +71,11 @@ export function compile(sources) {
     settings: { evmVersion: "cancun", optimizer: { enabled: true, runs: 200 },
       outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
   };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
+  // Imports ("@openzeppelin/contracts/…") are read from the packages the lock file pins.
+  const findImports = (path) => {
+    try { return { contents: readFileSync(require.resolve(path), "utf8") }; } catch (e) { return { error: e.message }; }
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
   const errors = (out.errors ?? []).filter((e) => e.severity === "error");
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join("\\n"));
   const contracts = {};
@@ -140,6 +147,10 @@ export function rpcTransactionError(err) {
 // - getSignatureStatuses: "processed" in its block, "confirmed" once a later block is built on
 //   it, "finalized" (confirmations null) 32 blocks later; getBlockHeight and getSlot; getTransaction
 //   once confirmed, with the fee paid.
+// - getBalance; getTokenAccountsByOwner (a mint or programId filter, jsonParsed) over the SPL
+//   Token program's accounts, decoded by @solana-program/token. litesvm cannot list accounts, so
+//   the accounts looked at are those of every transaction that ran: sent here, or run by the test
+//   with execute(tx).
 export async function startSolana({ blockMs = 50 } = {}) {
   // litesvm itself accepts its latest blockhash only; the blockhashes' 150 blocks are kept here.
   const svm = new LiteSVM().withBlockhashCheck(false);
@@ -152,13 +163,32 @@ export async function startSolana({ blockMs = 50 } = {}) {
   const landed = new Map();       // signature -> {slot, height, err, fee}
   const statusCalls = new Map();  // signature -> getSignatureStatuses calls that asked about it
   let dropTransactions = false, landFailures = false;
+  const seen = new Set();          // every account of a transaction that ran
+  const run = (tx) => {
+    for (const a of decodeMessage.decode(tx.messageBytes).staticAccounts) seen.add(a);
+    return svm.sendTransaction(tx);
+  };
+  const tokenAccountsOf = (owner, filter) => [...seen].flatMap((pubkey) => {
+    const account = svm.getAccount(pubkey);
+    if (!account?.exists || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== 165) return [];
+    const token = getTokenDecoder().decode(account.data);
+    if (token.owner !== owner || (filter.mint && token.mint !== filter.mint) ||
+        (filter.programId && filter.programId !== TOKEN_PROGRAM_ADDRESS)) return [];
+    const { decimals } = getMintDecoder().decode(svm.getAccount(token.mint).data);
+    const amount = token.amount.toString();
+    return [{ pubkey, account: { executable: false, lamports: Number(account.lamports), owner: TOKEN_PROGRAM_ADDRESS,
+      rentEpoch: 0, space: 165, data: { program: "spl-token", space: 165, parsed: { type: "account", info: {
+        isNative: false, mint: token.mint, owner: token.owner, state: "initialized",
+        tokenAmount: { amount, decimals, uiAmount: Number(amount) / 10 ** decimals,
+          uiAmountString: String(Number(amount) / 10 ** decimals) } } } } } }];
+  });
 
   const produceBlock = () => {
     slot += height % 4 === 0 ? 2 : 1;  // a skipped leader slot now and then
     height += 1;
     svm.warpToSlot(BigInt(slot));
     for (const { tx, signature, bytes } of queued) {
-      const result = svm.sendTransaction(tx);
+      const result = run(tx);
       const failed = typeof result.err === "function";
       landed.set(signature, { slot, height, err: failed ? rpcTransactionError(result.err()) : null,
         fee: 5000 * bytes[0] });  // the base fee per signature, paid whether it failed or not
@@ -221,6 +251,12 @@ export async function startSolana({ blockMs = 50 } = {}) {
         return t && level(t) !== "processed" ? { slot: t.slot, blockTime: Math.floor(Date.now() / 1000),
           meta: { err: t.err, fee: t.fee, status: t.err ? { Err: t.err } : { Ok: null } } } : null;
       }
+      case "getBalance":
+        return { context: { slot }, value: Number(svm.getBalance(params[0]) ?? 0n) };
+      case "getTokenAccountsByOwner":
+        if (params[2]?.encoding !== "jsonParsed")
+          throw Object.assign(new Error("only jsonParsed is served here"), { code: -32602 });
+        return { context: { slot }, value: tokenAccountsOf(params[0], params[1] ?? {}) };
       default:
         throw Object.assign(new Error(`method ${method} is not served here`), { code: -32601 });
     }
@@ -230,6 +266,13 @@ export async function startSolana({ blockMs = 50 } = {}) {
   return {
     svm, url: server.url,
     advance(blocks = 1) { for (let i = 0; i < blocks; ++i) produceBlock(); },
+    // Runs a transaction at once, outside any block, as the test's own setup; throws if it fails.
+    execute(tx) {
+      const result = run(tx);
+      if (typeof result.err === "function") throw new Error(`transaction failed: ${result.meta().logs().join("\n")}`);
+      svm.expireBlockhash();
+      validUntil.set(svm.latestBlockhash(), height + 150);
+    },
     // Blocks only on advance() while paused, so that a test sees each confirmation level.
     pause() { clearInterval(timer); },
     resume() { clearInterval(timer); timer = setInterval(produceBlock, blockMs); },
@@ -244,19 +287,22 @@ export async function startSolana({ blockMs = 50 } = {}) {
 }
 
 // A JSON-RPC 2.0 server on a free loopback port: `handle(method, params)` returns the result or
-// throws an error with its code (and data).
+// throws an error with its code (and data). A batch (an array of calls) is answered with an
+// array, last call first, since a node may answer a batch in any order.
 export async function serveJsonRpc(handle) {
+  const answer = (call) => {
+    try {
+      return { jsonrpc: "2.0", id: call.id, result: handle(call.method, call.params ?? []) };
+    } catch (e) {
+      return { jsonrpc: "2.0", id: call.id, error: { code: e.code ?? -32000, message: e.message, data: e.data } };
+    }
+  };
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => { body += c; });
     req.on("end", () => {
       const call = JSON.parse(body);
-      let reply;
-      try {
-        reply = { jsonrpc: "2.0", id: call.id, result: handle(call.method, call.params ?? []) };
-      } catch (e) {
-        reply = { jsonrpc: "2.0", id: call.id, error: { code: e.code ?? -32000, message: e.message, data: e.data } };
-      }
+      const reply = Array.isArray(call) ? call.map(answer).reverse() : answer(call);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
     });
   });

@@ -4,6 +4,7 @@
 
 #include <Poco/Logger.h>
 
+#include "assets.hpp"
 #include "gas_usage.hpp"
 #include "sponsor.hpp"
 
@@ -15,16 +16,25 @@ namespace {
 constexpr int kBatch = 20;  // sends moved per round
 }
 
-std::string requireChain(const Broadcast& b, const json::Object& p, bool solana) {
-  std::string given = json::requireString(p, "caip2", "parameters");
+std::string configuredChain(const Broadcast& b, const std::string& given, const std::string& field,
+                            ChainFamily family) {
   auto chain = normalizeCaip2(given);
-  if (!chain || isSolana(*chain) != solana)
-    throw invalidArgument("invalid field parameters.caip2: \"" + given + "\" is not " +
-                          (solana ? "a Solana" : "an Ethereum (eip155)") + " CAIP-2 chain id");
+  const char* kind = family == ChainFamily::kSolana     ? "a Solana"
+                     : family == ChainFamily::kEthereum ? "an Ethereum (eip155)"
+                                                        : "an eip155 or Solana";
+  if (!chain ||
+      (family != ChainFamily::kAny && isSolana(*chain) != (family == ChainFamily::kSolana)))
+    throw invalidArgument("invalid field " + field + ": \"" + given + "\" is not " + kind +
+                          " CAIP-2 chain id");
   if (!b.settings().rpc.count(*chain))
-    throw invalidArgument("invalid field parameters.caip2: no node is configured for \"" + given +
+    throw invalidArgument("invalid field " + field + ": no node is configured for \"" + given +
                           "\" (plugins.settings.signing.broadcast.rpc)");
   return *chain;
+}
+
+std::string requireChain(const Broadcast& b, const json::Object& p, bool solana) {
+  return configuredChain(b, json::requireString(p, "caip2", "parameters"), "parameters.caip2",
+                         solana ? ChainFamily::kSolana : ChainFamily::kEthereum);
 }
 
 std::optional<JsonRpc> Broadcast::node(const std::string& caip2) const {
@@ -156,6 +166,10 @@ void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
   r.query({"get_gas_usage",               getGasUsage});
   r.query({"get_nonces", [b](RequestContext& ctx, const json::Object& body) {
              return b->getNonces(ctx, body); }});
+  r.query({"list_supported_assets", [b](RequestContext& ctx, const json::Object& body) {
+             return listSupportedAssets(*b, ctx, body); }});
+  r.query({"get_wallet_address_balances", [b](RequestContext& ctx, const json::Object& body) {
+             return getWalletAddressBalances(*b, ctx, body); }});
   r.worker({"sends", [b](WorkerContext& w) { b->run(w); }});
   r.gauge({.name = "signet_signing_sends_in_flight",
            .help = "Sends recorded and not yet INCLUDED or FAILED",

@@ -64,8 +64,12 @@ class Broadcast {
 void stepEth(Broadcast& b, signet::WorkerContext& w, Send& s);
 void stepSol(Broadcast& b, signet::WorkerContext& w, Send& s);
 
-// The normalized chain of parameters.caip2 when a node is configured for it; InvalidArgument
-// naming the field otherwise.
+enum class ChainFamily { kAny, kEthereum, kSolana };
+// The normalized chain `given` names, of that family, when a node is configured for it;
+// InvalidArgument naming `field` otherwise.
+std::string configuredChain(const Broadcast& b, const std::string& given, const std::string& field,
+                            ChainFamily family);
+// The same for an activity's parameters.caip2.
 std::string requireChain(const Broadcast& b, const signet::json::Object& p, bool solana);
 
 void registerBroadcast(signet::Registry& r, std::shared_ptr<Broadcast> b);

@@ -5,6 +5,7 @@
 #include <Poco/Dynamic/Var.h>
 
 #include <string>
+#include <vector>
 
 #include "signet/error.hpp"
 #include "signet/json.hpp"
@@ -39,9 +40,20 @@ class JsonRpc {
   // The `result` of the call. RpcError when the node answers an error; signet::Error
   // (kUnavailable) naming the node when it cannot be reached or does not answer in time.
   Poco::Dynamic::Var call(const std::string& method, const signet::json::Array& params) const;
+  // Several calls in one exchange, a JSON-RPC batch, under one deadline: their results in the
+  // order given. RpcError for the first call the node refused.
+  struct Call {
+    std::string method;
+    signet::json::Array params;
+  };
+  std::vector<Poco::Dynamic::Var> batch(const std::vector<Call>& calls) const;
   const std::string& name() const { return name_; }
 
  private:
+  // The node's answer to `body`, a JSON text; `what` names the call in errors.
+  std::string exchange(const std::string& body, const std::string& what) const;
+  Poco::Dynamic::Var resultOf(const signet::json::Object& reply, const std::string& method) const;
+
   std::string url_, name_;
   int timeoutSeconds_;
   bool allowHttp_;

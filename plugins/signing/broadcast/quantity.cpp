@@ -92,8 +92,28 @@ std::optional<Uint128> parseFixed(const std::string& text, int scale) {
   return v;
 }
 
+std::string toDecimal(const Bytes& bigEndian) {
+  // Long division by ten over the bytes, a digit a round: at most 78 rounds for 256 bits.
+  Bytes n = minimalBytes(bigEndian);
+  std::string out;
+  while (!n.empty()) {
+    int remainder = 0;
+    for (auto& byte : n) {
+      int v = remainder * 256 + byte;
+      byte = static_cast<uint8_t>(v / 10);
+      remainder = v % 10;
+    }
+    out.insert(out.begin(), static_cast<char>('0' + remainder));
+    n = minimalBytes(n);
+  }
+  return out.empty() ? "0" : out;
+}
+
 std::string fixedToDecimal(Uint128 units, int scale) {
-  std::string digits = toDecimal(units);
+  return pointed(toDecimal(units), scale);
+}
+
+std::string pointed(std::string digits, int scale) {
   if (static_cast<int>(digits.size()) <= scale)
     digits = std::string(scale + 1 - digits.size(), '0') + digits;
   std::string whole = digits.substr(0, digits.size() - scale);

@@ -28,6 +28,8 @@ Bytes minimalBytes(Uint128 v);
 // A decimal string or 0x-hex quantity of at most 128 bits; nullopt otherwise.
 std::optional<Uint128> parseU128(const std::string& text);
 std::string toDecimal(Uint128 v);
+// A big-endian unsigned integer of any length (a u256 balance) in decimal.
+std::string toDecimal(const Bytes& bigEndian);
 std::string toQuantity(Uint128 v);        // 0x-hex, no leading zeros ("0x0" for zero)
 std::string toQuantity(const Bytes& be);  // the same for a big-endian byte string
 // A decimal amount with up to `scale` digits after the point ("3000.5") as an integer of
@@ -35,5 +37,7 @@ std::string toQuantity(const Bytes& be);  // the same for a big-endian byte stri
 std::optional<Uint128> parseFixed(const std::string& text, int scale);
 // An integer of 10^-scale units as a decimal ("12.345000" with scale 6 -> "12.345").
 std::string fixedToDecimal(Uint128 units, int scale);
+// The same for an integer given by its decimal digits ("1500000", 6 -> "1.5").
+std::string pointed(std::string digits, int scale);
 
 }  // namespace signing::broadcast

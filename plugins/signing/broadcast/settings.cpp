@@ -27,6 +27,93 @@ std::string url(const std::string& value, const std::string& field, bool allowHt
   return value;
 }
 
+PriceSource priceSource(const json::Object& source, const std::string& field, bool http) {
+  PriceSource p;
+  p.url = url(json::requireString(source, "url", field), field + ".url", http);
+  p.field = json::requireString(source, "field", field);
+  p.cacheSeconds = json::optionalIntInRange(source, "cacheSeconds", field, 60, 1, 86400);
+  return p;
+}
+
+json::Object objectValue(const Poco::Dynamic::Var& value, const std::string& field) {
+  json::Object o = value.type() == typeid(json::Object) ? value.extract<json::Object>() : nullptr;
+  if (!o) throw invalidArgument("invalid field " + field + ": an object");
+  return o;
+}
+
+// What an asset's entry names: symbol, name, decimals, and optionally logoUrl and stable.
+void describeAsset(const json::Object& o, const std::string& field, Asset& a) {
+  a.symbol = json::requireString(o, "symbol", field);
+  a.name = json::requireString(o, "name", field);
+  if (a.symbol.empty() || a.symbol.size() > 32)
+    throw invalidArgument("invalid field " + field + ".symbol: 1 to 32 characters");
+  if (!o->has("decimals"))
+    throw invalidArgument("missing required field " + field + ".decimals (0 to 77)");
+  a.decimals = json::optionalIntInRange(o, "decimals", field, 0, 0, 77);
+  a.logoUrl = json::optionalString(o, "logoUrl", field).value_or("");
+  a.stable = json::optionalBool(o, "stable", field, false);
+}
+
+// assets and nativeAsset: the catalogue's entries beyond the built-in native coins.
+void parseAssets(const json::Object& o, Settings& s) {
+  if (json::Object natives = o->getObject("nativeAsset"))
+    for (const auto& [key, value] : *natives) {
+      std::string field = kPath + ".nativeAsset." + key;
+      std::string chain = chainKey(key, field);
+      json::Object entry = objectValue(value, field);
+      Asset a;
+      describeAsset(entry, field, a);
+      int slip44 = json::optionalIntInRange(entry, "slip44", field, isSolana(chain) ? 501 : 60, 0,
+                                            0x7fffffff);
+      a.caip19 = chain + "/slip44:" + std::to_string(slip44);
+      s.nativeAssets[chain] = a;
+    }
+  json::Object assets = o->getObject("assets");
+  if (!assets) return;
+  for (const auto& [key, value] : *assets) {
+    std::string field = kPath + ".assets." + key;
+    std::string chain = chainKey(key, field);
+    if (!value.isArray()) throw invalidArgument("invalid field " + field + ": an array");
+    const bool solana = isSolana(chain);
+    auto list = value.extract<json::Array>();
+    for (unsigned i = 0; i < list->size(); ++i) {
+      std::string at = field + "[" + std::to_string(i) + "]";
+      json::Object entry = json::objectAt(list, i, field);
+      Asset a;
+      describeAsset(entry, at, a);
+      const char* tokenKey = solana ? "mint" : "contract";
+      std::string token = json::requireString(entry, tokenKey, at);
+      if (solana) {
+        auto mint = base58Decode(token);
+        if (!mint || mint->size() != 32)
+          throw invalidArgument("invalid field " + at + ".mint: \"" + token +
+                                "\" is not a base58 Solana address");
+        a.token = token;
+        a.caip19 = chain + "/token:" + token;
+      } else {
+        auto bytes = fromHex(token);
+        if (token.rfind("0x", 0) != 0 || !bytes || bytes->size() != 20)
+          throw invalidArgument("invalid field " + at + ".contract: \"" + token +
+                                "\" is not a 0x address");
+        a.token = asciiLower(token);
+        a.caip19 = chain + "/erc20:" + a.token;
+      }
+      for (const auto& held : s.tokens[chain])
+        if (held.token == a.token)
+          throw invalidArgument("invalid field " + at + "." + tokenKey + ": \"" + token +
+                                "\" is listed twice");
+      if (auto fixed = json::optionalString(entry, "usdPrice", at)) {
+        if (!parseFixed(*fixed, 6))
+          throw invalidArgument("invalid field " + at + ".usdPrice: \"" + *fixed + "\" (USD)");
+        s.usdPrice[a.caip19] = *fixed;
+      }
+      if (json::Object source = entry->getObject("priceSource"))
+        s.priceSource[a.caip19] = priceSource(source, at + ".priceSource", s.allowInsecureUrls);
+      s.tokens[chain].push_back(a);
+    }
+  }
+}
+
 // {"<caip2>": "<text>"} with each value checked by `check`.
 template <typename Check>
 std::map<std::string, std::string> chainMap(const json::Object& o, const char* key, Check check) {
@@ -96,15 +183,9 @@ Settings parseSettings(const json::Object& signing) {
   if (json::Object sources = o->getObject("priceSource"))
     for (const auto& [chain, value] : *sources) {
       std::string field = kPath + ".priceSource." + chain;
-      json::Object source =
-          value.type() == typeid(json::Object) ? value.extract<json::Object>() : nullptr;
-      if (!source) throw invalidArgument("invalid field " + field + ": an object");
-      PriceSource p;
-      p.url = url(json::requireString(source, "url", field), field + ".url", http);
-      p.field = json::requireString(source, "field", field);
-      p.cacheSeconds = json::optionalIntInRange(source, "cacheSeconds", field, 60, 1, 86400);
-      s.priceSource[chainKey(chain, field)] = p;
+      s.priceSource[chainKey(chain, field)] = priceSource(objectValue(value, field), field, http);
     }
+  parseAssets(o, s);
   return s;
 }
 

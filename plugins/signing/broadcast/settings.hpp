@@ -15,11 +15,18 @@
 //   usdPrice           {"<CAIP-2>": "3000.50"}: a fixed USD price of the chain's native coin
 //   priceSource        {"<CAIP-2>": {"url": "...", "field": "data.amount", "cacheSeconds": 60}}:
 //                      a JSON document giving that price (fixed prices win when both are set)
+//   assets             {"<CAIP-2>": [{"contract" (eip155) or "mint" (Solana), "symbol", "name",
+//                      "decimals", "logoUrl", "stable", "usdPrice" or "priceSource"}]}: the
+//                      ERC-20 and SPL tokens list_supported_assets names and
+//                      get_wallet_address_balances reads, besides the chain's native coin
+//   nativeAsset        {"<CAIP-2>": {"symbol", "name", "decimals", "slip44"}}: the native coin of a
+//                      chain that kNativeCoins (assets.cpp) does not name, or another name for it
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "signet/json.hpp"
 
@@ -31,6 +38,15 @@ struct PriceSource {
   int cacheSeconds = 60;
 };
 
+// An asset of a chain's catalogue (assets.hpp).
+struct Asset {
+  std::string caip19;  // eip155:1/slip44:60, eip155:1/erc20:0x…, solana:…/token:<mint>
+  std::string token;   // the ERC-20 contract (0x, lower-case) or SPL mint; empty: the native coin
+  std::string symbol, name, logoUrl;
+  int decimals = 0;
+  bool stable = false;
+};
+
 struct Settings {
   std::map<std::string, std::string> rpc;
   bool allowInsecureUrls = false;
@@ -39,8 +55,11 @@ struct Settings {
   int giveUpSeconds = 600;
   std::string solanaCommitment = "confirmed";
   std::map<std::string, std::string> batchExecutor;  // lower-case 0x addresses
+  // Keyed by CAIP-2 for a chain's native coin, by CAIP-19 for a token.
   std::map<std::string, std::string> usdPrice;
   std::map<std::string, PriceSource> priceSource;
+  std::map<std::string, std::vector<Asset>> tokens;  // configured tokens, by chain
+  std::map<std::string, Asset> nativeAssets;         // configured native coins, by chain
 };
 
 Settings parseSettings(const signet::json::Object& signingSettings);

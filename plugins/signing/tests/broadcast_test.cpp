@@ -7,6 +7,7 @@
 // Hardhat's EVM and litesvm (tests/conformance/broadcast.test.mjs).
 #include <gtest/gtest.h>
 
+#include "broadcast/assets.hpp"
 #include "broadcast/batch_executor.hpp"
 #include "broadcast/eth_tx.hpp"
 #include "broadcast/gas_usage.hpp"
@@ -65,6 +66,16 @@ TEST(BroadcastQuantity, NumbersInEveryForm) {
   EXPECT_FALSE(parseFixed("-1", 6));
   EXPECT_EQ(fixedToDecimal(63'000, 6), "0.063");
   EXPECT_EQ(fixedToDecimal(1'000'000'000, 6), "1000");
+  // Balances: any width, and the point placed by the asset's decimals.
+  EXPECT_EQ(toDecimal(*parseU256(
+                "115792089237316195423570985008687907853269984665640564039457584007913129639935")),
+            "115792089237316195423570985008687907853269984665640564039457584007913129639935");
+  EXPECT_EQ(toDecimal(Bytes(32, 0)), "0");
+  EXPECT_EQ(toDecimal(hex("0100")), "256");
+  EXPECT_EQ(pointed("1500000000000000000", 18), "1.5");
+  EXPECT_EQ(pointed("1", 18), "0.000000000000000001");
+  EXPECT_EQ(pointed("250500001", 6), "250.500001");
+  EXPECT_EQ(pointed("42", 0), "42");
 }
 
 TEST(BroadcastQuantity, UsdCostsRoundUpToTheMicroDollar) {
@@ -250,6 +261,73 @@ TEST(BroadcastSettings, ChainIdsAndRefusalsNameTheField) {
                 json::parseObject(R"({"broadcast":{"solanaCommitment":"finalized"}})", "settings"))
                 .solanaCommitment,
             "finalized");
+}
+
+TEST(BroadcastSettings, TheAssetCatalogueIsTheNativeCoinThenTheListedTokens) {
+  auto s = parseSettings(json::parseObject(R"({"broadcast":{
+      "assets":{"eip155:1":[{"contract":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48","symbol":"USDC",
+                             "name":"USD Coin","decimals":6,"stable":true,"usdPrice":"1"}],
+                "solana:mainnet":[{"mint":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+                                   "symbol":"USDC","name":"USD Coin","decimals":6}]},
+      "nativeAsset":{"eip155:143":{"symbol":"MON","name":"Monad","decimals":18}}}})",
+                                           "settings"));
+  auto eth = catalogue(s, "eip155:1");
+  ASSERT_EQ(eth.size(), 2u);
+  EXPECT_EQ(eth[0].caip19, "eip155:1/slip44:60");
+  EXPECT_EQ(eth[0].symbol, "ETH");
+  EXPECT_EQ(eth[1].caip19, "eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48");
+  EXPECT_TRUE(eth[1].stable);
+  EXPECT_EQ(s.usdPrice.at(eth[1].caip19), "1");  // a token's price is keyed by its CAIP-19
+  auto sol = catalogue(s, "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp");
+  ASSERT_EQ(sol.size(), 2u);
+  EXPECT_EQ(sol[0].caip19, "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/slip44:501");
+  EXPECT_EQ(sol[0].decimals, 9);
+  EXPECT_EQ(
+      sol[1].caip19,
+      "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+  auto monad = catalogue(s, "eip155:143");
+  ASSERT_EQ(monad.size(), 1u);
+  EXPECT_EQ(monad[0].caip19, "eip155:143/slip44:60");
+  EXPECT_EQ(monad[0].symbol, "MON");
+  // A chain whose coin is neither built in nor configured has none: nothing is made up.
+  EXPECT_TRUE(catalogue(s, "eip155:4217").empty());
+
+  auto refusal = [](const std::string& assets) {
+    try {
+      parseSettings(json::parseObject(R"({"broadcast":{"assets":)" + assets + "}}", "settings"));
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string at = "invalid field plugins.settings.signing.broadcast.assets.";
+  EXPECT_EQ(refusal(R"({"eip155:1":[{"contract":"0x12","symbol":"X","name":"X","decimals":6}]})"),
+            at + "eip155:1[0].contract: \"0x12\" is not a 0x address");
+  EXPECT_EQ(
+      refusal(R"({"solana:devnet":[{"contract":"0x12","symbol":"X","name":"X","decimals":6}]})"),
+      "missing required field plugins.settings.signing.broadcast.assets.solana:devnet[0].mint");
+  EXPECT_EQ(refusal(R"({"solana:devnet":[{"mint":"0OIl","symbol":"X","name":"X","decimals":6}]})"),
+            at + "solana:devnet[0].mint: \"0OIl\" is not a base58 Solana address");
+  EXPECT_EQ(refusal(R"({"eip155:1":[{"contract":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                                     "symbol":"X","name":"X"}]})"),
+            "missing required field plugins.settings.signing.broadcast.assets.eip155:1[0].decimals "
+            "(0 to 77)");
+  EXPECT_NE(refusal(R"({"eip155:1":[{"contract":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                                     "symbol":"X","name":"X","decimals":78}]})")
+                .find("eip155:1[0].decimals"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"eip155:1":[
+              {"contract":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48","symbol":"X","name":"X","decimals":6},
+              {"contract":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","symbol":"Y","name":"Y","decimals":6}]})")
+                .find("eip155:1[1].contract: \"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48\" is "
+                      "listed twice"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"eip155:1":[{"contract":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                                     "symbol":"X","name":"X","decimals":6,"usdPrice":"cheap"}]})")
+                .find("eip155:1[0].usdPrice"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"eip155:1":{"contract":"0x"}})").find("eip155:1: an array"),
+            std::string::npos);
 }
 
 }  // namespace

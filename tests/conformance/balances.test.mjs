@@ -1,0 +1,193 @@
+// Balances and supported assets through @turnkey/sdk-server (listSupportedAssets,
+// getWalletAddressBalances), read from real chains on loopback (chains.mjs): Hardhat's EVM with an
+// OpenZeppelin ERC-20 deployed here, and litesvm's SVM running the SPL Token program. Every
+// transfer is made outside the gateway, by other accounts, as a deposit would be; the expected
+// figures come from the chains' own readers (viem's balanceOf, litesvm's accounts).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { createPublicClient, createWalletClient, http as viemHttp, parseEther, parseUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { appendTransactionMessageInstructions, createTransactionMessage, generateKeyPairSigner, pipe,
+  setTransactionMessageFeePayerSigner, setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners } from "@solana/kit";
+import { getCreateAccountInstruction } from "@solana-program/system";
+import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeAccount3Instruction, getInitializeMint2Instruction, getMintSize, getMintToInstruction,
+  getTokenSize, getTransferInstruction } from "@solana-program/token";
+import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
+import { caip2, chainId, compile, fundedKey, startHardhat, startSolana } from "./chains.mjs";
+
+const rootKey = generateKey("p256");
+const devnet = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
+let hardhat, solana, signet, api, chain, wallet, dollar, other, mint, payer, priceSource;
+
+const tokenSource = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+contract TestDollar is ERC20 {
+  constructor() ERC20("Test Dollar", "TUSD") { _mint(msg.sender, 1000000 * 10 ** 6); }
+  function decimals() public pure override returns (uint8) { return 6; }
+}
+contract Other is ERC20 {
+  constructor() ERC20("Other", "OTH") { _mint(msg.sender, 10 ** 24); }
+}`;
+
+const viemChain = (url) => ({ id: chainId, name: "hardhat", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [url] } } });
+
+// A Solana transaction of the test's own, paid and signed by `payer`, run at once.
+async function runSolana(instructions) {
+  const message = pipe(createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(
+      { blockhash: solana.svm.latestBlockhash(), lastValidBlockHeight: 1000000n }, m),
+    (m) => appendTransactionMessageInstructions(instructions, m));
+  solana.execute(await signTransactionMessageWithSigners(message));
+}
+
+async function newAccount(name, format = "ADDRESS_FORMAT_ETHEREUM") {
+  const curve = format === "ADDRESS_FORMAT_SOLANA" ? "CURVE_ED25519" : "CURVE_SECP256K1";
+  const path = format === "ADDRESS_FORMAT_SOLANA" ? "m/44'/501'/0'/0'" : "m/44'/60'/0'/0/0";
+  const w = await api.createWallet({ walletName: name, accounts: [{ curve, pathFormat: "PATH_FORMAT_BIP32", path, addressFormat: format }] });
+  return w.addresses[0];
+}
+
+before(async () => {
+  hardhat = await startHardhat();
+  solana = await startSolana();
+  chain = createPublicClient({ chain: viemChain(hardhat.url), transport: viemHttp() });
+  wallet = createWalletClient({ account: privateKeyToAccount(fundedKey), chain: viemChain(hardhat.url), transport: viemHttp() });
+  const contracts = compile({ "Tokens.sol": tokenSource });
+  const deploy = async (c) => (await chain.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode }) })).contractAddress;
+  dollar = { address: await deploy(contracts.TestDollar), abi: contracts.TestDollar.abi };
+  other = { address: await deploy(contracts.Other), abi: contracts.Other.abi };
+
+  payer = await generateKeyPairSigner();
+  solana.svm.airdrop(payer.address, 10_000_000_000n);
+  mint = await generateKeyPairSigner();
+  const space = BigInt(getMintSize());
+  await runSolana([
+    getCreateAccountInstruction({ payer, newAccount: mint, space, programAddress: TOKEN_PROGRAM_ADDRESS,
+      lamports: solana.svm.minimumBalanceForRentExemption(space) }),
+    getInitializeMint2Instruction({ mint: mint.address, decimals: 6, mintAuthority: payer.address })]);
+
+  // The SPL token's price comes from a JSON document, as a price feed's would.
+  priceSource = createServer((req, res) => res.writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ data: { amount: "2.4" } })));
+  await new Promise((r) => priceSource.listen(0, "127.0.0.1", r));
+
+  signet = await startSignet(rootKey, { signing: { broadcast: {
+    rpc: { [caip2]: hardhat.url, "solana:devnet": solana.url },
+    allowInsecureUrls: true, timeoutSeconds: 5,
+    usdPrice: { [caip2]: "3000" },
+    assets: {
+      [caip2]: [
+        { contract: dollar.address, symbol: "TUSD", name: "Test Dollar", decimals: 6, stable: true, usdPrice: "1",
+          logoUrl: "https://example.com/tusd.png" },
+        { contract: other.address, symbol: "OTH", name: "Other", decimals: 18 }],
+      "solana:devnet": [
+        { mint: mint.address, symbol: "TSPL", name: "Test SPL", decimals: 6,
+          priceSource: { url: `http://127.0.0.1:${priceSource.address().port}/price`, field: "data.amount" } }],
+    },
+  } } });
+  api = apiClientFor(signet, rootKey, signet.ids.organizationId);
+});
+
+after(async () => {
+  assert.equal(await signet.stop(), 0);
+  await hardhat.stop();
+  await solana.stop();
+  priceSource.close();
+});
+
+test("list_supported_assets: the chain's native coin, then the configured tokens", async () => {
+  const eth = await api.listSupportedAssets({ caip2 });
+  assert.deepEqual(eth.assets, [
+    { caip19: `${caip2}/slip44:60`, symbol: "ETH", name: "Ether", decimals: 18, stable: false },
+    { caip19: `${caip2}/erc20:${dollar.address.toLowerCase()}`, symbol: "TUSD", name: "Test Dollar", decimals: 6,
+      logoUrl: "https://example.com/tusd.png", stable: true },
+    { caip19: `${caip2}/erc20:${other.address.toLowerCase()}`, symbol: "OTH", name: "Other", decimals: 18, stable: false },
+  ]);
+  // The human-readable alias is normalized, as the API's description says.
+  const sol = await api.listSupportedAssets({ caip2: "solana:devnet" });
+  assert.deepEqual(sol.assets.map((a) => a.caip19), [`${devnet}/slip44:501`, `${devnet}/token:${mint.address}`]);
+  assert.deepEqual(sol.assets.map((a) => [a.symbol, a.decimals]), [["SOL", 9], ["TSPL", 6]]);
+});
+
+test("Ethereum: ether and ERC-20 transfers made by another account show up, zero balances do not", async () => {
+  const account = await newAccount("balances-eth");
+  assert.deepEqual((await api.getWalletAddressBalances({ address: account, caip2 })).balances, []);
+
+  await chain.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: account, value: parseEther("1.5") }) });
+  await chain.waitForTransactionReceipt({ hash: await wallet.writeContract({ ...dollar, functionName: "transfer",
+    args: [account, parseUnits("250.5", 6)] }) });
+  const held = await chain.readContract({ ...dollar, functionName: "balanceOf", args: [account] });
+  assert.equal(held, 250_500_000n);
+  assert.equal(await chain.readContract({ ...other, functionName: "balanceOf", args: [account] }), 0n);
+
+  const { balances } = await api.getWalletAddressBalances({ address: account, caip2 });
+  assert.deepEqual(balances, [
+    { caip19: `${caip2}/slip44:60`, symbol: "ETH", name: "Ether", decimals: 18,
+      balance: String(await chain.getBalance({ address: account })), display: { crypto: "1.5", usd: "4500.00" } },
+    { caip19: `${caip2}/erc20:${dollar.address.toLowerCase()}`, symbol: "TUSD", name: "Test Dollar", decimals: 6,
+      balance: String(held), display: { crypto: "250.5", usd: "250.50" } },
+  ]);
+
+  // A later transfer out (signed by the account's key elsewhere would do the same) is read anew:
+  // here the funded account sends more in, and the address is given in lower case.
+  await chain.waitForTransactionReceipt({ hash: await wallet.writeContract({ ...dollar, functionName: "transfer",
+    args: [account, 1n] }) });
+  const again = await api.getWalletAddressBalances({ address: account.toLowerCase(), caip2 });
+  assert.equal(again.balances[1].balance, "250500001");
+  assert.equal(again.balances[1].display.crypto, "250.500001");
+});
+
+test("Solana: lamports and every SPL token account of the owner for a mint, summed", async () => {
+  const account = await newAccount("balances-sol", "ADDRESS_FORMAT_SOLANA");
+  assert.deepEqual((await api.getWalletAddressBalances({ address: account, caip2: devnet })).balances, []);
+
+  solana.svm.airdrop(account, 2_250_000_000n);
+  // Its associated token account, minted to; then a second token account of the same owner, which
+  // another holder transfers to.
+  const [ata] = await findAssociatedTokenPda({ owner: account, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  await runSolana([
+    getCreateAssociatedTokenIdempotentInstruction({ payer, ata, owner: account, mint: mint.address }),
+    getMintToInstruction({ mint: mint.address, token: ata, mintAuthority: payer, amount: 1_500_000n })]);
+  const second = await generateKeyPairSigner();
+  const holder = await generateKeyPairSigner();
+  const [holderAta] = await findAssociatedTokenPda({ owner: holder.address, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const space = BigInt(getTokenSize());
+  await runSolana([
+    getCreateAccountInstruction({ payer, newAccount: second, space, programAddress: TOKEN_PROGRAM_ADDRESS,
+      lamports: solana.svm.minimumBalanceForRentExemption(space) }),
+    getInitializeAccount3Instruction({ account: second.address, mint: mint.address, owner: account }),
+    getCreateAssociatedTokenIdempotentInstruction({ payer, ata: holderAta, owner: holder.address, mint: mint.address }),
+    getMintToInstruction({ mint: mint.address, token: holderAta, mintAuthority: payer, amount: 900_000n }),
+    getTransferInstruction({ source: holderAta, destination: second.address, authority: holder, amount: 250_000n })]);
+
+  const { balances } = await api.getWalletAddressBalances({ address: account, caip2: "solana:devnet" });
+  assert.deepEqual(balances, [
+    { caip19: `${devnet}/slip44:501`, symbol: "SOL", name: "Solana", decimals: 9,
+      balance: String(solana.svm.getBalance(account)), display: { crypto: "2.25" } },
+    { caip19: `${devnet}/token:${mint.address}`, symbol: "TSPL", name: "Test SPL", decimals: 6,
+      balance: "1750000", display: { crypto: "1.75", usd: "4.20" } },
+  ]);
+});
+
+test("bad input is refused naming the field, and a private key's address is not a wallet account's", async () => {
+  const account = await newAccount("balances-bad");
+  const sol = await newAccount("balances-bad-sol", "ADDRESS_FORMAT_SOLANA");
+  await assert.rejects(api.getWalletAddressBalances({ address: account, caip2: "eip155:0x1" }), /caip2.*eip155:0x1/);
+  await assert.rejects(api.listSupportedAssets({ caip2: "bitcoin:000000000019d6689c085ae165831e93" }), /caip2/);
+  await assert.rejects(api.getWalletAddressBalances({ address: account, caip2: "eip155:8453" }),
+    /caip2: no node is configured for "eip155:8453"/);
+  await assert.rejects(api.getWalletAddressBalances({ address: "0x000000000000000000000000000000000000bEEF", caip2 }),
+    /invalid field address: "0x000000000000000000000000000000000000bEEF" is not the address of a wallet account/);
+  await assert.rejects(api.getWalletAddressBalances({ address: sol, caip2 }), /invalid field address: .*ADDRESS_FORMAT_SOLANA/);
+  const key = await api.createPrivateKeys({ privateKeys: [{ privateKeyName: "balances-key", curve: "CURVE_SECP256K1",
+    addressFormats: ["ADDRESS_FORMAT_ETHEREUM"], privateKeyTags: [] }] });
+  const keyAddress = key.privateKeys[0].addresses[0].address;
+  await assert.rejects(api.getWalletAddressBalances({ address: keyAddress, caip2 }), /private key addresses are not supported/);
+});
