@@ -1,4 +1,4 @@
-// A signature's answer is written from its write batch's commit (docs/behaviour.md, "Answers
+// A signature's answer is written from its write batch's commit (docs/durability.md, "Answers
 // from the commit"): the thread that read the request does not sleep until the batch commits.
 // These tests hold the batch back with a lock of their own on the store, from outside the
 // gateway, as another writer would: SQLite's write lock (BEGIN IMMEDIATE on the file) or, on
