@@ -327,4 +327,5 @@ SIGNET_PLUGIN(
                     "get_private_key", "list_private_keys", "list_private_key_tags", "list_secrets",
                     "get_smart_contract_interface", "list_smart_contract_interfaces",
                     "get_send_transaction_status", "get_gas_usage", "get_nonces",
-                    "list_supported_assets", "get_wallet_address_balances"}})
+                    "list_supported_assets", "get_wallet_address_balances",
+                    "list_eth_transaction_history", "list_sol_transaction_history"}})

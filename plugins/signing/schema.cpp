@@ -79,7 +79,18 @@ std::vector<signet::Migration> migrations() {
             "CREATE INDEX signing_secrets_organization ON signing_secrets (organization_id, "
             "created_at_ms, id)",
             "CREATE UNIQUE INDEX signing_secrets_name ON signing_secrets (organization_id, name) "
-            "WHERE name IS NOT NULL"}}};
+            "WHERE name IS NOT NULL"}},
+          {6,
+           "transaction history: what the followers indexed, one row per address and "
+           "transaction, and where each follower stands (broadcast/history.hpp)",
+           {"CREATE TABLE signing_history (caip2 TEXT NOT NULL, address TEXT NOT NULL, tx_id TEXT "
+            "NOT NULL, seq BIGINT NOT NULL, block_number BIGINT NOT NULL, item TEXT NOT NULL, "
+            "PRIMARY KEY (caip2, address, tx_id))",
+            "CREATE INDEX signing_history_order ON signing_history (caip2, address, seq)",
+            "CREATE INDEX signing_history_block ON signing_history (caip2, block_number)",
+            "CREATE TABLE signing_history_cursors (caip2 TEXT NOT NULL, address TEXT NOT NULL, "
+            "next_block BIGINT NOT NULL, last_id TEXT NOT NULL, finalized_block BIGINT NOT NULL, "
+            "PRIMARY KEY (caip2, address))"}}};
 }
 
 }  // namespace signing

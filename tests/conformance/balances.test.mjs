@@ -1,8 +1,10 @@
-// Balances and supported assets through @turnkey/sdk-server (listSupportedAssets,
-// getWalletAddressBalances), read from real chains on loopback (chains.mjs): Hardhat's EVM with an
-// OpenZeppelin ERC-20 deployed here, and litesvm's SVM running the SPL Token program. Every
-// transfer is made outside the gateway, by other accounts, as a deposit would be; the expected
-// figures come from the chains' own readers (viem's balanceOf, litesvm's accounts).
+// Balances, supported assets and transaction histories through @turnkey/sdk-server
+// (listSupportedAssets, getWalletAddressBalances, listEthTransactionHistory,
+// listSolTransactionHistory), read from real chains on loopback (chains.mjs): Hardhat's EVM with an
+// OpenZeppelin ERC-20 deployed here, and litesvm's SVM running the SPL Token program. Transfers are
+// made outside the gateway, by other accounts, as a deposit would be (and one through it); the
+// expected figures come from the chains' own readers (viem's receipts and balanceOf, litesvm's
+// accounts).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -11,7 +13,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { appendTransactionMessageInstructions, createTransactionMessage, generateKeyPairSigner, pipe,
   setTransactionMessageFeePayerSigner, setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners } from "@solana/kit";
-import { getCreateAccountInstruction } from "@solana-program/system";
+import { getCreateAccountInstruction, getTransferSolInstruction } from "@solana-program/system";
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction,
   getInitializeAccount3Instruction, getInitializeMint2Instruction, getMintSize, getMintToInstruction,
   getTokenSize, getTransferInstruction } from "@solana-program/token";
@@ -43,7 +45,17 @@ async function runSolana(instructions) {
     (m) => setTransactionMessageLifetimeUsingBlockhash(
       { blockhash: solana.svm.latestBlockhash(), lastValidBlockHeight: 1000000n }, m),
     (m) => appendTransactionMessageInstructions(instructions, m));
-  solana.execute(await signTransactionMessageWithSigners(message));
+  return solana.execute(await signTransactionMessageWithSigners(message));
+}
+
+async function until(check, ms = 30000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) assert.fail("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function newAccount(name, format = "ADDRESS_FORMAT_ETHEREUM") {
@@ -80,7 +92,8 @@ before(async () => {
 
   signet = await startSignet(rootKey, { signing: { broadcast: {
     rpc: { [caip2]: hardhat.url, "solana:devnet": solana.url },
-    allowInsecureUrls: true, timeoutSeconds: 5,
+    allowInsecureUrls: true, timeoutSeconds: 5, pollIntervalMs: 100,
+    history: { [caip2]: { fromBlock: "0" }, "solana:devnet": { fromSlot: "0" } },
     usdPrice: { [caip2]: "3000" },
     assets: {
       [caip2]: [
@@ -190,4 +203,110 @@ test("bad input is refused naming the field, and a private key's address is not 
     addressFormats: ["ADDRESS_FORMAT_ETHEREUM"], privateKeyTags: [] }] });
   const keyAddress = key.privateKeys[0].addresses[0].address;
   await assert.rejects(api.getWalletAddressBalances({ address: keyAddress, caip2 }), /private key addresses are not supported/);
+});
+
+test("Ethereum history: deposits from other accounts and a send through the gateway, newest first, across a restart", async () => {
+  const account = await newAccount("history-eth");
+  const funded = privateKeyToAccount(fundedKey).address.toLowerCase();
+  const receipt = async (hash) => chain.waitForTransactionReceipt({ hash });
+  const ethIn = await receipt(await wallet.sendTransaction({ to: account, value: parseEther("2") }));
+  // While the gateway is down, a token deposit: the follower picks up where it stood.
+  let tokenIn;
+  await signet.restart(async () => {
+    tokenIn = await receipt(await wallet.writeContract({ ...dollar, functionName: "transfer", args: [account, 5_000_000n] }));
+  });
+  api = apiClientFor(signet, rootKey, signet.ids.organizationId);
+  const { sendTransactionStatusId } = await api.ethSendTransaction({ from: account, caip2,
+    calls: [{ to: "0x000000000000000000000000000000000000dEaD", value: "1000" }] });
+  const sent = await until(async () => {
+    const s = await api.getSendTransactionStatus({ sendTransactionStatusId });
+    return s.txStatus === "INCLUDED" ? s : null;
+  });
+  const out = await receipt(sent.eth.txHash);
+  const history = (options = {}) => api.listEthTransactionHistory({ address: account, caip2, ...options });
+  const { transactions } = await until(async () => {
+    const r = await history();
+    return r.transactions.length >= 3 ? r : null;
+  });
+  assert.equal(transactions.length, 3, JSON.stringify(transactions));
+  assert.deepEqual(transactions.map((t) => t.transactionHash), [out.transactionHash, tokenIn.transactionHash, ethIn.transactionHash]);
+  const finalized = await chain.getBlock({ blockTag: "finalized" });
+  for (const [t, r] of [[transactions[0], out], [transactions[1], tokenIn], [transactions[2], ethIn]]) {
+    const block = await chain.getBlock({ blockNumber: r.blockNumber });
+    assert.deepEqual(t.block, { number: String(r.blockNumber), hash: r.blockHash,
+      timestamp: new Date(Number(block.timestamp) * 1000).toISOString().replace(".000Z", "Z") });
+    assert.deepEqual(t.fee, { amount: String(r.gasUsed * r.effectiveGasPrice), caip19: `${caip2}/slip44:60` });
+    assert.equal(t.from, r.from.toLowerCase());
+    assert.ok(["CONFIRMED", "FINALIZED"].includes(t.status));
+    if (r.blockNumber <= finalized.number) assert.equal(t.status, "FINALIZED");
+  }
+  const eth = { caip19: `${caip2}/slip44:60`, symbol: "ETH", name: "Ether", decimals: 18 };
+  assert.equal(transactions[0].origin, "TURNKEY");
+  assert.equal(transactions[0].turnkey.sponsored, false);
+  assert.deepEqual(transactions[0].transfers, [{ direction: "OUT", amount: "1000",
+    counterparty: "0x000000000000000000000000000000000000dead", asset: eth, display: { crypto: "0.000000000000001" } }]);
+  assert.equal(transactions[1].origin, "EXTERNAL");
+  assert.equal(transactions[1].to, dollar.address.toLowerCase());
+  assert.deepEqual(transactions[1].transfers, [{ direction: "IN", amount: "5000000", counterparty: funded,
+    asset: { caip19: `${caip2}/erc20:${dollar.address.toLowerCase()}`, symbol: "TUSD", name: "Test Dollar", decimals: 6 },
+    display: { crypto: "5" } }]);
+  assert.deepEqual(transactions[2].transfers, [{ direction: "IN", amount: String(parseEther("2")), counterparty: funded,
+    asset: eth, display: { crypto: "2" } }]);
+
+  // Pages: two, then the rest after the cursor, and back before it.
+  const first = await history({ paginationOptions: { limit: "2" } });
+  assert.deepEqual(first.transactions.map((t) => t.transactionHash), [out.transactionHash, tokenIn.transactionHash]);
+  assert.equal(first.pageInfo.hasNextPage, true);
+  const rest = await history({ paginationOptions: { limit: "2", after: first.pageInfo.endCursor } });
+  assert.deepEqual(rest.transactions.map((t) => t.transactionHash), [ethIn.transactionHash]);
+  assert.equal(rest.pageInfo.hasNextPage, false);
+  const back = await history({ paginationOptions: { limit: "1", before: ethIn.transactionHash } });
+  assert.deepEqual(back.transactions.map((t) => t.transactionHash), [tokenIn.transactionHash]);
+  await assert.rejects(history({ paginationOptions: { after: "0x1234" } }), /paginationOptions: cursor "0x1234"/);
+  await assert.rejects(api.listEthTransactionHistory({ address: account, caip2: "solana:devnet" }), /invalid field caip2/);
+});
+
+test("Solana history: lamports and SPL tokens received, with the fee payer and signers", async () => {
+  const account = await newAccount("history-sol", "ADDRESS_FORMAT_SOLANA");
+  const solIn = await runSolana([getTransferSolInstruction({ source: payer, destination: account, amount: 1_000_000_000n })]);
+  const holder = await generateKeyPairSigner();
+  const [holderAta] = await findAssociatedTokenPda({ owner: holder.address, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const [ata] = await findAssociatedTokenPda({ owner: account, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  await runSolana([
+    getCreateAssociatedTokenIdempotentInstruction({ payer, ata: holderAta, owner: holder.address, mint: mint.address }),
+    getMintToInstruction({ mint: mint.address, token: holderAta, mintAuthority: payer, amount: 700_000n })]);
+  const tokenIn = await runSolana([
+    getCreateAssociatedTokenIdempotentInstruction({ payer, ata, owner: account, mint: mint.address }),
+    getTransferInstruction({ source: holderAta, destination: ata, authority: holder, amount: 300_000n })]);
+  const { transactions } = await until(async () => {
+    const r = await api.listSolTransactionHistory({ address: account, caip2: "solana:devnet" });
+    return r.transactions.length >= 2 ? r : null;
+  });
+  assert.deepEqual(transactions.map((t) => t.signature), [tokenIn, solIn]);
+  const [token, sol] = transactions;
+  assert.equal(token.feePayer, payer.address);
+  assert.deepEqual(token.signers, [{ address: payer.address, writable: true }, { address: holder.address, writable: false }]);
+  assert.deepEqual(token.fee, { amount: "10000", caip19: `${devnet}/slip44:501` });
+  assert.equal(token.block.number, String(solana.landed(tokenIn).slot));
+  assert.equal(token.origin, "EXTERNAL");
+  assert.deepEqual(token.transfers, [{ direction: "IN", amount: "300000", counterparty: holder.address,
+    asset: { caip19: `${devnet}/token:${mint.address}`, symbol: "TSPL", name: "Test SPL", decimals: 6 }, display: { crypto: "0.3" } }]);
+  assert.deepEqual(sol.transfers, [{ direction: "IN", amount: "1000000000", counterparty: payer.address,
+    asset: { caip19: `${devnet}/slip44:501`, symbol: "SOL", name: "Solana", decimals: 9 }, display: { crypto: "1" } }]);
+  assert.deepEqual(sol.fee, { amount: "5000", caip19: `${devnet}/slip44:501` });
+});
+
+test("Ethereum history: a reorganized block's transfer is forgotten and the new chain's is read", async () => {
+  const account = await newAccount("history-reorg");
+  const receipt = async (hash) => chain.waitForTransactionReceipt({ hash });
+  const history = async () => (await api.listEthTransactionHistory({ address: account, caip2 })).transactions
+    .map((t) => t.transactionHash);
+  const snapshot = await hardhat.rpc("evm_snapshot");
+  const gone = await receipt(await wallet.sendTransaction({ to: account, value: parseEther("1") }));
+  await until(async () => (await history()).includes(gone.transactionHash));
+  // The chain drops that block, and grows another in its place.
+  await hardhat.rpc("evm_revert", [snapshot]);
+  const kept = await receipt(await wallet.sendTransaction({ to: account, value: parseEther("3") }));
+  assert.equal(kept.blockNumber, gone.blockNumber);
+  await until(async () => JSON.stringify(await history()) === JSON.stringify([kept.transactionHash]));
 });

@@ -147,6 +147,8 @@ export function rpcTransactionError(err) {
 // - getSignatureStatuses: "processed" in its block, "confirmed" once a later block is built on
 //   it, "finalized" (confirmations null) 32 blocks later; getBlockHeight and getSlot; getTransaction
 //   once confirmed, with the fee paid.
+// - getSignaturesForAddress, getBlock, and getTransaction's balances before and after (lamports
+//   and SPL tokens) with its keys, as transaction histories read them.
 // - getBalance; getTokenAccountsByOwner (a mint or programId filter, jsonParsed) over the SPL
 //   Token program's accounts, decoded by @solana-program/token. litesvm cannot list accounts, so
 //   the accounts looked at are those of every transaction that ran: sent here, or run by the test
@@ -164,9 +166,35 @@ export async function startSolana({ blockMs = 50 } = {}) {
   const statusCalls = new Map();  // signature -> getSignatureStatuses calls that asked about it
   let dropTransactions = false, landFailures = false;
   const seen = new Set();          // every account of a transaction that ran
+  const byAddress = new Map();     // account -> signatures of the transactions it was in, in order
+  const blocks = new Map([[slot, { blockhash: svm.latestBlockhash(), height, parentSlot: 0, time: Date.now() }]]);
+  const tokenBalances = (keys) => keys.flatMap((pubkey, accountIndex) => {
+    const account = svm.getAccount(pubkey);
+    if (!account?.exists || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== 165) return [];
+    const token = getTokenDecoder().decode(account.data);
+    const { decimals } = getMintDecoder().decode(svm.getAccount(token.mint).data);
+    const amount = token.amount.toString();
+    return [{ accountIndex, mint: token.mint, owner: token.owner, programId: TOKEN_PROGRAM_ADDRESS,
+      uiTokenAmount: { amount, decimals, uiAmount: Number(amount) / 10 ** decimals,
+        uiAmountString: String(Number(amount) / 10 ** decimals) } }];
+  });
+  // Runs a transaction, and keeps what getTransaction reports of it: its keys, as signers and
+  // writable, and the balances before and after.
   const run = (tx) => {
-    for (const a of decodeMessage.decode(tx.messageBytes).staticAccounts) seen.add(a);
-    return svm.sendTransaction(tx);
+    const message = decodeMessage.decode(tx.messageBytes);
+    const keys = message.staticAccounts;
+    const { numSignerAccounts: signers, numReadonlySignerAccounts: readonlySigners,
+      numReadonlyNonSignerAccounts: readonlyOthers } = message.header;
+    for (const a of keys) seen.add(a);
+    const balances = () => keys.map((k) => Number(svm.getBalance(k) ?? 0n));
+    const pre = { balances: balances(), tokens: tokenBalances(keys) };
+    const result = svm.sendTransaction(tx);
+    const signature = base58.decode(Object.values(tx.signatures)[0]);
+    for (const a of keys) byAddress.set(a, [...(byAddress.get(a) ?? []), signature]);
+    const accountKeys = keys.map((pubkey, i) => ({ pubkey, signer: i < signers, source: "transaction",
+      writable: i < signers ? i < signers - readonlySigners : i < keys.length - readonlyOthers }));
+    return { result, signature, details: { accountKeys, preBalances: pre.balances, preTokenBalances: pre.tokens,
+      postBalances: balances(), postTokenBalances: tokenBalances(keys), fee: 5000 * signers } };
   };
   const tokenAccountsOf = (owner, filter) => [...seen].flatMap((pubkey) => {
     const account = svm.getAccount(pubkey);
@@ -187,15 +215,17 @@ export async function startSolana({ blockMs = 50 } = {}) {
     slot += height % 4 === 0 ? 2 : 1;  // a skipped leader slot now and then
     height += 1;
     svm.warpToSlot(BigInt(slot));
-    for (const { tx, signature, bytes } of queued) {
-      const result = run(tx);
+    for (const { tx, signature } of queued) {
+      const { result, details } = run(tx);
       const failed = typeof result.err === "function";
-      landed.set(signature, { slot, height, err: failed ? rpcTransactionError(result.err()) : null,
-        fee: 5000 * bytes[0] });  // the base fee per signature, paid whether it failed or not
+      // The base fee per signature, paid whether it failed or not.
+      landed.set(signature, { slot, height, err: failed ? rpcTransactionError(result.err()) : null, ...details });
     }
     queued = [];
+    const parentSlot = [...blocks.keys()].at(-1);
     svm.expireBlockhash();
     validUntil.set(svm.latestBlockhash(), height + 150);
+    blocks.set(slot, { blockhash: svm.latestBlockhash(), height, parentSlot, time: Date.now() });
   };
   const level = (t) => height - t.height >= 32 ? "finalized" : height > t.height ? "confirmed" : "processed";
   // What a node's preflight message says of an error: "Error processing Instruction 0: custom
@@ -215,8 +245,13 @@ export async function startSolana({ blockMs = 50 } = {}) {
         return { context: { slot }, value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: height + 150 } };
       case "getBlockHeight":
         return height;
-      case "getSlot":
-        return slot;
+      case "getSlot": {
+        // "finalized": the slot of the block 32 below the newest.
+        if (params[0]?.commitment !== "finalized") return slot;
+        let finalized = 0;
+        for (const [s, b] of blocks) if (b.height <= height - 32) finalized = s;
+        return finalized;
+      }
       case "sendTransaction": {
         const bytes = Buffer.from(params[0], params[1]?.encoding === "base58" ? undefined : "base64");
         const tx = decode.decode(bytes);
@@ -248,8 +283,32 @@ export async function startSolana({ blockMs = 50 } = {}) {
         }) };
       case "getTransaction": {
         const t = landed.get(params[0]);
-        return t && level(t) !== "processed" ? { slot: t.slot, blockTime: Math.floor(Date.now() / 1000),
-          meta: { err: t.err, fee: t.fee, status: t.err ? { Err: t.err } : { Ok: null } } } : null;
+        return t && level(t) !== "processed" ? { slot: t.slot, blockTime: Math.floor(blocks.get(t.slot).time / 1000),
+          meta: { err: t.err, fee: t.fee, status: t.err ? { Err: t.err } : { Ok: null },
+            preBalances: t.preBalances, postBalances: t.postBalances,
+            preTokenBalances: t.preTokenBalances, postTokenBalances: t.postTokenBalances },
+          transaction: { signatures: [params[0]], message: { accountKeys: t.accountKeys } } } : null;
+      }
+      case "getSignaturesForAddress": {
+        // Newest first, at the commitment asked (confirmed by default), between `before` and `until`.
+        const { limit = 1000, before, until, commitment = "confirmed" } = params[1] ?? {};
+        const ranks = ["processed", "confirmed", "finalized"];
+        const list = [...(byAddress.get(params[0]) ?? [])].reverse().filter((s) => landed.has(s));
+        let start = before ? list.indexOf(before) + 1 : 0;
+        let end = until ? list.indexOf(until) : list.length;
+        if (end < 0) end = list.length;
+        return list.slice(start, end).filter((s) => ranks.indexOf(level(landed.get(s))) >= ranks.indexOf(commitment))
+          .slice(0, limit).map((signature) => {
+            const t = landed.get(signature);
+            return { signature, slot: t.slot, err: t.err, memo: null, blockTime: Math.floor(blocks.get(t.slot).time / 1000),
+              confirmationStatus: level(t) };
+          });
+      }
+      case "getBlock": {
+        const b = blocks.get(params[0]);
+        if (!b) throw Object.assign(new Error(`Slot ${params[0]} was skipped, or missing`), { code: -32007 });
+        return { blockhash: b.blockhash, blockHeight: b.height, blockTime: Math.floor(b.time / 1000),
+          parentSlot: b.parentSlot, previousBlockhash: blocks.get(b.parentSlot)?.blockhash ?? b.blockhash };
       }
       case "getBalance":
         return { context: { slot }, value: Number(svm.getBalance(params[0]) ?? 0n) };
@@ -268,10 +327,12 @@ export async function startSolana({ blockMs = 50 } = {}) {
     advance(blocks = 1) { for (let i = 0; i < blocks; ++i) produceBlock(); },
     // Runs a transaction at once, outside any block, as the test's own setup; throws if it fails.
     execute(tx) {
-      const result = run(tx);
+      const { result, signature, details } = run(tx);
       if (typeof result.err === "function") throw new Error(`transaction failed: ${result.meta().logs().join("\n")}`);
+      landed.set(signature, { slot, height, err: null, ...details });  // in the newest block
       svm.expireBlockhash();
       validUntil.set(svm.latestBlockhash(), height + 150);
+      return signature;
     },
     // Blocks only on advance() while paused, so that a test sees each confirmation level.
     pause() { clearInterval(timer); },

@@ -112,9 +112,11 @@ export async function startSignet(rootKey, pluginSettings = null, { serveArgs = 
     // A command on the data directory (`signet <args> --data-dir DIR`), its output as JSON.
     command: (args) => JSON.parse(execFileSync(signet, [...args, "--data-dir", dataDir],
       { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim()),
-    // Stops the gateway (SIGTERM) and serves the same data directory again, on a new port.
-    async restart() {
+    // Stops the gateway (SIGTERM) and serves the same data directory again, on a new port;
+    // `whileDown`, if given, runs between the two.
+    async restart(whileDown = async () => {}) {
       await served.stop();
+      await whileDown();
       served = await serve(dataDir, serveArgs);
       gateway.baseUrl = served.baseUrl;
     },

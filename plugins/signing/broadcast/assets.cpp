@@ -160,21 +160,40 @@ json::Object listSupportedAssets(const Broadcast& b, RequestContext&, const json
   return r;
 }
 
-json::Object getWalletAddressBalances(Broadcast& b, RequestContext& ctx, const json::Object& body) {
-  std::string chain = queriedChain(b, body);
+std::string walletAccountAddress(RequestContext& ctx, const json::Object& body,
+                                 const std::string& caip2) {
   std::string address = json::requireString(body, "address", "");
-  const bool solana = isSolana(chain);
   auto target = locateSignWith(ctx, address);
   if (!target || !target->walletAccount || target->address.empty())
     throw invalidArgument("invalid field address: \"" + address +
                           "\" is not the address of a wallet account of organization " +
                           ctx.organizationId() +
                           (target ? " (private key addresses are not supported)" : ""));
-  const char* format = solana ? "ADDRESS_FORMAT_SOLANA" : "ADDRESS_FORMAT_ETHEREUM";
+  const char* format = isSolana(caip2) ? "ADDRESS_FORMAT_SOLANA" : "ADDRESS_FORMAT_ETHEREUM";
   if (target->addressFormat != format)
     throw invalidArgument("invalid field address: \"" + address + "\" is an " +
-                          target->addressFormat + " address, which " + chain +
+                          target->addressFormat + " address, which " + caip2 +
                           " does not use (it takes " + format + ")");
+  return target->address;
+}
+
+std::string nativeCaip19(const Settings& s, const std::string& caip2) {
+  if (auto native = nativeCoin(s, caip2)) return native->caip19;
+  return caip2 + (isSolana(caip2) ? "/slip44:501" : "/slip44:60");
+}
+
+std::optional<Asset> tokenAsset(const Settings& s, const std::string& caip2,
+                                const std::string& token) {
+  if (auto tokens = s.tokens.find(caip2); tokens != s.tokens.end())
+    for (const auto& a : tokens->second)
+      if (a.token == token) return a;
+  return std::nullopt;
+}
+
+json::Object getWalletAddressBalances(Broadcast& b, RequestContext& ctx, const json::Object& body) {
+  std::string chain = queriedChain(b, body);
+  const bool solana = isSolana(chain);
+  const std::string address = walletAccountAddress(ctx, body, chain);
   std::vector<Asset> assets = catalogue(b.settings(), chain);
   json::Array balances = json::array();
   json::Object r = json::object();
@@ -190,7 +209,7 @@ json::Object getWalletAddressBalances(Broadcast& b, RequestContext& ctx, const j
     if (solana) {
       json::Object options = json::object();
       options->set("commitment", b.settings().solanaCommitment);
-      params->add(target->address);
+      params->add(address);
       if (!a.token.empty()) {
         json::Object filter = json::object();
         filter->set("mint", a.token);
@@ -200,15 +219,14 @@ json::Object getWalletAddressBalances(Broadcast& b, RequestContext& ctx, const j
       params->add(options);
       calls.push_back({a.token.empty() ? "getBalance" : "getTokenAccountsByOwner", params});
     } else if (a.token.empty()) {
-      params->add(target->address);
+      params->add(address);
       params->add("latest");
       calls.push_back({"eth_getBalance", params});
     } else {
       // balanceOf(address): its selector, then the address as a 32-byte word.
       json::Object call = json::object();
       call->set("to", a.token);
-      call->set("data",
-                "0x70a08231000000000000000000000000" + asciiLower(target->address.substr(2)));
+      call->set("data", "0x70a08231000000000000000000000000" + asciiLower(address.substr(2)));
       params->add(call);
       params->add("latest");
       calls.push_back({"eth_call", params});

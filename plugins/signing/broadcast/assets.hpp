@@ -4,6 +4,7 @@
 // configured price (usdPrice, priceSource) gives.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "settings.hpp"
@@ -16,6 +17,16 @@ class Broadcast;
 // The chain's native coin (nativeAsset, else kNativeCoins in assets.cpp, else none), then its
 // configured tokens in the order listed.
 std::vector<Asset> catalogue(const Settings& s, const std::string& caip2);
+
+// The CAIP-19 of the chain's native coin: the catalogue's, else slip44 60 (eip155) or 501.
+std::string nativeCaip19(const Settings& s, const std::string& caip2);
+// The configured token (ERC-20 contract, lower-case, or SPL mint) of a chain, if listed.
+std::optional<Asset> tokenAsset(const Settings& s, const std::string& caip2,
+                                const std::string& token);
+// body.address when it is a wallet account of the organization, in the chain's address format,
+// as stored; InvalidArgument naming `address` otherwise (a private key's address included).
+std::string walletAccountAddress(signet::RequestContext& ctx, const signet::json::Object& body,
+                                 const std::string& caip2);
 
 // list_supported_assets: {assets: v1AssetMetadata[]}.
 signet::json::Object listSupportedAssets(const Broadcast& b, signet::RequestContext& ctx,

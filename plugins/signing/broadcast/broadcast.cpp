@@ -4,8 +4,11 @@
 
 #include <Poco/Logger.h>
 
+#include <map>
+
 #include "assets.hpp"
 #include "gas_usage.hpp"
+#include "history.hpp"
 #include "sponsor.hpp"
 
 namespace signing::broadcast {
@@ -83,6 +86,29 @@ void Broadcast::run(WorkerContext& w) {
     }
   }
   worker_ = nullptr;
+}
+
+void Broadcast::followHistory(WorkerContext& w) {
+  std::map<std::string, std::string> failing;  // chain -> the error last logged
+  while (w.waitFor(settings_.pollIntervalMs)) {
+    for (const auto& [chain, from] : settings_.historyFrom) {
+      if (w.stopping()) break;
+      try {
+        if (isSolana(chain))
+          followSol(*this, w, chain, from);
+        else
+          followEth(*this, w, chain, from);
+        if (failing.erase(chain))
+          Poco::Logger::get("signet.plugins").information("signing: history of %s resumed", chain);
+      } catch (const std::exception& e) {
+        // Logged once per cause, not once per poll, while a node stays away.
+        if (failing[chain] != e.what())
+          Poco::Logger::get("signet.plugins")
+              .warning("signing: history of %s stands still: %s", chain, std::string(e.what()));
+        failing[chain] = e.what();
+      }
+    }
+  }
 }
 
 void Broadcast::step(WorkerContext& w, Send& s) {
@@ -170,6 +196,12 @@ void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
              return listSupportedAssets(*b, ctx, body); }});
   r.query({"get_wallet_address_balances", [b](RequestContext& ctx, const json::Object& body) {
              return getWalletAddressBalances(*b, ctx, body); }});
+  r.query({"list_eth_transaction_history", [b](RequestContext& ctx, const json::Object& body) {
+             return listEthTransactionHistory(*b, ctx, body); }});
+  r.query({"list_sol_transaction_history", [b](RequestContext& ctx, const json::Object& body) {
+             return listSolTransactionHistory(*b, ctx, body); }});
+  if (!b->settings().historyFrom.empty())
+    r.worker({"history", [b](WorkerContext& w) { b->followHistory(w); }});
   r.worker({"sends", [b](WorkerContext& w) { b->run(w); }});
   r.gauge({.name = "signet_signing_sends_in_flight",
            .help = "Sends recorded and not yet INCLUDED or FAILED",

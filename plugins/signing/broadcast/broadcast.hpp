@@ -40,6 +40,8 @@ class Broadcast {
 
   // The worker: moves every due send one step, until the gateway stops.
   void run(signet::WorkerContext& w);
+  // The history worker: a round of each followed chain's follower (history.hpp) per poll.
+  void followHistory(signet::WorkerContext& w);
 
   const Settings& settings() const { return settings_; }
   Prices& prices() { return prices_; }

@@ -31,7 +31,9 @@ std::string JsonRpc::exchange(const std::string& body, const std::string& what) 
                        {.peer = name_,
                         .deadline = egress::Clock::now() + std::chrono::seconds(timeoutSeconds_),
                         .allowHttp = allowHttp_,
-                        .allowInternal = true});
+                        .allowInternal = true,
+                        .caFile = {},
+                        .maxAnswerBytes = maxAnswerBytes_});
   if (answer.body.empty() || (answer.body[0] != '{' && answer.body[0] != '['))
     throw Error(Code::kUnavailable, name_ + " answered " + what + " with HTTP " +
                                         std::to_string(answer.status) + " and no JSON-RPC reply");

@@ -48,6 +48,11 @@ class JsonRpc {
   };
   std::vector<Poco::Dynamic::Var> batch(const std::vector<Call>& calls) const;
   const std::string& name() const { return name_; }
+  // Answers of up to `bytes` (1 MiB unless set): a history follower's batches of whole blocks.
+  JsonRpc& answersUpTo(size_t bytes) {
+    maxAnswerBytes_ = bytes;
+    return *this;
+  }
 
  private:
   // The node's answer to `body`, a JSON text; `what` names the call in errors.
@@ -57,6 +62,7 @@ class JsonRpc {
   std::string url_, name_;
   int timeoutSeconds_;
   bool allowHttp_;
+  size_t maxAnswerBytes_ = 1 << 20;
 };
 
 }  // namespace signing::broadcast

@@ -186,6 +186,21 @@ Settings parseSettings(const json::Object& signing) {
       s.priceSource[chainKey(chain, field)] = priceSource(objectValue(value, field), field, http);
     }
   parseAssets(o, s);
+  if (json::Object history = o->getObject("history"))
+    for (const auto& [key, value] : *history) {
+      std::string field = kPath + ".history." + key;
+      std::string chain = chainKey(key, field);
+      if (!s.rpc.count(chain))
+        throw invalidArgument("invalid field " + field + ": no node is configured for \"" + key +
+                              "\" (" + kPath + ".rpc)");
+      json::Object entry = objectValue(value, field);
+      const char* start = isSolana(chain) ? "fromSlot" : "fromBlock";
+      auto height = json::optionalInt64String(entry, start, field);
+      if (!height || *height < 0)
+        throw invalidArgument("invalid field " + field + "." + start +
+                              ": the first height to follow, 0 or more");
+      s.historyFrom[chain] = *height;
+    }
   return s;
 }
 

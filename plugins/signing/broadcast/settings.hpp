@@ -21,8 +21,12 @@
 //                      get_wallet_address_balances reads, besides the chain's native coin
 //   nativeAsset        {"<CAIP-2>": {"symbol", "name", "decimals", "slip44"}}: the native coin of a
 //                      chain that kNativeCoins (assets.cpp) does not name, or another name for it
+//   history            {"<CAIP-2>": {"fromBlock": N} (eip155) or {"fromSlot": N} (Solana)}: the
+//                      chains whose transactions the history worker follows, from that height
+//                      (history.hpp); each needs its node in rpc
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -60,6 +64,7 @@ struct Settings {
   std::map<std::string, PriceSource> priceSource;
   std::map<std::string, std::vector<Asset>> tokens;  // configured tokens, by chain
   std::map<std::string, Asset> nativeAssets;         // configured native coins, by chain
+  std::map<std::string, int64_t> historyFrom;        // followed chains: first block or slot
 };
 
 Settings parseSettings(const signet::json::Object& signingSettings);

@@ -330,5 +330,33 @@ TEST(BroadcastSettings, TheAssetCatalogueIsTheNativeCoinThenTheListedTokens) {
             std::string::npos);
 }
 
+TEST(BroadcastSettings, AFollowedChainNeedsItsNodeAndAFirstHeight) {
+  auto parse = [](const std::string& broadcast) {
+    return parseSettings(json::parseObject(R"({"broadcast":)" + broadcast + "}", "settings"));
+  };
+  auto s = parse(R"({"rpc":{"eip155:1":"https://eth","solana:devnet":"https://sol"},
+                     "history":{"eip155:1":{"fromBlock":"19000000"},"solana:devnet":{"fromSlot":7}}})");
+  EXPECT_EQ(s.historyFrom.at("eip155:1"), 19'000'000);
+  EXPECT_EQ(s.historyFrom.at("solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"), 7);
+  auto refusal = [&](const std::string& broadcast) {
+    try {
+      parse(broadcast);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(R"({"history":{"eip155:1":{"fromBlock":0}}})"),
+            "invalid field plugins.settings.signing.broadcast.history.eip155:1: no node is "
+            "configured for \"eip155:1\" (plugins.settings.signing.broadcast.rpc)");
+  EXPECT_EQ(refusal(R"({"rpc":{"eip155:1":"https://eth"},"history":{"eip155:1":{"fromSlot":0}}})"),
+            "invalid field plugins.settings.signing.broadcast.history.eip155:1.fromBlock: the "
+            "first height to follow, 0 or more");
+  EXPECT_EQ(
+      refusal(R"({"rpc":{"eip155:1":"https://eth"},"history":{"eip155:1":{"fromBlock":-1}}})"),
+      "invalid field plugins.settings.signing.broadcast.history.eip155:1.fromBlock: the "
+      "first height to follow, 0 or more");
+}
+
 }  // namespace
 }  // namespace signing::broadcast
