@@ -17,8 +17,8 @@ import { getCreateAccountInstruction, getTransferSolInstruction } from "@solana-
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction,
   getInitializeAccount3Instruction, getInitializeMint2Instruction, getMintSize, getMintToInstruction,
   getTokenSize, getTransferInstruction } from "@solana-program/token";
-import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
-import { caip2, chainId, compile, fundedKey, startHardhat, startSolana } from "./chains.mjs";
+import { apiClientFor, generateKey, startSignet, until } from "./harness.mjs";
+import { caip2, chainId, compile, fundedKey, newWalletAccount, startHardhat, startSolana } from "./chains.mjs";
 
 const rootKey = generateKey("p256");
 const devnet = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
@@ -48,22 +48,8 @@ async function runSolana(instructions) {
   return solana.execute(await signTransactionMessageWithSigners(message));
 }
 
-async function until(check, ms = 30000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) assert.fail("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
-async function newAccount(name, format = "ADDRESS_FORMAT_ETHEREUM") {
-  const curve = format === "ADDRESS_FORMAT_SOLANA" ? "CURVE_ED25519" : "CURVE_SECP256K1";
-  const path = format === "ADDRESS_FORMAT_SOLANA" ? "m/44'/501'/0'/0'" : "m/44'/60'/0'/0/0";
-  const w = await api.createWallet({ walletName: name, accounts: [{ curve, pathFormat: "PATH_FORMAT_BIP32", path, addressFormat: format }] });
-  return w.addresses[0];
-}
+const newAccount = (name, format) => newWalletAccount(api, name, format);
 
 before(async () => {
   hardhat = await startHardhat();

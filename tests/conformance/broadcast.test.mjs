@@ -13,8 +13,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { Keypair, PublicKey, SystemProgram, Transaction, LAMPORTS_PER_SOL } from "@solana/web3.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
-import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
-import { caip2, chainId, compile, executorSource, fundedKey, startHardhat, startSolana } from "./chains.mjs";
+import { apiClientFor, generateKey, startSignet, until } from "./harness.mjs";
+import { caip2, chainId, compile, executorSource, fundedKey, newWalletAccount, startHardhat, startSolana } from "./chains.mjs";
 
 const rootKey = generateKey("p256");
 const solanaChain = "solana:devnet";
@@ -35,15 +35,6 @@ contract Target {
 const viemChain = (url) => ({ id: chainId, name: "hardhat", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
   rpcUrls: { default: { http: [url] } } });
 
-async function until(check, ms = 30000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) assert.fail("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 // An activity @turnkey/sdk-server has no method for (eth_send_raw_transaction, and
 // upsert_gas_usage_config, which the hosted service sets in its dashboard), stamped as the SDK
@@ -75,12 +66,7 @@ const settled = (id) => until(async () => {
 const bump = () => encodeFunctionData({ abi: target.abi, functionName: "bump" });
 const refuse = (why) => encodeFunctionData({ abi: target.abi, functionName: "refuse", args: [why] });
 
-async function newAccount(name, format = "ADDRESS_FORMAT_ETHEREUM") {
-  const curve = format === "ADDRESS_FORMAT_SOLANA" ? "CURVE_ED25519" : "CURVE_SECP256K1";
-  const path = format === "ADDRESS_FORMAT_SOLANA" ? "m/44'/501'/0'/0'" : "m/44'/60'/0'/0/0";
-  const w = await api.createWallet({ walletName: name, accounts: [{ curve, pathFormat: "PATH_FORMAT_BIP32", path, addressFormat: format }] });
-  return w.addresses[0];
-}
+const newAccount = (name, format) => newWalletAccount(api, name, format);
 
 before(async () => {
   hardhat = await startHardhat();

@@ -85,6 +85,15 @@ export function compile(sources) {
   return contracts;
 }
 
+// A new wallet with one account of `format` (Ethereum or Solana), through the SDK client `api`;
+// its address.
+export async function newWalletAccount(api, name, format = "ADDRESS_FORMAT_ETHEREUM") {
+  const solana = format === "ADDRESS_FORMAT_SOLANA";
+  const w = await api.createWallet({ walletName: name, accounts: [{ curve: solana ? "CURVE_ED25519" : "CURVE_SECP256K1",
+    pathFormat: "PATH_FORMAT_BIP32", path: solana ? "m/44'/501'/0'/0'" : "m/44'/60'/0'/0/0", addressFormat: format }] });
+  return w.addresses[0];
+}
+
 export function executorSource() {
   return readFileSync(new URL("../../plugins/signing/contracts/SignetBatchExecutor.sol", import.meta.url), "utf8");
 }

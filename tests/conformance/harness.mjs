@@ -185,3 +185,15 @@ export async function startSmtpSink(dir) {
     },
   };
 }
+
+// Polls `check` every 100 ms until it gives something truthy, which it returns; fails the test
+// after `ms`.
+export async function until(check, ms = 30000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting (${ms} ms)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
