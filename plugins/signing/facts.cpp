@@ -1,7 +1,7 @@
 #include "facts.hpp"
 
-#include "key_material.hpp"
-#include "private_key_tags.hpp"
+#include "keys/key_material.hpp"
+#include "keys/private_key_tags.hpp"
 #include "sign_transaction.hpp"
 
 namespace signing {

@@ -2,17 +2,17 @@
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
 #include "broadcast/broadcast.hpp"
-#include "contract_interfaces.hpp"
-#include "export_import.hpp"
+#include "chains/spark/spark_prepare_transfer.hpp"
 #include "facts.hpp"
-#include "private_key_tags.hpp"
-#include "private_keys.hpp"
-#include "raw_signing.hpp"
+#include "keys/export_import.hpp"
+#include "keys/private_key_tags.hpp"
+#include "keys/private_keys.hpp"
+#include "keys/secrets.hpp"
+#include "keys/wallets.hpp"
 #include "schema.hpp"
-#include "secrets.hpp"
+#include "sign_raw_payload.hpp"
 #include "sign_transaction.hpp"
-#include "spark_transfer.hpp"
-#include "wallets.hpp"
+#include "smart_contract_interfaces.hpp"
 
 namespace {
 

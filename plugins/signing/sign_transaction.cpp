@@ -1,15 +1,15 @@
 #include "sign_transaction.hpp"
 
-#include "abi.hpp"
-#include "addresses.hpp"
-#include "bitcoin_psbt.hpp"
-#include "contract_interfaces.hpp"
-#include "eth_transaction.hpp"
-#include "recoverable_signature.hpp"
-#include "solana_idl.hpp"
-#include "solana_transaction.hpp"
-#include "tempo_transaction.hpp"
-#include "tron_transaction.hpp"
+#include "chains/bitcoin/bitcoin_psbt.hpp"
+#include "chains/ethereum/abi.hpp"
+#include "chains/ethereum/eth_transaction.hpp"
+#include "chains/recoverable_signature.hpp"
+#include "chains/solana/solana_idl.hpp"
+#include "chains/solana/solana_transaction.hpp"
+#include "chains/tempo/tempo_transaction.hpp"
+#include "chains/tron/tron_transaction.hpp"
+#include "keys/addresses.hpp"
+#include "smart_contract_interfaces.hpp"
 
 namespace signing {
 

@@ -5,7 +5,7 @@
 // bitcoin.tx).
 #pragma once
 
-#include "key_material.hpp"
+#include "keys/key_material.hpp"
 #include "signet/plugin.hpp"
 
 namespace signing {

@@ -9,14 +9,14 @@
 #include <cstdlib>
 #include <string>
 
-#include "abi.hpp"
-#include "bitcoin_psbt.hpp"
-#include "eth_transaction.hpp"
+#include "chains/bitcoin/bitcoin_psbt.hpp"
+#include "chains/ethereum/abi.hpp"
+#include "chains/ethereum/eth_transaction.hpp"
+#include "chains/solana/solana_idl.hpp"
+#include "chains/solana/solana_transaction.hpp"
+#include "chains/tempo/tempo_transaction.hpp"
+#include "chains/tron/tron_transaction.hpp"
 #include "signet/error.hpp"
-#include "solana_idl.hpp"
-#include "solana_transaction.hpp"
-#include "tempo_transaction.hpp"
-#include "tron_transaction.hpp"
 
 using namespace signet;
 using namespace signing;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "../key_material.hpp"
 #include "broadcast.hpp"
+#include "keys/key_material.hpp"
 #include "quantity.hpp"
 
 namespace signing::broadcast {

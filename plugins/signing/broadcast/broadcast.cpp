@@ -1,6 +1,6 @@
 #include "broadcast.hpp"
 
-#include "../facts.hpp"
+#include "facts.hpp"
 
 #include <Poco/Logger.h>
 

@@ -1,10 +1,10 @@
 // The Ethereum activities and queries of broadcast.hpp: each checks its request, names the
 // field of anything wrong, and records the send for the worker.
-#include "../addresses.hpp"
-#include "../key_material.hpp"
 #include "batch_executor.hpp"
 #include "broadcast.hpp"
 #include "gas_usage.hpp"
+#include "keys/addresses.hpp"
+#include "keys/key_material.hpp"
 #include "sponsor.hpp"
 
 namespace signing::broadcast {

@@ -1,6 +1,6 @@
 #include "eth_tx.hpp"
 
-#include "../rlp.hpp"
+#include "chains/ethereum/rlp.hpp"
 
 namespace signing::broadcast {
 

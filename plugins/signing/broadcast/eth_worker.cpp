@@ -1,9 +1,9 @@
 // One step of an Ethereum send (broadcast.hpp): sign what the activity recorded, send it, and
 // follow it to its receipt.
-#include "../key_material.hpp"
 #include "batch_executor.hpp"
 #include "broadcast.hpp"
 #include "gas_usage.hpp"
+#include "keys/key_material.hpp"
 #include "revert.hpp"
 #include "send_step.hpp"
 #include "sponsor.hpp"

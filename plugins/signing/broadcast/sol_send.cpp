@@ -1,10 +1,10 @@
 // sol_send_transaction (broadcast.hpp): the transaction is parsed and its signers checked
 // against signWiths here; the worker sets the blockhash, puts the sponsor in front when the
 // send is sponsored, signs and sends.
-#include "../key_material.hpp"
-#include "../solana_transaction.hpp"
 #include "broadcast.hpp"
+#include "chains/solana/solana_transaction.hpp"
 #include "gas_usage.hpp"
+#include "keys/key_material.hpp"
 #include "sponsor.hpp"
 
 namespace signing::broadcast {

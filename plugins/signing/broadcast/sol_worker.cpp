@@ -3,9 +3,9 @@
 // node's preflight), and follow the signature until it reaches the configured confirmation
 // level (settings.solanaCommitment), or until its blockhash expires: past the last valid block
 // height getLatestBlockhash gave with it, a transaction not yet seen can never be included.
-#include "../key_material.hpp"
 #include "broadcast.hpp"
 #include "gas_usage.hpp"
+#include "keys/key_material.hpp"
 #include "send_step.hpp"
 #include "solana_message.hpp"
 #include "sponsor.hpp"

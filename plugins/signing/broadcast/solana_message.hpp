@@ -4,7 +4,7 @@
 // index moves up by one, lookup-resolved ones included.
 #pragma once
 
-#include "../solana_transaction.hpp"
+#include "chains/solana/solana_transaction.hpp"
 #include "quantity.hpp"
 
 namespace signing::broadcast {

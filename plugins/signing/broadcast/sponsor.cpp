@@ -1,7 +1,7 @@
 #include "sponsor.hpp"
 
-#include "../addresses.hpp"
 #include "eth_tx.hpp"
+#include "keys/addresses.hpp"
 
 namespace signing::broadcast {
 

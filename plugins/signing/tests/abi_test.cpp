@@ -3,7 +3,7 @@
 // well-known ones (transfer = 0xa9059cbb).
 #include <gtest/gtest.h>
 
-#include "abi.hpp"
+#include "chains/ethereum/abi.hpp"
 #include "signet/error.hpp"
 
 namespace signing {

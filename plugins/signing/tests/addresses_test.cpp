@@ -6,7 +6,7 @@
 // @noble/hashes computing the same chain rules (README.md beside this file).
 #include <gtest/gtest.h>
 
-#include "addresses.hpp"
+#include "keys/addresses.hpp"
 #include "signet/error.hpp"
 #include "signet/hd_keys.hpp"
 

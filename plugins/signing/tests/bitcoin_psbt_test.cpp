@@ -3,7 +3,7 @@
 // publishes. libsecp256k1's RFC 6979 nonces make the signature comparable byte for byte.
 #include <gtest/gtest.h>
 
-#include "bitcoin_psbt.hpp"
+#include "chains/bitcoin/bitcoin_psbt.hpp"
 #include "signet/error.hpp"
 
 namespace signing {

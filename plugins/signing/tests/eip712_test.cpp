@@ -4,7 +4,7 @@
 // hashAuthorization.
 #include <gtest/gtest.h>
 
-#include "eip712.hpp"
+#include "chains/ethereum/eip712.hpp"
 #include "signet/error.hpp"
 
 using namespace signet;

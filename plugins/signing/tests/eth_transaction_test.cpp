@@ -5,7 +5,7 @@
 // signatures comparable byte for byte.
 #include <gtest/gtest.h>
 
-#include "eth_transaction.hpp"
+#include "chains/ethereum/eth_transaction.hpp"
 #include "signet/error.hpp"
 
 namespace signing {

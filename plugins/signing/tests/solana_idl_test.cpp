@@ -6,8 +6,8 @@
 
 #include <cstring>
 
+#include "chains/solana/solana_idl.hpp"
 #include "signet/error.hpp"
-#include "solana_idl.hpp"
 
 namespace signing {
 namespace {

@@ -3,8 +3,8 @@
 // to end by the conformance suite (@turnkey/solana with @solana/web3.js, legacy and v0).
 #include <gtest/gtest.h>
 
+#include "chains/solana/solana_transaction.hpp"
 #include "signet/error.hpp"
-#include "solana_transaction.hpp"
 
 namespace signing {
 namespace {

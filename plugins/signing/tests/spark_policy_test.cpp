@@ -3,8 +3,8 @@
 // and what a completed transfer returns is opened as the operators and the receiver would: each
 // operator's package with its key, the new leaf keys with the receiver's. Bad intents are
 // refused naming the field. (The conformance suite checks the same output with the Spark SDK.)
-#include "ecies.hpp"
-#include "protobuf.hpp"
+#include "chains/spark/ecies.hpp"
+#include "chains/tron/protobuf.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 

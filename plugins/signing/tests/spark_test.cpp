@@ -7,11 +7,11 @@
 
 #include <memory>
 
-#include "addresses.hpp"
-#include "ecies.hpp"
-#include "feldman.hpp"
+#include "chains/spark/ecies.hpp"
+#include "chains/spark/feldman.hpp"
+#include "chains/spark/spark_keys.hpp"
+#include "keys/addresses.hpp"
 #include "signet/error.hpp"
-#include "spark_keys.hpp"
 
 using namespace signet;
 using crypto::Curve;

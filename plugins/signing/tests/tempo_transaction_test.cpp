@@ -4,8 +4,8 @@
 // the key 0x46…46. RFC 6979 nonces on both sides make the signed bytes comparable exactly.
 #include <gtest/gtest.h>
 
+#include "chains/tempo/tempo_transaction.hpp"
 #include "signet/error.hpp"
-#include "tempo_transaction.hpp"
 
 namespace signing {
 namespace {

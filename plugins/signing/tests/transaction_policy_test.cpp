@@ -5,9 +5,9 @@
 // outputs and fee, Tron contracts, and Tempo calls and private key tags; plus smart contract
 // interface storage and its refusals. Each signed transaction's signature is verified under the
 // account's key.
-#include "bitcoin_psbt.hpp"
-#include "protobuf.hpp"
-#include "rlp.hpp"
+#include "chains/bitcoin/bitcoin_psbt.hpp"
+#include "chains/ethereum/rlp.hpp"
+#include "chains/tron/protobuf.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 

@@ -4,10 +4,10 @@
 // the ones the node decoded, and sha256 of the raw data is the node's txID.
 #include <gtest/gtest.h>
 
-#include "protobuf.hpp"
+#include "chains/tron/protobuf.hpp"
+#include "chains/tron/tron_transaction.hpp"
 #include "signet/crypto.hpp"
 #include "signet/error.hpp"
-#include "tron_transaction.hpp"
 
 namespace signing {
 namespace {

@@ -1,0 +1,188 @@
+#include "keys/export_import.hpp"
+
+#include "keys/addresses.hpp"
+#include "keys/key_material.hpp"
+#include "keys/private_keys.hpp"
+#include "keys/wallets.hpp"
+#include "signet/bundles.hpp"
+#include "signet/hd_keys.hpp"
+#include "signet/key_params.hpp"
+
+namespace signing {
+
+using namespace signet;
+
+namespace {
+constexpr const char* kImportTargetKind = "p256-private-key";
+
+std::string importTargetId(const std::string& kind, const std::string& userId) {
+  return "import-target:" + kind + ":" + userId;
+}
+
+Bytes targetKey(const Object& p) {
+  return p256PublicKeyParam(json::requireString(p, "targetPublicKey", "parameters"),
+                            "parameters.targetPublicKey");
+}
+
+void requireUser(ActivityContext& ctx, const std::string& userId) {
+  if (!ctx.services().identity.findUser(ctx, ctx.organizationId(), userId))
+    throw notFound("user " + userId + " not found in organization " + ctx.organizationId());
+}
+
+Object initImport(ActivityContext& ctx, const Object& p, const std::string& kind) {
+  std::string userId = json::requireString(p, "userId", "parameters");
+  requireUser(ctx, userId);
+  // One live target per user and kind: a new init replaces the previous one.
+  const std::string id = importTargetId(kind, userId);
+  ctx.keyring().erase(id);
+  Object result = json::object();
+  result->set("importBundle", newImportTarget(ctx, [&](const std::string&) { return id; },
+                                              kImportTargetKind, {{"userId", userId}}));
+  return result;
+}
+
+// Opens an import bundle with the user's target key, which is then spent.
+crypto::SecretBytes openImport(ActivityContext& ctx, const Object& p, const std::string& kind) {
+  std::string userId = json::requireString(p, "userId", "parameters");
+  requireUser(ctx, userId);
+  auto sealed = bundles::parseSealedJson(json::requireString(p, "encryptedBundle", "parameters"));
+  if (!sealed)
+    throw invalidArgument(
+        "invalid field parameters.encryptedBundle: expected {\"encappedPublic\",\"ciphertext\"}");
+  crypto::SecretBytes target;
+  try {
+    target = ctx.keyring().open(importTargetId(kind, userId), kImportTargetKind);
+  } catch (const Error&) {
+    throw failedPrecondition("no import is in progress for user " + userId + "; run init_import_" +
+                             kind + " first");
+  }
+  auto plain = bundles::open(target, *sealed);
+  if (!plain)
+    throw invalidArgument(
+        "invalid field parameters.encryptedBundle: it was not encrypted to the "
+        "target key of the last init_import_" +
+        kind + " for user " + userId);
+  ctx.keyring().erase(importTargetId(kind, userId));
+  return std::move(*plain);
+}
+}  // namespace
+
+std::string exportBundle(RequestContext& ctx, const Bytes& target,
+                         const crypto::SecretBytes& secret) {
+  auto sealed = bundles::seal(target, secret.data(), secret.size());
+  return bundles::signedEnvelope(
+      bundles::sealedJson(sealed, {{"organizationId", ctx.organizationId()}}), ctx.gatewaySigner(),
+      ctx.signerPublicKey());
+}
+
+std::string newImportTarget(ActivityContext& ctx,
+                            const std::function<std::string(const std::string&)>& keyringId,
+                            const std::string& kind,
+                            const std::vector<std::pair<std::string, std::string>>& fields) {
+  auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);
+  std::string targetPublic = toHex(crypto::uncompressPublicKey(
+      crypto::Curve::kP256, crypto::publicKeyFromPrivate(crypto::Curve::kP256, priv)));
+  ctx.keyring().seal(keyringId(targetPublic), kind, priv);
+  std::string data = "{\"targetPublic\":" + json::stringify(targetPublic) +
+                     ",\"organizationId\":" + json::stringify(ctx.organizationId());
+  for (const auto& [name, value] : fields)
+    data += "," + json::stringify(name) + ":" + json::stringify(value);
+  return bundles::signedEnvelope(data + "}", ctx.gatewaySigner(), ctx.signerPublicKey());
+}
+
+Object exportWallet(ActivityContext& ctx, const Object& p) {
+  std::string walletId = json::requireString(p, "walletId", "parameters");
+  Bytes target = targetKey(p);
+  if (!ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND id = ?",
+                         {ctx.organizationId(), walletId}))
+    throw notFound("wallet " + walletId + " not found in organization " + ctx.organizationId());
+  auto mnemonic = ctx.keyring().open(mnemonicSecretId(walletId), kMnemonicKind);
+  std::string bundle = exportBundle(ctx, target, mnemonic);
+  ctx.db().exec("UPDATE signing_wallets SET exported = 1, updated_at_ms = ? WHERE id = ?",
+                {ctx.nowMs(), walletId});
+  Object result = json::object();
+  result->set("walletId", walletId);
+  result->set("exportBundle", bundle);
+  return result;
+}
+
+Object exportWalletAccount(ActivityContext& ctx, const Object& p) {
+  std::string address = json::requireString(p, "address", "parameters");
+  Bytes target = targetKey(p);
+  auto row = ctx.db().queryOne(
+      "SELECT id FROM signing_wallet_accounts WHERE organization_id = ? AND address = ?",
+      {ctx.organizationId(), address});
+  if (!row)
+    throw notFound("no wallet account with address " + address + " in organization " +
+                   ctx.organizationId());
+  auto key = ctx.keyring().open(accountKeySecretId(row->str(0)), kPrivateKeyKind);
+  std::string bundle = exportBundle(ctx, target, key);
+  ctx.db().exec("UPDATE signing_wallet_accounts SET exported = 1, updated_at_ms = ? WHERE id = ?",
+                {ctx.nowMs(), row->str(0)});
+  Object result = json::object();
+  result->set("address", address);
+  result->set("exportBundle", bundle);
+  return result;
+}
+
+Object exportPrivateKey(ActivityContext& ctx, const Object& p) {
+  std::string id = json::requireString(p, "privateKeyId", "parameters");
+  Bytes target = targetKey(p);
+  if (!ctx.db().queryOne("SELECT 1 FROM signing_private_keys WHERE organization_id = ? AND id = ?",
+                         {ctx.organizationId(), id}))
+    throw notFound("private key " + id + " not found in organization " + ctx.organizationId());
+  auto key = ctx.keyring().open(privateKeySecretId(id), kPrivateKeyKind);
+  std::string bundle = exportBundle(ctx, target, key);
+  ctx.db().exec("UPDATE signing_private_keys SET exported = 1, updated_at_ms = ? WHERE id = ?",
+                {ctx.nowMs(), id});
+  Object result = json::object();
+  result->set("privateKeyId", id);
+  result->set("exportBundle", bundle);
+  return result;
+}
+
+Object initImportWallet(ActivityContext& ctx, const Object& p) {
+  return initImport(ctx, p, "wallet");
+}
+
+Object initImportPrivateKey(ActivityContext& ctx, const Object& p) {
+  return initImport(ctx, p, "private_key");
+}
+
+Object importWallet(ActivityContext& ctx, const Object& p) {
+  auto plain = openImport(ctx, p, "wallet");
+  // "words" or "words\npassphrase"; the words must be a valid BIP-39 mnemonic.
+  std::string text = toString(plain.bytes());
+  crypto::WipeOnExit wipeText(text);
+  std::string words = text.substr(0, text.find('\n'));
+  crypto::WipeOnExit wipeWords(words);
+  std::string why;
+  auto entropy = hd::entropyFromMnemonic(words, why);
+  // The message clients match: "invalid mnemonic".
+  if (!entropy) throw invalidArgument("invalid mnemonic: " + why);
+  crypto::wipe(entropy->data(), entropy->size());  // only its validity was needed
+  return storeWallet(ctx, ctx.organizationId(), p, plain, true);
+}
+
+Object importPrivateKey(ActivityContext& ctx, const Object& p) {
+  std::string name = json::requireName(p, "privateKeyName", "parameters");
+  std::string curveName = json::requireString(p, "curve", "parameters");
+  crypto::Curve curve = curveFromApi(curveName, "parameters.curve");
+  auto formats = json::requireStringArray(p, "addressFormats", "parameters");
+  for (const auto& format : formats)
+    requireFormatForCurve(format, curve, curveName, "parameters.addressFormats");
+  auto plain = openImport(ctx, p, "private_key");
+  // A Solana key arrives as the 64-byte secret ‖ public key; the first 32 bytes are the key.
+  crypto::SecretBytes key(
+      Bytes(plain.bytes().begin(), plain.bytes().begin() + std::min<size_t>(32, plain.size())));
+  if (key.size() != 32 || !crypto::isValidPrivateKey(curve, key))
+    throw invalidArgument("invalid field parameters.encryptedBundle: it does not hold a " +
+                          std::string(crypto::curveName(curve)) + " private key");
+  auto [id, addresses] = storePrivateKey(ctx, name, curveName, key, formats, true);
+  Object result = json::object();
+  result->set("privateKeyId", id);
+  result->set("addresses", addresses);
+  return result;
+}
+
+}  // namespace signing

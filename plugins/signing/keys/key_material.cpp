@@ -1,0 +1,149 @@
+#include "keys/key_material.hpp"
+
+#include "signet/hd_keys.hpp"
+
+namespace signing {
+
+using namespace signet;
+using crypto::Curve;
+
+std::string mnemonicSecretId(const std::string& walletId) {
+  return "wallet-mnemonic:" + walletId;
+}
+std::string seedSecretId(const std::string& walletId) {
+  return "wallet-seed:" + walletId;
+}
+std::string privateKeySecretId(const std::string& privateKeyId) {
+  return "private-key:" + privateKeyId;
+}
+
+std::string accountKeySecretId(const std::string& walletAccountId) {
+  return "wallet-account-key:" + walletAccountId;
+}
+
+Curve curveFromApi(const std::string& name, const std::string& field) {
+  if (name == "CURVE_SECP256K1") return Curve::kSecp256k1;
+  if (name == "CURVE_ED25519") return Curve::kEd25519;
+  if (name == "CURVE_P256") return Curve::kP256;
+  throw invalidArgument("invalid field " + field + ": \"" + name +
+                        "\" (expected CURVE_SECP256K1, CURVE_ED25519 or CURVE_P256)");
+}
+
+std::string curveToApi(Curve curve) {
+  switch (curve) {
+    case Curve::kSecp256k1:
+      return "CURVE_SECP256K1";
+    case Curve::kEd25519:
+      return "CURVE_ED25519";
+    case Curve::kP256:
+      return "CURVE_P256";
+  }
+  return "";
+}
+
+namespace {
+// Stored as "mnemonic" or "mnemonic\npassphrase" (an imported wallet's BIP-39 passphrase).
+crypto::SecretBytes seedOfMnemonic(const crypto::SecretBytes& mnemonic) {
+  std::string text = toString(mnemonic.bytes());
+  crypto::WipeOnExit wipeText(text);
+  auto newline = text.find('\n');
+  std::string words = text.substr(0, newline);
+  crypto::WipeOnExit wipeWords(words);
+  std::string passphrase = newline == std::string::npos ? "" : text.substr(newline + 1);
+  crypto::WipeOnExit wipePassphrase(passphrase);
+  return hd::seedFromMnemonic(words, passphrase);
+}
+}  // namespace
+
+crypto::SecretBytes walletSeed(RequestContext& ctx, const std::string& walletId) {
+  try {
+    return ctx.keyring().open(seedSecretId(walletId), kSeedKind);
+  } catch (const Error& e) {
+    if (e.code() != Code::kNotFound) throw;  // a wallet stored before seeds were sealed
+  }
+  return seedOfMnemonic(ctx.keyring().open(mnemonicSecretId(walletId), kMnemonicKind));
+}
+
+void sealWalletSeed(ActivityContext& ctx, const std::string& walletId,
+                    const crypto::SecretBytes& mnemonic) {
+  ctx.keyring().seal(seedSecretId(walletId), kSeedKind, seedOfMnemonic(mnemonic));
+}
+
+crypto::SecretBytes accountKeyFromSeed(const crypto::SecretBytes& seed, Curve curve,
+                                       const std::string& path, const std::string& field) {
+  std::string why;
+  auto segments = hd::parsePath(path, why);
+  if (!segments) throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + why);
+  try {
+    return std::move(hd::derive(curve, seed, *segments).privateKey);
+  } catch (const std::invalid_argument& e) {
+    throw invalidArgument("invalid field " + field + ": \"" + path + "\": " + e.what());
+  }
+}
+
+namespace {
+std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
+  Db& db = ctx.db();
+  const std::string& org = ctx.organizationId();
+  // Ethereum addresses are compared without their checksum case; others exactly.
+  bool hexAddress = signWith.rfind("0x", 0) == 0;
+  auto same = [&](const std::string& stored) {
+    return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
+  };
+  for (const auto& row :
+       db.query("SELECT id, wallet_id, curve, address_format, address, public_key, path FROM "
+                "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)",
+                {org, signWith}))
+    if (same(row.str(4)))
+      return SignWithTarget{
+          true,       row.str(0), row.str(1), row.str(4), curveFromApi(row.str(2), "account curve"),
+          row.str(3), row.str(5), row.str(6)};
+  std::string keyId = signWith, format, address;
+  for (const auto& row :
+       db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
+                "WHERE organization_id = ? AND lower(address) = lower(?)",
+                {org, signWith}))
+    if (same(row.str(2))) {
+      keyId = row.str(0);
+      format = row.str(1);
+      address = row.str(2);
+      break;
+    }
+  auto key = db.queryOne(
+      "SELECT curve, public_key FROM signing_private_keys WHERE organization_id = ? AND id = ?",
+      {org, keyId});
+  if (!key) return std::nullopt;
+  return SignWithTarget{false,  keyId,       "", address, curveFromApi(key->str(0), "curve"),
+                        format, key->str(1), ""};
+}
+}  // namespace
+
+std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::string& signWith) {
+  // The policy facts locate it first; the handler then takes their answer from the request cache.
+  return ctx.requestCache().get<std::optional<SignWithTarget>>(
+      "signing.signWith:" + ctx.organizationId() + ":" + signWith,
+      [&] { return lookUpSignWith(ctx, signWith); });
+}
+
+SigningKey resolveSignWith(RequestContext& ctx, const std::string& signWith) {
+  auto target = locateSignWith(ctx, signWith);
+  if (!target)
+    throw notFound("signWith \"" + signWith +
+                   "\" is no wallet account address, private key address or private key id in "
+                   "organization " +
+                   ctx.organizationId());
+  return openSignWith(ctx, *target);
+}
+
+SigningKey openSignWith(RequestContext& ctx, const SignWithTarget& target) {
+  SigningKey k{target.curve, target.addressFormat,
+               ctx.keyring().open(target.walletAccount ? accountKeySecretId(target.id)
+                                                       : privateKeySecretId(target.id),
+                                  kPrivateKeyKind)};
+  k.taproot = k.addressFormat.size() > 4 &&
+              k.addressFormat.compare(k.addressFormat.size() - 4, 4, "P2TR") == 0;
+  k.schnorr = k.addressFormat.rfind("ADDRESS_FORMAT_SPARK_", 0) == 0;
+  return k;
+}
+
+}  // namespace signing

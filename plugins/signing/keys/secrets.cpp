@@ -1,0 +1,236 @@
+#include "keys/secrets.hpp"
+
+#include <algorithm>
+
+#include "keys/export_import.hpp"
+#include "signet/bundles.hpp"
+#include "signet/error.hpp"
+#include "signet/key_params.hpp"
+#include "signet/pagination.hpp"
+
+namespace signing {
+
+using namespace signet;
+
+namespace {
+constexpr const char* kSuite = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+constexpr const char* kSecretKind = "secret";
+constexpr const char* kTargetKind = "secret-import-target";
+constexpr int kMaxSecretsARequest = 50;
+constexpr size_t kMaxSecretBytes = 64 * 1024;
+constexpr size_t kMaxNameBytes = 256;
+constexpr size_t kMaxProperties = 20;
+constexpr size_t kMaxDeletes = 32;  // as the API documents
+
+std::string secretId(const std::string& id) {
+  return "secret:" + id;
+}
+// A target is found by the public key import_secrets names, within its organization.
+std::string targetId(const std::string& organizationId, const std::string& targetPublicHex) {
+  return "secret-import-target:" + organizationId + ":" + targetPublicHex;
+}
+
+void requireSuite(const json::Object& o, const std::string& where) {
+  std::string suite = json::requireString(o, "encryptionSuite", where);
+  if (suite != kSuite)
+    throw invalidArgument("invalid field " + where + ".encryptionSuite: \"" + suite +
+                          "\" is not supported (only " + kSuite + ")");
+}
+
+// Each of parameters.secrets (1 to kMaxSecretsARequest objects in the one suite), with the path
+// that names it in an error.
+void forEachSecret(const json::Object& p,
+                   const std::function<void(const json::Object&, const std::string&)>& each) {
+  json::Array secrets = json::requireArray(p, "secrets", "parameters");
+  if (secrets->size() == 0 || secrets->size() > static_cast<size_t>(kMaxSecretsARequest))
+    throw invalidArgument("invalid field parameters.secrets: " + std::to_string(secrets->size()) +
+                          " secrets, where 1 to " + std::to_string(kMaxSecretsARequest) +
+                          " are taken");
+  for (unsigned i = 0; i < secrets->size(); ++i) {
+    const std::string at = "parameters.secrets[" + std::to_string(i) + "]";
+    auto s = json::objectAt(secrets, i, "parameters.secrets");
+    requireSuite(s, at);
+    each(s, at);
+  }
+}
+
+// [{key, value}] as given, checked: strings, bounded, keys unique.
+json::Array staticProperties(const json::Object& s, const std::string& where) {
+  json::Array out = json::array();
+  auto list = json::optionalArray(s, "staticProperties", where);
+  if (!list) return out;
+  if (list->size() > kMaxProperties)
+    throw invalidArgument("invalid field " + where + ".staticProperties: at most " +
+                          std::to_string(kMaxProperties) + " properties");
+  std::vector<std::string> keys;
+  for (unsigned i = 0; i < list->size(); ++i) {
+    const std::string at = where + ".staticProperties[" + std::to_string(i) + "]";
+    auto kv = json::objectAt(list, i, where + ".staticProperties");
+    std::string key = json::requireString(kv, "key", at);
+    std::string value = json::requireString(kv, "value", at);
+    if (key.empty() || key.size() > kMaxNameBytes || value.size() > kMaxNameBytes)
+      throw invalidArgument("invalid field " + at + ": key of 1 to 256 bytes, value of at most " +
+                            "256");
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
+      throw invalidArgument("invalid field " + at + ".key: \"" + key + "\" is repeated");
+    keys.push_back(key);
+    json::Object copy = json::object();
+    copy->set("key", key);
+    copy->set("value", value);
+    out->add(copy);
+  }
+  return out;
+}
+
+json::Object metadataJson(const Row& r) {
+  json::Object m = json::object();
+  m->set("secretId", r.str(0));
+  if (!r.isNull(1)) m->set("name", r.str(1));
+  m->set("staticProperties",
+         json::parseObject(r.str(2), "stored static properties")->getArray("staticProperties"));
+  m->set("createdAtUnixMs", std::to_string(r.i64(3)));
+  return m;
+}
+}  // namespace
+
+json::Object initImportSecrets(ActivityContext& ctx, const json::Object& p) {
+  requireSuite(p, "parameters");
+  const int n = json::requireInt(p, "numSecrets", "parameters");
+  if (n < 1 || n > kMaxSecretsARequest)
+    throw invalidArgument("invalid field parameters.numSecrets: " + std::to_string(n) +
+                          ", where 1 to " + std::to_string(kMaxSecretsARequest) + " are taken");
+  json::Array messages = json::array();
+  for (int i = 0; i < n; ++i)
+    messages->add(newImportTarget(
+        ctx,
+        [&](const std::string& publicHex) { return targetId(ctx.organizationId(), publicHex); },
+        kTargetKind));
+  json::Object result = json::object();
+  result->set("enclaveTargetMessages", messages);
+  return result;
+}
+
+json::Object importSecrets(ActivityContext& ctx, const json::Object& p) {
+  json::Array ids = json::array();
+  std::vector<std::string> names;
+  forEachSecret(p, [&](const json::Object& s, const std::string& at) {
+    std::string targetHex = json::requireString(s, "targetPublicKey", at);
+    p256PublicKeyParam(targetHex, at + ".targetPublicKey");
+    auto name = json::optionalString(s, "name", at);
+    if (name && (name->empty() || name->size() > kMaxNameBytes))
+      throw invalidArgument("invalid field " + at + ".name: 1 to 256 bytes");
+    if (name &&
+        (std::find(names.begin(), names.end(), *name) != names.end() ||
+         ctx.db().queryOne("SELECT 1 FROM signing_secrets WHERE organization_id = ? AND name = ?",
+                           {ctx.organizationId(), *name})))
+      throw invalidArgument("invalid field " + at + ".name: a secret named \"" + *name +
+                            "\" exists in organization " + ctx.organizationId());
+    if (name) names.push_back(*name);
+    json::Object stored = json::object();  // {"staticProperties": [...]}, as given
+    stored->set("staticProperties", staticProperties(s, at));
+    auto sealed = bundles::parseSealedJson(json::requireString(s, "secretPayload", at));
+    if (!sealed)
+      throw invalidArgument("invalid field " + at +
+                            ".secretPayload: expected {\"encappedPublic\",\"ciphertext\"}");
+    const std::string target = targetId(ctx.organizationId(), targetHex);
+    crypto::SecretBytes targetKey;
+    try {
+      targetKey = ctx.keyring().open(target, kTargetKind);
+    } catch (const Error&) {
+      throw invalidArgument("invalid field " + at + ".targetPublicKey: no import target " +
+                            targetHex.substr(0, 16) + "… of organization " + ctx.organizationId() +
+                            " is waiting; run init_import_secrets first");
+    }
+    auto plain = bundles::open(targetKey, *sealed);
+    if (!plain)
+      throw invalidArgument("invalid field " + at +
+                            ".secretPayload: it was not encrypted to its targetPublicKey");
+    if (plain->size() == 0 || plain->size() > kMaxSecretBytes)
+      throw invalidArgument("invalid field " + at + ".secretPayload: a secret of 1 to " +
+                            std::to_string(kMaxSecretBytes) + " bytes");
+    ctx.keyring().erase(target);  // spent; rolled back with the rest should a later one fail
+    std::string id = ctx.newId();
+    ctx.keyring().seal(secretId(id), kSecretKind, *plain);
+    ctx.db().exec(
+        "INSERT INTO signing_secrets (id, organization_id, name, static_properties, "
+        "created_at_ms) VALUES (?, ?, ?, ?, ?)",
+        {id, ctx.organizationId(), name ? SqlValue(*name) : SqlValue(nullptr),
+         json::stringify(stored), ctx.nowMs()});
+    ids->add(id);
+  });
+  json::Object result = json::object();
+  result->set("secretIds", ids);
+  return result;
+}
+
+json::Object exportSecrets(ActivityContext& ctx, const json::Object& p) {
+  json::Array payloads = json::array();
+  forEachSecret(p, [&](const json::Object& s, const std::string& at) {
+    std::string id = json::requireString(s, "secretId", at);
+    Bytes target =
+        p256PublicKeyParam(json::requireString(s, "targetPublicKey", at), at + ".targetPublicKey");
+    if (!ctx.db().queryOne("SELECT 1 FROM signing_secrets WHERE organization_id = ? AND id = ?",
+                           {ctx.organizationId(), id}))
+      throw notFound("secret " + id + " not found in organization " + ctx.organizationId());
+    payloads->add(exportBundle(ctx, target, ctx.keyring().open(secretId(id), kSecretKind)));
+  });
+  json::Object result = json::object();
+  result->set("secretPayloads", payloads);
+  return result;
+}
+
+json::Object deleteSecrets(ActivityContext& ctx, const json::Object& p) {
+  auto ids = json::requireStringArray(p, "secretIds", "parameters");
+  if (ids.empty() || ids.size() > kMaxDeletes)
+    throw invalidArgument("invalid field parameters.secretIds: " + std::to_string(ids.size()) +
+                          " ids, where 1 to " + std::to_string(kMaxDeletes) + " are taken");
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const std::string at = "parameters.secretIds[" + std::to_string(i) + "]";
+    if (!json::isUuid(ids[i]))
+      throw invalidArgument("invalid field " + at + ": \"" + ids[i] + "\" is not a UUID");
+    if (std::find(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i), ids[i]) !=
+        ids.begin() + static_cast<std::ptrdiff_t>(i))
+      throw invalidArgument("invalid field " + at + ": " + ids[i] + " is repeated");
+    // All or none: one that is not this organization's refuses the whole request.
+    if (!ctx.db().queryOne("SELECT 1 FROM signing_secrets WHERE organization_id = ? AND id = ?",
+                           {ctx.organizationId(), ids[i]}))
+      throw invalidArgument("invalid field " + at + ": no secret " + ids[i] + " in organization " +
+                            ctx.organizationId());
+  }
+  json::Array deleted = json::array();
+  for (const auto& id : ids) {
+    ctx.keyring().erase(secretId(id));
+    ctx.db().exec("DELETE FROM signing_secrets WHERE id = ?", {id});
+    deleted->add(id);
+  }
+  json::Object result = json::object();
+  result->set("secretIds", deleted);
+  return result;
+}
+
+json::Object listSecrets(RequestContext& ctx, const json::Object& body) {
+  Pagination page = parsePagination(body);
+  std::string sql =
+      "SELECT id, name, static_properties, created_at_ms FROM signing_secrets WHERE "
+      "organization_id = ?";
+  SqlParams params{ctx.organizationId()};
+  bool reversed =
+      appendPage(sql, params, page, /*newestFirst=*/true,
+                 cursorIn(ctx.db(), "signing_secrets", ctx.organizationId(), "a secret"));
+  auto rows = ctx.db().query(sql, params);
+  if (reversed) std::reverse(rows.begin(), rows.end());
+  json::Array list = json::array();
+  for (const auto& row : rows) list->add(metadataJson(row));
+  json::Object r = json::object();
+  r->set("secrets", list);
+  return r;
+}
+
+void deleteOrganizationSecrets(ActivityContext& ctx, const std::string& organizationId) {
+  for (const auto& row :
+       ctx.db().query("SELECT id FROM signing_secrets WHERE organization_id = ?", {organizationId}))
+    ctx.keyring().erase(secretId(row.str(0)));
+  ctx.db().exec("DELETE FROM signing_secrets WHERE organization_id = ?", {organizationId});
+}
+
+}  // namespace signing
