@@ -67,14 +67,15 @@ SIGNET_BINARY="$root/build/gateway/signet" node --test tests/conformance/
 
 # Every plugin's conformance tests again with each gateway on a PostgreSQL database of its own
 # (harness.mjs creates it when SIGNET_CONFORMANCE_PG names a server); browser.test.mjs is the
-# auth proxy's. Left out: the console and TLS tests (the store plays no part in what they add:
-# a page, a listener) and the compatibility table (read from the build). The memo plugin has no
-# conformance test; its own tests run on both stores under ctest.
+# auth proxy's; compatibility.test.mjs sends a well-formed request to every implemented
+# operation. Left out: the console and TLS tests (the store plays no part in what they add: a
+# page, a listener). The memo plugin has no conformance test; its own tests run on both stores
+# under ctest.
 stage "conformance on PostgreSQL: every plugin's tests with the gateways on PostgreSQL"
 (cd tests/conformance && SIGNET_BINARY="$root/build/gateway/signet" SIGNET_CONFORMANCE_PG="$SIGNET_TEST_PG" \
   node --test core.test.mjs tenancy.test.mjs credentials.test.mjs policies.test.mjs mfa.test.mjs \
     sessions.test.mjs oauth.test.mjs signing.test.mjs spark.test.mjs broadcast.test.mjs balances.test.mjs \
-    webhooks.test.mjs onramp.test.mjs deployment.test.mjs browser.test.mjs)
+    webhooks.test.mjs onramp.test.mjs deployment.test.mjs browser.test.mjs compatibility.test.mjs)
 
 stage "sanitizers: the whole ctest suite again, built with clang under ASan and UBSan, then every fuzz target under libFuzzer (10 s each, from the committed corpora)"
 scripts/sanitize.sh 10
