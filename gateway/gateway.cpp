@@ -40,7 +40,7 @@ std::string Gateway::ensureKey(Database& db, const crypto::SecretBytes& masterKe
   db.transaction([&](Db& tx) {
     if (auto row =
             tx.queryOne("SELECT value FROM gateway_settings WHERE name = ?", {settingName})) {
-      publicKey = row->str(0);
+      publicKey = row->str("value");
       return;
     }
     auto priv = crypto::generatePrivateKey(crypto::Curve::kP256);

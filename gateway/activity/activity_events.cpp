@@ -149,15 +149,15 @@ size_t ActivityEventDispatcher::drainModule(const std::string& module,
         HandlerContext ctx(gateway_, db, nobody, "");
         for (const auto& row : db.query(sql, {module, gateway_.nowMs()})) {
           ActivityEvent e;
-          e.eventId = eventId = row.str(0);
-          e.activityId = row.str(1);
-          e.organizationId = row.str(2);
-          e.parentOrganizationId = row.str(3);
-          e.activityType = row.str(4);
-          e.status = row.str(5);
-          e.activity = json::parseObject(row.str(6), "stored activity event");
-          e.createdAtMs = row.i64(7);
-          attempts = row.i64(8);
+          e.eventId = eventId = row.str("event_id");
+          e.activityId = row.str("activity_id");
+          e.organizationId = row.str("organization_id");
+          e.parentOrganizationId = row.str("parent_organization_id");
+          e.activityType = row.str("activity_type");
+          e.status = row.str("status");
+          e.activity = json::parseObject(row.str("activity"), "stored activity event");
+          e.createdAtMs = row.i64("created_at_ms");
+          attempts = row.i64("attempts");
           handler(ctx, e);
           db.exec("DELETE FROM activity_events WHERE module = ? AND event_id = ?",
                   {module, eventId});

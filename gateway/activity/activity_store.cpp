@@ -14,21 +14,22 @@ const char* kColumns =
 
 ActivityRecord fromRow(const Row& r) {
   ActivityRecord a;
-  a.id = r.str(0);
-  a.organizationId = r.str(1);
-  a.type = r.str(2);
-  a.status = r.str(3);
-  a.fingerprint = r.str(4);
-  a.intent = json::parseObject(r.str(5), "stored intent");
-  a.result = r.isNull(6) ? json::object() : json::parseObject(r.str(6), "stored result");
-  a.votes = json::parseObject("{\"v\":" + r.str(7) + "}", "stored votes")->getArray("v");
-  a.failure = r.isNull(8) ? nullptr : json::parseObject(r.str(8), "stored failure");
-  a.createdAtMs = r.i64(9);
-  a.updatedAtMs = r.i64(10);
-  a.generateAppProofs = r.i64(11) != 0;
-  if (!r.isNull(12))
-    a.appProofs =
-        json::parseObject("{\"p\":" + r.str(12) + "}", "stored app proofs")->getArray("p");
+  a.id = r.str("id");
+  a.organizationId = r.str("organization_id");
+  a.type = r.str("type");
+  a.status = r.str("status");
+  a.fingerprint = r.str("fingerprint");
+  a.intent = json::parseObject(r.str("intent"), "stored intent");
+  a.result =
+      r.isNull("result") ? json::object() : json::parseObject(r.str("result"), "stored result");
+  a.votes = json::parseObject("{\"v\":" + r.str("votes") + "}", "stored votes")->getArray("v");
+  a.failure = r.isNull("failure") ? nullptr : json::parseObject(r.str("failure"), "stored failure");
+  a.createdAtMs = r.i64("created_at_ms");
+  a.updatedAtMs = r.i64("updated_at_ms");
+  a.generateAppProofs = r.i64("generate_app_proofs") != 0;
+  if (!r.isNull("app_proofs"))
+    a.appProofs = json::parseObject("{\"p\":" + r.str("app_proofs") + "}", "stored app proofs")
+                      ->getArray("p");
   return a;
 }
 
@@ -124,7 +125,7 @@ std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizat
        db.query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations WHERE "
                 "organization_id = ? AND activity_id = ? ORDER BY created_at_ms, id",
                 {organizationId, activityId}))
-    out.push_back({r.str(0), r.str(1), r.str(2), r.i64(3)});
+    out.push_back({r.str("id"), r.str("vote_id"), r.str("evaluations"), r.i64("created_at_ms")});
   return out;
 }
 
@@ -133,8 +134,8 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
   // First the page's ids and sizes, then only the activities that fit the budget.
   std::string sql =
       "SELECT id, LENGTH(intent) + LENGTH(votes) + COALESCE(LENGTH(result), 0) + "
-      "COALESCE(LENGTH(failure), 0) + COALESCE(LENGTH(app_proofs), 0) FROM activities WHERE "
-      "organization_id = ?";
+      "COALESCE(LENGTH(failure), 0) + COALESCE(LENGTH(app_proofs), 0) AS size FROM activities "
+      "WHERE organization_id = ?";
   SqlParams params{organizationId};
   if (!filter.statuses.empty()) {
     sql += " AND status IN (" + placeholders(filter.statuses.size()) + ")";
@@ -149,9 +150,9 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
   std::vector<std::string> ids;
   size_t characters = 0;
   for (const auto& row : db.query(sql, params)) {
-    auto size = static_cast<size_t>(row.i64(1));
+    auto size = static_cast<size_t>(row.i64("size"));
     if (!ids.empty() && characters + size > filter.maxCharacters) break;
-    ids.push_back(row.str(0));
+    ids.push_back(row.str("id"));
     characters += size;
   }
   if (ids.empty()) return {};
@@ -170,7 +171,7 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
 
 std::string storedStatus(Db& db, const std::string& id) {
   auto row = db.queryOne("SELECT status FROM activities WHERE id = ?", {id});
-  return row ? row->str(0) : std::string();
+  return row ? row->str("status") : std::string();
 }
 
 json::Object failureJson(Code code, const std::string& message) {

@@ -33,7 +33,8 @@ std::string httpDate(int64_t ms) {
 // The organization whose assignment applies: a sub-organization follows its parent.
 std::string assignedOrganization(Db& db, const std::string& organizationId) {
   auto row = db.queryOne("SELECT parent_id FROM organizations WHERE id = ?", {organizationId});
-  if (row && row->optStr(0) && !row->optStr(0)->empty()) return *row->optStr(0);
+  if (row && row->optStr("parent_id") && !row->optStr("parent_id")->empty())
+    return *row->optStr("parent_id");
   return organizationId;
 }
 
@@ -96,15 +97,16 @@ std::map<std::string, RolloutAssignment> loadRollouts(Db& db) {
                                 "replacement, sunset_ms, updated_at_ms FROM activity_rollouts",
                                 {})) {
     RolloutAssignment a;
-    a.state = parseRolloutState(r.str(1)).value_or(RolloutState::kDisabled);
-    auto ids = json::parseObject("{\"ids\":" + r.str(2) + "}", "activity_rollouts");
+    a.state = parseRolloutState(r.str("state")).value_or(RolloutState::kDisabled);
+    auto ids =
+        json::parseObject("{\"ids\":" + r.str("organization_ids") + "}", "activity_rollouts");
     for (const auto& id : json::optionalStringArray(ids, "ids", "")) a.organizations.insert(id);
-    a.percent = static_cast<int>(r.i64(3));
-    a.replacement = r.str(4);
-    a.sunsetMs = r.i64(5);
-    a.sinceMs = r.i64(6);
+    a.percent = static_cast<int>(r.i64("percent"));
+    a.replacement = r.str("replacement");
+    a.sunsetMs = r.i64("sunset_ms");
+    a.sinceMs = r.i64("updated_at_ms");
     a.byOperator = true;
-    out[r.str(0)] = std::move(a);
+    out[r.str("activity_type")] = std::move(a);
   }
   return out;
 }

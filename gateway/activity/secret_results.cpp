@@ -67,7 +67,7 @@ int sealStoredInClear(Db& db, Keyring& keyring, const std::vector<const Activity
     if (!results && !parameters) continue;
     for (const auto& row :
          db.query("SELECT organization_id, id FROM activities WHERE type = ?", {spec->type})) {
-      auto record = find(db, row.str(0), row.str(1));
+      auto record = find(db, row.str("organization_id"), row.str("id"));
       if (!record) continue;
       std::string before = json::stringify(record->result) + json::stringify(record->intent);
       ActivityRecord stored = *record;

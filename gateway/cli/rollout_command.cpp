@@ -97,9 +97,9 @@ int rolloutSetCommand(const std::vector<std::string>& argv) {
     for (const auto& id : args.list("orgs")) {
       auto row = db.queryOne("SELECT parent_id FROM organizations WHERE id = ?", {id});
       if (!row) throw UsageError("--orgs names organization '" + id + "', which does not exist");
-      if (row->optStr(0) && !row->optStr(0)->empty())
+      if (row->optStr("parent_id") && !row->optStr("parent_id")->empty())
         throw UsageError("--orgs names '" + id + "', a sub-organization; it follows its parent " +
-                         *row->optStr(0));
+                         *row->optStr("parent_id"));
       a.organizations.insert(id);
     }
     if (stateName == "default")

@@ -10,8 +10,10 @@ constexpr const char* kColumns =
     "created_at_ms, updated_at_ms";
 
 MfaPolicyRecord policyFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), stepsFromText(r.str(5)),
-          r.i64(6), r.str(7), r.i64(8), r.i64(9)};
+  return {r.str("id"),           r.str("organization_id"), r.str("user_id"),
+          r.str("name"),         r.str("condition_expr"),  stepsFromText(r.str("required_methods")),
+          r.i64("eval_order"),   r.str("notes"),           r.i64("created_at_ms"),
+          r.i64("updated_at_ms")};
 }
 }  // namespace
 
@@ -84,7 +86,7 @@ std::vector<Presentation> presentationsOf(Db& db, const std::string& activityId)
                                 "mfa_presentations WHERE activity_id = ? ORDER BY created_at_ms, "
                                 "vote_id",
                                 {activityId}))
-    out.push_back({r.str(0), r.str(1), {r.str(2), r.str(3)}});
+    out.push_back({r.str("vote_id"), r.str("user_id"), {r.str("method_type"), r.str("method_id")}});
   return out;
 }
 
@@ -110,7 +112,7 @@ json::Array statusesOf(Db& db, const std::string& organizationId, const std::str
     params.push_back(*userId);
   }
   for (const auto& r : db.query(sql + " ORDER BY user_id", params))
-    out->add(json::parseObject(r.str(0), "stored MFA status"));
+    out->add(json::parseObject(r.str("status"), "stored MFA status"));
   return out;
 }
 

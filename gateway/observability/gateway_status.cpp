@@ -12,7 +12,7 @@ json::Object gatewayStatus(const Catalog& catalog, RequestContext& ctx, const js
   // The query ran in a read transaction, so the store answered; the count shows it did.
   out->set("storeUp", true);
   out->set("organizationCount",
-           std::to_string(ctx.db().queryOne("SELECT COUNT(*) FROM organizations")->i64(0)));
+           std::to_string(ctx.db().queryOne("SELECT COUNT(*) AS n FROM organizations")->i64("n")));
 
   json::Array modules = json::array();
   std::vector<const ActivitySpec*> specs;

@@ -29,10 +29,10 @@ std::string scrapeMetrics(Gateway& gateway) {
                "Activity events in the core's outbox, not yet handled, by module",
                {{"module", m->name}},
                static_cast<double>(ctx.db()
-                                       .queryOne("SELECT COUNT(*) FROM activity_events WHERE "
-                                                 "module = ?",
+                                       .queryOne("SELECT COUNT(*) AS n FROM activity_events "
+                                                 "WHERE module = ?",
                                                  {m->name})
-                                       ->i64(0))});
+                                       ->i64("n"))});
       for (const auto& m : gateway.catalog().modules()) {
         if (!m->enabled) continue;
         for (const auto& g : m->gauges) {

@@ -12,8 +12,10 @@ const char* kColumns =
     "id, organization_id, name, effect, condition_expr, consensus_expr, time_expr, notes, "
     "created_at_ms, updated_at_ms";
 PolicyRecord fromRow(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4),
-          r.str(5), r.str(6), r.str(7), r.i64(8), r.i64(9)};
+  return {r.str("id"),           r.str("organization_id"), r.str("name"),
+          r.str("effect"),       r.str("condition_expr"),  r.str("consensus_expr"),
+          r.str("time_expr"),    r.str("notes"),           r.i64("created_at_ms"),
+          r.i64("updated_at_ms")};
 }
 
 // The keywords each expression may read (Turnkey's policy language documentation lists them per
@@ -69,18 +71,18 @@ std::optional<std::string> policyIdNamed(Db& db, const std::string& organization
                                          const std::string& name) {
   auto r = db.queryOne("SELECT id FROM policies WHERE organization_id = ? AND name = ?",
                        {organizationId, name});
-  return r ? std::optional<std::string>(r->str(0)) : std::nullopt;
+  return r ? std::optional<std::string>(r->str("id")) : std::nullopt;
 }
 
 size_t policyCount(Db& db, const std::string& organizationId) {
   return static_cast<size_t>(
-      db.queryOne("SELECT COUNT(*) FROM policies WHERE organization_id = ?", {organizationId})
-          ->i64(0));
+      db.queryOne("SELECT COUNT(*) AS n FROM policies WHERE organization_id = ?", {organizationId})
+          ->i64("n"));
 }
 
 std::string policyVersion(Db& db, const std::string& organizationId) {
   auto r = db.queryOne("SELECT policy_version FROM organizations WHERE id = ?", {organizationId});
-  return r ? r->str(0) : "";
+  return r ? r->str("policy_version") : "";
 }
 
 // A fresh random token rather than a counter: a counter bumped by a transaction that rolls

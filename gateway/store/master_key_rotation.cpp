@@ -39,13 +39,14 @@ std::string copyBatch(Database& database, const std::string& after,
                   "signet_secrets WHERE id > ? ORDER BY id LIMIT " +
                       std::to_string(kBatch),
                   {after})) {
-      last = row.str(0);
-      const std::string id = row.str(0), kind = row.str(1);
-      auto pendingNonce = row.optStr(4), pendingCiphertext = row.optStr(5);
+      last = row.str("id");
+      const std::string id = row.str("id"), kind = row.str("kind");
+      auto pendingNonce = row.optStr("next_nonce"),
+           pendingCiphertext = row.optStr("next_ciphertext");
       // Already copied by an earlier run that stopped.
       if (pendingCiphertext && openSealed(next, id, kind, *pendingNonce, *pendingCiphertext))
         continue;
-      auto plaintext = openSealed(current, id, kind, row.str(2), row.str(3));
+      auto plaintext = openSealed(current, id, kind, row.str("nonce"), row.str("ciphertext"));
       if (!plaintext && pendingCiphertext)
         plaintext = openSealed(current, id, kind, *pendingNonce, *pendingCiphertext);
       if (!plaintext)
@@ -71,17 +72,18 @@ size_t promote(Database& database, const crypto::SecretBytes& installed) {
     for (const auto& row :
          db.query("SELECT id, kind, next_nonce, next_ciphertext FROM signet_secrets WHERE "
                   "next_ciphertext IS NOT NULL")) {
-      bool opens =
-          openSealed(installed, row.str(0), row.str(1), row.str(2), row.str(3)).has_value();
+      bool opens = openSealed(installed, row.str("id"), row.str("kind"), row.str("next_nonce"),
+                              row.str("next_ciphertext"))
+                       .has_value();
       if (opens) {
         db.exec(
             "UPDATE signet_secrets SET nonce = next_nonce, ciphertext = next_ciphertext, "
             "next_nonce = NULL, next_ciphertext = NULL WHERE id = ?",
-            {row.str(0)});
+            {row.str("id")});
         ++promoted;
       } else {
         db.exec("UPDATE signet_secrets SET next_nonce = NULL, next_ciphertext = NULL WHERE id = ?",
-                {row.str(0)});
+                {row.str("id")});
       }
     }
   });

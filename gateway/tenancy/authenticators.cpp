@@ -59,7 +59,7 @@ json::Object recoverUser(ActivityContext& ctx, const json::Object& params) {
         userId + "; this request was stamped by user " + caller.userId);
   std::string id = users::addAuthenticator(ctx.db(), ctx.organizationId(), userId, authenticator,
                                            "parameters.authenticator", ctx.nowMs());
-  directory::deleteApiKey(ctx.db(), ctx.organizationId(), key->str(0));
+  directory::deleteApiKey(ctx.db(), ctx.organizationId(), key->str("id"));
   json::Object r = json::object();
   r->set("authenticatorId", json::stringArray({id}));
   return r;

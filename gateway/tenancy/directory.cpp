@@ -29,9 +29,14 @@ const char* kOrgColumns =
     "id, name, parent_id, root_quorum_threshold, created_at_ms, updated_at_ms, "
     "disable_email_recovery, disable_email_auth, disable_sms_auth, disable_otp_email_auth";
 OrganizationRecord orgFrom(const Row& r) {
-  OrganizationRecord o{r.str(0), r.str(1), r.optStr(2), static_cast<int>(r.i64(3)),
-                       r.i64(4), r.i64(5)};
-  o.flags = {r.i64(6) != 0, r.i64(7) != 0, r.i64(8) != 0, r.i64(9) != 0};
+  OrganizationRecord o{r.str("id"),
+                       r.str("name"),
+                       r.optStr("parent_id"),
+                       static_cast<int>(r.i64("root_quorum_threshold")),
+                       r.i64("created_at_ms"),
+                       r.i64("updated_at_ms")};
+  o.flags = {r.i64("disable_email_recovery") != 0, r.i64("disable_email_auth") != 0,
+             r.i64("disable_sms_auth") != 0, r.i64("disable_otp_email_auth") != 0};
   return o;
 }
 int64_t flag(bool b) {
@@ -42,16 +47,33 @@ const char* kUserColumns =
     "id, organization_id, name, email, phone_number, created_at_ms, updated_at_ms, "
     "email_verified, phone_number_verified";
 UserRecord userFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2),      r.optStr(3),  r.optStr(4),
-          r.i64(5), r.i64(6), r.i64(7) != 0, r.i64(8) != 0};
+  return {r.str("id"),
+          r.str("organization_id"),
+          r.str("name"),
+          r.optStr("email"),
+          r.optStr("phone_number"),
+          r.i64("created_at_ms"),
+          r.i64("updated_at_ms"),
+          r.i64("email_verified") != 0,
+          r.i64("phone_number_verified") != 0};
 }
 
 const char* kKeyColumns =
     "id, organization_id, user_id, name, public_key, curve, credential_type, expires_at_ms, "
     "created_at_ms, updated_at_ms, session_profile_id, rate_budget";
 ApiKeyRecord keyFrom(const Row& r) {
-  return {r.str(0), r.str(1),    r.str(2), r.str(3), r.str(4),     r.str(5),
-          r.str(6), r.optI64(7), r.i64(8), r.i64(9), r.optStr(10), r.optStr(11)};
+  return {r.str("id"),
+          r.str("organization_id"),
+          r.str("user_id"),
+          r.str("name"),
+          r.str("public_key"),
+          r.str("curve"),
+          r.str("credential_type"),
+          r.optI64("expires_at_ms"),
+          r.i64("created_at_ms"),
+          r.i64("updated_at_ms"),
+          r.optStr("session_profile_id"),
+          r.optStr("rate_budget")};
 }
 std::vector<ApiKeyRecord> keysFrom(const std::vector<Row>& rows) {
   std::vector<ApiKeyRecord> out;
@@ -64,21 +86,21 @@ const char* kAuthenticatorColumns =
     "aaguid, transports, attestation_type, sign_count, created_at_ms, updated_at_ms";
 AuthenticatorRecord authenticatorFrom(const Row& r) {
   AuthenticatorRecord a;
-  a.id = r.str(0);
-  a.organizationId = r.str(1);
-  a.userId = r.str(2);
-  a.name = r.str(3);
-  a.credentialId = r.str(4);
-  a.algorithm = static_cast<int>(r.i64(5));
-  a.publicKey = r.str(6);
-  a.rsaExponent = r.optStr(7);
-  a.aaguid = r.str(8);
-  auto transports = json::parseObject("{\"t\":" + r.str(9) + "}", "stored transports");
+  a.id = r.str("id");
+  a.organizationId = r.str("organization_id");
+  a.userId = r.str("user_id");
+  a.name = r.str("name");
+  a.credentialId = r.str("credential_id");
+  a.algorithm = static_cast<int>(r.i64("algorithm"));
+  a.publicKey = r.str("public_key");
+  a.rsaExponent = r.optStr("rsa_exponent");
+  a.aaguid = r.str("aaguid");
+  auto transports = json::parseObject("{\"t\":" + r.str("transports") + "}", "stored transports");
   a.transports = json::requireStringArray(transports, "t", "");
-  a.attestationType = r.str(10);
-  a.signCount = r.i64(11);
-  a.createdAtMs = r.i64(12);
-  a.updatedAtMs = r.i64(13);
+  a.attestationType = r.str("attestation_type");
+  a.signCount = r.i64("sign_count");
+  a.createdAtMs = r.i64("created_at_ms");
+  a.updatedAtMs = r.i64("updated_at_ms");
   return a;
 }
 std::vector<AuthenticatorRecord> authenticatorsFrom(const std::vector<Row>& rows) {
@@ -143,7 +165,7 @@ std::vector<std::string> rootQuorumUserIds(Db& db, const std::string& organizati
   for (const auto& r : db.query("SELECT user_id FROM root_quorum_members WHERE organization_id "
                                 "= ? ORDER BY user_id",
                                 {organizationId}))
-    out.push_back(r.str(0));
+    out.push_back(r.str("user_id"));
   return out;
 }
 
@@ -169,7 +191,7 @@ void renameOrganization(Db& db, const std::string& organizationId, const std::st
 std::vector<std::string> subOrganizationIds(Db& db, const std::string& parentId) {
   std::vector<std::string> out;
   for (const auto& r : db.query("SELECT id FROM organizations WHERE parent_id = ?", {parentId}))
-    out.push_back(r.str(0));
+    out.push_back(r.str("id"));
   return out;
 }
 
@@ -253,8 +275,8 @@ std::vector<UserRecord> listUsers(Db& db, const std::string& organizationId) {
 
 size_t countUsers(Db& db, const std::string& organizationId) {
   return static_cast<size_t>(
-      db.queryOne("SELECT COUNT(*) FROM users WHERE organization_id = ?", {organizationId})
-          ->i64(0));
+      db.queryOne("SELECT COUNT(*) AS n FROM users WHERE organization_id = ?", {organizationId})
+          ->i64("n"));
 }
 
 void deleteUser(Db& db, const std::string& organizationId, const std::string& userId) {
@@ -278,7 +300,7 @@ std::vector<std::string> tagIdsOfUser(Db& db, const std::string& userId) {
   std::vector<std::string> out;
   for (const auto& r :
        db.query("SELECT tag_id FROM user_tag_members WHERE user_id = ? ORDER BY tag_id", {userId}))
-    out.push_back(r.str(0));
+    out.push_back(r.str("tag_id"));
   return out;
 }
 

@@ -47,7 +47,7 @@ void DirectoryCache::clearLocked() {
 
 int64_t DirectoryView::generation() {
   if (!generation_)
-    generation_ = db_.queryOne("SELECT value FROM directory_generation WHERE id = 1")->i64(0);
+    generation_ = db_.queryOne("SELECT value FROM directory_generation WHERE id = 1")->i64("value");
   return *generation_;
 }
 

@@ -12,8 +12,8 @@ json::Object createInvitations(ActivityContext& ctx, const json::Object& params)
   Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
   if (static_cast<size_t>(
-          db.queryOne("SELECT COUNT(*) FROM invitations WHERE organization_id = ?", {org})
-              ->i64(0)) +
+          db.queryOne("SELECT COUNT(*) AS n FROM invitations WHERE organization_id = ?", {org})
+              ->i64("n")) +
           list->size() >
       kMaxPerOrganization)
     throw resourceExhausted("organization " + org + " would have more than " +

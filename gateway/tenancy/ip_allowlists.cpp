@@ -111,11 +111,11 @@ std::vector<IpAllowlist> listsOf(Db& db, const std::string& organizationId) {
                 {organizationId})) {
     IpAllowlist list;
     list.organizationId = organizationId;
-    list.publicKey = row.str(0);
-    if (!row.isNull(1)) list.enabled = row.i64(1) != 0;
-    list.onEvaluationError = row.str(2);
+    list.publicKey = row.str("public_key");
+    if (!row.isNull("enabled")) list.enabled = row.i64("enabled") != 0;
+    list.onEvaluationError = row.str("on_evaluation_error");
     try {
-      list.rules = rulesFrom(row.str(3));
+      list.rules = rulesFrom(row.str("rules"));
     } catch (const std::exception&) {
       list.unreadable = true;  // refusal() lets onEvaluationError decide, not a 400 for all
     }

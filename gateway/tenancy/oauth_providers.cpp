@@ -66,9 +66,10 @@ std::string add(ActivityContext& ctx, const std::string& organizationId, const s
   if (iss.empty() || sub.empty() || aud.empty())
     throw invalidArgument("invalid field " + field + ": the OIDC identity needs iss, sub and aud");
   Db& db = ctx.db();
-  if (db.queryOne("SELECT COUNT(*) FROM oauth_providers WHERE organization_id = ? AND user_id = ?",
-                  {organizationId, userId})
-          ->i64(0) >= static_cast<int64_t>(kMaxPerUser))
+  if (db.queryOne(
+            "SELECT COUNT(*) AS n FROM oauth_providers WHERE organization_id = ? AND user_id = ?",
+            {organizationId, userId})
+          ->i64("n") >= static_cast<int64_t>(kMaxPerUser))
     throw resourceExhausted("user " + userId + " in organization " + organizationId +
                             " already has " + std::to_string(kMaxPerUser) +
                             " OAuth providers, the limit");
@@ -97,13 +98,13 @@ json::Array ofUser(Db& db, const std::string& organizationId, const std::string&
   }
   for (const auto& r : db.query(sql + " ORDER BY created_at_ms, id", params)) {
     json::Object p = json::object();
-    p->set("providerId", r.str(0));
-    p->set("providerName", r.str(1));
-    p->set("issuer", r.str(2));
-    p->set("audience", r.str(3));
-    p->set("subject", r.str(4));
-    p->set("createdAt", json::timestamp(r.i64(5)));
-    p->set("updatedAt", json::timestamp(r.i64(6)));
+    p->set("providerId", r.str("id"));
+    p->set("providerName", r.str("name"));
+    p->set("issuer", r.str("issuer"));
+    p->set("audience", r.str("audience"));
+    p->set("subject", r.str("subject"));
+    p->set("createdAt", json::timestamp(r.i64("created_at_ms")));
+    p->set("updatedAt", json::timestamp(r.i64("updated_at_ms")));
     providers->add(p);
   }
   return providers;
@@ -127,7 +128,7 @@ std::optional<std::string> userWithIdentity(Db& db, const std::string& organizat
     params.insert(params.end(), audiences.begin(), audiences.end());
   }
   auto row = db.queryOne(sql + " ORDER BY created_at_ms, id LIMIT 1", params);
-  return row ? std::optional<std::string>(row->str(0)) : std::nullopt;
+  return row ? std::optional<std::string>(row->str("user_id")) : std::nullopt;
 }
 
 std::optional<std::string> providerOfToken(Db& db, const std::string& organizationId,
@@ -142,7 +143,7 @@ std::optional<std::string> providerOfToken(Db& db, const std::string& organizati
       "subject = ? AND audience IN (" +
           placeholders(audiences.size()) + ") ORDER BY created_at_ms, id LIMIT 1",
       params);
-  return row ? std::optional<std::string>(row->str(0)) : std::nullopt;
+  return row ? std::optional<std::string>(row->str("id")) : std::nullopt;
 }
 
 std::pair<std::string, SqlParams> subOrganizationCondition(const OidcIdentity& token) {
@@ -198,7 +199,7 @@ json::Object deleteOauthProviders(ActivityContext& ctx, const json::Object& para
     auto row = ctx.db().queryOne(
         "SELECT user_id FROM oauth_providers WHERE organization_id = ? AND id = ?",
         {ctx.organizationId(), id});
-    if (!row || row->str(0) != userId)
+    if (!row || row->str("user_id") != userId)
       throw notFound("OAuth provider " + id + " of user " + userId + " not found in organization " +
                      ctx.organizationId());
     ctx.db().exec("DELETE FROM oauth_providers WHERE organization_id = ? AND id = ?",

@@ -43,8 +43,8 @@ json::Array features(Db& db, const std::string& organizationId) {
                                   "organization_id = ? ORDER BY name",
                                   {organizationId})) {
     json::Object f = json::object();
-    f->set("name", row.str(0));
-    f->set("value", row.str(1));
+    f->set("name", row.str("name"));
+    f->set("value", row.str("value"));
     list->add(f);
   }
   return list;

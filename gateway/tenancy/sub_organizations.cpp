@@ -148,19 +148,19 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
     }
   }
   // Oldest first.
-  bool reverse = appendPage(
-      sql, params, parsePagination(body), /*newestFirst=*/false, [&](const std::string& id) {
-        auto row = ctx.db().queryOne(
-            "SELECT created_at_ms FROM organizations WHERE id = ? AND parent_id = ?",
-            {id, ctx.organizationId()});
-        if (!row)
-          throw invalidArgument("invalid field paginationOptions: cursor " + id +
-                                " is not a sub-organization of " + ctx.organizationId());
-        return row->i64(0);
-      });
+  auto rows =
+      queryPage(ctx.db(), sql, params, parsePagination(body), /*newestFirst=*/false,
+                [&](const std::string& id) {
+                  auto row = ctx.db().queryOne(
+                      "SELECT created_at_ms FROM organizations WHERE id = ? AND parent_id = ?",
+                      {id, ctx.organizationId()});
+                  if (!row)
+                    throw invalidArgument("invalid field paginationOptions: cursor " + id +
+                                          " is not a sub-organization of " + ctx.organizationId());
+                  return row->i64("created_at_ms");
+                });
   std::vector<std::string> ids;
-  for (const auto& row : ctx.db().query(sql, params)) ids.push_back(row.str(0));
-  if (reverse) std::reverse(ids.begin(), ids.end());
+  for (const auto& row : rows) ids.push_back(row.str("id"));
   json::Object r = json::object();
   r->set("organizationIds", json::stringArray(ids));
   return r;

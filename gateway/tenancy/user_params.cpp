@@ -10,7 +10,7 @@ namespace signet::users {
 
 namespace {
 size_t count(Db& db, const std::string& sql, const SqlParams& params) {
-  return static_cast<size_t>(db.queryOne(sql, params)->i64(0));
+  return static_cast<size_t>(db.queryOne(sql, params)->i64("n"));
 }
 }  // namespace
 
@@ -18,7 +18,8 @@ std::string addAuthenticator(Db& db, const std::string& organizationId, const st
                              const json::Object& params, const std::string& field, int64_t nowMs) {
   AuthenticatorRecord a;
   parseAuthenticatorParams(params, field, a);
-  if (count(db, "SELECT COUNT(*) FROM authenticators WHERE organization_id = ? AND user_id = ?",
+  if (count(db,
+            "SELECT COUNT(*) AS n FROM authenticators WHERE organization_id = ? AND user_id = ?",
             {organizationId, userId}) >= kMaxAuthenticatorsPerUser)
     throw resourceExhausted("user " + userId + " in organization " + organizationId +
                             " already has " + std::to_string(kMaxAuthenticatorsPerUser) +

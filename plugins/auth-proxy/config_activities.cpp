@@ -54,7 +54,7 @@ void issueProxyKey(ActivityContext& ctx, ProxyConfig& c) {
   // What strangers make the proxy ask is charged to the proxy's budget, never the organization's.
   identity(ctx).setApiKeyRateBudget(ctx, c.apiKeyId, kAuthProxyBudget);
   c.apiPublicKey = pub;
-  ctx.keyring().seal(keySecretId(c.configId), kKeyKind, priv);
+  proxyConfigs().seal(ctx.keyring(), proxyKeyPart(), c.configId, priv);
 }
 
 }  // namespace
@@ -105,7 +105,7 @@ json::Object disableAuthProxy(ActivityContext& ctx, const json::Object&) {
     throw failedPrecondition("the auth proxy of organization " + ctx.organizationId() +
                              " is already disabled");
   identity(ctx).deleteSessionKey(ctx, c.organizationId, c.userId, c.apiKeyId);
-  ctx.keyring().erase(keySecretId(c.configId));
+  proxyConfigs().erase(ctx.keyring(), proxyKeyPart(), c.configId);
   c.enabled = false;
   c.apiKeyId.clear();
   c.apiPublicKey.clear();
@@ -121,10 +121,7 @@ json::Object getAuthProxyConfig(RequestContext& ctx, const json::Object&) {
 }
 
 void forgetOrganization(ActivityContext& ctx, const std::string& organizationId, bool) {
-  auto c = configOfOrganization(ctx.db(), organizationId);
-  if (!c) return;
-  ctx.keyring().erase(keySecretId(c->configId));
-  deleteConfigsOf(ctx.db(), organizationId);
+  proxyConfigs().removeAllOf(ctx.db(), ctx.keyring(), organizationId);
 }
 
 }  // namespace auth_proxy

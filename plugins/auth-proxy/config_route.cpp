@@ -62,7 +62,7 @@ HttpReply serveProxyConfig(RequestContext& ctx, const HttpCall& call,
   out->set("config", configJson(*config));
   out->set("signerPublicKey", ctx.signerPublicKey());
   if (config->enabled) {
-    auto key = ctx.keyring().open(keySecretId(config->configId), kKeyKind);
+    auto key = proxyConfigs().open(ctx.keyring(), proxyKeyPart(), config->configId);
     out->set("sealedApiKey", sealedKeyJson(sealProxyKey(key, serviceKey)));
   }
   return reply(200, out);

@@ -15,22 +15,33 @@ std::optional<ProxyConfig> one(Db& db, const std::string& where, const std::stri
       {value});
   if (!row) return std::nullopt;
   ProxyConfig c;
-  c.configId = row->str(0);
-  c.organizationId = row->str(1);
-  c.userId = row->str(2);
-  c.policyId = row->str(3);
-  c.apiKeyId = row->str(4);
-  c.apiPublicKey = row->str(5);
-  c.enabled = row->i64(6) != 0;
-  c.settings = json::parseObject(row->str(7), "stored auth proxy settings");
-  c.createdAtMs = row->i64(8);
-  c.updatedAtMs = row->i64(9);
+  c.configId = row->str("config_id");
+  c.organizationId = row->str("organization_id");
+  c.userId = row->str("user_id");
+  c.policyId = row->str("policy_id");
+  c.apiKeyId = row->str("api_key_id");
+  c.apiPublicKey = row->str("api_public_key");
+  c.enabled = row->i64("enabled") != 0;
+  c.settings = json::parseObject(row->str("settings"), "stored auth proxy settings");
+  c.createdAtMs = row->i64("created_at_ms");
+  c.updatedAtMs = row->i64("updated_at_ms");
   return c;
 }
 }  // namespace
 
-std::string keySecretId(const std::string& configId) {
-  return "auth-proxy-key:" + configId;
+const SealedCredentials& proxyConfigs() {
+  // One per organization (enable_auth_proxy reuses it), so no bound of its own.
+  static const SealedCredentials store{
+      .table = "auth_proxy_configs",
+      .idColumn = "config_id",
+      .noun = "auth proxy configuration",
+      .maxPerOrganization = 0,
+      .parts = {{.prefix = "auth-proxy-key:", .suffix = "", .kind = "p256-private-key"}}};
+  return store;
+}
+
+const SealedCredentials::Part& proxyKeyPart() {
+  return proxyConfigs().parts[0];
 }
 
 std::optional<ProxyConfig> configOfOrganization(Db& db, const std::string& organizationId) {
@@ -54,10 +65,6 @@ void updateConfig(Db& db, const ProxyConfig& c) {
       "settings = ?, updated_at_ms = ? WHERE config_id = ?",
       {c.apiKeyId, c.apiPublicKey, int64_t(c.enabled ? 1 : 0), json::stringify(c.settings),
        c.updatedAtMs, c.configId});
-}
-
-void deleteConfigsOf(Db& db, const std::string& organizationId) {
-  db.exec("DELETE FROM auth_proxy_configs WHERE organization_id = ?", {organizationId});
 }
 
 json::Object configJson(const ProxyConfig& c) {

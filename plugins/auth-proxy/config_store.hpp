@@ -6,6 +6,7 @@
 
 #include "signet/db.hpp"
 #include "signet/json.hpp"
+#include "signet/sealed_credentials.hpp"
 
 namespace auth_proxy {
 
@@ -22,15 +23,15 @@ struct ProxyConfig {
   int64_t updatedAtMs = 0;
 };
 
-// Where the proxy API key's private half is sealed in the keyring, and as what.
-std::string keySecretId(const std::string& configId);
-inline constexpr const char* kKeyKind = "p256-private-key";
+// The configurations' table and their one sealed part: the private half of the proxy's API key,
+// sealed under "auth-proxy-key:<config id>" while the proxy is enabled.
+const signet::SealedCredentials& proxyConfigs();
+const signet::SealedCredentials::Part& proxyKeyPart();
 
 std::optional<ProxyConfig> configOfOrganization(signet::Db& db, const std::string& organizationId);
 std::optional<ProxyConfig> configById(signet::Db& db, const std::string& configId);
 void insertConfig(signet::Db& db, const ProxyConfig& c);
 void updateConfig(signet::Db& db, const ProxyConfig& c);
-void deleteConfigsOf(signet::Db& db, const std::string& organizationId);
 
 // {configId, organizationId, userId, policyId, enabled, apiPublicKey, settings, createdAt,
 // updatedAt}: never the key.

@@ -77,10 +77,10 @@ json::Object Instances::appStatus(RequestContext& ctx, const json::Object& body)
   const int64_t readySince = ctx.nowMs() - 3 * int64_t{settings_.heartbeatSeconds} * 1000;
   for (const auto& r :
        ctx.db().query("SELECT version, heartbeat_at_ms FROM deployment_instances", {})) {
-    auto& d = byVersion[r.str(0)];
+    auto& d = byVersion[r.str("version")];
     d.desired += 1;
-    d.ready += r.i64(1) >= readySince ? 1 : 0;
-    d.lastUpdatedMs = std::max(d.lastUpdatedMs, r.i64(1));
+    d.ready += r.i64("heartbeat_at_ms") >= readySince ? 1 : 0;
+    d.lastUpdatedMs = std::max(d.lastUpdatedMs, r.i64("heartbeat_at_ms"));
   }
   json::Array deployments = json::array();
   for (const auto& [version, d] : byVersion) {

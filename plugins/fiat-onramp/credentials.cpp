@@ -7,8 +7,24 @@ namespace fiat_onramp {
 
 using namespace signet;
 
+const SealedCredentials& sealedCredentials() {
+  static const SealedCredentials store{
+      .table = "fiat_onramp_credentials",
+      .idColumn = "id",
+      .noun = "fiat on-ramp credential",
+      .maxPerOrganization = 20,
+      .parts = {{.prefix = "", .suffix = ":secret", .kind = "fiat-onramp-secret"},
+                {.prefix = "", .suffix = ":private", .kind = "fiat-onramp-private"}}};
+  return store;
+}
+const SealedCredentials::Part& secretPart() {
+  return sealedCredentials().parts[0];
+}
+const SealedCredentials::Part& privatePart() {
+  return sealedCredentials().parts[1];
+}
+
 namespace {
-constexpr int64_t kMaxPerOrganization = 20;
 const std::string kParams = "parameters";
 
 const char* kColumns =
@@ -17,8 +33,16 @@ const char* kColumns =
     "updated_at_ms FROM fiat_onramp_credentials";
 
 Credential fromRow(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2),      r.str(3), r.str(4),
-          r.str(5), r.str(6), r.i64(7) != 0, r.i64(8), r.i64(9)};
+  return {r.str("id"),
+          r.str("organization_id"),
+          r.str("provider"),
+          r.str("project_id"),
+          r.str("publishable_api_key"),
+          r.str("encrypted_secret_api_key"),
+          r.str("encrypted_private_api_key"),
+          r.i64("sandbox_mode") != 0,
+          r.i64("created_at_ms"),
+          r.i64("updated_at_ms")};
 }
 
 // The intent's casing: fiatOnrampCredentialId; the result's: fiatOnRampCredentialId.
@@ -81,13 +105,13 @@ Credential fromParams(ActivityContext& ctx, const json::Object& p, const std::st
   auto secret = ctx.openOnRampSecret(c.encryptedSecretApiKey, "parameters.encryptedSecretApiKey");
   if (secret.size() == 0)
     throw invalidArgument("invalid field parameters.encryptedSecretApiKey: the key is empty");
-  ctx.keyring().seal(secretKeyId(id), kSecretKind, secret);
+  sealedCredentials().seal(ctx.keyring(), secretPart(), id, secret);
   if (coinbase) {
     auto priv = ctx.openOnRampSecret(c.encryptedPrivateApiKey, "parameters.encryptedPrivateApiKey");
     CdpKey::parse(priv, "parameters.encryptedPrivateApiKey");
-    ctx.keyring().seal(privateKeyId(id), kPrivateKind, priv);
+    sealedCredentials().seal(ctx.keyring(), privatePart(), id, priv);
   } else {
-    ctx.keyring().erase(privateKeyId(id));
+    sealedCredentials().erase(ctx.keyring(), privatePart(), id);
   }
   c.createdAtMs = c.updatedAtMs = ctx.nowMs();
   return c;
@@ -103,13 +127,6 @@ Credential requireCredential(RequestContext& ctx, const json::Object& p) {
   return *c;
 }
 }  // namespace
-
-std::string secretKeyId(const std::string& credentialId) {
-  return credentialId + ":secret";
-}
-std::string privateKeyId(const std::string& credentialId) {
-  return credentialId + ":private";
-}
 
 std::optional<Credential> findCredential(Db& db, const std::string& organizationId,
                                          const std::string& id) {
@@ -128,13 +145,7 @@ std::optional<Credential> credentialFor(Db& db, const std::string& organizationI
 }
 
 json::Object createCredential(ActivityContext& ctx, const json::Object& p) {
-  if (ctx.db()
-          .queryOne("SELECT COUNT(*) FROM fiat_onramp_credentials WHERE organization_id = ?",
-                    {ctx.organizationId()})
-          ->i64(0) >= kMaxPerOrganization)
-    throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
-                            std::to_string(kMaxPerOrganization) +
-                            " fiat on-ramp credentials, the limit");
+  sealedCredentials().requireRoom(ctx.db(), ctx.organizationId());
   auto c = fromParams(ctx, p, ctx.newId(), json::optionalBool(p, "sandboxMode", kParams, false));
   ctx.db().exec(
       "INSERT INTO fiat_onramp_credentials (id, organization_id, provider, project_id, "
@@ -161,10 +172,7 @@ json::Object updateCredential(ActivityContext& ctx, const json::Object& p) {
 
 json::Object deleteCredential(ActivityContext& ctx, const json::Object& p) {
   auto c = requireCredential(ctx, p);
-  ctx.db().exec("DELETE FROM fiat_onramp_credentials WHERE organization_id = ? AND id = ?",
-                {c.organizationId, c.id});
-  ctx.keyring().erase(secretKeyId(c.id));
-  ctx.keyring().erase(privateKeyId(c.id));
+  sealedCredentials().remove(ctx.db(), ctx.keyring(), c.organizationId, c.id);
   return idResult(c.id);
 }
 

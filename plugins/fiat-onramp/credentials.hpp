@@ -16,6 +16,7 @@
 #include <string>
 
 #include "signet/plugin.hpp"
+#include "signet/sealed_credentials.hpp"
 
 namespace fiat_onramp {
 
@@ -32,11 +33,10 @@ struct Credential {
   int64_t updatedAtMs = 0;
 };
 
-// Keyring kinds of the opened keys, sealed under the credential's id with a suffix.
-std::string secretKeyId(const std::string& credentialId);
-std::string privateKeyId(const std::string& credentialId);
-inline constexpr const char* kSecretKind = "fiat-onramp-secret";
-inline constexpr const char* kPrivateKind = "fiat-onramp-private";
+// The credentials' table and their sealed parts: the secret API key, and Coinbase's private key.
+const signet::SealedCredentials& sealedCredentials();
+const signet::SealedCredentials::Part& secretPart();
+const signet::SealedCredentials::Part& privatePart();
 
 std::optional<Credential> findCredential(signet::Db& db, const std::string& organizationId,
                                          const std::string& id);

@@ -7,9 +7,9 @@ using namespace signet;
 
 OpenedKeys openKeys(RequestContext& ctx, const Credential& c) {
   OpenedKeys keys;
-  keys.secret = ctx.keyring().open(secretKeyId(c.id), kSecretKind);
+  keys.secret = sealedCredentials().open(ctx.keyring(), secretPart(), c.id);
   if (c.provider == kCoinbase)
-    keys.privateKey = ctx.keyring().open(privateKeyId(c.id), kPrivateKind);
+    keys.privateKey = sealedCredentials().open(ctx.keyring(), privatePart(), c.id);
   return keys;
 }
 

@@ -105,9 +105,9 @@ json::Object OnRamp::status(RequestContext& ctx, const json::Object& body) {
   if (!row)
     throw notFound("on-ramp transaction " + id + " (transactionId) not found in organization " +
                    ctx.organizationId());
-  std::string status = row->str(0);
+  std::string status = row->str("status");
   if (json::optionalBool(body, "refresh", "", false) && status == kPending) {
-    auto credential = findCredential(ctx.db(), ctx.organizationId(), row->str(1));
+    auto credential = findCredential(ctx.db(), ctx.organizationId(), row->str("credential_id"));
     if (!credential)
       throw failedPrecondition("the credential of on-ramp transaction " + id +
                                " was deleted; its status cannot be refreshed");
@@ -142,7 +142,7 @@ void OnRamp::runWorker(WorkerContext& w) {
                  "checked_at_ms LIMIT 50",
                  {std::string(kPending), w.nowMs() - int64_t{settings.pollWindowHours} * 3'600'000,
                   w.nowMs() - interval}))
-          due.push_back({r.str(0), r.str(1), r.str(2)});
+          due.push_back({r.str("id"), r.str("organization_id"), r.str("credential_id")});
       });
     std::map<std::string, std::string> errors;
     for (const auto& d : due) {
@@ -185,12 +185,7 @@ void OnRamp::runWorker(WorkerContext& w) {
 }
 
 void forgetOrganization(ActivityContext& ctx, const std::string& organizationId, bool) {
-  for (const auto& r : ctx.db().query(
-           "SELECT id FROM fiat_onramp_credentials WHERE organization_id = ?", {organizationId})) {
-    ctx.keyring().erase(secretKeyId(r.str(0)));
-    ctx.keyring().erase(privateKeyId(r.str(0)));
-  }
-  ctx.db().exec("DELETE FROM fiat_onramp_credentials WHERE organization_id = ?", {organizationId});
+  sealedCredentials().removeAllOf(ctx.db(), ctx.keyring(), organizationId);
   ctx.db().exec("DELETE FROM fiat_onramp_transactions WHERE organization_id = ?", {organizationId});
 }
 

@@ -41,11 +41,11 @@ json::Object listMemos(RequestContext& ctx, const json::Object&) {
                       "created_at_ms, id",
                       {ctx.organizationId()})) {
     json::Object m = json::object();
-    m->set("memoId", row.str(0));
-    m->set("authorUserId", row.str(1));
-    m->set("text", row.str(2));
-    m->set("createdAt", json::timestamp(row.i64(3)));
-    if (auto title = row.optStr(4)) m->set("title", *title);
+    m->set("memoId", row.str("id"));
+    m->set("authorUserId", row.str("author_user_id"));
+    m->set("text", row.str("text"));
+    m->set("createdAt", json::timestamp(row.i64("created_at_ms")));
+    if (auto title = row.optStr("title")) m->set("title", *title);
     memos->add(m);
   }
   json::Object out = json::object();
@@ -68,7 +68,7 @@ HttpReply latest(RequestContext& ctx, const HttpCall&) {
       "SELECT text FROM memo_entries WHERE organization_id = ? ORDER BY created_at_ms DESC, id "
       "DESC LIMIT 1",
       {ctx.organizationId()});
-  if (row) out->set("text", row->str(0));
+  if (row) out->set("text", row->str("text"));
   HttpReply reply;
   reply.body = json::stringify(out);
   return reply;

@@ -14,16 +14,16 @@ constexpr const char* kEventTypes[] = {"Send", "DeliveryDelay", "Bounce"};
 
 json::Object toJson(const Row& r) {
   json::Object e = json::object();
-  e->set("id", r.str(0));
-  e->set("organizationId", r.str(1));
-  e->set("messageId", r.str(2));
-  e->set("eventType", r.str(3));
-  e->set("fromAddress", r.str(4));
-  e->set("toAddress", r.str(5));
-  e->set("details", json::parseObject(r.str(6), "a stored email event"));
+  e->set("id", r.str("id"));
+  e->set("organizationId", r.str("organization_id"));
+  e->set("messageId", r.str("message_id"));
+  e->set("eventType", r.str("event_type"));
+  e->set("fromAddress", r.str("from_address"));
+  e->set("toAddress", r.str("to_address"));
+  e->set("details", json::parseObject(r.str("details"), "a stored email event"));
   // Both are when the transport reported it: the gateway learns nothing of the message later.
-  e->set("timestamp", std::to_string(r.i64(7)));
-  e->set("createdAt", std::to_string(r.i64(7)));
+  e->set("timestamp", std::to_string(r.i64("created_at_ms")));
+  e->set("createdAt", std::to_string(r.i64("created_at_ms")));
   return e;
 }
 }  // namespace
@@ -63,11 +63,9 @@ json::Object listEmailEvents(RequestContext& ctx, const json::Object& body) {
     sql += " AND event_type = ?";
     params.emplace_back(*type);
   }
-  bool reversed = appendPage(
-      sql, params, page, /*newestFirst=*/true,
-      cursorIn(ctx.db(), "session_email_events", ctx.organizationId(), "an email event"));
-  auto rows = ctx.db().query(sql, params);
-  if (reversed) std::reverse(rows.begin(), rows.end());
+  auto rows =
+      queryPage(ctx.db(), sql, params, page, /*newestFirst=*/true,
+                cursorIn(ctx.db(), "session_email_events", ctx.organizationId(), "an email event"));
   json::Array events = json::array();
   for (const auto& row : rows) events->add(toJson(row));
   json::Object r = json::object();

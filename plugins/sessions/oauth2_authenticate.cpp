@@ -149,7 +149,7 @@ ActivityPreparer oauth2Preparer(std::shared_ptr<const PluginState> state) {
     std::string key = codeKey(r);
     if (spent(ctx.db(), key))
       throw invalidArgument("invalid field parameters.authCode: this code was already used");
-    auto secret = ctx.keyring().open(credential.id, kClientSecretKind);
+    auto secret = oauth2Credentials().open(ctx.keyring(), clientSecretPart(), credential.id);
     state->oauth2Exchanges.put(
         key, exchangeCode(r, credential, secret, state->settings.oauth2, ctx.nowMs()), ctx.nowMs());
   };

@@ -4,11 +4,25 @@ namespace sessions {
 
 using namespace signet;
 
+const SealedCredentials& oauth2Credentials() {
+  static const SealedCredentials store{
+      .table = "oauth2_credentials",
+      .idColumn = "id",
+      .noun = "OAuth 2.0 credential",
+      .maxPerOrganization = 100,
+      .parts = {{.prefix = "", .suffix = "", .kind = "oauth2-client-secret"}}};
+  return store;
+}
+const SealedCredentials::Part& clientSecretPart() {
+  return oauth2Credentials().parts[0];
+}
+
 namespace {
-constexpr size_t kMaxPerOrganization = 100;
 
 OAuth2Credential fromRow(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.str(3), r.str(4), r.i64(5), r.i64(6)};
+  return {r.str("id"),           r.str("organization_id"),         r.str("provider"),
+          r.str("client_id"),    r.str("encrypted_client_secret"), r.i64("created_at_ms"),
+          r.i64("updated_at_ms")};
 }
 
 json::Object toJson(const OAuth2Credential& c) {
@@ -43,7 +57,7 @@ OAuth2Credential fromParams(ActivityContext& ctx, const json::Object& p, const s
   auto secret = ctx.openClientSecret(c.encryptedClientSecret, "parameters.encryptedClientSecret");
   if (secret.size() == 0)
     throw invalidArgument("invalid field parameters.encryptedClientSecret: the secret is empty");
-  ctx.keyring().seal(id, kClientSecretKind, secret);
+  oauth2Credentials().seal(ctx.keyring(), clientSecretPart(), id, secret);
   c.createdAtMs = c.updatedAtMs = ctx.nowMs();
   return c;
 }
@@ -72,13 +86,7 @@ std::optional<OAuth2Credential> findOAuth2Credential(Db& db, const std::string& 
 }
 
 json::Object createOauth2Credential(ActivityContext& ctx, const json::Object& p) {
-  if (ctx.db()
-          .queryOne("SELECT COUNT(*) FROM oauth2_credentials WHERE organization_id = ?",
-                    {ctx.organizationId()})
-          ->i64(0) >= static_cast<int64_t>(kMaxPerOrganization))
-    throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
-                            std::to_string(kMaxPerOrganization) +
-                            " OAuth 2.0 credentials, the limit");
+  oauth2Credentials().requireRoom(ctx.db(), ctx.organizationId());
   auto c = fromParams(ctx, p, ctx.newId());
   ctx.db().exec(
       "INSERT INTO oauth2_credentials (id, organization_id, provider, client_id, "
@@ -102,9 +110,7 @@ json::Object updateOauth2Credential(ActivityContext& ctx, const json::Object& p)
 json::Object deleteOauth2Credential(ActivityContext& ctx, const json::Object& p) {
   std::string id = json::requireString(p, "oauth2CredentialId", "parameters");
   requireCredential(ctx, id, "parameters.oauth2CredentialId");
-  ctx.db().exec("DELETE FROM oauth2_credentials WHERE organization_id = ? AND id = ?",
-                {ctx.organizationId(), id});
-  ctx.keyring().erase(id);
+  oauth2Credentials().remove(ctx.db(), ctx.keyring(), ctx.organizationId(), id);
   return idResult(id);
 }
 

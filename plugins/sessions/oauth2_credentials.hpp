@@ -5,6 +5,7 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/sealed_credentials.hpp"
 
 namespace sessions {
 
@@ -18,7 +19,10 @@ struct OAuth2Credential {
   int64_t updatedAtMs = 0;
 };
 
-inline constexpr const char* kClientSecretKind = "oauth2-client-secret";
+// The credentials' table and their one sealed part, the client secret (sealed under the
+// credential's id).
+const signet::SealedCredentials& oauth2Credentials();
+const signet::SealedCredentials::Part& clientSecretPart();
 
 std::optional<OAuth2Credential> findOAuth2Credential(signet::Db& db,
                                                      const std::string& organizationId,

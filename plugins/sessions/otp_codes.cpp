@@ -43,9 +43,9 @@ void sweepSecrets(ActivityContext& ctx) {
            "SELECT id FROM session_otps WHERE organization_id = ? AND secrets_erased = 0 AND "
            "(used = 1 OR attempts >= ? OR expires_at_ms <= ?)",
            {ctx.organizationId(), kMaxAttempts, ctx.nowMs()})) {
-    ctx.keyring().erase(codeSecretId(row.str(0)));
-    ctx.keyring().erase(targetSecretId(row.str(0)));
-    ctx.db().exec("UPDATE session_otps SET secrets_erased = 1 WHERE id = ?", {row.str(0)});
+    ctx.keyring().erase(codeSecretId(row.str("id")));
+    ctx.keyring().erase(targetSecretId(row.str("id")));
+    ctx.db().exec("UPDATE session_otps SET secrets_erased = 1 WHERE id = ?", {row.str("id")});
   }
 }
 }  // namespace
@@ -68,18 +68,19 @@ CreatedOtp createOtp(ActivityContext& ctx, const OtpRequest& r) {
   const int64_t now = ctx.nowMs();
   sweepSecrets(ctx);
   auto recent = db.queryOne(
-      "SELECT COUNT(*) FROM session_otps WHERE organization_id = ? AND rate_key = ? AND "
+      "SELECT COUNT(*) AS n FROM session_otps WHERE organization_id = ? AND rate_key = ? AND "
       "created_at_ms > ?",
       {ctx.organizationId(), r.rateKey, now - kRateWindowMs});
-  if (recent && recent->i64(0) >= kMaxRequestsPerWindow)
+  if (recent && recent->i64("n") >= kMaxRequestsPerWindow)
     throw resourceExhausted(std::string(kMaxOtpsMessage) + ": " +
                             std::to_string(kMaxRequestsPerWindow) + " codes were requested for " +
                             r.rateKey + " in the last 3 minutes; try again later");
   auto live = db.queryOne(
-      "SELECT COUNT(*) FROM session_otps WHERE organization_id = ? AND rate_key = ? AND used = 0 "
+      "SELECT COUNT(*) AS n FROM session_otps WHERE organization_id = ? AND rate_key = ? AND used "
+      "= 0 "
       "AND attempts < ? AND expires_at_ms > ?",
       {ctx.organizationId(), r.rateKey, kMaxAttempts, now});
-  if (live && live->i64(0) >= kMaxLiveCodes)
+  if (live && live->i64("n") >= kMaxLiveCodes)
     throw resourceExhausted(std::string(kMaxOtpsMessage) + ": " + r.rateKey + " already has " +
                             std::to_string(kMaxLiveCodes) + " live codes; use or let one expire");
   CreatedOtp out;
@@ -116,18 +117,23 @@ OtpRecord redeemOtp(ActivityContext& ctx, const std::string& otpId, const std::s
       "SELECT otp_type, contact, purpose, attempts, used, expires_at_ms FROM session_otps WHERE "
       "id = ? AND organization_id = ?",
       {otpId, ctx.organizationId()});
-  if (!row || row->str(2) != purpose)
+  if (!row || row->str("purpose") != purpose)
     throw invalid("no OTP " + otpId + " was initiated in organization " + ctx.organizationId() +
                   (purpose == "auth" ? " by init_otp_auth" : " by init_otp"));
-  OtpRecord r{otpId, ctx.organizationId(), row->str(0), row->str(1), row->str(2), row->i64(5)};
-  if (row->i64(4) != 0) throw invalid("OTP " + otpId + " has already been used");
-  if (row->i64(3) >= kMaxAttempts)
+  OtpRecord r{otpId,
+              ctx.organizationId(),
+              row->str("otp_type"),
+              row->str("contact"),
+              row->str("purpose"),
+              row->i64("expires_at_ms")};
+  if (row->i64("used") != 0) throw invalid("OTP " + otpId + " has already been used");
+  if (row->i64("attempts") >= kMaxAttempts)
     throw invalid("OTP " + otpId + " is locked after " + std::to_string(kMaxAttempts) +
                   " failed attempts; request a new code");
   if (r.expiresAtMs <= ctx.nowMs()) throw invalid("OTP " + otpId + " has expired");
   auto stored = ctx.keyring().open(codeSecretId(otpId), kCodeKind);
   if (!constantTimeEquals(normalizeCode(code), toString(stored.bytes()))) {
-    int remaining = kMaxAttempts - static_cast<int>(row->i64(3)) - 1;
+    int remaining = kMaxAttempts - static_cast<int>(row->i64("attempts")) - 1;
     // The try counts even though this activity fails and rolls back.
     ctx.onFailure([otpId](Db& db) {
       db.exec("UPDATE session_otps SET attempts = attempts + 1 WHERE id = ?", {otpId});
@@ -149,14 +155,14 @@ crypto::SecretBytes otpTargetKey(ActivityContext& ctx, const std::string& otpId)
       "organization_id = ?",
       {otpId, ctx.organizationId()});
   const std::string prefix = std::string(kInvalidOtpMessage) + ": OTP " + otpId;
-  if (!row || row->i64(0) == 0)
+  if (!row || row->i64("has_target_key") == 0)
     throw invalidArgument(prefix +
                           " has no encryption target (it was not initiated with "
                           "INIT_OTP_V3 in organization " +
                           ctx.organizationId() + ")");
   // Spent or locked codes have had their target key erased.
-  if (row->i64(1) != 0) throw invalidArgument(prefix + " has already been used");
-  if (row->i64(2) >= kMaxAttempts)
+  if (row->i64("used") != 0) throw invalidArgument(prefix + " has already been used");
+  if (row->i64("attempts") >= kMaxAttempts)
     throw invalidArgument(prefix + " is locked after " + std::to_string(kMaxAttempts) +
                           " failed attempts; request a new code");
   return ctx.keyring().open(targetSecretId(otpId), kTargetKind);
@@ -165,8 +171,8 @@ crypto::SecretBytes otpTargetKey(ActivityContext& ctx, const std::string& otpId)
 void deleteOrganizationOtps(ActivityContext& ctx, const std::string& organizationId) {
   for (const auto& row :
        ctx.db().query("SELECT id FROM session_otps WHERE organization_id = ?", {organizationId})) {
-    ctx.keyring().erase(codeSecretId(row.str(0)));
-    ctx.keyring().erase(targetSecretId(row.str(0)));
+    ctx.keyring().erase(codeSecretId(row.str("id")));
+    ctx.keyring().erase(targetSecretId(row.str("id")));
   }
   ctx.db().exec("DELETE FROM session_otps WHERE organization_id = ?", {organizationId});
 }

@@ -9,7 +9,13 @@ constexpr const char* kColumns =
     "id, name, scope, expiration_seconds, notes, created_at_ms, updated_at_ms";
 
 Profile profileFrom(const Row& r) {
-  return {r.str(0), r.str(1), r.str(2), r.optI64(3), r.optStr(4).value_or(""), r.i64(5), r.i64(6)};
+  return {r.str("id"),
+          r.str("name"),
+          r.str("scope"),
+          r.optI64("expiration_seconds"),
+          r.optStr("notes").value_or(""),
+          r.i64("created_at_ms"),
+          r.i64("updated_at_ms")};
 }
 
 json::Object profileJson(const Profile& p) {
@@ -41,7 +47,7 @@ std::optional<std::string> profileScope(RequestContext& ctx, const std::string& 
       ctx.db().queryOne("SELECT scope FROM session_profiles WHERE organization_id = ? AND id = ?",
                         {organizationId, profileId});
   if (!row) return std::nullopt;
-  return row->str(0);
+  return row->str("scope");
 }
 
 json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
@@ -66,9 +72,9 @@ json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
     throw Error(Code::kAlreadyExists, "a session profile named \"" + profile.name +
                                           "\" already exists in organization " +
                                           ctx.organizationId());
-  auto count = db.queryOne("SELECT COUNT(*) FROM session_profiles WHERE organization_id = ?",
+  auto count = db.queryOne("SELECT COUNT(*) AS n FROM session_profiles WHERE organization_id = ?",
                            {ctx.organizationId()});
-  if (count && count->i64(0) >= static_cast<int64_t>(kMaxProfilesPerOrganization))
+  if (count && count->i64("n") >= static_cast<int64_t>(kMaxProfilesPerOrganization))
     throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
                             std::to_string(kMaxProfilesPerOrganization) +
                             " session profiles, the limit");

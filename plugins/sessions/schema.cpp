@@ -1,5 +1,7 @@
 #include "schema.hpp"
 
+#include "oauth2_credentials.hpp"
+
 namespace sessions {
 
 std::vector<signet::Migration> migrations() {
@@ -39,10 +41,7 @@ std::vector<signet::Migration> migrations() {
 void deleteOrganization(signet::ActivityContext& ctx, const std::string& organizationId, bool) {
   deleteOrganizationOtps(ctx, organizationId);
   ctx.db().exec("DELETE FROM session_profiles WHERE organization_id = ?", {organizationId});
-  for (const auto& row : ctx.db().query(
-           "SELECT id FROM oauth2_credentials WHERE organization_id = ?", {organizationId}))
-    ctx.keyring().erase(row.str(0));
-  ctx.db().exec("DELETE FROM oauth2_credentials WHERE organization_id = ?", {organizationId});
+  oauth2Credentials().removeAllOf(ctx.db(), ctx.keyring(), organizationId);
   ctx.db().exec("DELETE FROM session_email_events WHERE organization_id = ?", {organizationId});
 }
 

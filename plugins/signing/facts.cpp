@@ -18,9 +18,9 @@ Object walletFact(RequestContext& ctx, const std::string& walletId) {
   if (!row) return nullptr;
   Object w = json::object();
   w->set("id", walletId);
-  w->set("label", row->str(0));
-  w->set("exported", row->i64(1) != 0);
-  w->set("imported", row->i64(2) != 0);
+  w->set("label", row->str("name"));
+  w->set("exported", row->i64("exported") != 0);
+  w->set("imported", row->i64("imported") != 0);
   return w;
 }
 
@@ -32,9 +32,9 @@ Object privateKeyFact(RequestContext& ctx, const std::string& keyId) {
   if (!row) return nullptr;
   Object k = json::object();
   k->set("id", keyId);
-  k->set("label", row->str(0));
-  k->set("exported", row->i64(1) != 0);
-  k->set("imported", row->i64(2) != 0);
+  k->set("label", row->str("name"));
+  k->set("exported", row->i64("exported") != 0);
+  k->set("imported", row->i64("imported") != 0);
   k->set("tags", json::stringArray(privateKeyTags().tagsOf(ctx.db(), keyId)));
   return k;
 }

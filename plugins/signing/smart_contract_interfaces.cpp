@@ -35,14 +35,14 @@ std::string addressKey(const std::string& type, const std::string& address) {
 Object interfaceJson(const std::string& org, const Row& r) {
   Object o = json::object();
   o->set("organizationId", org);
-  o->set("smartContractInterfaceId", r.str(0));
-  o->set("smartContractAddress", r.str(1));
-  o->set("type", r.str(2));
-  o->set("smartContractInterface", r.str(3));
-  o->set("label", r.str(4));
-  o->set("notes", r.str(5));
-  o->set("createdAt", json::timestamp(r.i64(6)));
-  o->set("updatedAt", json::timestamp(r.i64(7)));
+  o->set("smartContractInterfaceId", r.str("id"));
+  o->set("smartContractAddress", r.str("address"));
+  o->set("type", r.str("type"));
+  o->set("smartContractInterface", r.str("interface_json"));
+  o->set("label", r.str("label"));
+  o->set("notes", r.str("notes"));
+  o->set("createdAt", json::timestamp(r.i64("created_at_ms")));
+  o->set("updatedAt", json::timestamp(r.i64("updated_at_ms")));
   return o;
 }
 }  // namespace
@@ -74,11 +74,11 @@ Object createSmartContractInterface(ActivityContext& ctx, const Object& p) {
           "address_key = ?",
           {org, type, key}))
     throw Error(Code::kAlreadyExists, "contract " + address + " already has interface " +
-                                          other->str(0) + " in organization " + org +
+                                          other->str("id") + " in organization " + org +
                                           "; delete it first");
-  if (db.queryOne("SELECT COUNT(*) FROM signing_contract_interfaces WHERE organization_id = ?",
+  if (db.queryOne("SELECT COUNT(*) AS n FROM signing_contract_interfaces WHERE organization_id = ?",
                   {org})
-          ->i64(0) >= static_cast<int64_t>(kMaxContractInterfacesPerOrganization))
+          ->i64("n") >= static_cast<int64_t>(kMaxContractInterfacesPerOrganization))
     throw resourceExhausted("organization " + org + " already has " +
                             std::to_string(kMaxContractInterfacesPerOrganization) +
                             " smart contract interfaces, the limit");
@@ -138,7 +138,7 @@ std::optional<std::string> ethereumAbiFor(RequestContext& ctx, const std::string
       "= ? AND address_key = ?",
       {ctx.organizationId(), kEthereum, asciiLower(address)});
   if (!row) return std::nullopt;
-  return row->str(0);
+  return row->str("interface_json");
 }
 
 std::optional<std::string> solanaIdlFor(RequestContext& ctx, const std::string& programId) {
@@ -147,7 +147,7 @@ std::optional<std::string> solanaIdlFor(RequestContext& ctx, const std::string& 
       "= ? AND address_key = ?",
       {ctx.organizationId(), kSolana, programId});
   if (!row) return std::nullopt;
-  return row->str(0);
+  return row->str("interface_json");
 }
 
 void deleteOrganizationContractInterfaces(Db& db, const std::string& organizationId) {

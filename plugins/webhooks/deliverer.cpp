@@ -127,15 +127,15 @@ std::optional<Deliverer::Claim> Deliverer::claimNext(RequestContext& ctx,
         {endpointId, now});
     if (!d) return std::nullopt;
     Claim c;
-    c.id = d->str(0);
+    c.id = d->str("id");
     c.endpointId = endpointId;
-    c.url = e->str(0);
-    c.organizationId = d->str(1);
-    c.eventId = d->str(2);
-    c.eventType = d->str(3);
-    c.attempts = d->i64(4);
-    c.body = d->optStr(5).value_or("");
-    if (d->isNull(5)) {  // never written so; a store edited by hand, say: end it, say why
+    c.url = e->str("url");
+    c.organizationId = d->str("organization_id");
+    c.eventId = d->str("event_id");
+    c.eventType = d->str("event_type");
+    c.attempts = d->i64("attempts");
+    c.body = d->optStr("body").value_or("");
+    if (d->isNull("body")) {  // never written so; a store edited by hand, say: end it, say why
       record(ctx, c, 0, "the event's body is missing from the store (webhook_payloads)");
       continue;
     }
@@ -251,8 +251,8 @@ void Deliverer::run(WorkerContext& worker) {
           for (const auto& r : ctx.db().query(sql, {now, now}))
             if (ctx.db().exec("UPDATE webhook_endpoints SET sending_until_ms = ? WHERE id = ? AND "
                               "sending_until_ms <= ?",
-                              {leaseEnd(now), r.str(0), now}) == 1)
-              taken.push_back(r.str(0));
+                              {leaseEnd(now), r.str("id"), now}) == 1)
+              taken.push_back(r.str("id"));
         });
     } catch (const std::exception& e) {  // the leases were not taken
       taken.clear();

@@ -41,9 +41,9 @@ void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpoin
       {"dropped for a newer event: the endpoint's backlog reached " +
            std::to_string(s.maxBacklogPerEndpoint) +
            " (plugins.settings.webhooks.maxBacklogPerEndpoint)",
-       ctx.nowMs(), oldest->str(0)});
+       ctx.nowMs(), oldest->str("id")});
   ctx.db().exec("UPDATE webhook_endpoints SET dropped = dropped + 1 WHERE id = ?", {endpointId});
-  forgetPayloadIfDone(ctx.db(), oldest->str(1));
+  forgetPayloadIfDone(ctx.db(), oldest->str("event_id"));
 }
 
 }  // namespace
@@ -73,14 +73,14 @@ void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEve
   for (const auto& row : rows) {
     Filter filter;
     try {
-      filter = parseFilter(row.str(1), "filtersJson");
+      filter = parseFilter(row.str("filters_json"), "filtersJson");
     } catch (const Error&) {
       continue;  // checked when written; a filter that no longer parses matches nothing
     }
     if (!matches(filter, event.activityType, event.status)) continue;
     // At least once: the core may hand an event over again after a crash.
     if (ctx.db().queryOne("SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?",
-                          {row.str(0), event.eventId}))
+                          {row.str("endpoint_id"), event.eventId}))
       continue;
     if (!stored) {
       ctx.db().exec(
@@ -89,12 +89,12 @@ void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEve
           {event.eventId, json::stringify(event.activity), ctx.nowMs()});
       stored = true;
     }
-    admitOne(ctx, s, row.str(0));
+    admitOne(ctx, s, row.str("endpoint_id"));
     ctx.db().exec(
         "INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, "
         "status, attempts, next_attempt_at_ms, last_http_status, last_error, created_at_ms, "
         "updated_at_ms) VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, 0, '', ?, ?)",
-        {ctx.newId(), row.str(0), event.organizationId, event.eventId,
+        {ctx.newId(), row.str("endpoint_id"), event.organizationId, event.eventId,
          std::string(kActivityUpdates), ctx.nowMs(), ctx.nowMs()});
   }
 }
@@ -147,25 +147,26 @@ json::Object deliveriesOf(RequestContext& ctx, const std::string& organizationId
   json::Array list = json::array();
   for (const auto& r : ctx.db().query(sql, params)) {
     json::Object d = json::object();
-    d->set("deliveryId", r.str(0));
-    d->set("endpointId", r.str(1));
-    d->set("eventId", r.str(2));
-    d->set("eventType", r.str(3));
-    d->set("status", r.str(4));
-    d->set("attempts", r.i64(5));
-    if (r.i64(6)) d->set("lastHttpStatus", r.i64(6));
-    if (!r.str(7).empty()) d->set("lastError", r.str(7));
-    if (r.str(4) == "pending") d->set("nextAttemptAt", json::timestamp(r.i64(8)));
-    d->set("createdAt", json::timestamp(r.i64(9)));
-    d->set("updatedAt", json::timestamp(r.i64(10)));
+    d->set("deliveryId", r.str("id"));
+    d->set("endpointId", r.str("endpoint_id"));
+    d->set("eventId", r.str("event_id"));
+    d->set("eventType", r.str("event_type"));
+    d->set("status", r.str("status"));
+    d->set("attempts", r.i64("attempts"));
+    if (r.i64("last_http_status")) d->set("lastHttpStatus", r.i64("last_http_status"));
+    if (!r.str("last_error").empty()) d->set("lastError", r.str("last_error"));
+    if (r.str("status") == "pending")
+      d->set("nextAttemptAt", json::timestamp(r.i64("next_attempt_at_ms")));
+    d->set("createdAt", json::timestamp(r.i64("created_at_ms")));
+    d->set("updatedAt", json::timestamp(r.i64("updated_at_ms")));
     list->add(d);
   }
   json::Array endpoints = json::array();
   for (const auto& r : ctx.db().query(endpointsSql + " ORDER BY created_at_ms, id", params)) {
     json::Object e = json::object();
-    e->set("endpointId", r.str(0));
-    e->set("backlog", r.i64(1));
-    e->set("dropped", r.i64(2));
+    e->set("endpointId", r.str("id"));
+    e->set("backlog", r.i64("backlog"));
+    e->set("dropped", r.i64("dropped"));
     endpoints->add(e);
   }
   json::Object out = json::object();

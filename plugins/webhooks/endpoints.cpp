@@ -14,20 +14,20 @@ const char* kFeature = "FEATURE_NAME_WEBHOOK";
 
 json::Object endpointJson(Db& db, const Row& e) {
   json::Object o = json::object();
-  o->set("endpointId", e.str(0));
-  o->set("organizationId", e.str(1));
-  o->set("url", e.str(3));
-  o->set("name", e.str(2));
-  o->set("isActive", e.i64(4) != 0);
+  o->set("endpointId", e.str("id"));
+  o->set("organizationId", e.str("organization_id"));
+  o->set("url", e.str("url"));
+  o->set("name", e.str("name"));
+  o->set("isActive", e.i64("is_active") != 0);
   json::Array subs = json::array();
   for (const auto& s :
        db.query("SELECT event_type, filters_json, is_active FROM webhook_subscriptions WHERE "
                 "endpoint_id = ? ORDER BY position",
-                {e.str(0)})) {
+                {e.str("id")})) {
     json::Object sub = json::object();
-    sub->set("eventType", s.str(0));
-    if (!s.str(1).empty()) sub->set("filtersJson", s.str(1));
-    sub->set("isActive", s.i64(2) != 0);
+    sub->set("eventType", s.str("event_type"));
+    if (!s.str("filters_json").empty()) sub->set("filtersJson", s.str("filters_json"));
+    sub->set("isActive", s.i64("is_active") != 0);
     subs->add(sub);
   }
   o->set("subscriptions", subs);
@@ -41,7 +41,7 @@ Row requireEndpoint(RequestContext& ctx, const std::string& id) {
   auto row = ctx.db().queryOne(std::string("SELECT ") + kEndpointColumns +
                                    " FROM webhook_endpoints WHERE id = ? AND organization_id = ?",
                                {id, ctx.organizationId()});
-  if (!row || row->i64(5) != 0)
+  if (!row || row->i64("legacy") != 0)
     throw notFound("webhook endpoint " + id + " not found in organization " + ctx.organizationId());
   return *row;
 }
@@ -66,8 +66,8 @@ void addSubscriptions(ActivityContext& ctx, const std::string& endpointId,
                    type == "SEND_TRANSACTION_STATUS_UPDATES";
       throw invalidArgument(
           "invalid field " + at + ".eventType: \"" + type + "\" " +
-          (known ? "needs balance tracking or transaction broadcasting, which this gateway "
-                   "does not do; only ACTIVITY_UPDATES can be subscribed to"
+          (known ? "is not delivered by this gateway yet (the signing plugin's sends and "
+                   "balances emit no events); only ACTIVITY_UPDATES can be subscribed to"
                  : "is not an event type; only ACTIVITY_UPDATES can be subscribed to"));
     }
     std::string filters = json::optionalString(s, "filtersJson", at).value_or("");
@@ -104,10 +104,10 @@ json::Object EndpointOps::create(ActivityContext& ctx, const json::Object& p) co
   std::string name = requireNonEmptyName(p, "name");
   auto count = ctx.db()
                    .queryOne(
-                       "SELECT COUNT(*) FROM webhook_endpoints WHERE organization_id = ? AND "
+                       "SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ? AND "
                        "legacy = 0",
                        {ctx.organizationId()})
-                   ->i64(0);
+                   ->i64("n");
   if (count >= settings->maxEndpointsPerOrganization)
     throw resourceExhausted("organization " + ctx.organizationId() + " already has " +
                             std::to_string(count) + " webhook endpoints, the limit " +
@@ -124,8 +124,8 @@ json::Object EndpointOps::create(ActivityContext& ctx, const json::Object& p) co
 json::Object EndpointOps::update(ActivityContext& ctx, const json::Object& p) const {
   std::string id = json::requireString(p, "endpointId", "parameters");
   Row e = requireEndpoint(ctx, id);
-  std::string url = e.str(3), name = e.str(2);
-  int64_t active = e.i64(4);
+  std::string url = e.str("url"), name = e.str("name");
+  int64_t active = e.i64("is_active");
   if (auto u = json::optionalString(p, "url", "parameters"))
     url = checkUrl(*u, "parameters.url", settings->allowInsecureUrls);
   if (p->has("name") && !p->isNull("name")) name = requireNonEmptyName(p, "name");
@@ -167,7 +167,7 @@ void EndpointOps::featureChanged(ActivityContext& ctx, const std::string& event,
   for (const auto& row :
        ctx.db().query("SELECT id FROM webhook_endpoints WHERE organization_id = ? AND legacy = 1",
                       {ctx.organizationId()}))
-    deleteEndpoint(ctx.db(), row.str(0));
+    deleteEndpoint(ctx.db(), row.str("id"));
   if (event != kEventFeatureSet) return;
   std::string url = checkUrl(payload->optValue<std::string>("value", ""), "parameters.value",
                              settings->allowInsecureUrls);
@@ -185,7 +185,7 @@ void EndpointOps::featureChanged(ActivityContext& ctx, const std::string& event,
 void forgetOrganization(ActivityContext& ctx, const std::string& organizationId, bool) {
   for (const auto& row : ctx.db().query(
            "SELECT id FROM webhook_endpoints WHERE organization_id = ?", {organizationId}))
-    deleteEndpoint(ctx.db(), row.str(0));
+    deleteEndpoint(ctx.db(), row.str("id"));
 }
 
 }  // namespace webhooks

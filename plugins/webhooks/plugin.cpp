@@ -99,21 +99,23 @@ void registerWebhooks(Registry& r) {
              }});
   // Both read the endpoints' counters, not the deliveries: a scrape costs the same with a
   // backlog of a hundred thousand.
-  r.gauge(
-      {.name = "signet_webhooks_pending_deliveries",
-       .help = "Webhook deliveries waiting for their first or next attempt",
-       .read = [](RequestContext& ctx) {
-         return static_cast<double>(
-             ctx.db().queryOne("SELECT COALESCE(SUM(backlog), 0) FROM webhook_endpoints")->i64(0));
-       }});
-  r.gauge(
-      {.name = "signet_webhooks_dropped_deliveries",
-       .help = "Webhook deliveries dropped for newer ones past an endpoint's "
-               "maxBacklogPerEndpoint, over the existing endpoints' lifetimes",
-       .read = [](RequestContext& ctx) {
-         return static_cast<double>(
-             ctx.db().queryOne("SELECT COALESCE(SUM(dropped), 0) FROM webhook_endpoints")->i64(0));
-       }});
+  r.gauge({.name = "signet_webhooks_pending_deliveries",
+           .help = "Webhook deliveries waiting for their first or next attempt",
+           .read = [](RequestContext& ctx) {
+             return static_cast<double>(
+                 ctx.db()
+                     .queryOne("SELECT COALESCE(SUM(backlog), 0) AS backlog FROM webhook_endpoints")
+                     ->i64("backlog"));
+           }});
+  r.gauge({.name = "signet_webhooks_dropped_deliveries",
+           .help = "Webhook deliveries dropped for newer ones past an endpoint's "
+                   "maxBacklogPerEndpoint, over the existing endpoints' lifetimes",
+           .read = [](RequestContext& ctx) {
+             return static_cast<double>(
+                 ctx.db()
+                     .queryOne("SELECT COALESCE(SUM(dropped), 0) AS dropped FROM webhook_endpoints")
+                     ->i64("dropped"));
+           }});
   r.organizationDeletionHook(forgetOrganization);
   r.migrations("webhooks", migrations());
 }

@@ -30,7 +30,7 @@ SigningKey currentKey(RequestContext& ctx) {
   auto row = ctx.db().queryOne(
       "SELECT kid, public_key FROM webhook_keys WHERE retired_at_ms = 0 ORDER BY created_at_ms "
       "DESC LIMIT 1");
-  if (row) return {row->str(0), row->str(1)};
+  if (row) return {row->str("kid"), row->str("public_key")};
   return createKey(ctx);
 }
 
@@ -54,14 +54,15 @@ json::Object jwks(RequestContext& ctx, int64_t publishRetiredMs) {
   json::Array keys = json::array();
   for (const auto& row : ctx.db().query(
            "SELECT kid, public_key, retired_at_ms FROM webhook_keys ORDER BY created_at_ms DESC")) {
-    if (row.i64(2) != 0 && row.i64(2) + publishRetiredMs < ctx.nowMs()) continue;
+    if (row.i64("retired_at_ms") != 0 && row.i64("retired_at_ms") + publishRetiredMs < ctx.nowMs())
+      continue;
     json::Object k = json::object();
-    k->set("kid", row.str(0));
+    k->set("kid", row.str("kid"));
     k->set("kty", "OKP");
     k->set("crv", "Ed25519");
     k->set("alg", "EdDSA");
     k->set("use", "sig");
-    k->set("x", base64UrlEncode(*fromHex(row.str(1))));
+    k->set("x", base64UrlEncode(*fromHex(row.str("public_key"))));
     k->set("turnkey_signature_algorithm", "ed25519");
     k->set("turnkey_signature_version", "v1");
     keys->add(k);

@@ -1,5 +1,7 @@
 #include "signet/pagination.hpp"
 
+#include <algorithm>
+
 #include "signet/error.hpp"
 
 namespace signet {
@@ -45,6 +47,15 @@ bool appendPage(std::string& sql, SqlParams& params, const Pagination& page, boo
   return reverse;
 }
 
+std::vector<Row> queryPage(Db& db, std::string sql, SqlParams params, const Pagination& page,
+                           bool newestFirst,
+                           const std::function<int64_t(const std::string&)>& cursorTime) {
+  bool reversed = appendPage(sql, params, page, newestFirst, cursorTime);
+  auto rows = db.query(sql, params);
+  if (reversed) std::reverse(rows.begin(), rows.end());
+  return rows;
+}
+
 std::function<int64_t(const std::string&)> cursorIn(Db& db, const std::string& table,
                                                     const std::string& organizationId,
                                                     const std::string& what) {
@@ -55,7 +66,7 @@ std::function<int64_t(const std::string&)> cursorIn(Db& db, const std::string& t
     if (!row)
       throw invalidArgument("invalid field paginationOptions: cursor " + id + " is not " + what +
                             " of organization " + organizationId);
-    return row->i64(0);
+    return row->i64("created_at_ms");
   };
 }
 

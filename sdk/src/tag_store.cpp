@@ -20,13 +20,13 @@ void TagStore::requireUniqueName(Db& db, const std::string& org, const std::stri
           "SELECT id FROM " + tagTable + " WHERE organization_id = ? AND name = ?", {org, name}))
     throw Error(Code::kAlreadyExists, "a " + noun + " named \"" + name +
                                           "\" already exists in organization " + org + " (" +
-                                          other->str(0) + ")");
+                                          other->str("id") + ")");
 }
 
 size_t TagStore::count(Db& db, const std::string& org) const {
   return static_cast<size_t>(
-      db.queryOne("SELECT COUNT(*) FROM " + tagTable + " WHERE organization_id = ?", {org})
-          ->i64(0));
+      db.queryOne("SELECT COUNT(*) AS n FROM " + tagTable + " WHERE organization_id = ?", {org})
+          ->i64("n"));
 }
 
 namespace {
@@ -59,7 +59,8 @@ void TagStore::update(Db& db, const std::string& org, const std::string& tagId,
                       const std::string& nameField, int64_t nowMs) const {
   requireTag(db, org, tagId);
   if (newName && !newName->empty()) {
-    auto current = db.queryOne("SELECT name FROM " + tagTable + " WHERE id = ?", {tagId})->str(0);
+    auto current =
+        db.queryOne("SELECT name FROM " + tagTable + " WHERE id = ?", {tagId})->str("name");
     if (*newName != current) requireUniqueName(db, org, *newName, nameField);
     db.exec("UPDATE " + tagTable + " SET name = ? WHERE id = ?", {*newName, tagId});
   }
@@ -79,7 +80,7 @@ std::vector<std::string> TagStore::remove(Db& db, const std::string& org,
     requireTag(db, org, id);
     for (const auto& row :
          db.query("SELECT " + memberColumn + " FROM " + memberTable + " WHERE tag_id = ?", {id}))
-      affected.insert(row.str(0));
+      affected.insert(row.str(memberColumn));
     db.exec("DELETE FROM " + memberTable + " WHERE tag_id = ?", {id});
     db.exec("DELETE FROM " + tagTable + " WHERE id = ?", {id});
   }
@@ -92,11 +93,11 @@ json::Array TagStore::list(Db& db, const std::string& org) const {
                                       " WHERE organization_id = ? ORDER BY created_at_ms, id",
                                   {org})) {
     json::Object t = json::object();
-    t->set("tagId", row.str(0));
-    t->set("tagName", row.str(1));
+    t->set("tagId", row.str("id"));
+    t->set("tagName", row.str("name"));
     t->set("tagType", tagType);
-    t->set("createdAt", json::timestamp(row.i64(2)));
-    t->set("updatedAt", json::timestamp(row.i64(3)));
+    t->set("createdAt", json::timestamp(row.i64("created_at_ms")));
+    t->set("updatedAt", json::timestamp(row.i64("updated_at_ms")));
     list->add(t);
   }
   return list;
@@ -107,7 +108,7 @@ std::vector<std::string> TagStore::tagsOf(Db& db, const std::string& memberId) c
   for (const auto& row : db.query(
            "SELECT tag_id FROM " + memberTable + " WHERE " + memberColumn + " = ? ORDER BY tag_id",
            {memberId}))
-    out.push_back(row.str(0));
+    out.push_back(row.str("tag_id"));
   return out;
 }
 

@@ -28,10 +28,11 @@ std::vector<std::string> columnsOf(Db& db, Backend backend, const std::string& t
   auto rows = backend == Backend::kSqlite
                   ? db.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", {table})
                   : db.query(
-                        "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                        "SELECT column_name AS name FROM information_schema.columns WHERE "
+                        "table_name = ? "
                         "ORDER BY ordinal_position",
                         {table});
-  for (const auto& r : rows) out.push_back(r.str(0));
+  for (const auto& r : rows) out.push_back(r.str("name"));
   if (out.empty()) throw std::runtime_error("no table " + table);
   return out;
 }
@@ -85,7 +86,7 @@ void seedActivities(Database& store, Backend backend, int64_t n) {
   store.read([&](Db& db) {
     auto row = db.queryOne("SELECT id FROM activities ORDER BY created_at_ms DESC LIMIT 1");
     if (!row) throw std::runtime_error("no activity to copy: submit one first");
-    templateId = row->str(0);
+    templateId = row->str("id");
     copy = copier(db, backend, "activities", "id",
                   {"id", "fingerprint", "created_at_ms", "updated_at_ms"});
   });
@@ -116,9 +117,9 @@ void seedTenants(Database& store, Backend backend, int64_t organizations, int64_
         "SELECT id, wallet_id, organization_id FROM signing_wallet_accounts ORDER BY "
         "created_at_ms DESC LIMIT 1");
     if (!a) throw std::runtime_error("no wallet account to copy: create a wallet first");
-    accountId = a->str(0);
-    walletId = a->str(1);
-    orgId = a->str(2);
+    accountId = a->str("id");
+    walletId = a->str("wallet_id");
+    orgId = a->str("organization_id");
     org = copier(db, backend, "organizations", "id", {"id", "name"});
     wallet = copier(db, backend, "signing_wallets", "id", {"id", "organization_id", "name"});
     account = copier(db, backend, "signing_wallet_accounts", "id",

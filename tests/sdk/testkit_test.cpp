@@ -44,7 +44,7 @@ std::string logOf(PluginHarness& harness) {
   std::string out;
   harness.read([&](Db& db) {
     for (const auto& row : db.query("SELECT what FROM call_log ORDER BY rowid"))
-      out += (out.empty() ? "" : ",") + row.str(0);
+      out += (out.empty() ? "" : ",") + row.str("what");
   });
   return out;
 }

@@ -11,31 +11,28 @@ namespace signet::test {
 
 namespace {
 // A cell as text that tells null, integer and text apart.
-std::string cellText(const Row& row, size_t i) {
-  if (row.isNull(i)) return "null";
-  try {
-    const std::string& text = row.str(i);
-    return "s" + std::to_string(text.size()) + ":" + text;
-  } catch (const std::logic_error&) {  // an integer
-    return "i" + std::to_string(row.i64(i));
-  }
+std::string cellText(const SqlValue& cell) {
+  if (std::holds_alternative<std::nullptr_t>(cell)) return "null";
+  if (const auto* text = std::get_if<std::string>(&cell))
+    return "s" + std::to_string(text->size()) + ":" + *text;
+  return "i" + std::to_string(std::get<int64_t>(cell));  // an integer
 }
 }  // namespace
 
 StoreFingerprint fingerprintOfStore(TestGateway& gw, const std::set<std::string>& except) {
   StoreFingerprint out;
   gw.write([&](Db& db) {
-    auto tables = db.query(db.isPostgres() ? "SELECT tablename FROM pg_tables WHERE schemaname = "
-                                             "current_schema()"
+    auto tables = db.query(db.isPostgres() ? "SELECT tablename AS name FROM pg_tables WHERE "
+                                             "schemaname = current_schema()"
                                            : "SELECT name FROM sqlite_master WHERE type = 'table' "
                                              "AND name NOT LIKE 'sqlite_%'");
     for (const auto& t : tables) {
-      const std::string& table = t.str(0);
+      const std::string& table = t.str("name");
       if (except.count(table)) continue;
       std::vector<std::string> rows;
       for (const auto& row : db.query("SELECT * FROM " + table)) {
         std::string text;
-        for (size_t i = 0; i < row.size(); ++i) text += cellText(row, i) + "|";
+        for (const auto& cell : row.cells()) text += cellText(cell) + "|";
         rows.push_back(std::move(text));
       }
       std::sort(rows.begin(), rows.end());  // tables have no order of their own

@@ -128,12 +128,13 @@ void witnessKeyring(Gateway& gateway) {
   witnessSecret("master key", toHex(master.bytes()));
   gateway.database().read([&](Db& db) {
     for (const auto& row : db.query("SELECT id, kind, nonce, ciphertext FROM signet_secrets")) {
-      auto opened = openSealed(master, row.str(0), row.str(1), row.str(2), row.str(3));
+      auto opened = openSealed(master, row.str("id"), row.str("kind"), row.str("nonce"),
+                               row.str("ciphertext"));
       if (!opened) continue;
-      witnessSecret(row.str(1), toHex(opened->bytes()));
+      witnessSecret(row.str("kind"), toHex(opened->bytes()));
       std::string text(opened->bytes().begin(), opened->bytes().end());
       if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
-        witnessSecret(row.str(1), text);  // a mnemonic, a token
+        witnessSecret(row.str("kind"), text);  // a mnemonic, a token
     }
   });
 }
@@ -198,7 +199,14 @@ std::string TestGateway::baseUrl() const {
 
 int64_t TestGateway::count(const std::string& sql, const SqlParams& params) {
   int64_t n = 0;
-  gateway_->database().read([&](Db& db) { n = db.queryOne(sql, params)->i64(0); });
+  gateway_->database().read([&](Db& db) {
+    // Any query that answers one integer (a COUNT(*), a counter, a flag): its one column, whatever
+    // the store names it (an unaliased COUNT(*) is "COUNT(*)" in SQLite, "count" in PostgreSQL).
+    auto row = db.queryOne(sql, params);
+    if (row->columns().size() != 1)
+      throw std::runtime_error("count() wants a query of one column: " + sql);
+    n = row->i64(row->columns().front());
+  });
   return n;
 }
 

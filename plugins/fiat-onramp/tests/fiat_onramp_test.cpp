@@ -303,8 +303,8 @@ TEST_P(FiatOnRampTest, TheWorkerFollowsPendingPurchases) {
   auto stored = [&](const std::string& id) {
     std::string status;
     gw_->write([&](Db& db) {
-      status =
-          db.queryOne("SELECT status FROM fiat_onramp_transactions WHERE id = ?", {id})->str(0);
+      status = db.queryOne("SELECT status FROM fiat_onramp_transactions WHERE id = ?", {id})
+                   ->str("status");
     });
     return status;
   };

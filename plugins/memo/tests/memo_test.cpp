@@ -18,7 +18,7 @@ json::Object params(std::initializer_list<std::pair<const char*, std::string>> f
 size_t memoCount(PluginHarness& harness) {
   size_t n = 0;
   harness.read([&](Db& db) {
-    n = static_cast<size_t>(db.queryOne("SELECT COUNT(*) FROM memo_entries")->i64(0));
+    n = static_cast<size_t>(db.queryOne("SELECT COUNT(*) AS n FROM memo_entries")->i64("n"));
   });
   return n;
 }

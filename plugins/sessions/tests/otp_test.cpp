@@ -269,7 +269,7 @@ TEST_P(OtpTest, TheCodeIsSealedWhileTheActivityWaitsForVotes) {
     std::string text;
     gw.write([&](Db& db) {
       auto row = db.queryOne("SELECT intent, votes, result FROM activities WHERE id = ?", {id});
-      text = row->str(0) + row->str(1) + row->str(2);
+      text = row->str("intent") + row->str("votes") + row->str("result");
     });
     return text;
   };
@@ -306,7 +306,8 @@ TEST_P(OtpTest, TokensAStoreHeldInClearAreSealedAtStart) {
   std::string id;
   // What an earlier version left: the token in the result, nothing sealed, no mark of sealing.
   gw.write([&](Db& db) {
-    id = db.queryOne("SELECT id FROM activities WHERE type = 'ACTIVITY_TYPE_VERIFY_OTP'")->str(0);
+    id =
+        db.queryOne("SELECT id FROM activities WHERE type = 'ACTIVITY_TYPE_VERIFY_OTP'")->str("id");
     db.exec("UPDATE activities SET result = ? WHERE id = ?",
             {"{\"verifyOtpResult\":{\"verificationToken\":\"" + token + "\"}}", id});
     db.exec("DELETE FROM signet_secrets WHERE id LIKE 'activity-result:%'");

@@ -160,8 +160,12 @@ json::Object listSupportedAssets(const Broadcast& b, RequestContext&, const json
   return r;
 }
 
-std::string walletAccountAddress(RequestContext& ctx, const json::Object& body,
-                                 const std::string& caip2) {
+std::string walletAccountAddress(RequestContext& ctx, const json::Object& body) {
+  std::string given = json::requireString(body, "caip2", "");
+  auto caip2 = normalizeCaip2(given);
+  if (!caip2)
+    throw invalidArgument("invalid field caip2: \"" + given +
+                          "\" is not an eip155 or Solana CAIP-2 chain id");
   std::string address = json::requireString(body, "address", "");
   auto target = locateSignWith(ctx, address);
   if (!target || !target->walletAccount || target->address.empty())
@@ -169,10 +173,10 @@ std::string walletAccountAddress(RequestContext& ctx, const json::Object& body,
                           "\" is not the address of a wallet account of organization " +
                           ctx.organizationId() +
                           (target ? " (private key addresses are not supported)" : ""));
-  const char* format = isSolana(caip2) ? "ADDRESS_FORMAT_SOLANA" : "ADDRESS_FORMAT_ETHEREUM";
+  const char* format = isSolana(*caip2) ? "ADDRESS_FORMAT_SOLANA" : "ADDRESS_FORMAT_ETHEREUM";
   if (target->addressFormat != format)
     throw invalidArgument("invalid field address: \"" + address + "\" is an " +
-                          target->addressFormat + " address, which " + caip2 +
+                          target->addressFormat + " address, which " + *caip2 +
                           " does not use (it takes " + format + ")");
   return target->address;
 }
@@ -191,9 +195,11 @@ std::optional<Asset> tokenAsset(const Settings& s, const std::string& caip2,
 }
 
 json::Object getWalletAddressBalances(Broadcast& b, RequestContext& ctx, const json::Object& body) {
+  // Whose address it is comes first: a refusal names the caller's organization, and says
+  // nothing of whether a chain is configured to another organization's caller.
+  const std::string address = walletAccountAddress(ctx, body);
   std::string chain = queriedChain(b, body);
   const bool solana = isSolana(chain);
-  const std::string address = walletAccountAddress(ctx, body, chain);
   std::vector<Asset> assets = catalogue(b.settings(), chain);
   json::Array balances = json::array();
   json::Object r = json::object();

@@ -23,10 +23,10 @@ std::string nativeCaip19(const Settings& s, const std::string& caip2);
 // The configured token (ERC-20 contract, lower-case, or SPL mint) of a chain, if listed.
 std::optional<Asset> tokenAsset(const Settings& s, const std::string& caip2,
                                 const std::string& token);
-// body.address when it is a wallet account of the organization, in the chain's address format,
-// as stored; InvalidArgument naming `address` otherwise (a private key's address included).
-std::string walletAccountAddress(signet::RequestContext& ctx, const signet::json::Object& body,
-                                 const std::string& caip2);
+// body.address when it is a wallet account of the organization, in the address format of the
+// chain body.caip2 names, as stored; InvalidArgument naming `address` otherwise (a private key's
+// address included), or `caip2` when it is no CAIP-2 chain id.
+std::string walletAccountAddress(signet::RequestContext& ctx, const signet::json::Object& body);
 
 // list_supported_assets: {assets: v1AssetMetadata[]}.
 signet::json::Object listSupportedAssets(const Broadcast& b, signet::RequestContext& ctx,

@@ -208,9 +208,9 @@ void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
            .read = [](RequestContext& ctx) {
              return static_cast<double>(
                  ctx.db()
-                     .queryOne("SELECT COUNT(*) FROM signing_sends WHERE status IN "
+                     .queryOne("SELECT COUNT(*) AS n FROM signing_sends WHERE status IN "
                                "('INITIALIZED', 'BROADCASTING')")
-                     ->i64(0));
+                     ->i64("n"));
            }});
   r.command(createSponsorCommand());
   // clang-format on

@@ -135,7 +135,7 @@ class EthStep : public SendStep {
       if (auto r = ctx.db().queryOne(
               "SELECT next_nonce FROM signing_send_nonces WHERE caip2 = ? AND address = ?",
               {s_.caip2, "0x" + toHex(sender)}))
-        stored = static_cast<uint64_t>(r->i64(0));
+        stored = static_cast<uint64_t>(r->i64("next_nonce"));
     });
     // The sponsor's account is the gateway's: its nonce and fees are the gateway's to choose,
     // so that no request can hold its sequence up (the public API: "not used for sponsored

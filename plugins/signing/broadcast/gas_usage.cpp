@@ -14,7 +14,7 @@ Uint128 usage(Db& db, const char* column, const std::string& organizationId, int
   for (const auto& r : db.query(std::string("SELECT usd_micros FROM signing_gas_usage WHERE ") +
                                     column + " = ? AND at_ms >= ?",
                                 {organizationId, sinceMs}))
-    total += static_cast<Uint128>(r.i64(0));
+    total += static_cast<Uint128>(r.i64("usd_micros"));
   return total;
 }
 
@@ -41,12 +41,12 @@ std::optional<GasConfig> gasConfig(Db& db, const std::string& billingOrganizatio
       "FROM signing_gas_configs WHERE organization_id = ?",
       {billingOrganizationId});
   if (!r) return std::nullopt;
-  return GasConfig{r->str(0),
-                   static_cast<Uint128>(r->i64(1)),
-                   static_cast<Uint128>(r->i64(2)),
-                   r->i64(3),
-                   r->i64(4) != 0,
-                   r->i64(5) != 0};
+  return GasConfig{r->str("id"),
+                   static_cast<Uint128>(r->i64("org_limit_micros")),
+                   static_cast<Uint128>(r->i64("sub_org_limit_micros")),
+                   r->i64("window_minutes"),
+                   r->i64("enabled") != 0,
+                   r->i64("rent_prefund") != 0};
 }
 
 std::string billingOrganizationOf(RequestContext& ctx, const std::string& organizationId) {

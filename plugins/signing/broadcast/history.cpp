@@ -21,7 +21,7 @@ std::optional<HistoryCursor> readCursor(Db& db, const std::string& caip2,
       "AND address = ?",
       {caip2, address});
   if (!r) return std::nullopt;
-  return HistoryCursor{r->i64(0), r->str(1), r->i64(2)};
+  return HistoryCursor{r->i64("next_block"), r->str("last_id"), r->i64("finalized_block")};
 }
 
 bool advance(Db& db, const std::string& caip2, const std::string& address,
@@ -69,7 +69,7 @@ std::set<std::string> followedAddresses(Db& db, const std::string& addressFormat
   for (const auto& r :
        db.query("SELECT DISTINCT address FROM signing_wallet_accounts WHERE address_format = ?",
                 {addressFormat}))
-    out.insert(hex ? asciiLower(r.str(0)) : r.str(0));
+    out.insert(hex ? asciiLower(r.str("address")) : r.str("address"));
   return out;
 }
 
@@ -115,13 +115,17 @@ json::Object transferJson(const Broadcast& b, const std::string& caip2, bool in,
 namespace {
 json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& body,
                          ChainFamily family) {
+  const bool solana = family == ChainFamily::kSolana;
   std::string given = json::requireString(body, "caip2", "");
+  // A chain id of the other family is refused first, by configuredChain; then, as for balances,
+  // whose address it is, before anything is said of what this gateway follows.
+  auto normalized = normalizeCaip2(given);
+  if (!normalized || isSolana(*normalized) != solana) configuredChain(b, given, "caip2", family);
+  std::string stored = walletAccountAddress(ctx, body);
   std::string chain = configuredChain(b, given, "caip2", family);
   if (!b.settings().historyFrom.count(chain))
     throw invalidArgument("invalid field caip2: no transaction history is kept for \"" + given +
                           "\" (plugins.settings.signing.broadcast.history)");
-  const bool solana = family == ChainFamily::kSolana;
-  std::string stored = walletAccountAddress(ctx, body, chain);
   std::string address = solana ? stored : asciiLower(stored);
   Pagination page = parsePagination(body);
   Db& db = ctx.db();
@@ -133,19 +137,19 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
       "SELECT id, block_number, item FROM (SELECT seq AS created_at_ms, tx_id AS id, "
       "block_number, item FROM signing_history WHERE caip2 = ? AND address = ?) h WHERE 1 = 1";
   SqlParams params{chain, address};
-  bool reversed = appendPage(sql, params, probe, /*newestFirst=*/true, [&](const std::string& id) {
+  auto rows = queryPage(db, sql, params, probe, /*newestFirst=*/true, [&](const std::string& id) {
     auto r =
         db.queryOne("SELECT seq FROM signing_history WHERE caip2 = ? AND address = ? AND tx_id = ?",
                     {chain, address, id});
     if (!r)
       throw invalidArgument("invalid field paginationOptions: cursor \"" + id +
                             "\" is not a transaction of this address's history on " + chain);
-    return r->i64(0);
+    return r->i64("seq");
   });
-  auto rows = db.query(sql, params);
+  // The probe row is the one farthest from the cursor: last going forward, first going back.
   const bool more = rows.size() > page.limit;
-  if (more) rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(page.limit), rows.end());
-  if (reversed) std::reverse(rows.begin(), rows.end());
+  if (more && page.before) rows.erase(rows.begin());
+  if (more && !page.before) rows.pop_back();
 
   auto finalized = readCursor(db, chain, "");
   // Sends made through this gateway, by transaction hash (or signature).
@@ -155,23 +159,25 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
     SqlParams ids{chain};
     for (const auto& r : rows) {
       in += in.empty() ? "?" : ", ?";
-      ids.push_back(r.str(0));
+      ids.push_back(r.str("id"));
     }
     for (const auto& r :
-         db.query("SELECT lower(tx_hash), kind, created_at_ms FROM signing_sends WHERE caip2 = ? "
+         db.query("SELECT lower(tx_hash) AS tx_hash, kind, created_at_ms FROM signing_sends WHERE "
+                  "caip2 = ? "
                   "AND lower(tx_hash) IN (" +
                       in + ")",
                   ids)) {
-      SendKind kind = kindFromName(r.str(1));
-      sent[r.str(0)] = {kind == SendKind::kEthSponsored || kind == SendKind::kSolSponsored,
-                        r.i64(2)};
+      SendKind kind = kindFromName(r.str("kind"));
+      sent[r.str("tx_hash")] = {kind == SendKind::kEthSponsored || kind == SendKind::kSolSponsored,
+                                r.i64("created_at_ms")};
     }
   }
   json::Array transactions = json::array();
   for (const auto& r : rows) {
-    json::Object item = json::parseObject(r.str(2), "stored history");
-    item->set("status", finalized && r.i64(1) <= finalized->finalized ? "FINALIZED" : "CONFIRMED");
-    auto send = sent.find(solana ? r.str(0) : asciiLower(r.str(0)));
+    json::Object item = json::parseObject(r.str("item"), "stored history");
+    item->set("status", finalized && r.i64("block_number") <= finalized->finalized ? "FINALIZED"
+                                                                                   : "CONFIRMED");
+    auto send = sent.find(solana ? r.str("id") : asciiLower(r.str("id")));
     if (send == sent.end()) {
       item->set("origin", "EXTERNAL");
     } else {
@@ -189,8 +195,8 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
   info->set("hasNextPage", backwards ? true : more);
   info->set("hasPreviousPage", backwards ? more : page.after.has_value());
   if (!rows.empty()) {
-    info->set("startCursor", rows.front().str(0));
-    info->set("endCursor", rows.back().str(0));
+    info->set("startCursor", rows.front().str("id"));
+    info->set("endCursor", rows.back().str("id"));
   }
   json::Object out = json::object();
   out->set("transactions", transactions);

@@ -12,22 +12,22 @@ const char* kColumns =
 
 Send fromRow(const Row& r) {
   Send s;
-  s.id = r.str(0);
-  s.organizationId = r.str(1);
-  s.billingOrganizationId = r.str(2);
-  s.caip2 = r.str(3);
-  s.kind = kindFromName(r.str(4));
-  s.request = json::parseObject(r.str(5), "stored send request");
-  s.status = r.str(6);
-  s.signedTx = r.str(7);
-  s.txHash = r.str(8);
-  s.sender = r.str(9);
-  s.senderNonce = r.i64(10);
-  s.txError = r.str(11);
-  s.errorJson = r.str(12);
-  s.attempts = r.i64(13);
-  s.createdAtMs = r.i64(14);
-  s.updatedAtMs = r.i64(15);
+  s.id = r.str("id");
+  s.organizationId = r.str("organization_id");
+  s.billingOrganizationId = r.str("billing_organization_id");
+  s.caip2 = r.str("caip2");
+  s.kind = kindFromName(r.str("kind"));
+  s.request = json::parseObject(r.str("request"), "stored send request");
+  s.status = r.str("status");
+  s.signedTx = r.str("signed_tx");
+  s.txHash = r.str("tx_hash");
+  s.sender = r.str("sender");
+  s.senderNonce = r.i64("sender_nonce");
+  s.txError = r.str("tx_error");
+  s.errorJson = r.str("error_json");
+  s.attempts = r.i64("attempts");
+  s.createdAtMs = r.i64("created_at_ms");
+  s.updatedAtMs = r.i64("updated_at_ms");
   return s;
 }
 

@@ -26,7 +26,7 @@ std::string addressOf(const std::string& family, const crypto::SecretBytes& key)
 
 std::optional<std::string> sponsorAddress(Db& db, const std::string& family) {
   auto r = db.queryOne("SELECT address FROM signing_sponsors WHERE family = ?", {family});
-  return r ? std::optional(r->str(0)) : std::nullopt;
+  return r ? std::optional(r->str("address")) : std::nullopt;
 }
 
 std::optional<Sponsor> openSponsor(RequestContext& ctx, const std::string& family) {

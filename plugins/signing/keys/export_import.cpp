@@ -115,10 +115,10 @@ Object exportWalletAccount(ActivityContext& ctx, const Object& p) {
   if (!row)
     throw notFound("no wallet account with address " + address + " in organization " +
                    ctx.organizationId());
-  auto key = ctx.keyring().open(accountKeySecretId(row->str(0)), kPrivateKeyKind);
+  auto key = ctx.keyring().open(accountKeySecretId(row->str("id")), kPrivateKeyKind);
   std::string bundle = exportBundle(ctx, target, key);
   ctx.db().exec("UPDATE signing_wallet_accounts SET exported = 1, updated_at_ms = ? WHERE id = ?",
-                {ctx.nowMs(), row->str(0)});
+                {ctx.nowMs(), row->str("id")});
   Object result = json::object();
   result->set("address", address);
   result->set("exportBundle", bundle);

@@ -94,27 +94,38 @@ std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::str
        db.query("SELECT id, wallet_id, curve, address_format, address, public_key, path FROM "
                 "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)",
                 {org, signWith}))
-    if (same(row.str(4)))
-      return SignWithTarget{
-          true,       row.str(0), row.str(1), row.str(4), curveFromApi(row.str(2), "account curve"),
-          row.str(3), row.str(5), row.str(6)};
+    if (same(row.str("address")))
+      return SignWithTarget{true,
+                            row.str("id"),
+                            row.str("wallet_id"),
+                            row.str("address"),
+                            curveFromApi(row.str("curve"), "account curve"),
+                            row.str("address_format"),
+                            row.str("public_key"),
+                            row.str("path")};
   std::string keyId = signWith, format, address;
   for (const auto& row :
        db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
                 "WHERE organization_id = ? AND lower(address) = lower(?)",
                 {org, signWith}))
-    if (same(row.str(2))) {
-      keyId = row.str(0);
-      format = row.str(1);
-      address = row.str(2);
+    if (same(row.str("address"))) {
+      keyId = row.str("private_key_id");
+      format = row.str("address_format");
+      address = row.str("address");
       break;
     }
   auto key = db.queryOne(
       "SELECT curve, public_key FROM signing_private_keys WHERE organization_id = ? AND id = ?",
       {org, keyId});
   if (!key) return std::nullopt;
-  return SignWithTarget{false,  keyId,       "", address, curveFromApi(key->str(0), "curve"),
-                        format, key->str(1), ""};
+  return SignWithTarget{false,
+                        keyId,
+                        "",
+                        address,
+                        curveFromApi(key->str("curve"), "curve"),
+                        format,
+                        key->str("public_key"),
+                        ""};
 }
 }  // namespace
 

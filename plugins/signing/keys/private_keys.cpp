@@ -16,30 +16,30 @@ constexpr const char* kColumns =
 
 Object keyJson(RequestContext& ctx, const Row& r) {
   Object o = json::object();
-  o->set("privateKeyId", r.str(0));
-  o->set("privateKeyName", r.str(1));
-  o->set("curve", r.str(2));
-  crypto::Curve curve = curveFromApi(r.str(2), "curve");
+  o->set("privateKeyId", r.str("id"));
+  o->set("privateKeyName", r.str("name"));
+  o->set("curve", r.str("curve"));
+  crypto::Curve curve = curveFromApi(r.str("curve"), "curve");
   // secp256k1 keys are shown uncompressed, as clients (cosmjs) expect.
   o->set("publicKey", curve == crypto::Curve::kSecp256k1
-                          ? toHex(crypto::uncompressPublicKey(curve, *fromHex(r.str(3))))
-                          : r.str(3));
+                          ? toHex(crypto::uncompressPublicKey(curve, *fromHex(r.str("public_key"))))
+                          : r.str("public_key"));
   json::Array addresses = json::array();
   for (const auto& a : ctx.db().query("SELECT address_format, address FROM "
                                       "signing_private_key_addresses WHERE private_key_id = ? "
                                       "ORDER BY address_format",
-                                      {r.str(0)})) {
+                                      {r.str("id")})) {
     Object x = json::object();
-    x->set("format", a.str(0));
-    x->set("address", a.str(1));
+    x->set("format", a.str("address_format"));
+    x->set("address", a.str("address"));
     addresses->add(x);
   }
   o->set("addresses", addresses);
-  o->set("privateKeyTags", json::stringArray(privateKeyTags().tagsOf(ctx.db(), r.str(0))));
-  o->set("createdAt", json::timestamp(r.i64(6)));
-  o->set("updatedAt", json::timestamp(r.i64(7)));
-  o->set("exported", r.i64(4) != 0);
-  o->set("imported", r.i64(5) != 0);
+  o->set("privateKeyTags", json::stringArray(privateKeyTags().tagsOf(ctx.db(), r.str("id"))));
+  o->set("createdAt", json::timestamp(r.i64("created_at_ms")));
+  o->set("updatedAt", json::timestamp(r.i64("updated_at_ms")));
+  o->set("exported", r.i64("exported") != 0);
+  o->set("imported", r.i64("imported") != 0);
   return o;
 }
 }  // namespace
@@ -134,7 +134,7 @@ Object deletePrivateKeys(ActivityContext& ctx, const Object& p) {
         {ctx.organizationId(), id});
     if (!row)
       throw notFound("private key " + id + " not found in organization " + ctx.organizationId());
-    if (!force && row->i64(0) == 0)
+    if (!force && row->i64("exported") == 0)
       throw failedPrecondition("private key " + id +
                                " has not been exported; export it first or set "
                                "deleteWithoutExport to delete it anyway");

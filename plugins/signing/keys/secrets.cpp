@@ -84,11 +84,12 @@ json::Array staticProperties(const json::Object& s, const std::string& where) {
 
 json::Object metadataJson(const Row& r) {
   json::Object m = json::object();
-  m->set("secretId", r.str(0));
-  if (!r.isNull(1)) m->set("name", r.str(1));
+  m->set("secretId", r.str("id"));
+  if (!r.isNull("name")) m->set("name", r.str("name"));
   m->set("staticProperties",
-         json::parseObject(r.str(2), "stored static properties")->getArray("staticProperties"));
-  m->set("createdAtUnixMs", std::to_string(r.i64(3)));
+         json::parseObject(r.str("static_properties"), "stored static properties")
+             ->getArray("staticProperties"));
+  m->set("createdAtUnixMs", std::to_string(r.i64("created_at_ms")));
   return m;
 }
 }  // namespace
@@ -214,11 +215,8 @@ json::Object listSecrets(RequestContext& ctx, const json::Object& body) {
       "SELECT id, name, static_properties, created_at_ms FROM signing_secrets WHERE "
       "organization_id = ?";
   SqlParams params{ctx.organizationId()};
-  bool reversed =
-      appendPage(sql, params, page, /*newestFirst=*/true,
-                 cursorIn(ctx.db(), "signing_secrets", ctx.organizationId(), "a secret"));
-  auto rows = ctx.db().query(sql, params);
-  if (reversed) std::reverse(rows.begin(), rows.end());
+  auto rows = queryPage(ctx.db(), sql, params, page, /*newestFirst=*/true,
+                        cursorIn(ctx.db(), "signing_secrets", ctx.organizationId(), "a secret"));
   json::Array list = json::array();
   for (const auto& row : rows) list->add(metadataJson(row));
   json::Object r = json::object();
@@ -229,7 +227,7 @@ json::Object listSecrets(RequestContext& ctx, const json::Object& body) {
 void deleteOrganizationSecrets(ActivityContext& ctx, const std::string& organizationId) {
   for (const auto& row :
        ctx.db().query("SELECT id FROM signing_secrets WHERE organization_id = ?", {organizationId}))
-    ctx.keyring().erase(secretId(row.str(0)));
+    ctx.keyring().erase(secretId(row.str("id")));
   ctx.db().exec("DELETE FROM signing_secrets WHERE organization_id = ?", {organizationId});
 }
 

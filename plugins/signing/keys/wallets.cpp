@@ -98,30 +98,30 @@ std::vector<std::string> addAccounts(ActivityContext& ctx, const std::string& or
 
 Object walletJson(const Row& r) {
   Object o = json::object();
-  o->set("walletId", r.str(0));
-  o->set("walletName", r.str(1));
-  o->set("createdAt", json::timestamp(r.i64(4)));
-  o->set("updatedAt", json::timestamp(r.i64(5)));
-  o->set("exported", r.i64(2) != 0);
-  o->set("imported", r.i64(3) != 0);
+  o->set("walletId", r.str("id"));
+  o->set("walletName", r.str("name"));
+  o->set("createdAt", json::timestamp(r.i64("created_at_ms")));
+  o->set("updatedAt", json::timestamp(r.i64("updated_at_ms")));
+  o->set("exported", r.i64("exported") != 0);
+  o->set("imported", r.i64("imported") != 0);
   return o;
 }
 constexpr const char* kWalletColumns = "id, name, exported, imported, created_at_ms, updated_at_ms";
 
 Object accountJson(const Row& r) {
   Object o = json::object();
-  o->set("walletAccountId", r.str(0));
-  o->set("organizationId", r.str(1));
-  o->set("walletId", r.str(2));
-  o->set("curve", r.str(3));
-  o->set("pathFormat", r.str(4));
-  o->set("path", r.str(5));
-  o->set("addressFormat", r.str(6));
-  o->set("address", r.str(7));
-  o->set("publicKey", r.str(8));
-  if (auto name = r.optStr(9)) o->set("name", *name);
-  o->set("createdAt", json::timestamp(r.i64(10)));
-  o->set("updatedAt", json::timestamp(r.i64(11)));
+  o->set("walletAccountId", r.str("id"));
+  o->set("organizationId", r.str("organization_id"));
+  o->set("walletId", r.str("wallet_id"));
+  o->set("curve", r.str("curve"));
+  o->set("pathFormat", r.str("path_format"));
+  o->set("path", r.str("path"));
+  o->set("addressFormat", r.str("address_format"));
+  o->set("address", r.str("address"));
+  o->set("publicKey", r.str("public_key"));
+  if (auto name = r.optStr("name")) o->set("name", *name);
+  o->set("createdAt", json::timestamp(r.i64("created_at_ms")));
+  o->set("updatedAt", json::timestamp(r.i64("updated_at_ms")));
   return o;
 }
 
@@ -137,7 +137,7 @@ Row requireWallet(RequestContext& ctx, const std::string& walletId) {
 void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
   for (const auto& a :
        ctx.db().query("SELECT id FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId}))
-    ctx.keyring().erase(accountKeySecretId(a.str(0)));
+    ctx.keyring().erase(accountKeySecretId(a.str("id")));
   ctx.db().exec("DELETE FROM signing_wallet_accounts WHERE wallet_id = ?", {walletId});
   ctx.db().exec("DELETE FROM signing_wallets WHERE id = ?", {walletId});
   ctx.keyring().erase(mnemonicSecretId(walletId));
@@ -218,7 +218,7 @@ Object deleteWallets(ActivityContext& ctx, const Object& p) {
   if (ids.empty()) throw invalidArgument("invalid field parameters.walletIds: must not be empty");
   for (const auto& id : ids) {
     Row w = requireWallet(ctx, id);
-    if (!force && w.i64(2) == 0)
+    if (!force && w.i64("exported") == 0)
       throw failedPrecondition("wallet " + id +
                                " has not been exported; export it first or set "
                                "deleteWithoutExport to delete it anyway");
@@ -236,12 +236,13 @@ Object deleteWalletAccounts(ActivityContext& ctx, const Object& p) {
     throw invalidArgument("invalid field parameters.walletAccountIds: must not be empty");
   for (const auto& id : ids) {
     auto row = ctx.db().queryOne(
-        "SELECT a.exported, w.exported FROM signing_wallet_accounts a JOIN signing_wallets w ON "
+        "SELECT a.exported AS account_exported, w.exported AS wallet_exported FROM "
+        "signing_wallet_accounts a JOIN signing_wallets w ON "
         "w.id = a.wallet_id WHERE a.organization_id = ? AND a.id = ?",
         {ctx.organizationId(), id});
     if (!row)
       throw notFound("wallet account " + id + " not found in organization " + ctx.organizationId());
-    if (!force && row->i64(0) == 0 && row->i64(1) == 0)
+    if (!force && row->i64("account_exported") == 0 && row->i64("wallet_exported") == 0)
       throw failedPrecondition("wallet account " + id +
                                " has not been exported; export it first or set "
                                "deleteWithoutExport to delete it anyway");
@@ -304,8 +305,8 @@ Object listWalletAccounts(RequestContext& ctx, const Object& body) {
                                : SqlParams{ctx.organizationId()})) {
     Object a = accountJson(r);
     if (details) {
-      auto [it, fresh] = wallets.try_emplace(r.str(2));
-      if (fresh) it->second = walletJson(requireWallet(ctx, r.str(2)));
+      auto [it, fresh] = wallets.try_emplace(r.str("wallet_id"));
+      if (fresh) it->second = walletJson(requireWallet(ctx, r.str("wallet_id")));
       a->set("walletDetails", it->second);
     }
     list->add(a);
@@ -322,19 +323,19 @@ void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizatio
       "SELECT id, exported FROM signing_private_keys WHERE organization_id = ?", {organizationId});
   if (!force) {
     for (const auto& w : wallets)
-      if (w.i64(1) == 0)
-        throw failedPrecondition("organization " + organizationId + " holds wallet " + w.str(0) +
+      if (w.i64("exported") == 0)
+        throw failedPrecondition("organization " + organizationId + " holds wallet " + w.str("id") +
                                  ", which has not been exported; export it or set "
                                  "deleteWithoutExport");
     for (const auto& k : keys)
-      if (k.i64(1) == 0)
+      if (k.i64("exported") == 0)
         throw failedPrecondition("organization " + organizationId + " holds private key " +
-                                 k.str(0) +
+                                 k.str("id") +
                                  ", which has not been exported; export it or set "
                                  "deleteWithoutExport");
   }
-  for (const auto& w : wallets) eraseWallet(ctx, w.str(0));
-  for (const auto& k : keys) ctx.keyring().erase(privateKeySecretId(k.str(0)));
+  for (const auto& w : wallets) eraseWallet(ctx, w.str("id"));
+  for (const auto& k : keys) ctx.keyring().erase(privateKeySecretId(k.str("id")));
   deleteOrganizationSecrets(ctx, organizationId);
   // Its sends stop with it (their keys are gone); what sponsorship it used stays counted in its
   // parent's window.
@@ -344,7 +345,7 @@ void deleteOrganizationKeys(ActivityContext& ctx, const std::string& organizatio
                 {organizationId});
   for (const auto& k : keys)
     ctx.db().exec("DELETE FROM signing_private_key_tag_members WHERE private_key_id = ?",
-                  {k.str(0)});
+                  {k.str("id")});
   ctx.db().exec("DELETE FROM signing_private_key_tags WHERE organization_id = ?", {organizationId});
   ctx.db().exec("DELETE FROM signing_private_keys WHERE organization_id = ?", {organizationId});
   deleteOrganizationContractInterfaces(ctx.db(), organizationId);

@@ -85,8 +85,9 @@ TEST(SigningHandlers, SigningWithAnUnknownKeyIsRefusedAndChangesNothing) {
   auto count = [&] {
     size_t n = 0;
     harness.read([&](Db& db) {
-      n = static_cast<size_t>(db.queryOne("SELECT COUNT(*) FROM signet_secrets")->i64(0)) +
-          static_cast<size_t>(db.queryOne("SELECT COUNT(*) FROM signing_wallet_accounts")->i64(0));
+      n = static_cast<size_t>(db.queryOne("SELECT COUNT(*) AS n FROM signet_secrets")->i64("n")) +
+          static_cast<size_t>(
+              db.queryOne("SELECT COUNT(*) AS n FROM signing_wallet_accounts")->i64("n"));
     });
     return n;
   };

@@ -96,7 +96,7 @@ class SolanaSendTest : public BackendTest {
     std::pair<std::string, std::string> out;
     gw_->write([&](Db& db) {
       auto r = db.queryOne("SELECT status, tx_error FROM signing_sends WHERE id = ?", {id});
-      out = {r->str(0), r->str(1)};
+      out = {r->str("status"), r->str("tx_error")};
     });
     return out;
   }

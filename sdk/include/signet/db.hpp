@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -14,18 +16,31 @@ namespace signet {
 using SqlValue = std::variant<std::nullptr_t, int64_t, std::string>;
 using SqlParams = std::vector<SqlValue>;
 
+// One row of a query's answer. Cells are read by the name of their column in the SELECT list
+// (its alias, for an expression: `COUNT(*) AS n`), never by position, so that a reader does not
+// silently read another column when the list changes. Names are lower case: PostgreSQL folds
+// unquoted names and aliases to it. A name the answer does not have is a std::out_of_range
+// naming it and the columns there are.
 class Row {
  public:
-  explicit Row(std::vector<SqlValue> cells) : cells_(std::move(cells)) {}
-  size_t size() const { return cells_.size(); }
-  bool isNull(size_t i) const { return std::holds_alternative<std::nullptr_t>(cells_.at(i)); }
-  const std::string& str(size_t i) const;
-  int64_t i64(size_t i) const;
-  std::optional<std::string> optStr(size_t i) const;
-  std::optional<int64_t> optI64(size_t i) const;
+  using Columns = std::shared_ptr<const std::vector<std::string>>;
+  Row(std::vector<SqlValue> cells, Columns columns)
+      : cells_(std::move(cells)), columns_(std::move(columns)) {}
+  bool has(std::string_view column) const;
+  bool isNull(std::string_view column) const;
+  const std::string& str(std::string_view column) const;  // text; logic_error when not
+  int64_t i64(std::string_view column) const;             // an integer (or its text)
+  std::optional<std::string> optStr(std::string_view column) const;
+  std::optional<int64_t> optI64(std::string_view column) const;
+  // Every cell, in the SELECT list's order, and the columns' names: for code that treats any
+  // table alike (a store's fingerprint), not for reading a column it knows.
+  const std::vector<SqlValue>& cells() const { return cells_; }
+  const std::vector<std::string>& columns() const;
 
  private:
+  const SqlValue& cell(std::string_view column) const;
   std::vector<SqlValue> cells_;
+  Columns columns_;
 };
 
 class Db {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "signet/db.hpp"
 #include "signet/json.hpp"
@@ -28,6 +29,12 @@ Pagination parsePagination(const json::Object& body);
 // come back reversed and must be flipped to list order.
 bool appendPage(std::string& sql, SqlParams& params, const Pagination& page, bool newestFirst,
                 const std::function<int64_t(const std::string&)>& cursorTime);
+
+// The page of `sql`'s rows in list order: appendPage, the query, and the flip when the rows came
+// back reversed. `sql` ends in its WHERE clause (appendPage adds " AND ..." to it).
+std::vector<Row> queryPage(Db& db, std::string sql, SqlParams params, const Pagination& page,
+                           bool newestFirst,
+                           const std::function<int64_t(const std::string&)>& cursorTime);
 
 // appendPage's `cursorTime` for a list of rows of `table` that belong to one organization (its
 // organization_id column): a cursor that is not one of them is refused naming

@@ -98,7 +98,7 @@ std::vector<int> Database::appliedMigrations(const std::string& module) {
     db.exec(kMigrationsTable);
     for (const auto& row : db.query(
              "SELECT version FROM signet_migrations WHERE module = ? ORDER BY version", {module}))
-      out.push_back(static_cast<int>(row.i64(0)));
+      out.push_back(static_cast<int>(row.i64("version")));
   });
   return out;
 }

@@ -169,13 +169,14 @@ crypto::SecretBytes DbKeyring::open(const std::string& id, const std::string& ki
       "?",
       {id});
   if (!row) throw notFound("no secret " + id + " in the keyring");
-  if (row->str(0) != kind)
-    throw internalError("secret " + id + " is a " + row->str(0) + ", not a " + kind);
-  auto opened = openSealed(masterKey_, id, kind, row->str(1), row->str(2));
+  if (row->str("kind") != kind)
+    throw internalError("secret " + id + " is a " + row->str("kind") + ", not a " + kind);
+  auto opened = openSealed(masterKey_, id, kind, row->str("nonce"), row->str("ciphertext"));
   // A master-key rotation that stopped after installing the new key left the secret's copy
   // under it beside the old one (signet keys rotate-master finishes the job).
-  if (!opened && row->optStr(4))
-    opened = openSealed(masterKey_, id, kind, *row->optStr(3), *row->optStr(4));
+  if (!opened && row->optStr("next_ciphertext"))
+    opened = openSealed(masterKey_, id, kind, *row->optStr("next_nonce"),
+                        *row->optStr("next_ciphertext"));
   // Never say more than this: the ciphertext or key must not reach a log.
   if (!opened) throw internalError("secret " + id + " does not open under this master key");
   return std::move(*opened);

@@ -164,6 +164,8 @@ class PostgresConnection : public SqlConnection {
     int rowCount = PQntuples(r.get()), columns = PQnfields(r.get());
     std::vector<Row> rows;
     rows.reserve(rowCount);
+    auto names = std::make_shared<std::vector<std::string>>();
+    for (int c = 0; c < columns; ++c) names->emplace_back(PQfname(r.get(), c));
     for (int i = 0; i < rowCount; ++i) {
       std::vector<SqlValue> cells;
       cells.reserve(columns);
@@ -177,7 +179,7 @@ class PostgresConnection : public SqlConnection {
           cells.emplace_back(std::string(PQgetvalue(r.get(), i, c), PQgetlength(r.get(), i, c)));
         }
       }
-      rows.emplace_back(std::move(cells));
+      rows.emplace_back(std::move(cells), names);
     }
     return rows;
   }

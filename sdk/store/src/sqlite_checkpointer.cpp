@@ -99,7 +99,7 @@ void SqliteCheckpointer::run() {
     try {
       // busy, log pages, pages copied; a busy checkpoint is tried again when the next is due.
       auto start = std::chrono::steady_clock::now();
-      copied = db_->queryOne("PRAGMA wal_checkpoint(PASSIVE)")->i64(2);
+      copied = db_->queryOne("PRAGMA wal_checkpoint(PASSIVE)")->i64("checkpointed");
       Metrics::global().observe("signet_sqlite_checkpoint_seconds", {{"where", "thread"}},
                                 secondsSince(start));
     } catch (const std::exception& e) {

@@ -165,12 +165,18 @@ class SqliteConnection : public SqlConnection {
   }
 
   void step(sqlite3_stmt* st, const std::string& sql, std::vector<Row>* rows) {
+    Row::Columns names;
     for (;;) {
       int rc = sqlite3_step(st);
       if (rc == SQLITE_DONE) return;
       if (rc != SQLITE_ROW) fail("cannot run", sql);
       if (!rows) continue;
       int columns = sqlite3_column_count(st);
+      if (!names) {  // once per answer, shared by its rows
+        auto list = std::make_shared<std::vector<std::string>>();
+        for (int c = 0; c < columns; ++c) list->emplace_back(sqlite3_column_name(st, c));
+        names = std::move(list);
+      }
       std::vector<SqlValue> cells;
       cells.reserve(columns);
       for (int c = 0; c < columns; ++c) {
@@ -187,7 +193,7 @@ class SqliteConnection : public SqlConnection {
           }
         }
       }
-      rows->emplace_back(std::move(cells));
+      rows->emplace_back(std::move(cells), names);
     }
   }
 

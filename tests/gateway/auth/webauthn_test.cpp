@@ -32,12 +32,12 @@ void registerPasskey(TestGateway& gw, const SoftwareAuthenticator& passkey) {
         "authenticators WHERE id = ?",
         {ids->getElement<std::string>(0)});
     ASSERT_TRUE(row);
-    EXPECT_EQ(row->str(0), gw.root().organizationId);
-    EXPECT_EQ(row->str(1), gw.root().userId);
-    EXPECT_EQ(row->str(2), passkey.credentialId());
-    EXPECT_EQ(row->i64(3), expected.algorithm);
-    EXPECT_EQ(row->str(4), expected.publicKey);
-    EXPECT_EQ(row->i64(5), 0);
+    EXPECT_EQ(row->str("organization_id"), gw.root().organizationId);
+    EXPECT_EQ(row->str("user_id"), gw.root().userId);
+    EXPECT_EQ(row->str("credential_id"), passkey.credentialId());
+    EXPECT_EQ(row->i64("algorithm"), expected.algorithm);
+    EXPECT_EQ(row->str("public_key"), expected.publicKey);
+    EXPECT_EQ(row->i64("sign_count"), 0);
   });
 }
 

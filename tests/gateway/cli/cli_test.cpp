@@ -337,7 +337,7 @@ int64_t countIn(const std::filesystem::path& file, const std::string& sql) {
   config.connection = file.string();
   Database db(config);
   int64_t n = -1;
-  db.read([&](Db& tx) { n = tx.queryOne(sql)->i64(0); });
+  db.read([&](Db& tx) { n = tx.queryOne(sql)->i64("n"); });
   return n;
 }
 
@@ -355,7 +355,7 @@ TEST(CliTest, BackupWhileServingThenRestoreWithTheSameMasterKeyOnly) {
                         "credentials")
           ->getValue<std::string>("apiPrivateKey");
   const fs::path store = fs::path(dir) / "signet.db";
-  const std::string activities = "SELECT COUNT(*) FROM activities";
+  const std::string activities = "SELECT COUNT(*) AS n FROM activities";
   std::string backup = dir + "/backup.db";
   int64_t inBackup = 0;
   {
@@ -390,7 +390,7 @@ TEST(CliTest, BackupWhileServingThenRestoreWithTheSameMasterKeyOnly) {
     EXPECT_GE(inBackup, before);
     EXPECT_LE(inBackup, countIn(store, activities));
     // Each activity in the copy is whole: its tag is there too.
-    EXPECT_EQ(countIn(backup, "SELECT COUNT(*) FROM user_tags"), inBackup);
+    EXPECT_EQ(countIn(backup, "SELECT COUNT(*) AS n FROM user_tags"), inBackup);
     // The same file is not overwritten, and a restore under a serving gateway is refused.
     EXPECT_NE(run({"backup", "--data-dir", dir, "--out", backup}).exitCode, 0);
     auto refused = run({"restore", "--data-dir", dir, "--from", backup});
@@ -446,7 +446,7 @@ size_t secretsOpeningUnder(const std::filesystem::path& store, const crypto::Sec
     total = rows.size();
     DbKeyring keyring(tx, key);
     for (const auto& r : rows) try {
-        keyring.open(r.str(0), r.str(1));
+        keyring.open(r.str("id"), r.str("kind"));
         ++opening;
       } catch (const Error&) {
       }

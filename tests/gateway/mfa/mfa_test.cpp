@@ -96,7 +96,7 @@ void updateMfa(Client& as, const std::string& org, const std::string& userId, co
 std::string apiKeyIdOf(TestGateway& gw, const std::string& userId) {
   std::string id;
   gw.write([&](Db& db) {
-    id = db.queryOne("SELECT id FROM api_keys WHERE user_id = ?", {userId})->str(0);
+    id = db.queryOne("SELECT id FROM api_keys WHERE user_id = ?", {userId})->str("id");
   });
   return id;
 }

@@ -91,16 +91,16 @@ TEST(DurabilityTest, EveryAnsweredActivitySurvivesKill9UnderLoad) {
 
   {
     auto file = openSqlite(dir + "/signet.db");
-    EXPECT_EQ(file->queryOne("PRAGMA integrity_check")->str(0), "ok");
+    EXPECT_EQ(file->queryOne("PRAGMA integrity_check")->str("integrity_check"), "ok");
     size_t lost = 0;
     for (const auto& a : answered) {
       auto row = file->queryOne("SELECT status FROM activities WHERE id = ?", {a.activityId});
-      if (!row || row->str(0) != "ACTIVITY_STATUS_COMPLETED") ++lost;
+      if (!row || row->str("status") != "ACTIVITY_STATUS_COMPLETED") ++lost;
       if (!a.walletName.empty())
-        EXPECT_EQ(
-            file->queryOne("SELECT COUNT(*) FROM signing_wallets WHERE name = ?", {a.walletName})
-                ->i64(0),
-            1)
+        EXPECT_EQ(file->queryOne("SELECT COUNT(*) AS n FROM signing_wallets WHERE name = ?",
+                                 {a.walletName})
+                      ->i64("n"),
+                  1)
             << a.walletName;
     }
     EXPECT_EQ(lost, 0u) << "of " << answered.size() << " answered activities";

@@ -256,9 +256,9 @@ TEST(FailoverTest, KillThePrimaryPromoteTheStandbyAndNothingAcknowledgedIsLost) 
   std::set<std::string> stored, memos;
   for (const auto& row :
        promotedStore->query("SELECT id FROM activities WHERE status = 'ACTIVITY_STATUS_COMPLETED'"))
-    stored.insert(row.str(0));
+    stored.insert(row.str("id"));
   for (const auto& row : promotedStore->query("SELECT activity_id FROM memo_entries"))
-    memos.insert(row.str(0));
+    memos.insert(row.str("activity_id"));
   size_t lost = 0, memoLost = 0;
   for (const auto& [id, gateway] : tally.acknowledged) {
     lost += stored.count(id) == 0;

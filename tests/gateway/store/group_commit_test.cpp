@@ -38,8 +38,9 @@ class GroupCommitTest : public BackendTest {
     int64_t n = -1;
     // A second Database: what another process (or gateway) sees once a caller has returned.
     Database other(scratch_->config());
-    other.read(
-        [&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets WHERE " + where)->i64(0); });
+    other.read([&](Db& db) {
+      n = db.queryOne("SELECT COUNT(*) AS total FROM widgets WHERE " + where)->i64("total");
+    });
     return n;
   }
   static void insert(Db& db, const std::string& id, int64_t n) {
@@ -206,7 +207,7 @@ TEST_P(GroupCommitTest, APostedWriteLeavesItsCallerFreeAndCompletesAfterItsCommi
 TEST_P(GroupCommitTest, ASnapshotReadsButRefusesWrites) {
   db_->transaction([&](Db& db) { insert(db, "a", 1); });
   db_->snapshot([&](Db& db) {
-    EXPECT_EQ(db.queryOne("SELECT n FROM widgets WHERE id = 'a'")->i64(0), 1);
+    EXPECT_EQ(db.queryOne("SELECT n FROM widgets WHERE id = 'a'")->i64("n"), 1);
     EXPECT_ANY_THROW(insert(db, "b", 2));
   });
   EXPECT_EQ(count(), 1);
@@ -253,17 +254,17 @@ TEST_P(GroupCommitTest, ABatchSendsItsTransactionCommandsWithItsStatements) {
   // A snapshot that read nothing never reached the server. One read costs one round trip: its
   // ROLLBACK is sent without waiting, the server still ends the transaction at once (another
   // connection sees this one idle), and the next use reads the answer.
-  const std::string total = "SELECT COUNT(*) FROM widgets";
+  const std::string total = "SELECT COUNT(*) AS total FROM widgets";
   connection->queryOne(total);  // prepared before counting
   const auto backend = GetParam() == Backend::kPostgres
-                           ? connection->queryOne("SELECT pg_backend_pid()")->i64(0)
+                           ? connection->queryOne("SELECT pg_backend_pid() AS pid")->i64("pid")
                            : 0;
   const size_t quiet = connection->roundTrips();
   connection->beginSnapshot();
   connection->endSnapshot();
   EXPECT_EQ(connection->roundTrips(), quiet);
   connection->beginSnapshot();
-  EXPECT_EQ(connection->queryOne(total)->i64(0), 7);
+  EXPECT_EQ(connection->queryOne(total)->i64("total"), 7);
   connection->endSnapshot();
   EXPECT_TRUE(connection->healthy());
   if (GetParam() == Backend::kPostgres) {
@@ -272,13 +273,13 @@ TEST_P(GroupCommitTest, ABatchSendsItsTransactionCommandsWithItsStatements) {
     std::string state;
     for (int i = 0; i < 200 && state != "idle"; ++i) {  // the ROLLBACK on its way: at most 2 s
       if (i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      state =
-          observer->queryOne("SELECT state FROM pg_stat_activity WHERE pid = ?", {backend})->str(0);
+      state = observer->queryOne("SELECT state FROM pg_stat_activity WHERE pid = ?", {backend})
+                  ->str("state");
     }
     EXPECT_EQ(state, "idle");
   }
   EXPECT_TRUE(connection->alive());  // how the pool hands it out next: the answer is read here
-  EXPECT_EQ(connection->queryOne(total)->i64(0), 7);
+  EXPECT_EQ(connection->queryOne(total)->i64("total"), 7);
 
   connection->begin();
   connection->savepoint(1);
@@ -348,7 +349,8 @@ TEST_P(GroupCommitTest, RowsNoOneReadsGoWithTheNextStatementAndTheirFailureFails
 
   // In a snapshot it does not wait: the refusal reaches the write that made it.
   connection->beginSnapshot();
-  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) FROM widgets WHERE n = 1")->i64(0), 3);
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS total FROM widgets WHERE n = 1")->i64("total"),
+            3);
   EXPECT_THROW(connection->execUnanswered(sql, {std::string("g"), int64_t{4}}), DatabaseError);
   connection->endSnapshot();
   EXPECT_TRUE(connection->healthy());

@@ -65,10 +65,10 @@ TEST_F(SqliteCheckpointerTest, CheckpointsOffTheCommitPathKeepTheLogBounded) {
 
   // Everything committed is there for a connection of its own, and the file is sound.
   auto other = openConnection(scratch_->config());
-  auto totals = other->queryOne("SELECT COUNT(*), SUM(LENGTH(b)) FROM blobs");
-  EXPECT_EQ(totals->i64(0), kCommits);
-  EXPECT_EQ(totals->i64(1), static_cast<int64_t>(kCommits * kBlob.size()));
-  EXPECT_EQ(other->queryOne("PRAGMA integrity_check")->str(0), "ok");
+  auto totals = other->queryOne("SELECT COUNT(*) AS n, SUM(LENGTH(b)) AS bytes FROM blobs");
+  EXPECT_EQ(totals->i64("n"), kCommits);
+  EXPECT_EQ(totals->i64("bytes"), static_cast<int64_t>(kCommits * kBlob.size()));
+  EXPECT_EQ(other->queryOne("PRAGMA integrity_check")->str("integrity_check"), "ok");
 }
 
 // Commits back to back leave the thread no quiet moment to finish a copy: the commit that
@@ -85,8 +85,8 @@ TEST_F(SqliteCheckpointerTest, ACommitCheckpointsByItselfWhenTheThreadFallsBehin
   }
   EXPECT_LT(largest, 6000 * kPage);
   auto other = openConnection(scratch_->config());
-  EXPECT_EQ(other->queryOne("SELECT COUNT(*) FROM blobs")->i64(0), kCommits);
-  EXPECT_EQ(other->queryOne("PRAGMA integrity_check")->str(0), "ok");
+  EXPECT_EQ(other->queryOne("SELECT COUNT(*) AS n FROM blobs")->i64("n"), kCommits);
+  EXPECT_EQ(other->queryOne("PRAGMA integrity_check")->str("integrity_check"), "ok");
 }
 
 // A reader on an old snapshot keeps the log from being started again, as steady traffic
@@ -101,7 +101,7 @@ TEST_F(SqliteCheckpointerTest, PastTheThresholdACheckpointIsDueOncePerThresholdO
   for (int n = 0; n < 4; ++n) insertBlob(n);  // 512 pages, not yet checkpointed
   auto reader = openConnection(scratch_->config());
   reader->beginSnapshot();
-  ASSERT_EQ(reader->queryOne("SELECT COUNT(*) FROM blobs")->i64(0), 4);
+  ASSERT_EQ(reader->queryOne("SELECT COUNT(*) AS n FROM blobs")->i64("n"), 4);
   for (int n = 4; n < 8; ++n) insertBlob(n);  // past the threshold: one checkpoint
   ASSERT_TRUE(db_->checkpointsIdle(std::chrono::seconds(10)));
   const uint64_t before = db_->checkpointStats().checkpoints;

@@ -52,11 +52,11 @@ std::pair<int, std::string> createTag(TestGateway& gw, const std::string& name) 
 int64_t countIn(TestGateway& gw, const std::string& sql, const SqlParams& params) {
   auto db =
       openPostgres(std::string(std::getenv("SIGNET_TEST_PG")) + " dbname=" + databaseName(gw));
-  return db->queryOne(sql, params)->i64(0);
+  return db->queryOne(sql, params)->i64("n");
 }
 
 int64_t tagsNamed(TestGateway& gw, const std::string& name) {
-  return countIn(gw, "SELECT COUNT(*) FROM user_tags WHERE name = ?", {name});
+  return countIn(gw, "SELECT COUNT(*) AS n FROM user_tags WHERE name = ?", {name});
 }
 
 TEST(StoreFaultTest, LostPostgresConnectionsAreErrorsAndTheGatewayRecovers) {
@@ -104,7 +104,7 @@ TEST(StoreFaultTest, LostPostgresConnectionsAreErrorsAndTheGatewayRecovers) {
   }
   // Nothing acknowledged was lost.
   for (const auto& id : acknowledged)
-    EXPECT_EQ(countIn(gw, "SELECT COUNT(*) FROM activities WHERE id = ?", {id}), 1) << id;
+    EXPECT_EQ(countIn(gw, "SELECT COUNT(*) AS n FROM activities WHERE id = ?", {id}), 1) << id;
 }
 
 // A connection of the test's own, holding `table` locked (ACCESS EXCLUSIVE) until release():
@@ -284,7 +284,7 @@ TEST(StoreFaultTest, ARefusedCommitAnswersEveryWaitingSignatureWithAnErrorAndSto
     return r.status;
   };
   const std::string signatures =
-      "SELECT COUNT(*) FROM activities WHERE type = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'";
+      "SELECT COUNT(*) AS n FROM activities WHERE type = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'";
   const int64_t before = countIn(gw, signatures, {});
   const double failuresBefore = commitFailures();
 

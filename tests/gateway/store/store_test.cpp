@@ -102,8 +102,8 @@ TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
   db_->read([](Db& db) {
     auto row = db.queryOne("SELECT n, name FROM widgets WHERE id = ?", {std::string("a")});
     ASSERT_TRUE(row);
-    EXPECT_EQ(row->i64(0), int64_t{1} << 40);
-    EXPECT_EQ(row->str(1), "it's");
+    EXPECT_EQ(row->i64("n"), int64_t{1} << 40);
+    EXPECT_EQ(row->str("name"), "it's");
   });
   std::vector<Migration> unordered = {{2, "b", {}}, {1, "a", {}}};
   EXPECT_THROW(db_->migrate("other", unordered), Error);
@@ -160,20 +160,20 @@ TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
     EXPECT_EQ(presentations[0].method.id, "k1");
     EXPECT_EQ(presentations[1].voteId, "v2");
     if (GetParam() == Backend::kSqlite) {
-      EXPECT_EQ(db.queryOne("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND "
+      EXPECT_EQ(db.queryOne("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'index' AND "
                             "tbl_name IN ('policy_evaluations', 'mfa_presentations')")
-                    ->i64(0),
+                    ->i64("n"),
                 0);
       for (const char* table : {"policy_evaluations", "mfa_presentations"})
         EXPECT_NE(db.queryOne("SELECT sql FROM sqlite_master WHERE name = ?", {std::string(table)})
-                      ->str(0)
+                      ->str("sql")
                       .find("WITHOUT ROWID"),
                   std::string::npos)
             << table;
     } else {
-      EXPECT_EQ(db.queryOne("SELECT COUNT(*) FROM pg_indexes WHERE tablename IN "
+      EXPECT_EQ(db.queryOne("SELECT COUNT(*) AS n FROM pg_indexes WHERE tablename IN "
                             "('policy_evaluations', 'mfa_presentations')")
-                    ->i64(0),
+                    ->i64("n"),
                 2);
     }
   });
@@ -184,7 +184,9 @@ TEST(SqliteStoreTest, RunsInWalMode) {
   std::filesystem::create_directories(dir);
   {
     Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
-    db.read([](Db& session) { EXPECT_EQ(session.queryOne("PRAGMA journal_mode")->str(0), "wal"); });
+    db.read([](Db& session) {
+      EXPECT_EQ(session.queryOne("PRAGMA journal_mode")->str("journal_mode"), "wal");
+    });
   }
   std::filesystem::remove_all(dir);
 }
@@ -198,7 +200,7 @@ TEST(SqliteStoreTest, EveryConnectionSyncsAtEachCommit) {
   {
     Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
     db.transaction([](Db& session) {
-      EXPECT_EQ(session.queryOne("PRAGMA synchronous")->i64(0), 2);
+      EXPECT_EQ(session.queryOne("PRAGMA synchronous")->i64("synchronous"), 2);
       session.exec("CREATE TABLE synced (n INTEGER)");
     });
     std::atomic<int> inside{0}, full{0};
@@ -206,7 +208,7 @@ TEST(SqliteStoreTest, EveryConnectionSyncsAtEachCommit) {
     for (int i = 0; i < 4; ++i)
       readers.emplace_back([&] {
         db.read([&](Db& session) {
-          if (session.queryOne("PRAGMA synchronous")->i64(0) == 2) ++full;
+          if (session.queryOne("PRAGMA synchronous")->i64("synchronous") == 2) ++full;
           // Held until all four are inside, so that each has a connection of its own.
           ++inside;
           for (int spin = 0; spin < 500 && inside < 4; ++spin)
@@ -241,14 +243,14 @@ TEST_P(StoreTest, AFailedTransactionLeavesNothing) {
   }),
                std::runtime_error);
   int64_t n = -1;
-  db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets")->i64(0); });
+  db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"); });
   EXPECT_EQ(n, 0);
   // A constraint violation rolls back too.
   EXPECT_ANY_THROW(db_->transaction([](Db& db) {
     db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {std::string("y"), int64_t{1}});
     db.exec("INSERT INTO widgets (id, n) VALUES (?, ?)", {std::string("y"), int64_t{2}});
   }));
-  db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) FROM widgets")->i64(0); });
+  db_->read([&](Db& db) { n = db.queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"); });
   EXPECT_EQ(n, 0);
 }
 
@@ -263,7 +265,7 @@ TEST_P(StoreTest, KeyringSealsBindsAndOpens) {
     // Stored ciphertext is not the plaintext.
     auto row = db.queryOne("SELECT ciphertext FROM signet_secrets WHERE id = ?",
                            {std::string("wallet-1")});
-    EXPECT_EQ(row->str(0).find(toHex(toBytes("abandon"))), std::string::npos);
+    EXPECT_EQ(row->str("ciphertext").find(toHex(toBytes("abandon"))), std::string::npos);
     EXPECT_THROW(keyring.open("wallet-1", "private-key"), Error);
     crypto::SecretBytes other(crypto::randomBytes(32));
     EXPECT_THROW(DbKeyring(db, other).open("wallet-1", "mnemonic"), Error);

@@ -171,7 +171,7 @@ ObjectsOfA makeObjectsOfA(TestGateway& gw) {
                        "SELECT id FROM api_keys WHERE organization_id = ? AND user_id = ? "
                        "ORDER BY created_at_ms LIMIT 1",
                        {a.org, a.rootUserId})
-                     ->str(0);
+                     ->str("id");
   });
   return a;
 }
@@ -286,6 +286,13 @@ TEST_P(CrossTenantObjectsTest, AnotherTenantNamingAsObjectsIsRefusedAndNothingCh
       {"list_wallet_accounts", "", with("{}", {{"walletId", a.walletId}}), a.walletId},
       {"get_wallet_account", "",
        with("{}", {{"walletId", a.walletId}, {"address", a.walletAddress}}), a.walletId},
+      // an address's chain reads: refused as not B's before any chain is looked at
+      {"get_wallet_address_balances", "",
+       with("{}", {{"address", a.walletAddress}, {"caip2", "eip155:1"}}), a.walletAddress},
+      {"list_eth_transaction_history", "",
+       with("{}", {{"address", a.walletAddress}, {"caip2", "eip155:1"}}), a.walletAddress},
+      {"list_sol_transaction_history", "",
+       with("{}", {{"address", a.walletAddress}, {"caip2", "solana:mainnet"}}), a.walletAddress},
       {"update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET",
        with(R"({"walletName": "b's now"})", {{"walletId", a.walletId}}), a.walletId},
       {"create_wallet_accounts", "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",

@@ -35,9 +35,9 @@ json::Object listGreetings(RequestContext& ctx, const json::Object&) {
                       "ORDER BY created_at_ms, id",
                       {ctx.organizationId()})) {
     json::Object g = json::object();
-    g->set("greetingId", row.str(0));
-    g->set("name", row.str(1));
-    g->set("greeting", row.str(2));
+    g->set("greetingId", row.str("id"));
+    g->set("name", row.str("name"));
+    g->set("greeting", row.str("greeting"));
     greetings->add(g);
   }
   json::Object out = json::object();

@@ -48,7 +48,8 @@ void beforeDelete(ActivityContext& ctx, const std::string& organizationId, bool 
   auto wallet = ctx.db().queryOne("SELECT id FROM recorder_wallets WHERE organization_id = ?",
                                   {organizationId});
   if (wallet && !withoutExport)
-    throw failedPrecondition("organization " + organizationId + " holds wallet " + wallet->str(0) +
+    throw failedPrecondition("organization " + organizationId + " holds wallet " +
+                             wallet->str("id") +
                              " that was never exported; pass deleteWithoutExport to delete anyway");
   ctx.db().exec("DELETE FROM recorder_wallets WHERE organization_id = ?", {organizationId});
 }
@@ -59,8 +60,8 @@ json::Object listEvents(RequestContext& ctx, const json::Object&) {
                                         "organization_id = ? ORDER BY event",
                                         {ctx.organizationId()})) {
     json::Object e = json::object();
-    e->set("event", row.str(0));
-    e->set("payload", json::parseObject(row.str(1), "payload"));
+    e->set("event", row.str("event"));
+    e->set("payload", json::parseObject(row.str("payload"), "payload"));
     events->add(e);
   }
   json::Object out = json::object();

@@ -33,7 +33,7 @@ json::Object ping(ActivityContext& ctx, const json::Object& params) {
 json::Object count(RequestContext& ctx, const json::Object&) {
   throwIf("query");
   json::Object out = json::object();
-  out->set("count", ctx.db().queryOne("SELECT COUNT(*) FROM thrower_events", {})->str(0));
+  out->set("count", ctx.db().queryOne("SELECT COUNT(*) AS n FROM thrower_events", {})->str("n"));
   return out;
 }
 
