@@ -86,11 +86,13 @@ std::vector<signet::Migration> migrations() {
            {"CREATE TABLE signing_history (caip2 TEXT NOT NULL, address TEXT NOT NULL, tx_id TEXT "
             "NOT NULL, seq BIGINT NOT NULL, block_number BIGINT NOT NULL, item TEXT NOT NULL, "
             "PRIMARY KEY (caip2, address, tx_id))",
-            "CREATE INDEX signing_history_order ON signing_history (caip2, address, seq)",
+            "CREATE INDEX signing_history_order ON signing_history (caip2, address, seq, tx_id)",
             "CREATE INDEX signing_history_block ON signing_history (caip2, block_number)",
             "CREATE TABLE signing_history_cursors (caip2 TEXT NOT NULL, address TEXT NOT NULL, "
             "next_block BIGINT NOT NULL, last_id TEXT NOT NULL, finalized_block BIGINT NOT NULL, "
-            "PRIMARY KEY (caip2, address))"}}};
+            "PRIMARY KEY (caip2, address))",
+            // The listing marks what the gateway sent itself, by hash.
+            "CREATE INDEX signing_sends_hash ON signing_sends (caip2, tx_hash)"}}};
 }
 
 }  // namespace signing

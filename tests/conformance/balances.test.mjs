@@ -17,6 +17,7 @@ import { getCreateAccountInstruction, getTransferSolInstruction } from "@solana-
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction,
   getInitializeAccount3Instruction, getInitializeMint2Instruction, getMintSize, getMintToInstruction,
   getTokenSize, getTransferInstruction } from "@solana-program/token";
+import { PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import { apiClientFor, generateKey, startSignet, until } from "./harness.mjs";
 import { caip2, chainId, compile, fundedKey, newWalletAccount, startHardhat, startSolana } from "./chains.mjs";
 
@@ -264,12 +265,27 @@ test("Solana history: lamports and SPL tokens received, with the fee payer and s
   const tokenIn = await runSolana([
     getCreateAssociatedTokenIdempotentInstruction({ payer, ata, owner: account, mint: mint.address }),
     getTransferInstruction({ source: holderAta, destination: ata, authority: holder, amount: 300_000n })]);
+  // And a transfer out, sent through the gateway.
+  const unsigned = new Transaction({ feePayer: new PublicKey(account), recentBlockhash: solana.svm.latestBlockhash() });
+  unsigned.add(SystemProgram.transfer({ fromPubkey: new PublicKey(account), toPubkey: new PublicKey(payer.address), lamports: 1234 }));
+  const { sendTransactionStatusId } = await api.solSendTransaction({ caip2: "solana:devnet", signWiths: [account],
+    unsignedTransaction: unsigned.serialize({ requireAllSignatures: false, verifySignatures: false }).toString("hex") });
+  const sent = await until(async () => {
+    const s = await api.getSendTransactionStatus({ sendTransactionStatusId });
+    return ["INCLUDED", "FAILED"].includes(s.txStatus) ? s : null;
+  });
+  assert.equal(sent.txStatus, "INCLUDED", JSON.stringify(sent));
   const { transactions } = await until(async () => {
     const r = await api.listSolTransactionHistory({ address: account, caip2: "solana:devnet" });
-    return r.transactions.length >= 2 ? r : null;
+    return r.transactions.length >= 3 ? r : null;
   });
-  assert.deepEqual(transactions.map((t) => t.signature), [tokenIn, solIn]);
-  const [token, sol] = transactions;
+  assert.deepEqual(transactions.map((t) => t.signature), [sent.solana.signature, tokenIn, solIn]);
+  const [out, token, sol] = transactions;
+  assert.equal(out.origin, "TURNKEY");
+  assert.equal(out.turnkey.sponsored, false);
+  assert.equal(out.feePayer, account);
+  assert.deepEqual(out.transfers, [{ direction: "OUT", amount: "1234", counterparty: payer.address,
+    asset: { caip19: `${devnet}/slip44:501`, symbol: "SOL", name: "Solana", decimals: 9 }, display: { crypto: "0.000001234" } }]);
   assert.equal(token.feePayer, payer.address);
   assert.deepEqual(token.signers, [{ address: payer.address, writable: true }, { address: holder.address, writable: false }]);
   assert.deepEqual(token.fee, { amount: "10000", caip19: `${devnet}/slip44:501` });

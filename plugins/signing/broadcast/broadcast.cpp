@@ -16,8 +16,9 @@ namespace signing::broadcast {
 using namespace signet;
 
 namespace {
-constexpr int kBatch = 20;  // sends moved per round
-}
+constexpr int kBatch = 20;          // sends moved per round
+constexpr int kRoundsPerPoll = 20;  // history rounds a chain may run back to back
+}  // namespace
 
 std::string configuredChain(const Broadcast& b, const std::string& given, const std::string& field,
                             ChainFamily family) {
@@ -94,10 +95,13 @@ void Broadcast::followHistory(WorkerContext& w) {
     for (const auto& [chain, from] : settings_.historyFrom) {
       if (w.stopping()) break;
       try {
-        if (isSolana(chain))
-          followSol(*this, w, chain, from);
-        else
-          followEth(*this, w, chain, from);
+        // A follower behind its chain goes on at once, a bounded number of rounds, so that it
+        // catches up with a fast chain (Arbitrum makes several blocks a second) whatever the
+        // poll interval; the other chains then get their turn.
+        for (int round = 0; round < kRoundsPerPoll && !w.stopping(); ++round)
+          if (!(isSolana(chain) ? followSol(*this, w, chain, from)
+                                : followEth(*this, w, chain, from)))
+            break;
         if (failing.erase(chain))
           Poco::Logger::get("signet.plugins").information("signing: history of %s resumed", chain);
       } catch (const std::exception& e) {

@@ -22,6 +22,8 @@ namespace {
 // Whole mainnet blocks are a few hundred kilobytes of JSON each: ten of them, with their
 // Transfer logs, stay well inside an answer of kAnswerBytes.
 constexpr int64_t kBlocksPerRound = 10;
+// How far back a reorganization is read again when the node names no finalized block.
+constexpr int64_t kUnfinalizedDepth = 64;
 constexpr size_t kAnswerBytes = 64 << 20;
 // keccak256("Transfer(address,address,uint256)")
 const std::string kTransferTopic =
@@ -58,6 +60,23 @@ json::Array params(std::initializer_list<Poco::Dynamic::Var> values) {
   return a;
 }
 
+// What the sender paid, in wei: gas used at the effective price (the transaction's own price on
+// a node that gives none), plus the L1 data fee OP Stack chains (Base, Optimism) add to the
+// receipt. Each figure is bounded to 64 bits, so that the product cannot wrap.
+std::string feeOf(const json::Object& receipt, const json::Object& tx) {
+  auto small = [](const std::string& q) -> std::optional<Uint128> {
+    auto v = parseU128(q);
+    if (!v || *v > static_cast<Uint128>(UINT64_MAX)) return std::nullopt;
+    return v;
+  };
+  auto gasUsed = small(text(receipt, "gasUsed"));
+  auto price = small(text(receipt, "effectiveGasPrice"));
+  if (!price) price = small(text(tx, "gasPrice"));
+  Uint128 fee = gasUsed && price ? *gasUsed * *price : 0;
+  if (auto l1 = small(text(receipt, "l1Fee"))) fee += *l1;
+  return toDecimal(fee);
+}
+
 // What one round found for one (address, transaction).
 struct Seen {
   json::Object tx;
@@ -67,7 +86,7 @@ struct Seen {
 };
 }  // namespace
 
-void followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t from) {
+bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t from) {
   b.ethNode(caip2);  // checks, once, that the node serves this chain
   JsonRpc node = b.node(caip2)->answersUpTo(kAnswerBytes);
   std::optional<HistoryCursor> cursor;
@@ -77,31 +96,46 @@ void followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     addresses = followedAddresses(ctx.db(), "ADDRESS_FORMAT_ETHEREUM");
   });
   const int64_t next = cursor ? std::max(cursor->next, from) : from;
-  const std::string last = cursor ? cursor->last : "";
+  // The hash the next block's parent must have; none when the start was moved past the cursor.
+  const std::string last = cursor && cursor->next >= from ? cursor->last : "";
 
   // Where the chain is, and whether the block the cursor stands on is still in it.
-  std::vector<JsonRpc::Call> calls = {{"eth_blockNumber", json::array()},
-                                      {"eth_getBlockByNumber", params({"finalized", false})}};
+  std::vector<JsonRpc::Call> calls = {{"eth_blockNumber", json::array()}};
   if (!last.empty()) calls.push_back({"eth_getBlockByNumber", params({hexParam(next - 1), false})});
   auto where = node.batch(calls);
   auto head = parseU128(where[0].isString() ? where[0].toString() : "");
   if (!head) throw Error(Code::kUnavailable, node.name() + " gave no block number");
-  auto finalizedBlock = objectOf(where[1]);
-  const int64_t finalized = finalizedBlock ? number(node, finalizedBlock, "number") : 0;
-  if (!last.empty() && text(objectOf(where[2]), "hash") != last) {
-    const int64_t back = std::max(from, std::min(next - 1, finalized + 1));
+  // The finalized block, asked alone: a node (or chain) without the tag answers an error or
+  // null, which leaves the last height read (statuses stay CONFIRMED) rather than stalling.
+  int64_t finalized = cursor ? cursor->finalized : 0;
+  bool knowsFinalized = false;
+  try {
+    if (auto block = objectOf(node.call("eth_getBlockByNumber", params({"finalized", false})))) {
+      finalized = number(node, block, "number");
+      knowsFinalized = true;
+    }
+  } catch (const RpcError&) {
+  }
+  // A node behind the block the cursor stands on (another backend, a failover) is waited for,
+  // not taken for a reorganization: what it has not reached says nothing of what was indexed.
+  const int64_t height = static_cast<int64_t>(*head);
+  if (height < next - 1) return false;
+  if (!last.empty() && text(objectOf(where[1]), "hash") != last) {
+    // Read again from above the finalized block, or a bounded depth when none is named.
+    const int64_t floor = knowsFinalized ? finalized + 1 : next - 1 - kUnfinalizedDepth;
+    const int64_t back = std::max(from, std::min(next - 1, floor));
     Poco::Logger::get("signet.plugins")
         .warning("signing: %s reorganized below block %s; history from block %s is read again",
                  caip2, std::to_string(next), std::to_string(back));
-    w.transaction([&](RequestContext& ctx) { rewind(ctx.db(), caip2, back); });
-    return;
+    w.transaction([&](RequestContext& ctx) { rewind(ctx.db(), caip2, *cursor, back); });
+    return true;
   }
-  if (static_cast<int64_t>(*head) < next) {
+  if (height < next) {
     if (!cursor || cursor->finalized != finalized)
       w.transaction([&](RequestContext& ctx) { recordFinalized(ctx.db(), caip2, "", finalized); });
-    return;
+    return false;
   }
-  const int64_t to = std::min(static_cast<int64_t>(*head), next + kBlocksPerRound - 1);
+  const int64_t to = std::min(height, next + kBlocksPerRound - 1);
 
   // The blocks whole, and every Transfer log of the range.
   calls.clear();
@@ -120,7 +154,7 @@ void followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     std::string parent = blocks.empty() ? last : text(blocks.back(), "hash");
     // A block missing, or one whose parent is not the one before it: the chain moved while it was
     // read. The next round reads it again (and finds the reorganization, if there is one).
-    if (!block || (!parent.empty() && text(block, "parentHash") != parent)) return;
+    if (!block || (!parent.empty() && text(block, "parentHash") != parent)) return false;
     blocks.push_back(block);
     if (auto list = block->getArray("transactions"))
       for (unsigned i = 0; i < list->size(); ++i)
@@ -159,9 +193,14 @@ void followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     // ERC-20's Transfer has three topics; ERC-721's, with the token id indexed, has four.
     if (!topics || topics->size() != 3 || topics->getElement<std::string>(0) != kTransferTopic)
       continue;
+    // A log of another block than the one read: the chain moved while it was read.
+    auto n = parseU128(text(log, "blockNumber"));
+    if (!n || *n < static_cast<Uint128>(next) || *n > static_cast<Uint128>(to) ||
+        text(blocks[static_cast<size_t>(*n) - next], "hash") != text(log, "blockHash"))
+      return false;
     std::string hash = asciiLower(text(log, "transactionHash"));
     auto tx = txs.find(hash);
-    if (tx == txs.end() || text(tx->second.second, "hash") != text(log, "blockHash")) return;
+    if (tx == txs.end()) continue;  // a system transaction the block's list leaves out
     std::string source = topicAddress(topics->getElement<std::string>(1));
     std::string target = topicAddress(topics->getElement<std::string>(2));
     auto data = text(log, "data");
@@ -196,10 +235,8 @@ void followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
       if (!s.sender) continue;
       s.transfers.clear();
     }
-    auto gasUsed = parseU128(text(receipt, "gasUsed"));
-    auto price = parseU128(text(receipt, "effectiveGasPrice"));
     json::Object fee = json::object();
-    fee->set("amount", gasUsed && price ? toDecimal(*gasUsed * *price) : "0");
+    fee->set("amount", feeOf(receipt, s.tx));
     fee->set("caip19", feeAsset);
     json::Object block = json::object();
     block->set("number", std::to_string(number(node, s.block, "number")));
@@ -220,6 +257,7 @@ void followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
   }
   HistoryCursor moved{to + 1, text(blocks.back(), "hash"), finalized};
   w.transaction([&](RequestContext& ctx) { advance(ctx.db(), caip2, "", cursor, moved, entries); });
+  return to < height;
 }
 
 }  // namespace signing::broadcast

@@ -46,12 +46,15 @@ bool advance(Db& db, const std::string& caip2, const std::string& address,
   return true;
 }
 
-void rewind(Db& db, const std::string& caip2, int64_t block) {
+bool rewind(Db& db, const std::string& caip2, const HistoryCursor& from, int64_t block) {
+  // Never forward: a gateway that saw an older cursor cannot skip what another indexed.
+  if (block > from.next) return false;
+  if (db.exec("UPDATE signing_history_cursors SET next_block = ?, last_id = '' WHERE caip2 = ? "
+              "AND address = '' AND next_block = ? AND last_id = ?",
+              {block, caip2, from.next, from.last}) != 1)
+    return false;
   db.exec("DELETE FROM signing_history WHERE caip2 = ? AND block_number >= ?", {caip2, block});
-  db.exec(
-      "UPDATE signing_history_cursors SET next_block = ?, last_id = '' WHERE caip2 = ? AND "
-      "address = ''",
-      {block, caip2});
+  return true;
 }
 
 void recordFinalized(Db& db, const std::string& caip2, const std::string& address,
@@ -146,13 +149,16 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
                             "\" is not a transaction of this address's history on " + chain);
     return r->i64("seq");
   });
-  // The probe row is the one farthest from the cursor: last going forward, first going back.
+  // The probe row is the one farthest from the cursor: first when the page was read backwards
+  // (before alone, then flipped), last otherwise.
+  const bool backwards = page.before && !page.after;
   const bool more = rows.size() > page.limit;
-  if (more && page.before) rows.erase(rows.begin());
-  if (more && !page.before) rows.pop_back();
+  if (more && backwards) rows.erase(rows.begin());
+  if (more && !backwards) rows.pop_back();
 
   auto finalized = readCursor(db, chain, "");
-  // Sends made through this gateway, by transaction hash (or signature).
+  // Sends made through this gateway, by transaction hash (or signature), compared as stored:
+  // Ethereum hashes in lower case on both sides, Solana signatures in their own base58.
   std::map<std::string, std::pair<bool, int64_t>> sent;  // id -> (sponsored, submitted at)
   if (!rows.empty()) {
     std::string in;
@@ -162,9 +168,8 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
       ids.push_back(r.str("id"));
     }
     for (const auto& r :
-         db.query("SELECT lower(tx_hash) AS tx_hash, kind, created_at_ms FROM signing_sends WHERE "
-                  "caip2 = ? "
-                  "AND lower(tx_hash) IN (" +
+         db.query("SELECT tx_hash, kind, created_at_ms FROM signing_sends WHERE caip2 = ? AND "
+                  "tx_hash IN (" +
                       in + ")",
                   ids)) {
       SendKind kind = kindFromName(r.str("kind"));
@@ -177,7 +182,7 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
     json::Object item = json::parseObject(r.str("item"), "stored history");
     item->set("status", finalized && r.i64("block_number") <= finalized->finalized ? "FINALIZED"
                                                                                    : "CONFIRMED");
-    auto send = sent.find(solana ? r.str("id") : asciiLower(r.str("id")));
+    auto send = sent.find(r.str("id"));
     if (send == sent.end()) {
       item->set("origin", "EXTERNAL");
     } else {
@@ -191,8 +196,7 @@ json::Object listHistory(Broadcast& b, RequestContext& ctx, const json::Object& 
     transactions->add(item);
   }
   json::Object info = json::object();
-  const bool backwards = page.before.has_value();
-  info->set("hasNextPage", backwards ? true : more);
+  info->set("hasNextPage", page.before ? true : more);
   info->set("hasPreviousPage", backwards ? more : page.after.has_value());
   if (!rows.empty()) {
     info->set("startCursor", rows.front().str("id"));

@@ -46,8 +46,10 @@ std::optional<HistoryCursor> readCursor(signet::Db& db, const std::string& caip2
 bool advance(signet::Db& db, const std::string& caip2, const std::string& address,
              const std::optional<HistoryCursor>& from, const HistoryCursor& to,
              const std::vector<HistoryEntry>& entries);
-// Forgets what was indexed from block `block` on (a reorganized chain) and sets the cursor there.
-void rewind(signet::Db& db, const std::string& caip2, int64_t block);
+// Forgets what was indexed from block `block` on (a reorganized chain) and sets the cursor there,
+// if the chain's cursor is still `from` (compare and set, as `advance`); false, with nothing
+// changed, when another gateway moved it.
+bool rewind(signet::Db& db, const std::string& caip2, const HistoryCursor& from, int64_t block);
 // Only the finalized height moves (nothing new to index).
 void recordFinalized(signet::Db& db, const std::string& caip2, const std::string& address,
                      int64_t finalized);
@@ -68,8 +70,9 @@ signet::json::Object listEthTransactionHistory(Broadcast& b, signet::RequestCont
 signet::json::Object listSolTransactionHistory(Broadcast& b, signet::RequestContext& ctx,
                                                const signet::json::Object& body);
 
-// One round of a chain's follower (eth_follower.cpp, sol_follower.cpp).
-void followEth(Broadcast& b, signet::WorkerContext& w, const std::string& caip2, int64_t from);
-void followSol(Broadcast& b, signet::WorkerContext& w, const std::string& caip2, int64_t from);
+// One round of a chain's follower (eth_follower.cpp, sol_follower.cpp); true when it stopped short
+// of what the node has, so that the next round should not wait for the poll interval.
+bool followEth(Broadcast& b, signet::WorkerContext& w, const std::string& caip2, int64_t from);
+bool followSol(Broadcast& b, signet::WorkerContext& w, const std::string& caip2, int64_t from);
 
 }  // namespace signing::broadcast

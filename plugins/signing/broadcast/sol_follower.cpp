@@ -18,6 +18,10 @@ using namespace signet;
 namespace {
 constexpr int kSignaturesPerPage = 100;
 constexpr size_t kReadsPerBatch = 100;
+// Transactions of one address read in a round, oldest first: its cursor moves to the newest of
+// them, and the next round lists what is newer again. A busy address, or one new to the follower
+// with a long history, is read a bounded piece at a time.
+constexpr size_t kTransactionsPerRound = 100;
 constexpr size_t kAnswerBytes = 64 << 20;  // a hundred parsed transactions, with room
 
 json::Object objectOf(const Poco::Dynamic::Var& v) {
@@ -143,9 +147,102 @@ std::vector<Signature> newSignatures(const JsonRpc& node, const Broadcast& b,
   }
   return {newestFirst.rbegin(), newestFirst.rend()};
 }
+// One round for one address (followSol): true when more is left for the next.
+bool followAddress(Broadcast& b, WorkerContext& w, const JsonRpc& node, const std::string& caip2,
+                   const std::string& address, int64_t from, int64_t finalized) {
+  std::optional<HistoryCursor> cursor;
+  w.read([&](RequestContext& ctx) { cursor = readCursor(ctx.db(), caip2, address); });
+  auto fresh = newSignatures(node, b, address, cursor ? cursor->last : "", from);
+  if (fresh.empty()) return false;
+  const bool more = fresh.size() > kTransactionsPerRound;
+  if (more) fresh.resize(kTransactionsPerRound);
+
+  std::vector<json::Object> txs;
+  std::map<int64_t, json::Object> blocks;
+  for (size_t at = 0; at < fresh.size(); at += kReadsPerBatch) {
+    std::vector<JsonRpc::Call> calls;
+    for (size_t i = at; i < std::min(fresh.size(), at + kReadsPerBatch); ++i) {
+      json::Object options = json::object();
+      options->set("encoding", "jsonParsed");
+      options->set("commitment", b.settings().solanaCommitment);
+      options->set("maxSupportedTransactionVersion", 0);
+      json::Array p = json::array();
+      p->add(fresh[i].id);
+      p->add(options);
+      calls.push_back({"getTransaction", p});
+    }
+    for (const auto& result : node.batch(calls)) {
+      json::Object tx = objectOf(result);
+      if (!tx) throw Error(Code::kUnavailable, node.name() + " could not give a transaction");
+      txs.push_back(tx);
+    }
+  }
+  std::vector<JsonRpc::Call> calls;
+  std::vector<int64_t> slots;
+  for (const auto& s : fresh)
+    if (slots.empty() || slots.back() != s.slot) slots.push_back(s.slot);
+  for (int64_t slot : slots) {
+    json::Object options = json::object();
+    options->set("transactionDetails", "none");
+    options->set("rewards", false);
+    options->set("commitment", b.settings().solanaCommitment);
+    options->set("maxSupportedTransactionVersion", 0);
+    json::Array p = json::array();
+    p->add(slot);
+    p->add(options);
+    calls.push_back({"getBlock", p});
+  }
+  auto read = node.batch(calls);
+  for (size_t i = 0; i < slots.size(); ++i) blocks[slots[i]] = objectOf(read[i]);
+
+  std::vector<HistoryEntry> entries;
+  const std::string feeAsset = nativeCaip19(b.settings(), caip2);
+  int64_t inSlot = 0;
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    inSlot = i > 0 && fresh[i - 1].slot == fresh[i].slot ? inSlot + 1 : 0;
+    const json::Object& tx = txs[i];
+    json::Object block = blocks[fresh[i].slot];
+    if (!block) throw Error(Code::kUnavailable, node.name() + " could not give a block");
+    json::Object meta = tx->getObject("meta");
+    Changes changes = changesOf(tx);
+    auto keys = arrayOf(tx->getObject("transaction")->getObject("message"), "accountKeys");
+    json::Array signers = json::array();
+    for (unsigned k = 0; k < keys->size(); ++k) {
+      json::Object key = keys->getObject(k);
+      if (!key || !key->optValue<bool>("signer", false)) continue;
+      json::Object signer = json::object();
+      signer->set("address", text(key, "pubkey"));
+      signer->set("writable", key->optValue<bool>("writable", false));
+      signers->add(signer);
+    }
+    json::Object fee = json::object();
+    fee->set("amount", std::to_string(integer(meta, "fee")));
+    fee->set("caip19", feeAsset);
+    json::Object where = json::object();
+    where->set("number", std::to_string(fresh[i].slot));
+    where->set("hash", text(block, "blockhash"));
+    where->set("timestamp", rfc3339(integer(block, "blockTime")));
+    json::Object item = json::object();
+    item->set("signature", fresh[i].id);
+    item->set("block", where);
+    item->set("feePayer", changes.keys.empty() ? "" : changes.keys[0]);
+    item->set("signers", signers);
+    item->set("fee", fee);
+    json::Array transfers = json::array();
+    // A failed transaction moved nothing but its fee.
+    if (meta->get("err").isEmpty())
+      for (const auto& t : transfersOf(b, caip2, changes, address)) transfers->add(t);
+    item->set("transfers", transfers);
+    entries.push_back({address, fresh[i].id, fresh[i].slot * 100000 + inSlot, fresh[i].slot, item});
+  }
+  HistoryCursor moved{fresh.back().slot + 1, fresh.back().id, finalized};
+  w.transaction(
+      [&](RequestContext& ctx) { advance(ctx.db(), caip2, address, cursor, moved, entries); });
+  return more;
+}
 }  // namespace
 
-void followSol(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t from) {
+bool followSol(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t from) {
   JsonRpc node = b.node(caip2)->answersUpTo(kAnswerBytes);
   std::set<std::string> addresses;
   std::optional<HistoryCursor> chainRow;
@@ -163,96 +260,18 @@ void followSol(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
   if (!chainRow || chainRow->finalized != finalized)
     w.transaction([&](RequestContext& ctx) { recordFinalized(ctx.db(), caip2, "", finalized); });
 
+  bool more = false;
+  std::exception_ptr failure;  // the first address that failed; the others still get their turn
   for (const auto& address : addresses) {
-    if (w.stopping()) return;
-    std::optional<HistoryCursor> cursor;
-    w.read([&](RequestContext& ctx) { cursor = readCursor(ctx.db(), caip2, address); });
-    auto fresh = newSignatures(node, b, address, cursor ? cursor->last : "", from);
-    if (fresh.empty()) continue;
-
-    std::vector<json::Object> txs;
-    std::map<int64_t, json::Object> blocks;
-    for (size_t at = 0; at < fresh.size(); at += kReadsPerBatch) {
-      std::vector<JsonRpc::Call> calls;
-      for (size_t i = at; i < std::min(fresh.size(), at + kReadsPerBatch); ++i) {
-        json::Object options = json::object();
-        options->set("encoding", "jsonParsed");
-        options->set("commitment", b.settings().solanaCommitment);
-        options->set("maxSupportedTransactionVersion", 0);
-        json::Array p = json::array();
-        p->add(fresh[i].id);
-        p->add(options);
-        calls.push_back({"getTransaction", p});
-      }
-      for (const auto& result : node.batch(calls)) {
-        json::Object tx = objectOf(result);
-        if (!tx) throw Error(Code::kUnavailable, node.name() + " could not give a transaction");
-        txs.push_back(tx);
-      }
+    if (w.stopping()) break;
+    try {
+      more |= followAddress(b, w, node, caip2, address, from, finalized);
+    } catch (const std::exception&) {
+      if (!failure) failure = std::current_exception();
     }
-    std::vector<JsonRpc::Call> calls;
-    std::vector<int64_t> slots;
-    for (const auto& s : fresh)
-      if (slots.empty() || slots.back() != s.slot) slots.push_back(s.slot);
-    for (int64_t slot : slots) {
-      json::Object options = json::object();
-      options->set("transactionDetails", "none");
-      options->set("rewards", false);
-      options->set("commitment", b.settings().solanaCommitment);
-      options->set("maxSupportedTransactionVersion", 0);
-      json::Array p = json::array();
-      p->add(slot);
-      p->add(options);
-      calls.push_back({"getBlock", p});
-    }
-    auto read = node.batch(calls);
-    for (size_t i = 0; i < slots.size(); ++i) blocks[slots[i]] = objectOf(read[i]);
-
-    std::vector<HistoryEntry> entries;
-    const std::string feeAsset = nativeCaip19(b.settings(), caip2);
-    int64_t inSlot = 0;
-    for (size_t i = 0; i < fresh.size(); ++i) {
-      inSlot = i > 0 && fresh[i - 1].slot == fresh[i].slot ? inSlot + 1 : 0;
-      const json::Object& tx = txs[i];
-      json::Object block = blocks[fresh[i].slot];
-      if (!block) throw Error(Code::kUnavailable, node.name() + " could not give a block");
-      json::Object meta = tx->getObject("meta");
-      Changes changes = changesOf(tx);
-      auto keys = arrayOf(tx->getObject("transaction")->getObject("message"), "accountKeys");
-      json::Array signers = json::array();
-      for (unsigned k = 0; k < keys->size(); ++k) {
-        json::Object key = keys->getObject(k);
-        if (!key || !key->optValue<bool>("signer", false)) continue;
-        json::Object signer = json::object();
-        signer->set("address", text(key, "pubkey"));
-        signer->set("writable", key->optValue<bool>("writable", false));
-        signers->add(signer);
-      }
-      json::Object fee = json::object();
-      fee->set("amount", std::to_string(integer(meta, "fee")));
-      fee->set("caip19", feeAsset);
-      json::Object where = json::object();
-      where->set("number", std::to_string(fresh[i].slot));
-      where->set("hash", text(block, "blockhash"));
-      where->set("timestamp", rfc3339(integer(block, "blockTime")));
-      json::Object item = json::object();
-      item->set("signature", fresh[i].id);
-      item->set("block", where);
-      item->set("feePayer", changes.keys.empty() ? "" : changes.keys[0]);
-      item->set("signers", signers);
-      item->set("fee", fee);
-      json::Array transfers = json::array();
-      // A failed transaction moved nothing but its fee.
-      if (meta->get("err").isEmpty())
-        for (const auto& t : transfersOf(b, caip2, changes, address)) transfers->add(t);
-      item->set("transfers", transfers);
-      entries.push_back(
-          {address, fresh[i].id, fresh[i].slot * 100000 + inSlot, fresh[i].slot, item});
-    }
-    HistoryCursor moved{fresh.back().slot + 1, fresh.back().id, finalized};
-    w.transaction(
-        [&](RequestContext& ctx) { advance(ctx.db(), caip2, address, cursor, moved, entries); });
   }
+  if (failure) std::rethrow_exception(failure);
+  return more;
 }
 
 }  // namespace signing::broadcast
