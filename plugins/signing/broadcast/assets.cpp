@@ -40,22 +40,6 @@ const NativeCoin kNativeCoins[] = {
      {"solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"}},
 };
 
-std::optional<Asset> nativeCoin(const Settings& s, const std::string& caip2) {
-  if (auto configured = s.nativeAssets.find(caip2); configured != s.nativeAssets.end())
-    return configured->second;
-  for (const auto& coin : kNativeCoins)
-    for (const char* chain : coin.chains)
-      if (caip2 == chain)
-        return Asset{.caip19 = caip2 + "/slip44:" + std::to_string(coin.slip44),
-                     .token = "",
-                     .symbol = coin.symbol,
-                     .name = coin.name,
-                     .logoUrl = "",
-                     .decimals = coin.decimals,
-                     .stable = false};
-  return std::nullopt;
-}
-
 json::Object metadataJson(const Asset& a) {
   json::Object o = json::object();
   o->set("caip19", a.caip19);
@@ -112,7 +96,7 @@ std::string ethBalance(const JsonRpc& node, const Asset& a, const Poco::Dynamic:
 }
 
 std::string solBalance(const JsonRpc& node, const Asset& a, const Poco::Dynamic::Var& result) {
-  auto answer = result.type() == typeid(json::Object) ? result.extract<json::Object>() : nullptr;
+  auto answer = objectOf(result);
   auto bad = [&](const char* method) {
     return Error(Code::kUnavailable, node.name() + " answered " + method + " for " + a.symbol +
                                          " without the fields of its answer");
@@ -144,9 +128,25 @@ std::string solBalance(const JsonRpc& node, const Asset& a, const Poco::Dynamic:
 }
 }  // namespace
 
+std::optional<Asset> nativeAsset(const Settings& s, const std::string& caip2) {
+  if (auto configured = s.nativeAssets.find(caip2); configured != s.nativeAssets.end())
+    return configured->second;
+  for (const auto& coin : kNativeCoins)
+    for (const char* chain : coin.chains)
+      if (caip2 == chain)
+        return Asset{.caip19 = caip2 + "/slip44:" + std::to_string(coin.slip44),
+                     .token = "",
+                     .symbol = coin.symbol,
+                     .name = coin.name,
+                     .logoUrl = "",
+                     .decimals = coin.decimals,
+                     .stable = false};
+  return std::nullopt;
+}
+
 std::vector<Asset> catalogue(const Settings& s, const std::string& caip2) {
   std::vector<Asset> out;
-  if (auto native = nativeCoin(s, caip2)) out.push_back(*native);
+  if (auto native = nativeAsset(s, caip2)) out.push_back(*native);
   if (auto tokens = s.tokens.find(caip2); tokens != s.tokens.end())
     out.insert(out.end(), tokens->second.begin(), tokens->second.end());
   return out;
@@ -182,7 +182,7 @@ std::string walletAccountAddress(RequestContext& ctx, const json::Object& body) 
 }
 
 std::string nativeCaip19(const Settings& s, const std::string& caip2) {
-  if (auto native = nativeCoin(s, caip2)) return native->caip19;
+  if (auto native = nativeAsset(s, caip2)) return native->caip19;
   return caip2 + (isSolana(caip2) ? "/slip44:501" : "/slip44:60");
 }
 

@@ -18,6 +18,8 @@ class Broadcast;
 // configured tokens in the order listed.
 std::vector<Asset> catalogue(const Settings& s, const std::string& caip2);
 
+// The chain's native coin: nativeAsset's setting, else kNativeCoins (assets.cpp), else none.
+std::optional<Asset> nativeAsset(const Settings& s, const std::string& caip2);
 // The CAIP-19 of the chain's native coin: the catalogue's, else slip44 60 (eip155) or 501.
 std::string nativeCaip19(const Settings& s, const std::string& caip2);
 // The configured token (ERC-20 contract, lower-case, or SPL mint) of a chain, if listed.

@@ -29,21 +29,13 @@ constexpr size_t kAnswerBytes = 64 << 20;
 const std::string kTransferTopic =
     "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 
-json::Object objectOf(const Poco::Dynamic::Var& v) {
-  return v.type() == typeid(json::Object) ? v.extract<json::Object>() : nullptr;
-}
-
-std::string text(const json::Object& o, const char* key) {
-  return o && o->has(key) && o->get(key).isString() ? o->get(key).toString() : "";
-}
-
 std::string hexParam(int64_t n) {
   return toQuantity(static_cast<Uint128>(n));
 }
 
 // A quantity the node gave ("0x1b"), as a number; Unavailable naming it otherwise.
 int64_t number(const JsonRpc& node, const json::Object& o, const char* key) {
-  auto n = parseU128(text(o, key));
+  auto n = parseU128(textOf(o, key));
   if (!n || *n > static_cast<Uint128>(INT64_MAX))
     throw Error(Code::kUnavailable, node.name() + " gave no " + key + " where one was due");
   return static_cast<int64_t>(*n);
@@ -52,12 +44,6 @@ int64_t number(const JsonRpc& node, const json::Object& o, const char* key) {
 // The address in a 32-byte topic, lower-case 0x.
 std::string topicAddress(const std::string& topic) {
   return topic.size() == 66 ? "0x" + asciiLower(topic.substr(26)) : "";
-}
-
-json::Array params(std::initializer_list<Poco::Dynamic::Var> values) {
-  json::Array a = json::array();
-  for (const auto& v : values) a->add(v);
-  return a;
 }
 
 // What the sender paid, in wei: gas used at the effective price (the transaction's own price on
@@ -69,11 +55,11 @@ std::string feeOf(const json::Object& receipt, const json::Object& tx) {
     if (!v || *v > static_cast<Uint128>(UINT64_MAX)) return std::nullopt;
     return v;
   };
-  auto gasUsed = small(text(receipt, "gasUsed"));
-  auto price = small(text(receipt, "effectiveGasPrice"));
-  if (!price) price = small(text(tx, "gasPrice"));
+  auto gasUsed = small(textOf(receipt, "gasUsed"));
+  auto price = small(textOf(receipt, "effectiveGasPrice"));
+  if (!price) price = small(textOf(tx, "gasPrice"));
   Uint128 fee = gasUsed && price ? *gasUsed * *price : 0;
-  if (auto l1 = small(text(receipt, "l1Fee"))) fee += *l1;
+  if (auto l1 = small(textOf(receipt, "l1Fee"))) fee += *l1;
   return toDecimal(fee);
 }
 
@@ -120,7 +106,7 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
   // not taken for a reorganization: what it has not reached says nothing of what was indexed.
   const int64_t height = static_cast<int64_t>(*head);
   if (height < next - 1) return false;
-  if (!last.empty() && text(objectOf(where[1]), "hash") != last) {
+  if (!last.empty() && textOf(objectOf(where[1]), "hash") != last) {
     // Read again from above the finalized block, or a bounded depth when none is named.
     const int64_t floor = knowsFinalized ? finalized + 1 : next - 1 - kUnfinalizedDepth;
     const int64_t back = std::max(from, std::min(next - 1, floor));
@@ -151,14 +137,14 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
   std::map<std::string, std::pair<json::Object, json::Object>> txs;  // hash -> (tx, block)
   for (int64_t n = next; n <= to; ++n) {
     json::Object block = objectOf(read[n - next]);
-    std::string parent = blocks.empty() ? last : text(blocks.back(), "hash");
+    std::string parent = blocks.empty() ? last : textOf(blocks.back(), "hash");
     // A block missing, or one whose parent is not the one before it: the chain moved while it was
     // read. The next round reads it again (and finds the reorganization, if there is one).
-    if (!block || (!parent.empty() && text(block, "parentHash") != parent)) return false;
+    if (!block || (!parent.empty() && textOf(block, "parentHash") != parent)) return false;
     blocks.push_back(block);
     if (auto list = block->getArray("transactions"))
       for (unsigned i = 0; i < list->size(); ++i)
-        if (auto tx = list->getObject(i)) txs[asciiLower(text(tx, "hash"))] = {tx, block};
+        if (auto tx = list->getObject(i)) txs[asciiLower(textOf(tx, "hash"))] = {tx, block};
   }
 
   std::map<std::pair<std::string, std::string>, Seen> seen;  // (address, hash)
@@ -170,9 +156,9 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
   };
   for (const auto& [hash, pair] : txs) {
     const json::Object& tx = pair.first;
-    std::string sender = asciiLower(text(tx, "from"));
-    std::string recipient = asciiLower(text(tx, "to"));
-    auto value = parseU256(text(tx, "value"));
+    std::string sender = asciiLower(textOf(tx, "from"));
+    std::string recipient = asciiLower(textOf(tx, "to"));
+    auto value = parseU256(textOf(tx, "value"));
     std::string amount = value ? toDecimal(*value) : "0";
     if (addresses.count(sender)) {
       Seen& s = note(sender, hash);
@@ -194,20 +180,20 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     if (!topics || topics->size() != 3 || topics->getElement<std::string>(0) != kTransferTopic)
       continue;
     // A log of another block than the one read: the chain moved while it was read.
-    auto n = parseU128(text(log, "blockNumber"));
+    auto n = parseU128(textOf(log, "blockNumber"));
     if (!n || *n < static_cast<Uint128>(next) || *n > static_cast<Uint128>(to) ||
-        text(blocks[static_cast<size_t>(*n) - next], "hash") != text(log, "blockHash"))
+        textOf(blocks[static_cast<size_t>(*n) - next], "hash") != textOf(log, "blockHash"))
       return false;
-    std::string hash = asciiLower(text(log, "transactionHash"));
+    std::string hash = asciiLower(textOf(log, "transactionHash"));
     auto tx = txs.find(hash);
     if (tx == txs.end()) continue;  // a system transaction the block's list leaves out
     std::string source = topicAddress(topics->getElement<std::string>(1));
     std::string target = topicAddress(topics->getElement<std::string>(2));
-    auto data = text(log, "data");
+    auto data = textOf(log, "data");
     auto word = data.rfind("0x", 0) == 0 ? fromHex(data.substr(2)) : std::nullopt;
     if (!word || word->size() != 32) continue;  // not an ERC-20 transfer
     std::string amount = toDecimal(*word);
-    std::string token = asciiLower(text(log, "address"));
+    std::string token = asciiLower(textOf(log, "address"));
     if (addresses.count(source))
       note(source, hash).transfers.push_back(transferJson(b, caip2, false, amount, target, token));
     if (addresses.count(target))
@@ -230,7 +216,7 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     json::Object receipt = receiptOf[key.second];
     if (!receipt)
       throw Error(Code::kUnavailable, node.name() + " has no receipt for " + key.second);
-    if (text(receipt, "status") == "0x0") {
+    if (textOf(receipt, "status") == "0x0") {
       // A reverted transaction moved nothing; only its sender paid, and only it sees it.
       if (!s.sender) continue;
       s.transfers.clear();
@@ -240,13 +226,13 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     fee->set("caip19", feeAsset);
     json::Object block = json::object();
     block->set("number", std::to_string(number(node, s.block, "number")));
-    block->set("hash", text(s.block, "hash"));
+    block->set("hash", textOf(s.block, "hash"));
     block->set("timestamp", rfc3339(number(node, s.block, "timestamp")));
     json::Object item = json::object();
     item->set("transactionHash", key.second);
     item->set("block", block);
-    item->set("from", asciiLower(text(s.tx, "from")));
-    if (!text(s.tx, "to").empty()) item->set("to", asciiLower(text(s.tx, "to")));
+    item->set("from", asciiLower(textOf(s.tx, "from")));
+    if (!textOf(s.tx, "to").empty()) item->set("to", asciiLower(textOf(s.tx, "to")));
     item->set("fee", fee);
     json::Array transfers = json::array();
     for (const auto& t : s.transfers) transfers->add(t);
@@ -255,7 +241,7 @@ bool followEth(Broadcast& b, WorkerContext& w, const std::string& caip2, int64_t
     entries.push_back({key.first, key.second,
                        height * 100000 + number(node, s.tx, "transactionIndex"), height, item});
   }
-  HistoryCursor moved{to + 1, text(blocks.back(), "hash"), finalized};
+  HistoryCursor moved{to + 1, textOf(blocks.back(), "hash"), finalized};
   w.transaction([&](RequestContext& ctx) { advance(ctx.db(), caip2, "", cursor, moved, entries); });
   return to < height;
 }

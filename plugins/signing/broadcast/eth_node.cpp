@@ -5,12 +5,6 @@ namespace signing::broadcast {
 using namespace signet;
 
 namespace {
-json::Array params(std::initializer_list<Poco::Dynamic::Var> values) {
-  json::Array a = json::array();
-  for (const auto& v : values) a->add(v);
-  return a;
-}
-
 std::string hex0x(const Bytes& b) {
   return "0x" + toHex(b);
 }
@@ -80,7 +74,7 @@ Fees EthNode::suggestedFees() const {
     f.maxPriorityFeePerGas = 1'000'000'000;  // a node without the method: 1 gwei
   }
   auto block = rpc_.call("eth_getBlockByNumber", params({"latest", false}));
-  json::Object b = block.type() == typeid(json::Object) ? block.extract<json::Object>() : nullptr;
+  json::Object b = objectOf(block);
   Uint128 base =
       b && b->has("baseFeePerGas") ? quantity(b->get("baseFeePerGas"), "baseFeePerGas") : 0;
   f.maxFeePerGas = 2 * base + f.maxPriorityFeePerGas;

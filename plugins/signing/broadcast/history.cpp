@@ -94,13 +94,8 @@ json::Object transferJson(const Broadcast& b, const std::string& caip2, bool in,
   t->set("counterparty", counterparty);
   // The native coin, or a token the catalogue lists; an unlisted token's asset is left out, as
   // the API does when it cannot be determined.
-  std::optional<Asset> asset;
-  if (token.empty()) {
-    for (const auto& a : catalogue(b.settings(), caip2))
-      if (a.token.empty()) asset = a;
-  } else {
-    asset = tokenAsset(b.settings(), caip2, token);
-  }
+  std::optional<Asset> asset =
+      token.empty() ? nativeAsset(b.settings(), caip2) : tokenAsset(b.settings(), caip2, token);
   if (asset) {
     json::Object a = json::object();
     a->set("caip19", asset->caip19);

@@ -20,6 +20,20 @@ json::Object request(int id, const std::string& method, const json::Array& param
 }
 }  // namespace
 
+json::Array params(std::initializer_list<Poco::Dynamic::Var> values) {
+  json::Array a = json::array();
+  for (const auto& v : values) a->add(v);
+  return a;
+}
+
+json::Object objectOf(const Poco::Dynamic::Var& value) {
+  return value.type() == typeid(json::Object) ? value.extract<json::Object>() : nullptr;
+}
+
+std::string textOf(const json::Object& o, const char* key) {
+  return o && o->has(key) && o->get(key).isString() ? o->get(key).toString() : "";
+}
+
 std::string JsonRpc::exchange(const std::string& body, const std::string& what) const {
   // The node is the operator's own choice (broadcast settings): it may be on any address.
   auto answer =

@@ -30,6 +30,13 @@ class RpcError : public signet::Error {
   Poco::Dynamic::Var data_;
 };
 
+// Building calls and reading answers, for every caller of a node.
+signet::json::Array params(std::initializer_list<Poco::Dynamic::Var> values);
+// The value as an object; null when it is anything else (a node's null, a string).
+signet::json::Object objectOf(const Poco::Dynamic::Var& value);
+// A string member of `o`; empty when `o` is null or the member is absent or not a string.
+std::string textOf(const signet::json::Object& o, const char* key);
+
 class JsonRpc {
  public:
   JsonRpc(std::string url, std::string name, int timeoutSeconds, bool allowHttp)

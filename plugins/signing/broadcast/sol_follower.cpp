@@ -24,14 +24,8 @@ constexpr size_t kReadsPerBatch = 100;
 constexpr size_t kTransactionsPerRound = 100;
 constexpr size_t kAnswerBytes = 64 << 20;  // a hundred parsed transactions, with room
 
-json::Object objectOf(const Poco::Dynamic::Var& v) {
-  return v.type() == typeid(json::Object) ? v.extract<json::Object>() : nullptr;
-}
 json::Array arrayOf(const json::Object& o, const char* key) {
   return o ? o->getArray(key) : nullptr;
-}
-std::string text(const json::Object& o, const char* key) {
-  return o && o->has(key) && o->get(key).isString() ? o->get(key).toString() : "";
 }
 int64_t integer(const json::Object& o, const char* key) {
   return o && o->has(key) && o->get(key).isInteger() ? o->get(key).convert<int64_t>() : 0;
@@ -60,7 +54,7 @@ Changes changesOf(const json::Object& tx) {
   if (!keys || !pre || !post || pre->size() != keys->size() || post->size() != keys->size())
     throw Error(Code::kUnavailable, "a transaction came without its keys and balances");
   for (unsigned i = 0; i < keys->size(); ++i) {
-    c.keys.push_back(text(keys->getObject(i), "pubkey"));
+    c.keys.push_back(textOf(keys->getObject(i), "pubkey"));
     c.lamports.push_back(Amount(post->getElement<int64_t>(i)) - pre->getElement<int64_t>(i));
   }
   // The transaction fee is not a transfer: the fee payer's change is counted without it.
@@ -70,9 +64,9 @@ Changes changesOf(const json::Object& tx) {
       for (unsigned i = 0; i < list->size(); ++i) {
         json::Object entry = list->getObject(i);
         auto amount =
-            parseU128(text(entry ? entry->getObject("uiTokenAmount") : nullptr, "amount"));
+            parseU128(textOf(entry ? entry->getObject("uiTokenAmount") : nullptr, "amount"));
         if (!amount) continue;
-        c.tokens[{text(entry, "owner"), text(entry, "mint")}] += sign * Amount(*amount);
+        c.tokens[{textOf(entry, "owner"), textOf(entry, "mint")}] += sign * Amount(*amount);
       }
   return c;
 }
@@ -140,7 +134,7 @@ std::vector<Signature> newSignatures(const JsonRpc& node, const Broadcast& b,
       json::Object s = list->getObject(i);
       int64_t slot = integer(s, "slot");
       if (slot < from) return {newestFirst.rbegin(), newestFirst.rend()};
-      newestFirst.push_back({text(s, "signature"), slot});
+      newestFirst.push_back({textOf(s, "signature"), slot});
     }
     if (list->size() < static_cast<size_t>(kSignaturesPerPage)) break;
     before = newestFirst.back().id;
@@ -211,7 +205,7 @@ bool followAddress(Broadcast& b, WorkerContext& w, const JsonRpc& node, const st
       json::Object key = keys->getObject(k);
       if (!key || !key->optValue<bool>("signer", false)) continue;
       json::Object signer = json::object();
-      signer->set("address", text(key, "pubkey"));
+      signer->set("address", textOf(key, "pubkey"));
       signer->set("writable", key->optValue<bool>("writable", false));
       signers->add(signer);
     }
@@ -220,7 +214,7 @@ bool followAddress(Broadcast& b, WorkerContext& w, const JsonRpc& node, const st
     fee->set("caip19", feeAsset);
     json::Object where = json::object();
     where->set("number", std::to_string(fresh[i].slot));
-    where->set("hash", text(block, "blockhash"));
+    where->set("hash", textOf(block, "blockhash"));
     where->set("timestamp", rfc3339(integer(block, "blockTime")));
     json::Object item = json::object();
     item->set("signature", fresh[i].id);

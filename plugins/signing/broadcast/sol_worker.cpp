@@ -17,16 +17,6 @@ using namespace signet;
 namespace {
 constexpr uint64_t kLamportsPerSignature = 5000;  // the base fee, when the node does not say
 
-json::Array params(std::initializer_list<Poco::Dynamic::Var> values) {
-  json::Array a = json::array();
-  for (const auto& v : values) a->add(v);
-  return a;
-}
-
-json::Object objectOf(const Poco::Dynamic::Var& v) {
-  return v.type() == typeid(json::Object) ? v.extract<json::Object>() : nullptr;
-}
-
 json::Object solanaError(const std::string& source, const RpcError* e, const std::string& message,
                          const Poco::Dynamic::Var& transactionError = {}) {
   json::Object details = json::object();
