@@ -31,6 +31,13 @@ ConnectionPool::Lease ConnectionPool::acquire(std::chrono::milliseconds wait) {
   }
 }
 
+void ConnectionPool::closeIdle() {
+  std::lock_guard lock(mutex_);
+  openCount_ -= idle_.size();
+  idle_.clear();
+  returned_.notify_all();
+}
+
 void ConnectionPool::giveBack(std::unique_ptr<SqlConnection> c) {
   std::lock_guard lock(mutex_);
   if (c->healthy())

@@ -32,7 +32,13 @@ Database::Database(const DatabaseConfig& config)
                         : nullptr),
       pool_(opener(config, checkpointer_.get()),
             static_cast<size_t>(std::max(2, config.maxSessions))),
-      writers_(opener(config, checkpointer_.get()), static_cast<size_t>(writeLanes(config))),
+      writers_(
+          [open = opener(config, checkpointer_.get()), setup = writerSetup_] {
+            auto c = open();
+            if (*setup) (*setup)(*c);
+            return c;
+          },
+          static_cast<size_t>(writeLanes(config))),
       commits_(writers_, writeLanes(config)) {
   const char* name = config.backend == Backend::kSqlite ? "SQLite" : "PostgreSQL";
   try {
@@ -44,6 +50,13 @@ Database::Database(const DatabaseConfig& config)
 }
 
 Database::~Database() = default;
+
+void Database::setWriteHooks(std::function<void(Db&)> setup,
+                             std::function<void(Db&)> beforeCommit) {
+  *writerSetup_ = std::move(setup);
+  writers_.closeIdle();
+  commits_.setBeforeCommit(std::move(beforeCommit));
+}
 
 void Database::read(const std::function<void(Db&)>& fn) {
   try {

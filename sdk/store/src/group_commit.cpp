@@ -186,6 +186,9 @@ void GroupCommit::runBatch(Batch& batch) {
     }
   }
   try {
+    // A lone write that failed returned above; in a larger batch some write may have failed,
+    // its savepoint gone, and the step sees only what is to be committed.
+    if (beforeCommit_) beforeCommit_(db);
     const auto start = std::chrono::steady_clock::now();
     db.commit();
     Metrics::global().observe("signet_store_commit_seconds", {}, secondsSince(start));

@@ -88,7 +88,9 @@ class PostgresConnection : public SqlConnection {
 
   void begin() override {
     snapshot_ = false;
-    waiting_.push_back({"BEGIN"});
+    // Named, not left to the server's default: a write that waits for a row lock (the activity
+    // log's head) must then read the row as committed, which REPEATABLE READ would refuse.
+    waiting_.push_back({"BEGIN ISOLATION LEVEL READ COMMITTED"});
   }
   void beginSnapshot() override {
     snapshot_ = true;

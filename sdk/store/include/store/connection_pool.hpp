@@ -37,6 +37,8 @@ class ConnectionPool {
   // An idle connection, or a new one while fewer than `max` are open; otherwise waits up to
   // `wait` for one to come back and then fails as unavailable.
   Lease acquire(std::chrono::milliseconds wait = std::chrono::seconds(10));
+  // Closes the idle connections: the next callers get fresh ones (Database::setWriteHooks).
+  void closeIdle();
 
  private:
   void giveBack(std::unique_ptr<SqlConnection> c);

@@ -48,6 +48,12 @@ class Database {
   // Runs fn in a read-only transaction: one consistent snapshot, writes refused. The
   // pipeline decides and runs read-only activities (signing) here, outside the write lock.
   void snapshot(const std::function<void(Db&)>& fn);
+  // What this process's write transactions do besides their writes: `setup` runs once on each
+  // connection the write batches use (the idle ones are closed, so that every later one is set
+  // up), and `beforeCommit` in every batch before its COMMIT (GroupCommit::setBeforeCommit).
+  // The activity log notes this process's own changes through the first and appends them
+  // through the second (gateway/log/activity_log.hpp). Called once, before serving.
+  void setWriteHooks(std::function<void(Db&)> setup, std::function<void(Db&)> beforeCommit);
   // Batches committed and writes they held since the start.
   GroupCommit::Stats commitStats() const { return commits_.stats(); }
   // SQLite: the checkpoints run off the commit path so far (sqlite_checkpointer.hpp).
@@ -70,6 +76,9 @@ class Database {
   // Before the pool: its connections report to it until the last of them is closed.
   std::unique_ptr<SqliteCheckpointer> checkpointer_;
   ConnectionPool pool_;
+  // setWriteHooks' setup, run by the writers' opener; before writers_, which holds the opener.
+  std::shared_ptr<std::function<void(Db&)>> writerSetup_ =
+      std::make_shared<std::function<void(Db&)>>();
   // The write batches' own connections, one a lane. Kept apart from the readers' so that a
   // SQLite writer finds its page cache still valid at its next batch: a connection drops
   // its cache whenever another connection wrote since its last transaction.

@@ -52,6 +52,11 @@ class GroupCommit {
   // before queueing (a write inside a batch's own).
   void post(std::function<void(Db&)> write, std::function<void(std::exception_ptr)> then);
 
+  // A step every batch runs last, in its transaction, after its writes and before its COMMIT
+  // (the activity log appends what the batch changed: gateway/log/). When it throws, the batch
+  // fails as a failed COMMIT does: nothing of it is stored. Set once, before the first write.
+  void setBeforeCommit(std::function<void(Db&)> step) { beforeCommit_ = std::move(step); }
+
   struct Stats {
     uint64_t batches = 0, writes = 0;
   };
@@ -96,6 +101,7 @@ class GroupCommit {
   std::condition_variable committerWake_;
   bool stopping_ = false;
   Stats stats_;
+  std::function<void(Db&)> beforeCommit_;
 };
 
 }  // namespace signet
