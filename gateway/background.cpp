@@ -3,6 +3,9 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
+#include "log/activity_log.hpp"
+#include "log/checkpoint.hpp"
+#include "log/witnesses.hpp"
 #include "waiter.hpp"
 
 namespace signet {
@@ -52,6 +55,30 @@ class Background::Worker : public WorkerContext {
   Waiter waiter_;
 };
 
+// The activity log's checkpoints: while the log grows, its head is signed and kept at least
+// every log.checkpointSeconds (log/checkpoint.hpp). A head already signed is not signed again.
+// Each configured witness is then asked to cosign it (log/witnesses.hpp); one that cannot be
+// reached is asked again next time, and the others are asked meanwhile.
+WorkerSpec Background::checkpointWorker() const {
+  const int64_t everyMs = int64_t{gateway_.config().logCheckpointSeconds} * 1000;
+  return {"log-checkpoints", [this, everyMs](WorkerContext& w) {
+            do {
+              uint64_t size = 0;
+              w.transaction([&](RequestContext& ctx) {
+                log_checkpoint::issue(ctx.db(), ctx.keyring(), ctx.nowMs());
+                size = activity_log::head(ctx.db()).size;
+              });
+              for (const auto& witness : gateway_.config().logWitnesses) {
+                try {
+                  log_witnesses::requestCosignature(gateway_.database(), witness, size);
+                } catch (const std::exception& e) {
+                  Poco::Logger::get("signet.log").warning("%s", std::string(e.what()));
+                }
+              }
+            } while (w.waitFor(everyMs));
+          }};
+}
+
 Background::Background(Gateway& gateway) : gateway_(gateway), dispatcher_(gateway) {}
 
 Background::~Background() {
@@ -62,6 +89,8 @@ void Background::start() {
   if (started_) return;
   started_ = true;
   dispatcher_.start();
+  workers_.push_back(std::make_unique<Worker>(gateway_, "core", checkpointWorker()));
+  workers_.back()->start();
   for (const auto& m : gateway_.catalog().modules()) {
     if (!m->enabled) continue;
     for (const auto& spec : m->workers) {

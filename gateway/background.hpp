@@ -22,6 +22,8 @@ class Background {
   class Worker;
 
  private:
+  WorkerSpec checkpointWorker() const;
+
   Gateway& gateway_;
   ActivityEventDispatcher dispatcher_;
   std::vector<std::unique_ptr<Worker>> workers_;

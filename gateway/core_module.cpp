@@ -3,6 +3,7 @@
 #include "activity/activity_queries.hpp"
 #include "activity/pipeline.hpp"
 #include "gateway.hpp"
+#include "log/log_queries.hpp"
 #include "mfa/mfa_policies.hpp"
 #include "policy/policies.hpp"
 #include "tenancy/api_keys.hpp"
@@ -367,6 +368,9 @@ void registerCoreModule(Registry& r) {
   r.query({"get_activity",             activity_queries::getActivity});
   r.query({"list_activities",          activity_queries::listActivities});
   r.query({"list_app_proofs",          activity_queries::listAppProofs});
+  r.query({"signet_get_log_checkpoint",        log_queries::getCheckpoint});
+  r.query({"signet_get_log_inclusion_proof",   log_queries::getInclusionProof});
+  r.query({"signet_get_log_consistency_proof", log_queries::getConsistencyProof});
   // clang-format on
   for (auto& filter : so::coreFilters()) r.subOrganizationFilter(std::move(filter));
 }

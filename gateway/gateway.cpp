@@ -8,6 +8,8 @@
 #include "activity/secret_parameters.hpp"
 #include "activity/secret_results.hpp"
 #include "background.hpp"
+#include "log/activity_log.hpp"
+#include "log/checkpoint.hpp"
 #include "observability/gateway_status.hpp"
 #include "store/core_schema.hpp"
 #include "store/keyring.hpp"
@@ -88,6 +90,9 @@ Gateway::Gateway(Config config)
   facts.localCallToken = toHex(crypto::randomBytes(32));
   catalog_.provideGatewayFacts(std::move(facts));
   sealSecretsStoredInClear();
+  // After the sealing: a store from before 0.9 is logged as sealed, never with a digest of a
+  // secret once stored in clear.
+  startActivityLog();
 
   auto uncompressed = [](const crypto::SecretBytes& k) {
     return crypto::uncompressPublicKey(crypto::Curve::kP256,
@@ -97,6 +102,16 @@ Gateway::Gateway(Config config)
   appProofSigningKey_ = crypto::generatePrivateKey(crypto::Curve::kP256);
   appProofPublicKey_ =
       toHex(uncompressed(encryptionKey)) + toHex(uncompressed(appProofSigningKey_));
+}
+
+void Gateway::startActivityLog() {
+  log_checkpoint::ensureKey(*database_, masterKey_, config_.logOrigin);
+  // The system clock, not the gateway's (which tests move): when a leaf was appended is a
+  // fact of the store, and the hook may run while the store closes, after the gateway's clock.
+  database_->setWriteHooks(activity_log::writerSetup,
+                           [](Db& db) { activity_log::appendPending(db, systemNowMs()); });
+  // What an older store held, which the migration noted, is appended now.
+  database_->transaction([](Db&) {});
 }
 
 void Gateway::sealSecretsStoredInClear() {

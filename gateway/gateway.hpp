@@ -104,6 +104,9 @@ class Gateway {
   std::unique_ptr<Database> database_;
   void loadModules();
   void sealSecretsStoredInClear();
+  // Makes the log's key on a new store and has every write transaction append what it changed
+  // to the activity log (log/activity_log.hpp).
+  void startActivityLog();
 
   Catalog catalog_;
   std::string signerPublicKey_;

@@ -100,6 +100,26 @@ const std::vector<Command>& commands() {
      "  the token (sensitive, not extractable) when absent, writes <master key file>.wrapped,\n"
      "  checks that it opens, then deletes the plain key file. The gateway stopped.",
      keysWrapMasterCommand},
+    {"log checkpoint", "sign the activity log's head and keep it (an auditor keeps the file)",
+     "signet log checkpoint --data-dir DIR [--config FILE] [--out FILE]\n"
+     "  Prints the C2SP signed note (origin, tree size, root), or writes it to FILE.",
+     logCheckpointCommand},
+    {"log key", "print the activity log's verifier key, for an auditor to pin",
+     "signet log key --data-dir DIR [--config FILE]", logKeyCommand},
+    {"log prove", "print an activity's inclusion proof in the activity log, as JSON",
+     "signet log prove ACTIVITY_ID --data-dir DIR [--config FILE] [--tree-size N]",
+     logProveCommand},
+    {"log verify", "check that the activity log only grew since a checkpoint, and the store with it",
+     "signet log verify --from CHECKPOINT_FILE --data-dir DIR [--config FILE] [--key VKEY]\n"
+     "                  [--witness VKEY,VKEY... [--witnesses K]]\n"
+     "  Recomputes the tree from the store's leaves, checks that its first leaves still hash\n"
+     "  to the checkpoint's root and that every activity is in its last logged state, and names\n"
+     "  the first activity altered, removed or reordered. Exit 0 when all holds, 1 otherwise.\n"
+     "  --key pins the log's verifier key (signet log key); else the keyring's is used. It\n"
+     "  reads the store as it is: run it on a copy, or with the gateway stopped. With --witness,\n"
+     "  the checkpoint must carry valid cosignatures (cosignature/v1) from K of those witnesses\n"
+     "  (all of them without --witnesses).",
+     logVerifyCommand},
     {"backup", "copy a SQLite store consistently, while the gateway serves",
      "signet backup --data-dir DIR --out FILE [--config FILE]\n"
      "  FILE must not exist; it is written 0600. The master key is not in it: keep\n"

@@ -15,6 +15,7 @@ packages=(
   softhsm2              # the master key in a PKCS#11 token: the HSM test uses SoftHSM
   chromium              # the auth proxy's browser test drives it headless with playwright-core
   systemd procps        # systemd-analyze checks the Debian package's unit, and its ExecReload's /bin/kill
+  golang-go golang-golang-x-mod-dev  # the activity log's proofs checked by Go's sumdb note and tlog
 )
 # The conformance suite runs the official JavaScript SDKs; a machine without Node gets
 # Debian's.

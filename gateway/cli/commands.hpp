@@ -33,6 +33,10 @@ int authProxyShowCommand(const std::vector<std::string>& args);
 int authProxyDisableCommand(const std::vector<std::string>& args);
 int authProxyKeygenCommand(const std::vector<std::string>& args);
 int authProxyServeCommand(const std::vector<std::string>& args);
+int logCheckpointCommand(const std::vector<std::string>& args);
+int logKeyCommand(const std::vector<std::string>& args);
+int logProveCommand(const std::vector<std::string>& args);  // ACTIVITY_ID first
+int logVerifyCommand(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands();
 

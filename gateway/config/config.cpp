@@ -230,6 +230,19 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
       inDataDir(c.tlsCertFile);
       inDataDir(c.tlsKeyFile);
     }
+    if (auto l = json::optionalObject(root, "log", "")) {
+      c.logOrigin = json::optionalString(l, "origin", "log").value_or("");
+      c.logCheckpointSeconds =
+          json::optionalIntInRange(l, "checkpointSeconds", "log", 60, 1, 86400);
+      auto witnesses = json::optionalArray(l, "witnesses", "log");
+      for (size_t i = 0; witnesses && i < witnesses->size(); ++i) {
+        std::string field = "log.witnesses[" + std::to_string(i) + "]";
+        auto w = json::objectAt(witnesses, i, field);
+        c.logWitnesses.push_back(
+            log_witnesses::parseWitness(json::requireString(w, "url", field),
+                                        json::requireString(w, "verifierKey", field), field));
+      }
+    }
     auto publicUrl = json::optionalString(root, "publicUrl", "");
     c.publicUrlConfigured = publicUrl.has_value();
     c.publicUrl = publicUrl.value_or((c.tlsCertFile.empty() ? "http://" : "https://") + c.listen);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "log/witnesses.hpp"
 #include "server/client_address.hpp"
 #include "signet/egress.hpp"
 #include "signet/json.hpp"
@@ -92,6 +93,13 @@ struct Config {
   // PEM files, re-read on SIGHUP. Empty: plain HTTP.
   std::string tlsCertFile;
   std::string tlsKeyFile;
+  // The activity log (docs/activity-log.md): the origin its checkpoints name (log.origin, used
+  // when the store's log key is made; default signet.local/log-<key>), and how often the head
+  // is signed and kept while it grows (log.checkpointSeconds).
+  std::string logOrigin;
+  int logCheckpointSeconds = 60;
+  // Witnesses asked to cosign each checkpoint kept (log.witnesses: [{url, verifierKey}]).
+  std::vector<log_witnesses::Witness> logWitnesses;
 
   // Reads `file` (default <dataDir>/signet.json) and fills defaults. Errors name the file
   // and the field.

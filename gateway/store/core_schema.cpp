@@ -1,5 +1,6 @@
 #include "core_schema.hpp"
 
+#include "log/activity_log.hpp"
 #include "store/keyring.hpp"
 
 namespace signet {
@@ -57,6 +58,51 @@ Migration directoryGeneration(int version) {
     for (auto& statement : generationTriggers(w.table, w.updateOf))
       m.statements.push_back(std::move(statement));
   return m;
+}
+
+// The activity log (gateway/log/activity_log.hpp):
+// - its leaves, each pointing at the activity's previous one (an activity points at its last,
+//   log_index);
+// - the hash of every complete subtree, leaves included, in the order an append makes them (what
+//   a proof reads);
+// - the head (size and right edge, the lock appends take);
+// - the checkpoints issued (with their witnesses' cosignatures) and the size each witness last
+//   cosigned;
+// - the changes still to append. Only the gateway's own connections note changes
+//   (activity_log::writerSetup): on SQLite with triggers of their own, on PostgreSQL with a
+//   trigger that notes only for sessions that say they are the gateway's.
+// A store that has activities already notes them all, oldest first: the gateway appends them
+// when it starts. A later migration that changes rows of `activities` must note them the same
+// way (INSERT INTO activity_log_pending), since migrations run before the gateway's hooks.
+Migration activityLog(int version) {
+  return {version,
+          "the activity log: an append-only Merkle tree of every state an activity is committed "
+          "in",
+          {"sqlite: CREATE TABLE activity_log_pending (seq INTEGER PRIMARY KEY, activity_id TEXT "
+           "NOT NULL)",
+           "postgresql: CREATE TABLE activity_log_pending (seq BIGSERIAL PRIMARY KEY, "
+           "activity_id TEXT NOT NULL)",
+           "CREATE TABLE activity_log_leaves (idx BIGINT PRIMARY KEY, activity_id TEXT NOT NULL, "
+           "previous_idx BIGINT, leaf TEXT NOT NULL, appended_at_ms BIGINT NOT NULL)",
+           "CREATE TABLE activity_log_nodes (idx BIGINT PRIMARY KEY, hash TEXT NOT NULL)",
+           "ALTER TABLE activities ADD COLUMN log_index BIGINT",
+           "CREATE TABLE activity_log_head (id INTEGER PRIMARY KEY, size BIGINT NOT NULL, "
+           "frontier TEXT NOT NULL)",
+           "INSERT INTO activity_log_head (id, size, frontier) VALUES (1, 0, '')",
+           "CREATE TABLE activity_log_checkpoints (size BIGINT PRIMARY KEY, root TEXT NOT NULL, "
+           "issued_at_ms BIGINT NOT NULL, note TEXT NOT NULL)",
+           "CREATE TABLE activity_log_witnesses (verifier_key TEXT PRIMARY KEY, size BIGINT NOT "
+           "NULL)",
+           "postgresql: CREATE FUNCTION signet_activity_changed() RETURNS trigger LANGUAGE "
+           "plpgsql AS $$ BEGIN IF current_setting('signet.activity_log', true) = 'on' THEN "
+           "INSERT INTO activity_log_pending (activity_id) VALUES (CASE WHEN TG_OP = 'DELETE' "
+           "THEN OLD.id ELSE NEW.id END); END IF; RETURN NULL; END $$",
+           std::string("postgresql: CREATE TRIGGER activity_log_note AFTER INSERT OR DELETE OR "
+                       "UPDATE OF ") +
+               activity_log::kLeafColumns +
+               " ON activities FOR EACH ROW EXECUTE FUNCTION signet_activity_changed()",
+           "INSERT INTO activity_log_pending (activity_id) SELECT id FROM activities ORDER BY "
+           "created_at_ms, id"}};
 }
 
 // IP allowlists (tenancy/ip_allowlists.hpp): an organization's own (public_key '') and its keys'.
@@ -259,6 +305,7 @@ std::vector<Migration> coreMigrations() {
        {"ALTER TABLE oauth_providers ADD COLUMN verified INTEGER NOT NULL DEFAULT 0",
         "UPDATE oauth_providers SET verified = 1"}},
       ipAllowlists(20),
+      activityLog(21),
   };
 }
 

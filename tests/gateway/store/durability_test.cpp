@@ -2,7 +2,8 @@
 // of load: a real `signet serve` process on SQLite, eight clients creating wallets and signing
 // at once, a kill -9 once some hundreds of activities were answered, then every answered
 // activity (and every wallet it created) is checked in the file, which must pass SQLite's
-// integrity check, and the restarted gateway serves them.
+// integrity check, and the restarted gateway serves them. The activity log verifies against a
+// checkpoint taken before the load, with every answered activity's completion in it.
 //
 // A kill keeps what the kernel already holds; a power loss also needs the sync that
 // synchronous=FULL makes at every commit, which no test here can cut (docs/durability.md).
@@ -42,6 +43,10 @@ TEST(DurabilityTest, EveryAnsweredActivitySurvivesKill9UnderLoad) {
   auto stamper = ApiKeyStamper::fromHex(
       readJson(dir + "/" + orgId + ".api-key.json")->getValue<std::string>("apiPrivateKey"));
   const std::string eth = "ADDRESS_FORMAT_ETHEREUM";
+
+  const std::string checkpoint = dir + "/before-load.note";
+  auto cp = runSignet({"log", "checkpoint", "--data-dir", dir, "--out", checkpoint});
+  ASSERT_EQ(cp.exitCode, 0) << cp.err;
 
   auto server = std::make_unique<ServeProcess>(dir);
   Client setup(server->baseUrl(), stamper);
@@ -104,7 +109,19 @@ TEST(DurabilityTest, EveryAnsweredActivitySurvivesKill9UnderLoad) {
             << a.walletName;
     }
     EXPECT_EQ(lost, 0u) << "of " << answered.size() << " answered activities";
+    size_t unlogged = 0;
+    for (const auto& a : answered) {
+      auto leaf = file->queryOne(
+          "SELECT leaf FROM activity_log_leaves WHERE activity_id = ? ORDER BY idx DESC LIMIT 1",
+          {a.activityId});
+      if (!leaf ||
+          leaf->str("leaf").find("\nstatus ACTIVITY_STATUS_COMPLETED\n") == std::string::npos)
+        ++unlogged;
+    }
+    EXPECT_EQ(unlogged, 0u) << "of " << answered.size() << " answered activities";
   }
+  auto verified = runSignet({"log", "verify", "--from", checkpoint, "--data-dir", dir});
+  EXPECT_EQ(verified.exitCode, 0) << verified.out << verified.err;
 
   // The gateway starts again on the file and serves what it answered before the kill.
   ServeProcess again(dir);

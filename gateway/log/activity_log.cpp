@@ -1,0 +1,270 @@
+#include "log/activity_log.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "signet/crypto.hpp"
+#include "signet/error.hpp"
+
+namespace signet::activity_log {
+
+const char* const kLeafColumns =
+    "id, organization_id, type, status, fingerprint, intent, result, votes, failure, "
+    "created_at_ms, updated_at_ms";
+
+namespace {
+
+std::string digestOf(const Row& row, const char* column) {
+  if (row.isNull(column)) return "-";
+  return "sha256:" + crypto::toHex(crypto::sha256(row.str(column)));
+}
+
+std::string joinHashes(const std::vector<merkle::Hash>& hashes) {
+  std::string out;
+  for (const auto& h : hashes) out += (out.empty() ? "" : ",") + merkle::toHex(h);
+  return out;
+}
+
+merkle::Frontier frontierOf(const Row& head) {
+  std::vector<merkle::Hash> subtrees;
+  const std::string& text = head.str("frontier");
+  for (size_t at = 0; at < text.size();) {
+    size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    subtrees.push_back(merkle::fromHex(text.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return merkle::Frontier(static_cast<uint64_t>(head.i64("size")), std::move(subtrees));
+}
+
+std::string placeholders(size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out += i ? ", ?" : "?";
+  return out;
+}
+
+}  // namespace
+
+std::string tombstoneOf(const std::string& activityId) {
+  return "signet activity v1\nid " + activityId + "\nstatus DELETED\n";
+}
+
+std::string idOf(const std::string& leaf) {
+  const std::string prefix = "signet activity v1\nid ";
+  if (leaf.rfind(prefix, 0) != 0) return "";
+  return leaf.substr(prefix.size(), leaf.find('\n', prefix.size()) - prefix.size());
+}
+
+std::string leafOf(const Row& a) {
+  std::string out = "signet activity v1\n";
+  auto line = [&](const char* name, const std::string& value) {
+    out += name;
+    out += ' ';
+    out += value;
+    out += '\n';
+  };
+  line("id", a.str("id"));
+  line("organization", a.str("organization_id"));
+  line("type", a.str("type"));
+  line("status", a.str("status"));
+  line("fingerprint", a.str("fingerprint"));
+  line("intent", digestOf(a, "intent"));
+  line("result", digestOf(a, "result"));
+  line("votes", digestOf(a, "votes"));
+  line("failure", digestOf(a, "failure"));
+  line("created", std::to_string(a.i64("created_at_ms")));
+  line("updated", std::to_string(a.i64("updated_at_ms")));
+  return out;
+}
+
+void writerSetup(Db& db) {
+  if (db.isPostgres()) {
+    db.exec("SET signet.activity_log = 'on'");
+    return;
+  }
+  const std::string note =
+      " ON main.activities BEGIN INSERT INTO activity_log_pending "
+      "(activity_id) VALUES (";
+  db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_insert AFTER INSERT" + note +
+          "NEW.id); END");
+  db.exec(std::string("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_update AFTER UPDATE OF ") +
+          kLeafColumns + note + "NEW.id); END");
+  db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_delete AFTER DELETE" + note +
+          "OLD.id); END");
+}
+
+void appendPending(Db& db, int64_t nowMs) {
+  if (db.isPostgres()) {
+    // A session that lost its setting (a pooler in between, DISCARD ALL) would write
+    // activities without noting them: this batch fails, loudly, and the next one notes again.
+    auto state = db.queryOne(
+        "SELECT current_setting('signet.activity_log', true) AS noting, CASE WHEN EXISTS (SELECT "
+        "1 FROM activity_log_pending) THEN 1 ELSE 0 END AS pending");
+    if (!state->optStr("noting") || *state->optStr("noting") != "on") {
+      writerSetup(db);
+      throw Error(Code::kUnavailable,
+                  "the store's session stopped noting activity changes for the activity log; "
+                  "it notes again now: retry");
+    }
+    if (state->i64("pending") == 0) return;
+  } else if (!db.queryOne("SELECT seq FROM activity_log_pending LIMIT 1")) {
+    return;
+  }
+
+  // The head row is the log's lock: on PostgreSQL, another gateway's batch waits here until
+  // this one commits, and then reads the head this one wrote.
+  auto headRow =
+      db.queryOne(std::string("SELECT size, frontier FROM activity_log_head WHERE id = 1") +
+                  (db.isPostgres() ? " FOR UPDATE" : ""));
+  if (!headRow) throw internalError("the activity log's head row is missing");
+  merkle::Frontier frontier = frontierOf(*headRow);
+  // Taken under the lock: notes every session sees (a migration's, of a whole store) may have
+  // been appended by another gateway while this one waited for it.
+  auto pending = db.query("DELETE FROM activity_log_pending RETURNING seq, activity_id");
+  if (pending.empty()) return;
+  std::sort(pending.begin(), pending.end(),
+            [](const Row& a, const Row& b) { return a.i64("seq") < b.i64("seq"); });
+  // An activity changed twice in one transaction is one leaf: its state at the commit.
+  std::vector<std::string> order;
+  std::set<std::string> seen;
+  for (const auto& p : pending)
+    if (seen.insert(p.str("activity_id")).second) order.push_back(p.str("activity_id"));
+
+  // In slices, so that a statement's parameters stay under SQLite's limit (999) when a
+  // migration appends a whole store's activities at once; a batch of requests is one slice.
+  constexpr size_t kSlice = 100;
+  for (size_t from = 0; from < order.size(); from += kSlice) {
+    SqlParams ids(order.begin() + from, order.begin() + std::min(order.size(), from + kSlice));
+    struct Current {
+      std::string leaf;
+      std::optional<int64_t> previous;  // the activity's last leaf so far
+    };
+    std::map<std::string, Current> current;
+    for (const auto& row :
+         db.query(std::string("SELECT ") + kLeafColumns +
+                      ", log_index FROM activities WHERE id IN (" + placeholders(ids.size()) + ")",
+                  ids))
+      current[row.str("id")] = {leafOf(row), row.optI64("log_index")};
+    std::string leafSql =
+        "INSERT INTO activity_log_leaves (idx, activity_id, previous_idx, leaf, appended_at_ms) "
+        "VALUES ";
+    SqlParams leafParams;
+    // Each activity still in the store points at its new last leaf: one statement a slice.
+    std::string pointSql = "UPDATE activities SET log_index = CASE id";
+    SqlParams pointParams, pointIds;
+    std::vector<std::pair<merkle::Node, merkle::Hash>> nodes;
+    for (const auto& id : ids) {
+      const std::string& activityId = std::get<std::string>(id);
+      auto found = current.find(activityId);
+      // A deleted activity (its organization deleted) leaves a tombstone: its absence is logged.
+      std::string leaf = found == current.end() ? tombstoneOf(activityId) : found->second.leaf;
+      SqlValue previous = nullptr;
+      if (found != current.end() && found->second.previous) previous = *found->second.previous;
+      const auto index = static_cast<int64_t>(frontier.size());
+      leafSql += leafParams.empty() ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)";
+      leafParams.insert(leafParams.end(), {index, activityId, previous, leaf, nowMs});
+      if (found != current.end()) {
+        pointSql += " WHEN ? THEN CAST(? AS BIGINT)";
+        pointParams.insert(pointParams.end(), {activityId, index});
+        pointIds.push_back(activityId);
+      }
+      merkle::Hash hash = merkle::leafHash(leaf);
+      nodes.push_back({{0, frontier.size()}, hash});
+      frontier.append(hash, nodes);
+    }
+    db.exec(leafSql, leafParams);
+    if (!pointIds.empty()) {
+      pointParams.insert(pointParams.end(), pointIds.begin(), pointIds.end());
+      db.exec(pointSql + " END WHERE id IN (" + placeholders(pointIds.size()) + ")", pointParams);
+    }
+    // A slice of 100 leaves is 100 leaf hashes and fewer than 100 + 64 subtrees: two parameters
+    // each. They are numbered in the order they are made, so they go at the end of the table.
+    std::string nodeSql = "INSERT INTO activity_log_nodes (idx, hash) VALUES ";
+    SqlParams nodeParams;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      nodeSql += i ? ", (?, ?)" : "(?, ?)";
+      nodeParams.insert(nodeParams.end(),
+                        {static_cast<int64_t>(merkle::storedIndex(nodes[i].first)),
+                         merkle::toHex(nodes[i].second)});
+    }
+    db.exec(nodeSql, nodeParams);
+  }
+  db.exec("UPDATE activity_log_head SET size = ?, frontier = ? WHERE id = 1",
+          {static_cast<int64_t>(frontier.size()), joinHashes(frontier.subtrees())});
+}
+
+Head head(Db& db) {
+  auto row = db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1");
+  if (!row) throw internalError("the activity log's head row is missing");
+  merkle::Frontier f = frontierOf(*row);
+  return {f.size(), f.root()};
+}
+
+merkle::NodeReader storedNodes(Db& db, const std::vector<merkle::Node>& nodes) {
+  auto found = std::make_shared<std::map<uint64_t, merkle::Hash>>();
+  SqlParams indexes;
+  for (const auto& n : nodes) indexes.push_back(static_cast<int64_t>(merkle::storedIndex(n)));
+  if (!indexes.empty())
+    for (const auto& row : db.query("SELECT idx, hash FROM activity_log_nodes WHERE idx IN (" +
+                                        placeholders(indexes.size()) + ")",
+                                    indexes))
+      (*found)[static_cast<uint64_t>(row.i64("idx"))] = merkle::fromHex(row.str("hash"));
+  return [found](const merkle::Node& n) {
+    auto it = found->find(merkle::storedIndex(n));
+    if (it == found->end())
+      throw internalError("the activity log holds no hash for the subtree at level " +
+                          std::to_string(n.level) + ", index " + std::to_string(n.index));
+    return it->second;
+  };
+}
+
+namespace {
+// Runs `build` twice: once to learn which stored hashes it reads, then on them.
+template <typename T>
+T fromStore(Db& db, const std::function<T(const merkle::NodeReader&)>& build) {
+  auto nodes = merkle::nodesRead([&](const merkle::NodeReader& r) { build(r); });
+  return build(storedNodes(db, nodes));
+}
+}  // namespace
+
+merkle::Hash rootAt(Db& db, uint64_t size) {
+  return fromStore<merkle::Hash>(
+      db, [&](const merkle::NodeReader& r) { return merkle::rangeHash(0, size, r); });
+}
+
+std::vector<merkle::Hash> inclusionProof(Db& db, uint64_t index, uint64_t size) {
+  return fromStore<std::vector<merkle::Hash>>(
+      db, [&](const merkle::NodeReader& r) { return merkle::inclusionProof(index, size, r); });
+}
+
+std::vector<merkle::Hash> consistencyProof(Db& db, uint64_t first, uint64_t second) {
+  return fromStore<std::vector<merkle::Hash>>(
+      db, [&](const merkle::NodeReader& r) { return merkle::consistencyProof(first, second, r); });
+}
+
+std::vector<Leaf> leavesOf(Db& db, const std::string& activityId, uint64_t size) {
+  std::vector<Leaf> out;
+  auto activity = db.queryOne("SELECT log_index FROM activities WHERE id = ?", {activityId});
+  std::optional<int64_t> next = activity ? activity->optI64("log_index") : std::nullopt;
+  // Back along the activity's leaves, each pointing at the one before (a few: one a state).
+  while (next) {
+    auto row = db.queryOne(
+        "SELECT idx, activity_id, previous_idx, leaf FROM activity_log_leaves WHERE idx = ?",
+        {*next});
+    // The hashed text must name the activity; the pointers only find it.
+    if (!row || idOf(row->str("leaf")) != activityId) break;
+    if (static_cast<uint64_t>(*next) < size)
+      out.push_back({static_cast<uint64_t>(*next), activityId, row->str("leaf")});
+    auto previous = row->optI64("previous_idx");
+    if (previous && *previous >= *next) break;  // pointers only go back
+    next = previous;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace signet::activity_log

@@ -1,0 +1,67 @@
+// The activity log: every state an activity is committed in, appended as a leaf of an
+// append-only Merkle tree (merkle.hpp) in the same transaction, in commit order. See
+// docs/activity-log.md.
+//
+// How a change becomes a leaf: triggers on `activities` note every inserted or updated row in
+// activity_log_pending, inside the writer's own savepoint, so a write that rolls back takes its
+// note with it and no write path can forget one. Before each COMMIT the store calls
+// appendPending, which turns this transaction's notes into leaves. On PostgreSQL the head row is
+// locked for that, so that the batches of several gateways on one store append one after the
+// other: one total order for the store.
+//
+// Only the gateway's own write connections note changes (writerSetup). A row changed by anyone
+// else, with the database's own tools, is not noted, so no gateway appends it as if it had made
+// it: `signet log verify` finds it differing from its last leaf.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "log/merkle.hpp"
+#include "signet/db.hpp"
+
+namespace signet::activity_log {
+
+// The columns of `activities` a leaf is made of, for a SELECT.
+extern const char* const kLeafColumns;
+// The canonical text of an activity's state: one "name value" line per field, in a fixed
+// order. Bulky fields (intent, result, votes, failure) enter as their SHA-256, so that a leaf stays
+// small and a sealed result stays sealed.
+std::string leafOf(const Row& activity);
+// The leaf of a deleted activity (its organization was deleted): its id and status DELETED.
+std::string tombstoneOf(const std::string& activityId);
+// The activity a leaf's text names (its hashed `id` line); empty when it names none.
+std::string idOf(const std::string& leaf);
+
+// Run once on each of the gateway's write connections: SQLite gets the noting triggers as TEMP
+// triggers of that connection; a PostgreSQL session says it is the gateway's, which the
+// migration's trigger asks.
+void writerSetup(Db& db);
+
+// Appends this transaction's pending changes as leaves. `nowMs` is recorded with them.
+void appendPending(Db& db, int64_t nowMs);
+
+struct Head {
+  uint64_t size = 0;
+  merkle::Hash root = merkle::emptyRoot();
+};
+Head head(Db& db);
+
+// The stored hashes of `nodes` (one query, whatever their number), as a reader; it throws
+// when asked for a node it was not given or the store does not hold.
+merkle::NodeReader storedNodes(Db& db, const std::vector<merkle::Node>& nodes);
+// The root of the tree's first `size` leaves, and the proofs, each from O(log n) stored hashes.
+merkle::Hash rootAt(Db& db, uint64_t size);
+std::vector<merkle::Hash> inclusionProof(Db& db, uint64_t index, uint64_t size);
+std::vector<merkle::Hash> consistencyProof(Db& db, uint64_t first, uint64_t second);
+
+struct Leaf {
+  uint64_t index = 0;
+  std::string activityId;
+  std::string text;
+};
+// An activity's leaves among the first `size`, oldest first.
+std::vector<Leaf> leavesOf(Db& db, const std::string& activityId, uint64_t size);
+
+}  // namespace signet::activity_log

@@ -1,0 +1,662 @@
+// The activity log on a real gateway, on both stores: every committed state of an activity is a
+// leaf, in commit order; the proofs served check out, with our verifier and with Go's checksum
+// database packages (tests/gateway/log/oracle); tampering with the store by raw SQL is found by
+// the verifier and named; a store from before the log is appended when the gateway starts;
+// changes made outside the gateway are not logged as if it made them; two gateways on one
+// PostgreSQL keep one log.
+#include <Poco/Pipe.h>
+#include <Poco/PipeStream.h>
+#include <Poco/Process.h>
+#include <Poco/StreamCopier.h>
+
+#include <fstream>
+#include <thread>
+
+#include "log/activity_log.hpp"
+#include "log/checkpoint.hpp"
+#include "log/log_verify.hpp"
+#include "log/witnesses.hpp"
+#include "server/http_server.hpp"
+#include "store/sql_connection.hpp"
+#include "support/child_process.hpp"
+#include "support/signet_cli.hpp"
+#include "support/test_gateway.hpp"
+#include "support/test_org.hpp"
+
+namespace signet::test {
+namespace {
+
+class ActivityLogTest : public BackendTest {};
+SIGNET_BACKEND_SUITE(ActivityLogTest);
+
+std::string memo(const Client& client, const std::string& org, const std::string& text) {
+  json::Object p = json::object();
+  p->set("text", text);
+  auto a = client.submit("signet_create_memo", "ACTIVITY_TYPE_SIGNET_CREATE_MEMO", org, p);
+  EXPECT_EQ(a->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  return a->getValue<std::string>("id");
+}
+
+json::Object logQuery(const Client& client, const std::string& org, const std::string& name,
+                      const std::map<std::string, std::string>& fields = {}) {
+  json::Object body = orgBody(org);
+  for (const auto& [k, v] : fields) body->set(k, v);
+  return client.query("signet_get_log_" + name, body);
+}
+
+log_checkpoint::Identity identityOf(TestGateway& gw) {
+  log_checkpoint::Identity id;
+  gw.gateway().database().read([&](Db& db) { id = log_checkpoint::identity(db); });
+  return id;
+}
+
+std::vector<merkle::Hash> hashesOf(const json::Array& list) {
+  std::vector<merkle::Hash> out;
+  for (size_t i = 0; i < list->size(); ++i)
+    out.push_back(merkle::fromHex(list->getElement<std::string>(i)));
+  return out;
+}
+
+std::string lineOf(const std::string& leaf, const std::string& name) {
+  size_t at = leaf.find("\n" + name + " ");
+  if (at == std::string::npos) return "";
+  at += name.size() + 2;
+  return leaf.substr(at, leaf.find('\n', at) - at);
+}
+
+// The verifier's report on the store as `tamper` leaves it; the tampering is rolled back.
+log_verify::Report verifyAfter(TestGateway& gw, const log_checkpoint::Checkpoint& saved,
+                               const std::function<void(Db&)>& tamper) {
+  struct RolledBack {};
+  log_verify::Report report;
+  auto id = identityOf(gw);
+  // A connection of its own, as the database's own tools would use: the gateway's hooks do not
+  // run on it.
+  auto db = openConnection(gw.gateway().config().database);
+  db->begin();
+  tamper(*db);
+  report = log_verify::verify(*db, saved, id);
+  db->rollback();
+  return report;
+}
+
+// Runs Go's checksum-database packages over `input`; their exit code and what they printed.
+std::pair<int, std::string> runOracle(const json::Object& input, const std::string& dir) {
+  std::string file = dir + "/oracle-input.json";
+  std::ofstream(file) << json::stringify(input);
+  Poco::Process::Env env;
+  env["GO111MODULE"] = "off";
+  env["GOPATH"] = "/usr/share/gocode";
+  env["GOCACHE"] = dir + "/gocache";
+  env["HOME"] = dir;
+  Poco::Pipe out;
+  auto handle = Poco::Process::launch(
+      "go", {"run", std::string(SIGNET_TEST_SOURCE_DIR) + "/gateway/log/oracle/main.go", file}, dir,
+      nullptr, &out, &out, env);
+  Poco::PipeInputStream stream(out);
+  std::string printed;
+  Poco::StreamCopier::copyToString(stream, printed);
+  return {handle.wait(), printed};
+}
+
+// The test witness (tests/gateway/log/witness): Go's note and tlog check what it cosigns.
+class WitnessProcess {
+ public:
+  WitnessProcess(const std::string& logVerifierKey, const std::string& dir) {
+    Poco::Process::Env env;
+    env["GO111MODULE"] = "off";
+    env["GOPATH"] = "/usr/share/gocode";
+    env["GOCACHE"] = dir + "/gocache";
+    env["HOME"] = dir;
+    handle_ = std::make_unique<Poco::ProcessHandle>(Poco::Process::launch(
+        "go",
+        {"run", std::string(SIGNET_TEST_SOURCE_DIR) + "/gateway/log/witness/main.go",
+         logVerifierKey},
+        dir, &in_, &out_, nullptr, env));
+    stream_ = std::make_unique<Poco::PipeInputStream>(out_);
+    std::string first = nextLine();
+    url = first.substr(0, first.find(' '));
+    verifierKey = first.substr(first.find(' ') + 1);
+  }
+  ~WitnessProcess() { endChild(in_, *handle_); }
+  std::string nextLine() {
+    std::string line;
+    std::getline(*stream_, line);
+    return line;
+  }
+  std::string url, verifierKey;
+
+ private:
+  Poco::Pipe in_, out_;
+  std::unique_ptr<Poco::ProcessHandle> handle_;
+  std::unique_ptr<Poco::PipeInputStream> stream_;
+};
+
+TEST_P(ActivityLogTest, EveryCommittedStateIsALeafAndTheProofsCheckOutWithAnIndependentVerifier) {
+  TestGateway gw(GetParam());
+  Org o(gw);
+  auto root = gw.rootClient();
+  const std::string org = o.org();
+  auto id = identityOf(gw);
+
+  std::string first = memo(root, org, "first");
+  auto early = logQuery(root, org, "checkpoint");
+  auto earlyCheckpoint = log_checkpoint::open(early->getValue<std::string>("checkpoint"), id);
+
+  // An activity that waits for a vote, then completes: two states, two leaves.
+  auto u1 = o.user("U1"), u2 = o.user("U2");
+  o.policy("two approvals", "EFFECT_ALLOW", "activity.resource == 'USER'",
+           "approvers.count() >= 2");
+  auto waiting = o.createUsers(u1);
+  ASSERT_EQ(waiting->getValue<std::string>("status"), "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+  json::Object vote = json::object();
+  vote->set("fingerprint", waiting->getValue<std::string>("fingerprint"));
+  EXPECT_EQ(o.as(u2)
+                .submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", org, vote)
+                ->getValue<std::string>("status"),
+            "ACTIVITY_STATUS_COMPLETED");
+  std::string voted = waiting->getValue<std::string>("id");
+  std::string last = memo(root, org, "last");
+
+  // The checkpoint: the log's key signs the head, and the head is every leaf stored.
+  auto latest = logQuery(root, org, "checkpoint");
+  EXPECT_EQ(latest->getValue<std::string>("verifierKey"), id.verifierKey());
+  auto checkpoint = log_checkpoint::open(latest->getValue<std::string>("checkpoint"), id);
+  EXPECT_EQ(static_cast<int64_t>(checkpoint.size),
+            gw.count("SELECT COUNT(*) FROM activity_log_leaves"));
+  EXPECT_EQ(std::to_string(checkpoint.size), latest->getValue<std::string>("treeSize"));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_pending"), 0);
+
+  // Every activity's latest leaf is its stored state, and its proof checks against the root.
+  json::Array inclusions = json::array();
+  int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  std::vector<std::string> ids;
+  gw.gateway().database().read([&](Db& db) {
+    for (const auto& row : db.query("SELECT id FROM activities ORDER BY created_at_ms"))
+      ids.push_back(row.str("id"));
+  });
+  ASSERT_EQ(static_cast<int64_t>(ids.size()), activities);
+  for (const auto& activity : ids) {
+    auto proof = logQuery(root, org, "inclusion_proof", {{"activityId", activity}});
+    std::string leaf = proof->getValue<std::string>("leaf");
+    EXPECT_EQ(lineOf(leaf, "id"), activity);
+    uint64_t index = std::stoull(proof->getValue<std::string>("leafIndex"));
+    EXPECT_TRUE(merkle::verifyInclusion(index, checkpoint.size, merkle::leafHash(leaf),
+                                        hashesOf(proof->getArray("proof")), checkpoint.root))
+        << activity;
+    inclusions->add(proof);
+  }
+  auto votedProof = logQuery(root, org, "inclusion_proof", {{"activityId", voted}});
+  auto votedLeaves = votedProof->getArray("leafIndexes");
+  ASSERT_EQ(votedLeaves->size(), 2u);
+  EXPECT_EQ(lineOf(votedProof->getValue<std::string>("leaf"), "status"),
+            "ACTIVITY_STATUS_COMPLETED");
+  auto before =
+      logQuery(root, org, "inclusion_proof",
+               {{"activityId", voted}, {"leafIndex", votedLeaves->getElement<std::string>(0)}});
+  EXPECT_EQ(lineOf(before->getValue<std::string>("leaf"), "status"),
+            "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+  inclusions->add(before);
+
+  // The log only grew since the early checkpoint.
+  auto grew = logQuery(root, org, "consistency_proof",
+                       {{"firstSize", std::to_string(earlyCheckpoint.size)}});
+  EXPECT_TRUE(merkle::verifyConsistency(earlyCheckpoint.size, checkpoint.size, earlyCheckpoint.root,
+                                        checkpoint.root, hashesOf(grew->getArray("proof"))));
+  // And so does it between every pair of sizes, through our verifier.
+  for (uint64_t m = 1; m <= checkpoint.size; ++m) {
+    auto c = logQuery(
+        root, org, "consistency_proof",
+        {{"firstSize", std::to_string(m)}, {"secondSize", std::to_string(checkpoint.size)}});
+    EXPECT_TRUE(merkle::verifyConsistency(
+        m, checkpoint.size, merkle::fromHex(c->getValue<std::string>("firstRootHash")),
+        checkpoint.root, hashesOf(c->getArray("proof"))))
+        << m;
+  }
+
+  // The independent verifier: Go's sumdb note and tlog packages.
+  json::Object input = json::object();
+  input->set("verifierKey", id.verifierKey());
+  input->set("checkpoint", latest->getValue<std::string>("checkpoint"));
+  json::Array leaves = json::array();
+  gw.gateway().database().read([&](Db& db) {
+    for (const auto& row : db.query("SELECT leaf FROM activity_log_leaves ORDER BY idx"))
+      leaves->add(row.str("leaf"));
+  });
+  input->set("leaves", leaves);
+  input->set("inclusions", inclusions);
+  json::Object consistency = json::object();
+  consistency->set("firstCheckpoint", early->getValue<std::string>("checkpoint"));
+  consistency->set("checkpoint", grew->getValue<std::string>("checkpoint"));
+  consistency->set("proof", grew->getArray("proof"));
+  json::Array consistencies = json::array();
+  consistencies->add(consistency);
+  input->set("consistency", consistencies);
+  auto [code, printed] = runOracle(input, gw.dataDir().string());
+  EXPECT_EQ(code, 0) << printed;
+  EXPECT_NE(printed.find("OK " + std::to_string(checkpoint.size) + " leaves"), std::string::npos)
+      << printed;
+  // The oracle can fail: one hash of one proof flipped.
+  auto bad = inclusions->getObject(1);
+  auto proof = bad->getArray("proof");
+  ASSERT_GT(proof->size(), 0u);
+  std::string flipped = proof->getElement<std::string>(0);
+  flipped[0] = flipped[0] == '0' ? '1' : '0';
+  proof->set(0, flipped);
+  auto [badCode, badPrinted] = runOracle(input, gw.dataDir().string());
+  EXPECT_EQ(badCode, 1) << badPrinted;
+  EXPECT_NE(badPrinted.find("FAIL leaf"), std::string::npos) << badPrinted;
+
+  // An organization sees proofs for its own activities only; bad sizes are named.
+  auto [other, otherStamper] = gw.createOrganization("Other Org");
+  auto stranger = gw.clientWith(otherStamper);
+  try {
+    logQuery(stranger, other.organizationId, "inclusion_proof", {{"activityId", first}});
+    FAIL() << "another organization's activity was proven";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.httpStatus(), 404) << e.what();
+  }
+  for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
+           {"treeSize", "0"}, {"treeSize", "999999"}, {"leafIndex", "999999"}}) {
+    try {
+      logQuery(root, org, "inclusion_proof", {{"activityId", last}, {field, value}});
+      FAIL() << field << " " << value;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400) << e.what();
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(logQuery(root, org, "consistency_proof"), RequestError);
+}
+
+TEST_P(ActivityLogTest, AWitnessCosignsEachCheckpointOnceItCheckedThatTheLogOnlyGrew) {
+  TestGateway gw(GetParam());
+  WitnessProcess process(identityOf(gw).verifierKey(), gw.dataDir().string());
+  ASSERT_EQ(process.url.rfind("http://127.0.0.1:", 0), 0u) << process.url;
+  auto witness = log_witnesses::parseWitness(process.url, process.verifierKey, "witness");
+  gw.restart([&](Config& c) {
+    c.logWitnesses = {witness};
+    c.logCheckpointSeconds = 1;
+  });
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  // The checkpoint of the head, once the witness cosigned it.
+  auto cosignedHead = [&] {
+    std::string note;
+    EXPECT_TRUE(eventually([&] {
+      auto answer = logQuery(root, org, "checkpoint");
+      note = answer->getValue<std::string>("checkpoint");
+      return log_witnesses::cosignedBy(note, witness);
+    }));
+    return note;
+  };
+  memo(root, org, "witnessed");
+  std::string first = cosignedHead();
+  // Every line the witness printed is a checkpoint it cosigned after Go's tlog checked the
+  // consistency proof from the last one.
+  std::string line;
+  do line = process.nextLine();
+  while (!line.empty() && line.find(" from 0") == std::string::npos);
+  for (int i = 0; i < 3; ++i) memo(root, org, "more " + std::to_string(i));
+  int64_t leaves = gw.count("SELECT COUNT(*) FROM activity_log_leaves");
+  std::string second;
+  ASSERT_TRUE(eventually([&] {
+    second = cosignedHead();
+    return second.find("\n" + std::to_string(leaves) + "\n") != std::string::npos;
+  }));
+  do line = process.nextLine();
+  while (!line.empty() && line.rfind("cosigned " + std::to_string(leaves) + " from ", 0) != 0);
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line.find(" from 0"), std::string::npos) << line;  // a proof from a non-empty tree
+  // Both signatures are in the note: the log's, then the witness's.
+  auto id = identityOf(gw);
+  EXPECT_EQ(log_checkpoint::open(second, id).size, static_cast<uint64_t>(leaves));
+  // An altered cosignature does not count, nor does the same line under another checkpoint.
+  std::string altered = second;
+  size_t at = altered.rfind(witness.name + " ") + witness.name.size() + 10;
+  altered[at] = altered[at] == 'A' ? 'B' : 'A';
+  EXPECT_FALSE(log_witnesses::cosignedBy(altered, witness));
+  std::string moved =
+      first.substr(0, first.find("\n\n") + 2) + second.substr(second.find("\n\n") + 2);
+  EXPECT_FALSE(log_witnesses::cosignedBy(moved, witness));
+  // A key that is not a witness's (the log's own, type 0x01) is refused as a witness key.
+  EXPECT_THROW(log_witnesses::parseWitness("", id.verifierKey(), "witness"), Error);
+}
+
+TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  auto id = identityOf(gw);
+  std::vector<std::string> memos;
+  // A checkpoint kept after each memo, as the periodic worker keeps them.
+  for (int i = 0; i < 6; ++i) {
+    memos.push_back(memo(root, org, "memo " + std::to_string(i)));
+    gw.write([&](Db& db) {
+      DbKeyring keyring(db, gw.gateway().masterKey());
+      log_checkpoint::issue(db, keyring, gw.gateway().nowMs());
+    });
+  }
+  auto saved = log_checkpoint::open(
+      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), id);
+  memo(root, org, "after the checkpoint");
+
+  EXPECT_TRUE(verifyAfter(gw, saved, [](Db&) {}).ok());
+  auto leafOf = [&](Db& db, const std::string& activity) {
+    return db.queryOne("SELECT idx, leaf FROM activity_log_leaves WHERE activity_id = ?",
+                       {activity});
+  };
+  auto expectNamed = [&](const log_verify::Report& r, const std::string& activity,
+                         const std::string& words) {
+    ASSERT_FALSE(r.ok()) << words;
+    EXPECT_EQ(r.findings.front().activityId, activity) << r.findings.front().description;
+    EXPECT_NE(r.findings.front().description.find(words), std::string::npos)
+        << r.findings.front().description;
+  };
+
+  // A status changed.
+  expectNamed(verifyAfter(gw, saved,
+                          [&](Db& db) {
+                            db.exec(
+                                "UPDATE activities SET status = 'ACTIVITY_STATUS_FAILED' "
+                                "WHERE id = ?",
+                                {memos[2]});
+                          }),
+              memos[2], "status ACTIVITY_STATUS_COMPLETED → ACTIVITY_STATUS_FAILED");
+  // A row deleted.
+  expectNamed(
+      verifyAfter(gw, saved,
+                  [&](Db& db) { db.exec("DELETE FROM activities WHERE id = ?", {memos[3]}); }),
+      memos[3], "removed from the store");
+  // Two leaves swapped: the log reordered.
+  auto swapped = verifyAfter(gw, saved, [&](Db& db) {
+    int64_t a = leafOf(db, memos[1])->i64("idx"), b = leafOf(db, memos[4])->i64("idx");
+    db.exec("UPDATE activity_log_leaves SET idx = -1 WHERE idx = ?", {a});
+    db.exec("UPDATE activity_log_leaves SET idx = ? WHERE idx = ?", {a, b});
+    db.exec("UPDATE activity_log_leaves SET idx = ? WHERE idx = -1", {b});
+  });
+  ASSERT_FALSE(swapped.ok());
+  EXPECT_EQ(swapped.findings.front().activityId, memos[4]) << swapped.findings.front().description;
+  EXPECT_NE(swapped.findings.front().description.find("is not the leaf the log appended"),
+            std::string::npos);
+  // A leaf rewritten along with its activity: the store agrees with itself, not with the root.
+  auto rewrite = [&](Db& db, const std::string& activity) {
+    db.exec("UPDATE activities SET status = 'ACTIVITY_STATUS_FAILED' WHERE id = ?", {activity});
+    auto row = db.queryOne(
+        std::string("SELECT ") + activity_log::kLeafColumns + " FROM activities WHERE id = ?",
+        {activity});
+    db.exec("UPDATE activity_log_leaves SET leaf = ? WHERE activity_id = ?",
+            {activity_log::leafOf(*row), activity});
+  };
+  expectNamed(verifyAfter(gw, saved, [&](Db& db) { rewrite(db, memos[2]); }), memos[2],
+              "is not the leaf the log appended");
+  // And with every stored hash above it rewritten too: the checkpoints the log signed still
+  // point at it.
+  expectNamed(
+      verifyAfter(gw, saved,
+                  [&](Db& db) {
+                    rewrite(db, memos[2]);
+                    merkle::Frontier f;
+                    std::vector<std::pair<merkle::Node, merkle::Hash>> made;
+                    for (const auto& row :
+                         db.query("SELECT idx, leaf FROM activity_log_leaves ORDER BY idx")) {
+                      auto h = merkle::leafHash(row.str("leaf"));
+                      made.push_back({{0, f.size()}, h});
+                      f.append(h, made);
+                    }
+                    for (const auto& [node, hash] : made)
+                      db.exec(
+                          "UPDATE activity_log_nodes SET hash = ? WHERE idx = ?",
+                          {merkle::toHex(hash), static_cast<int64_t>(merkle::storedIndex(node))});
+                  }),
+      memos[2], "no longer hash to the root the log signed");
+  // A leaf filed under another activity, so that an activity's last leaf seems an older one.
+  auto relabeled = verifyAfter(gw, saved, [&](Db& db) {
+    db.exec("UPDATE activity_log_leaves SET activity_id = ? WHERE activity_id = ?",
+            {memos[1], memos[4]});
+  });
+  ASSERT_FALSE(relabeled.ok());
+  EXPECT_EQ(relabeled.findings.front().activityId, memos[4]);
+  EXPECT_NE(relabeled.findings.front().description.find("is filed under activity " + memos[1]),
+            std::string::npos)
+      << relabeled.findings.front().description;
+  // The head rewritten: proofs and appends start from it.
+  auto head = verifyAfter(gw, saved,
+                          [&](Db& db) { db.exec("UPDATE activity_log_head SET size = size - 1"); });
+  ASSERT_FALSE(head.ok());
+  EXPECT_NE(head.findings.front().description.find("the log's head "), std::string::npos)
+      << head.findings.front().description;
+  // Leaves removed from the end.
+  auto shorter = verifyAfter(gw, saved, [&](Db& db) {
+    db.exec("DELETE FROM activity_log_leaves WHERE idx >= ?",
+            {static_cast<int64_t>(saved.size) - 1});
+  });
+  ASSERT_FALSE(shorter.ok());
+  EXPECT_NE(shorter.findings.front().description.find("fewer than the checkpoint's"),
+            std::string::npos)
+      << shorter.findings.front().description;
+}
+
+TEST_P(ActivityLogTest, ChangesMadeOutsideTheGatewayAreNotLoggedAsItsOwn) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  std::string target = memo(root, org, "target");
+  auto saved = log_checkpoint::open(
+      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  {
+    auto db = openConnection(gw.gateway().config().database);
+    db->exec("UPDATE activities SET status = 'ACTIVITY_STATUS_REJECTED' WHERE id = ?", {target});
+  }
+  memo(root, org, "a later batch");  // appends its own change, not the one above
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {target}),
+            1);
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.findings.front().activityId, target);
+  EXPECT_NE(report.findings.front().description.find("ACTIVITY_STATUS_REJECTED"), std::string::npos)
+      << report.findings.front().description;
+}
+
+TEST_P(ActivityLogTest, AStoreFromBeforeTheLogIsAppendedWhenTheGatewayStarts) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  for (int i = 0; i < 5; ++i) memo(root, org, "old " + std::to_string(i));
+  {
+    // The store as version 0.10 left it: no log, migration 21 not applied.
+    auto db = openConnection(gw.gateway().config().database);
+    for (const char* table :
+         {"activity_log_pending", "activity_log_leaves", "activity_log_nodes", "activity_log_head",
+          "activity_log_checkpoints", "activity_log_witnesses"})
+      db->exec(std::string("DROP TABLE ") + table + (db->isPostgres() ? " CASCADE" : ""));
+    if (db->isPostgres()) {
+      db->exec("DROP TRIGGER activity_log_note ON activities");
+      db->exec("DROP FUNCTION signet_activity_changed()");
+    }
+    db->exec("ALTER TABLE activities DROP COLUMN log_index");
+    db->exec("DELETE FROM signet_migrations WHERE module = 'core' AND version = 21");
+    db->exec("DELETE FROM gateway_settings WHERE name IN ('log_public_key', 'log_origin')");
+  }
+  gw.restart();
+  int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), activities);
+  // Oldest first.
+  gw.gateway().database().read([&](Db& db) {
+    auto logged = db.query("SELECT activity_id FROM activity_log_leaves ORDER BY idx");
+    auto stored = db.query("SELECT id FROM activities ORDER BY created_at_ms, id");
+    ASSERT_EQ(logged.size(), stored.size());
+    for (size_t i = 0; i < logged.size(); ++i)
+      EXPECT_EQ(logged[i].str("activity_id"), stored[i].str("id")) << i;
+  });
+  auto saved = log_checkpoint::open(
+      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
+      identityOf(gw));
+  EXPECT_EQ(static_cast<int64_t>(saved.size), activities);
+  EXPECT_TRUE(verifyAfter(gw, saved, [](Db&) {}).ok());
+}
+
+TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  memo(root, org, "before");
+  auto saved = log_checkpoint::open(
+      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+
+  // A write that fails takes its note with it: no leaf for what it inserted.
+  const std::string ghost = crypto::uuidV4();
+  EXPECT_THROW(gw.write([&](Db& db) {
+    db.exec(
+        "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, "
+        "votes, created_at_ms, updated_at_ms) VALUES (?, ?, 'ACTIVITY_TYPE_X', "
+        "'ACTIVITY_STATUS_COMPLETED', ?, '{}', '[]', 1, 1)",
+        {ghost, org, "sha256:" + ghost});
+    throw std::runtime_error("rolled back");
+  }),
+               std::runtime_error);
+  memo(root, org, "after the rollback");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {ghost}), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_pending"), 0);
+
+  // An organization deleted with its activities: each gets a tombstone, and the log verifies.
+  auto [other, otherStamper] = gw.createOrganization("Doomed");
+  std::string doomed = memo(gw.clientWith(otherStamper), other.organizationId, "doomed");
+  gw.write([&](Db& db) {
+    db.exec("DELETE FROM activities WHERE organization_id = ?", {other.organizationId});
+  });
+  auto leaves =
+      gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {doomed});
+  EXPECT_EQ(leaves, 2);
+  gw.gateway().database().read([&](Db& db) {
+    auto last = db.queryOne(
+        "SELECT leaf FROM activity_log_leaves WHERE activity_id = ? ORDER BY idx DESC LIMIT 1",
+        {doomed});
+    EXPECT_EQ(last->str("leaf"), activity_log::tombstoneOf(doomed));
+  });
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+  // Brought back behind the log's back, it is found.
+  auto back = verifyAfter(gw, saved, [&](Db& db) {
+    db.exec(
+        "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, "
+        "votes, created_at_ms, updated_at_ms) VALUES (?, ?, 'ACTIVITY_TYPE_X', "
+        "'ACTIVITY_STATUS_COMPLETED', ?, '{}', '[]', 1, 1)",
+        {doomed, other.organizationId, "sha256:" + doomed});
+  });
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.findings.front().description.find("logged it deleted"), std::string::npos);
+
+  // An append that fails fails its batch: the activity is not stored either.
+  {
+    auto db = openConnection(gw.gateway().config().database);
+    db->exec("UPDATE activity_log_head SET id = 2");
+  }
+  int64_t before = gw.count("SELECT COUNT(*) FROM activities");
+  EXPECT_THROW(memo(root, org, "no head"), RequestError);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), before);
+  {
+    auto db = openConnection(gw.gateway().config().database);
+    db->exec("UPDATE activity_log_head SET id = 1");
+  }
+  memo(root, org, "head back");
+  report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// Two gateways on one PostgreSQL, writing at once: one log, every activity in it once, no gap.
+TEST(ActivityLogPostgresTest, TwoGatewaysWritingAtOnceKeepOneLog) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  const std::string org = gw.root().organizationId;
+  auto saved = log_checkpoint::open(
+      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
+      identityOf(gw));
+  Gateway second(gw.gateway().config());
+  HttpServer secondServer(second, "127.0.0.1:0");
+  secondServer.start();
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t)
+    writers.emplace_back([&, t] {
+      Client client(
+          t % 2 ? "http://127.0.0.1:" + std::to_string(secondServer.port()) : gw.baseUrl(),
+          gw.rootStamper());
+      for (int i = 0; i < 20; ++i)
+        memo(client, org, "w" + std::to_string(t) + "-" + std::to_string(i));
+    });
+  for (auto& w : writers) w.join();
+  secondServer.stop();
+  int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), activities);
+  EXPECT_EQ(gw.count("SELECT COUNT(DISTINCT activity_id) FROM activity_log_leaves"), activities);
+  EXPECT_EQ(gw.count("SELECT MAX(idx) FROM activity_log_leaves"), activities - 1);
+  EXPECT_EQ(gw.count("SELECT size FROM activity_log_head"), activities);
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// The operator's and the auditor's commands, on a copy of a SQLite store.
+TEST(ActivityLogCliTest, AnAuditorsCheckpointCatchesAnAlterationInACopyOfTheStore) {
+  namespace fs = std::filesystem;
+  auto dir = (fs::temp_directory_path() / ("signet-log-" + crypto::uuidV4())).string();
+  ASSERT_EQ(runSignet({"init", "--data-dir", dir, "--plugins", "memo"}).exitCode, 0);
+  auto org =
+      runSignet({"org", "create", "--data-dir", dir, "--name", "audited", "--user-name", "a"});
+  ASSERT_EQ(org.exitCode, 0) << org.err;
+  const std::string orgId =
+      json::parseObject(org.out, "org create")->getValue<std::string>("organizationId");
+  std::ifstream keyFile(dir + "/" + orgId + ".api-key.json");
+  auto stamper = ApiKeyStamper::fromHex(
+      json::parseObject(std::string(std::istreambuf_iterator<char>(keyFile), {}), "key")
+          ->getValue<std::string>("apiPrivateKey"));
+  std::vector<std::string> memos;
+  {
+    ServeProcess serve(dir);
+    Client client(serve.baseUrl(), stamper);
+    for (int i = 0; i < 3; ++i) memos.push_back(memo(client, orgId, "m" + std::to_string(i)));
+    auto cp = runSignet({"log", "checkpoint", "--data-dir", dir, "--out", dir + "/auditor.note"});
+    ASSERT_EQ(cp.exitCode, 0) << cp.err;
+    memos.push_back(memo(client, orgId, "after"));
+    EXPECT_EQ(serve.stop(), 0);
+  }
+  auto key = runSignet({"log", "key", "--data-dir", dir});
+  ASSERT_EQ(key.exitCode, 0) << key.err;
+  std::string vkey = key.out.substr(0, key.out.find('\n'));
+  auto prove = runSignet({"log", "prove", memos[1], "--data-dir", dir});
+  ASSERT_EQ(prove.exitCode, 0) << prove.err;
+  EXPECT_EQ(lineOf(json::parseObject(prove.out, "prove")->getValue<std::string>("leaf"), "id"),
+            memos[1]);
+
+  auto ok = runSignet(
+      {"log", "verify", "--from", dir + "/auditor.note", "--data-dir", dir, "--key", vkey});
+  EXPECT_EQ(ok.exitCode, 0) << ok.out << ok.err;
+  EXPECT_EQ(ok.out.rfind("OK the log grew from ", 0), 0u) << ok.out;
+
+  // A copy, altered with SQLite's own tools: the verifier names the activity.
+  std::string copy = dir + "-copy";
+  fs::copy(dir, copy, fs::copy_options::recursive);
+  {
+    auto db = openSqlite(copy + "/signet.db");
+    db->exec("UPDATE activities SET status = 'ACTIVITY_STATUS_FAILED' WHERE id = ?", {memos[1]});
+  }
+  auto bad = runSignet(
+      {"log", "verify", "--from", dir + "/auditor.note", "--data-dir", copy, "--key", vkey});
+  EXPECT_EQ(bad.exitCode, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("activity " + memos[1]), std::string::npos) << bad.out;
+  // A checkpoint that is not the log's is refused as such.
+  std::string forged = dir + "/forged.note";
+  {
+    std::ifstream in(dir + "/auditor.note");
+    std::string note((std::istreambuf_iterator<char>(in)), {});
+    note[note.find('\n') + 1] = note[note.find('\n') + 1] == '9' ? '8' : '9';
+    std::ofstream(forged) << note;
+  }
+  auto refused = runSignet({"log", "verify", "--from", forged, "--data-dir", dir});
+  EXPECT_EQ(refused.exitCode, 1);
+  EXPECT_NE(refused.out.find("does not verify"), std::string::npos) << refused.out;
+  fs::remove_all(dir);
+  fs::remove_all(copy);
+}
+
+}  // namespace
+}  // namespace signet::test
