@@ -520,11 +520,12 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_pending"), 0);
 
   // An organization deleted with its activities: each gets a tombstone, and the log verifies.
-  auto [other, otherStamper] = gw.createOrganization("Doomed");
-  std::string doomed = memo(gw.clientWith(otherStamper), other.organizationId, "doomed");
-  gw.write([&](Db& db) {
-    db.exec("DELETE FROM activities WHERE organization_id = ?", {other.organizationId});
-  });
+  // Named, not a structured binding: lambdas below capture it (clang 14 cannot).
+  auto created = gw.createOrganization("Doomed");
+  const std::string otherOrg = created.first.organizationId;
+  std::string doomed = memo(gw.clientWith(created.second), otherOrg, "doomed");
+  gw.write(
+      [&](Db& db) { db.exec("DELETE FROM activities WHERE organization_id = ?", {otherOrg}); });
   auto leaves =
       gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {doomed});
   EXPECT_EQ(leaves, 2);
@@ -542,7 +543,7 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
         "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, "
         "votes, created_at_ms, updated_at_ms) VALUES (?, ?, 'ACTIVITY_TYPE_X', "
         "'ACTIVITY_STATUS_COMPLETED', ?, '{}', '[]', 1, 1)",
-        {doomed, other.organizationId, "sha256:" + doomed});
+        {doomed, otherOrg, "sha256:" + doomed});
   });
   ASSERT_FALSE(back.ok());
   EXPECT_NE(back.findings.front().description.find("logged it deleted"), std::string::npos);
