@@ -4,6 +4,7 @@
 #include <map>
 
 #include "store/sql_connection.hpp"
+#include "store/sql_text.hpp"
 
 namespace signet::activities {
 
@@ -40,11 +41,6 @@ std::vector<ActivityRecord> fromRows(const std::vector<Row>& rows) {
   return out;
 }
 
-std::string placeholders(size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s += i ? ", ?" : "?";
-  return s;
-}
 }  // namespace
 
 std::string fingerprintOf(std::string_view body) {

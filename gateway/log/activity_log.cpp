@@ -9,6 +9,7 @@
 
 #include "signet/crypto.hpp"
 #include "signet/error.hpp"
+#include "store/sql_text.hpp"
 
 namespace signet::activity_log {
 
@@ -39,12 +40,6 @@ merkle::Frontier frontierOf(const Row& head) {
     at = comma + 1;
   }
   return merkle::Frontier(static_cast<uint64_t>(head.i64("size")), std::move(subtrees));
-}
-
-std::string placeholders(size_t n) {
-  std::string out;
-  for (size_t i = 0; i < n; ++i) out += i ? ", ?" : "?";
-  return out;
 }
 
 }  // namespace

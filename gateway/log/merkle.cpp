@@ -59,6 +59,14 @@ bool lsb(uint64_t v) {
   return v & 1;
 }
 
+// The verifications' "right-shift both fn and sn equally until LSB(fn) is set or fn is 0".
+void shiftToSetBitOrZero(uint64_t& fn, uint64_t& sn) {
+  while (!lsb(fn) && fn != 0) {
+    fn >>= 1;
+    sn >>= 1;
+  }
+}
+
 }  // namespace
 
 Hash leafHash(std::string_view leaf) {
@@ -152,10 +160,7 @@ bool verifyInclusion(uint64_t index, uint64_t size, const Hash& leaf,
     if (sn == 0) return false;
     if (lsb(fn) || fn == sn) {
       r = nodeHash(p, r);
-      while (!lsb(fn) && fn != 0) {
-        fn >>= 1;
-        sn >>= 1;
-      }
+      shiftToSetBitOrZero(fn, sn);
     } else {
       r = nodeHash(r, p);
     }
@@ -185,10 +190,7 @@ bool verifyConsistency(uint64_t first, uint64_t second, const Hash& firstRoot,
     if (lsb(fn) || fn == sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      while (!lsb(fn) && fn != 0) {
-        fn >>= 1;
-        sn >>= 1;
-      }
+      shiftToSetBitOrZero(fn, sn);
     } else {
       sr = nodeHash(sr, c);
     }

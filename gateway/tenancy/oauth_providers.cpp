@@ -1,6 +1,7 @@
 #include "tenancy/oauth_providers.hpp"
 
 #include "signet/jwt.hpp"
+#include "store/sql_text.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet::oauth_providers {
@@ -13,12 +14,6 @@ OidcIdentity verified(const Services& services, Db& db, const std::string& token
                           ": OIDC tokens are verified by the 'sessions' plugin, which is not "
                           "enabled in this gateway's config (plugins.enabled)");
   return services.verifyOidcToken(services, db, token, field, nowMs, mayFetch);
-}
-
-std::string placeholders(size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s += i ? ", ?" : "?";
-  return s;
 }
 
 void prepareList(RequestContext& ctx, const json::Object& holder, const std::string& field) {
