@@ -15,6 +15,19 @@
 namespace signet::crypto {
 
 namespace {
+// Given EVP_sha256() and its kind, OpenSSL 3 looks the implementation up by name on every call
+// (an implicit fetch, under a lock: a third of a short hash's cost). Fetched once here, each
+// digest is kept for the life of the process.
+const EVP_MD* fetched(const char* name, const EVP_MD* legacy) {
+  const EVP_MD* md = EVP_MD_fetch(nullptr, name, nullptr);
+  return md ? md : legacy;
+}
+
+const EVP_MD* sha256Md() {
+  static const EVP_MD* const md = fetched("SHA2-256", EVP_sha256());
+  return md;
+}
+
 Digest digestWith(const EVP_MD* md, const char* name, const uint8_t* data, size_t size) {
   Digest out;
   unsigned int len = 0;
@@ -25,20 +38,22 @@ Digest digestWith(const EVP_MD* md, const char* name, const uint8_t* data, size_
 }  // namespace
 
 Digest sha256(const uint8_t* data, size_t size) {
-  return digestWith(EVP_sha256(), "SHA-256", data, size);
+  return digestWith(sha256Md(), "SHA-256", data, size);
 }
 
 std::array<uint8_t, 20> hash160(const uint8_t* data, size_t size) {
+  static const EVP_MD* const ripemd160 = fetched("RIPEMD-160", EVP_ripemd160());
   auto inner = sha256(data, size);
   std::array<uint8_t, 20> out;
   unsigned int len = 0;
-  if (EVP_Digest(inner.data(), inner.size(), out.data(), &len, EVP_ripemd160(), nullptr) != 1)
+  if (EVP_Digest(inner.data(), inner.size(), out.data(), &len, ripemd160, nullptr) != 1)
     throw std::runtime_error("RIPEMD-160 failed");
   return out;
 }
 
 Digest sha3_256(const uint8_t* data, size_t size) {
-  return digestWith(EVP_sha3_256(), "SHA3-256", data, size);
+  static const EVP_MD* const md = fetched("SHA3-256", EVP_sha3_256());
+  return digestWith(md, "SHA3-256", data, size);
 }
 
 Digest hmacSha256(const Bytes& key, const uint8_t* data, size_t size) {
