@@ -25,28 +25,33 @@ uint64_t sizeField(const json::Object& body, const char* field, uint64_t treeSiz
   return static_cast<uint64_t>(*given);
 }
 
-// The log's signed checkpoint at `size`: what a proof is checked against. A root the log had at
-// an earlier size is as much the log's statement as its latest.
-std::string signedAt(Db& db, Keyring& keyring, uint64_t size, const activity_log::Head& head) {
-  auto id = log_checkpoint::identity(db);
+// The log's root at `size` and its signed checkpoint for it, which a proof is checked against:
+// the note kept for that size when there is one, since it carries the witnesses'
+// cosignatures, else a fresh signature. A root the log had at an earlier size is as much the
+// log's statement as its latest.
+struct SignedRoot {
+  merkle::Hash root;
+  std::string note;
+};
+SignedRoot signedAt(Db& db, Keyring& keyring, uint64_t size, const activity_log::Head& head) {
   merkle::Hash root = size == head.size ? head.root : activity_log::rootAt(db, size);
-  return log_checkpoint::sign({id.origin, size, root}, id, keyring);
+  if (auto kept = db.queryOne("SELECT note FROM activity_log_checkpoints WHERE size = ?",
+                              {static_cast<int64_t>(size)}))
+    return {root, kept->str("note")};
+  auto id = log_checkpoint::identity(db);
+  return {root, log_checkpoint::sign({id.origin, size, root}, id, keyring)};
 }
 
 }  // namespace
 
 json::Object getCheckpoint(RequestContext& ctx, const json::Object&) {
   auto head = activity_log::head(ctx.db());
-  auto id = log_checkpoint::identity(ctx.db());
-  log_checkpoint::Checkpoint c{id.origin, head.size, head.root};
-  // The one kept for this size carries the witnesses' cosignatures; else a fresh signature.
-  auto kept = ctx.db().queryOne("SELECT note FROM activity_log_checkpoints WHERE size = ?",
-                                {static_cast<int64_t>(head.size)});
+  auto signedHead = signedAt(ctx.db(), ctx.keyring(), head.size, head);
   json::Object out = json::object();
-  out->set("checkpoint", kept ? kept->str("note") : log_checkpoint::sign(c, id, ctx.keyring()));
+  out->set("checkpoint", signedHead.note);
   out->set("treeSize", std::to_string(head.size));
   out->set("rootHash", merkle::toHex(head.root));
-  out->set("verifierKey", id.verifierKey());
+  out->set("verifierKey", log_checkpoint::identity(ctx.db()).verifierKey());
   out->set("timestampMs", std::to_string(ctx.nowMs()));
   return out;
 }
@@ -85,11 +90,11 @@ json::Object inclusionProof(Db& db, Keyring& keyring, const std::string& activit
   json::Array indexes = json::array();
   for (const auto& l : leaves) indexes->add(std::to_string(l.index));
   out->set("leafIndexes", indexes);
+  auto signedRoot = signedAt(db, keyring, size, head);
   out->set("treeSize", std::to_string(size));
-  out->set("rootHash",
-           merkle::toHex(size == head.size ? head.root : activity_log::rootAt(db, size)));
+  out->set("rootHash", merkle::toHex(signedRoot.root));
   out->set("proof", hexList(activity_log::inclusionProof(db, leaf->index, size)));
-  out->set("checkpoint", signedAt(db, keyring, size, head));
+  out->set("checkpoint", signedRoot.note);
   return out;
 }
 
@@ -103,10 +108,10 @@ json::Object getConsistencyProof(RequestContext& ctx, const json::Object& body) 
   out->set("firstSize", std::to_string(first));
   out->set("secondSize", std::to_string(second));
   out->set("firstRootHash", merkle::toHex(activity_log::rootAt(ctx.db(), first)));
-  out->set("secondRootHash",
-           merkle::toHex(second == head.size ? head.root : activity_log::rootAt(ctx.db(), second)));
+  auto signedSecond = signedAt(ctx.db(), ctx.keyring(), second, head);
+  out->set("secondRootHash", merkle::toHex(signedSecond.root));
   out->set("proof", hexList(activity_log::consistencyProof(ctx.db(), first, second)));
-  out->set("checkpoint", signedAt(ctx.db(), ctx.keyring(), second, head));
+  out->set("checkpoint", signedSecond.note);
   return out;
 }
 

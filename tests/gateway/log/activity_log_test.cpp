@@ -290,7 +290,7 @@ TEST_P(ActivityLogTest, AWitnessCosignsEachCheckpointOnceItCheckedThatTheLogOnly
     }));
     return note;
   };
-  memo(root, org, "witnessed");
+  const std::string witnessed = memo(root, org, "witnessed");
   std::string first = cosignedHead();
   // Every line the witness printed is a checkpoint it cosigned after Go's tlog checked the
   // consistency proof from the last one.
@@ -311,6 +311,14 @@ TEST_P(ActivityLogTest, AWitnessCosignsEachCheckpointOnceItCheckedThatTheLogOnly
   // Both signatures are in the note: the log's, then the witness's.
   auto id = identityOf(gw);
   EXPECT_EQ(log_checkpoint::open(second, id).size, static_cast<uint64_t>(leaves));
+  // Proofs up to a size a witness cosigned come with that cosigned note, not a fresh signature.
+  auto firstSize = std::to_string(log_checkpoint::open(first, id).size);
+  auto consistency = logQuery(root, org, "consistency_proof",
+                              {{"firstSize", firstSize}, {"secondSize", std::to_string(leaves)}});
+  EXPECT_EQ(consistency->getValue<std::string>("checkpoint"), second);
+  auto inclusion = logQuery(root, org, "inclusion_proof",
+                            {{"activityId", witnessed}, {"treeSize", std::to_string(leaves)}});
+  EXPECT_EQ(inclusion->getValue<std::string>("checkpoint"), second);
   // An altered cosignature does not count, nor does the same line under another checkpoint.
   std::string altered = second;
   size_t at = altered.rfind(witness.name + " ") + witness.name.size() + 10;
