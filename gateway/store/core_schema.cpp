@@ -105,6 +105,26 @@ Migration activityLog(int version) {
            "created_at_ms, id"}};
 }
 
+// The activity log's leaves and subtree hashes, on SQLite keyed by the rowid itself. Only
+// "INTEGER PRIMARY KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside
+// the rows, two more pages for each commit to write. PostgreSQL keeps its tables.
+Migration activityLogByRowid(int version) {
+  Migration m{
+      version, "the activity log's leaves and subtree hashes keyed by the rowid on SQLite", {}};
+  const std::vector<std::pair<std::string, std::string>> tables = {
+      {"activity_log_leaves",
+       "idx INTEGER PRIMARY KEY, activity_id TEXT NOT NULL, previous_idx BIGINT, leaf TEXT NOT "
+       "NULL, appended_at_ms BIGINT NOT NULL"},
+      {"activity_log_nodes", "idx INTEGER PRIMARY KEY, hash TEXT NOT NULL"}};
+  for (const auto& [table, columns] : tables) {
+    m.statements.push_back("sqlite: CREATE TABLE " + table + "_by_rowid (" + columns + ")");
+    m.statements.push_back("sqlite: INSERT INTO " + table + "_by_rowid SELECT * FROM " + table);
+    m.statements.push_back("sqlite: DROP TABLE " + table);
+    m.statements.push_back("sqlite: ALTER TABLE " + table + "_by_rowid RENAME TO " + table);
+  }
+  return m;
+}
+
 // IP allowlists (tenancy/ip_allowlists.hpp): an organization's own (public_key '') and its keys'.
 // Read by every request an API key stamps, through the directory cache, so the table bumps its
 // generation.
@@ -306,6 +326,7 @@ std::vector<Migration> coreMigrations() {
         "UPDATE oauth_providers SET verified = 1"}},
       ipAllowlists(20),
       activityLog(21),
+      activityLogByRowid(22),
   };
 }
 

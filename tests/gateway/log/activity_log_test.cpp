@@ -504,6 +504,48 @@ TEST_P(ActivityLogTest, AStoreFromBeforeTheLogIsAppendedWhenTheGatewayStarts) {
   EXPECT_TRUE(verifyAfter(gw, saved, [](Db&) {}).ok());
 }
 
+TEST_P(ActivityLogTest, ALogOfTheFirstLayoutMovesToTheRowidKeysAndStillVerifies) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  for (int i = 0; i < 5; ++i) memo(root, org, "before " + std::to_string(i));
+  auto saved = log_checkpoint::open(
+      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  const int64_t leaves = gw.count("SELECT COUNT(*) FROM activity_log_leaves");
+  const int64_t nodes = gw.count("SELECT COUNT(*) FROM activity_log_nodes");
+  const bool sqlite = GetParam() == Backend::kSqlite;
+  if (sqlite) {
+    // The tables as migration 21 made them, keyed by BIGINT PRIMARY KEY, with their rows.
+    auto db = openConnection(gw.gateway().config().database);
+    for (const auto& [table, columns] : std::vector<std::pair<std::string, std::string>>{
+             {"activity_log_leaves",
+              "idx BIGINT PRIMARY KEY, activity_id TEXT NOT NULL, previous_idx BIGINT, leaf TEXT "
+              "NOT NULL, appended_at_ms BIGINT NOT NULL"},
+             {"activity_log_nodes", "idx BIGINT PRIMARY KEY, hash TEXT NOT NULL"}}) {
+      db->exec("CREATE TABLE " + table + "_first (" + columns + ")");
+      db->exec("INSERT INTO " + table + "_first SELECT * FROM " + table);
+      db->exec("DROP TABLE " + table);
+      db->exec("ALTER TABLE " + table + "_first RENAME TO " + table);
+    }
+    db->exec("DELETE FROM signet_migrations WHERE module = 'core' AND version = 22");
+  }
+  gw.restart();
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), leaves);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_nodes"), nodes);
+  if (sqlite) {
+    for (const char* table : {"activity_log_leaves", "activity_log_nodes"})
+      EXPECT_EQ(gw.count("SELECT COUNT(*) FROM sqlite_master WHERE name = ? AND sql LIKE "
+                         "'%idx INTEGER PRIMARY KEY%'",
+                         {std::string(table)}),
+                1)
+          << table;
+  }
+  // The moved log still proves what it held, and grows from where it was.
+  memo(gw.rootClient(), org, "after");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), leaves + 1);
+  EXPECT_TRUE(verifyAfter(gw, saved, [](Db&) {}).ok());
+}
+
 TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing) {
   TestGateway gw(GetParam());
   auto root = gw.rootClient();
