@@ -65,7 +65,7 @@ Migration directoryGeneration(int version) {
 //   log_index);
 // - the hash of every complete subtree, leaves included, in the order an append makes them (what
 //   a proof reads);
-// - the head (size and right edge, the lock appends take);
+// - the head (size and right edge, the lock appends take), dropped by migration 22;
 // - the checkpoints issued (with their witnesses' cosignatures) and the size each witness last
 //   cosigned;
 // - the changes still to append. Only the gateway's own connections note changes
@@ -105,12 +105,16 @@ Migration activityLog(int version) {
            "created_at_ms, id"}};
 }
 
-// The activity log's leaves and subtree hashes, on SQLite keyed by the rowid itself. Only
-// "INTEGER PRIMARY KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside
-// the rows, two more pages for each commit to write. PostgreSQL keeps its tables.
-Migration activityLogByRowid(int version) {
-  Migration m{
-      version, "the activity log's leaves and subtree hashes keyed by the rowid on SQLite", {}};
+// Fewer pages for each commit to write, since every batch that commits an activity appends:
+// - on SQLite the leaves and subtree hashes keyed by the rowid itself. Only "INTEGER PRIMARY
+//   KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside the rows;
+// - no head row: the size is the last leaf's, the right edge is stored subtree hashes
+//   (activity_log::frontierAt), and on PostgreSQL appends take a transaction lock instead.
+Migration activityLogFewerPages(int version) {
+  Migration m{version,
+              "the activity log's leaves and subtree hashes keyed by the rowid on SQLite, and no "
+              "head row",
+              {}};
   const std::vector<std::pair<std::string, std::string>> tables = {
       {"activity_log_leaves",
        "idx INTEGER PRIMARY KEY, activity_id TEXT NOT NULL, previous_idx BIGINT, leaf TEXT NOT "
@@ -122,6 +126,7 @@ Migration activityLogByRowid(int version) {
     m.statements.push_back("sqlite: DROP TABLE " + table);
     m.statements.push_back("sqlite: ALTER TABLE " + table + "_by_rowid RENAME TO " + table);
   }
+  m.statements.push_back("DROP TABLE activity_log_head");
   return m;
 }
 
@@ -326,7 +331,7 @@ std::vector<Migration> coreMigrations() {
         "UPDATE oauth_providers SET verified = 1"}},
       ipAllowlists(20),
       activityLog(21),
-      activityLogByRowid(22),
+      activityLogFewerPages(22),
   };
 }
 
