@@ -24,6 +24,24 @@ std::string digestOf(const Row& row, const char* column) {
   return "sha256:" + crypto::toHex(crypto::sha256(row.str(column)));
 }
 
+std::string joinHashes(const std::vector<merkle::Hash>& hashes) {
+  std::string out;
+  for (const auto& h : hashes) out += (out.empty() ? "" : ",") + merkle::toHex(h);
+  return out;
+}
+
+merkle::Frontier frontierOf(const Row& head) {
+  std::vector<merkle::Hash> subtrees;
+  const std::string& text = head.str("frontier");
+  for (size_t at = 0; at < text.size();) {
+    size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    subtrees.push_back(merkle::fromHex(text.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return merkle::Frontier(static_cast<uint64_t>(head.i64("size")), std::move(subtrees));
+}
+
 }  // namespace
 
 std::string tombstoneOf(const std::string& activityId) {
@@ -92,12 +110,15 @@ void appendPending(Db& db, int64_t nowMs) {
     return;
   }
 
-  // On PostgreSQL the log has one writer at a time: another gateway's batch waits here until
-  // this one commits, and then reads (each statement seeing what is committed) the leaves and
-  // subtrees this one wrote. Notes are taken under the lock: notes every session sees (a
-  // migration's, of a whole store) may have been appended by another gateway meanwhile.
-  if (db.isPostgres()) db.query("SELECT pg_advisory_xact_lock(7322)");
-  merkle::Frontier frontier = frontierAt(db, sizeOf(db));
+  // The head row is the log's lock: on PostgreSQL, another gateway's batch waits here until
+  // this one commits, and then reads the head this one wrote.
+  auto headRow =
+      db.queryOne(std::string("SELECT size, frontier FROM activity_log_head WHERE id = 1") +
+                  (db.isPostgres() ? " FOR UPDATE" : ""));
+  if (!headRow) throw internalError("the activity log's head row is missing");
+  merkle::Frontier frontier = frontierOf(*headRow);
+  // Taken under the lock: notes every session sees (a migration's, of a whole store) may have
+  // been appended by another gateway while this one waited for it.
   auto pending = db.query("DELETE FROM activity_log_pending RETURNING seq, activity_id");
   if (pending.empty()) return;
   std::sort(pending.begin(), pending.end(),
@@ -167,23 +188,14 @@ void appendPending(Db& db, int64_t nowMs) {
     }
     db.exec(nodeSql, nodeParams);
   }
-}
-
-uint64_t sizeOf(Db& db) {
-  auto last = db.queryOne("SELECT MAX(idx) AS idx FROM activity_log_leaves");
-  return last && !last->isNull("idx") ? static_cast<uint64_t>(last->i64("idx")) + 1 : 0;
-}
-
-merkle::Frontier frontierAt(Db& db, uint64_t size) {
-  auto nodes = merkle::Frontier::nodesOf(size);
-  auto read = storedNodes(db, nodes);
-  std::vector<merkle::Hash> subtrees;
-  for (const auto& n : nodes) subtrees.push_back(read(n));
-  return merkle::Frontier(size, std::move(subtrees));
+  db.exec("UPDATE activity_log_head SET size = ?, frontier = ? WHERE id = 1",
+          {static_cast<int64_t>(frontier.size()), joinHashes(frontier.subtrees())});
 }
 
 Head head(Db& db) {
-  merkle::Frontier f = frontierAt(db, sizeOf(db));
+  auto row = db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1");
+  if (!row) throw internalError("the activity log's head row is missing");
+  merkle::Frontier f = frontierOf(*row);
   return {f.size(), f.root()};
 }
 

@@ -5,9 +5,9 @@
 // How a change becomes a leaf: triggers on `activities` note every inserted or updated row in
 // activity_log_pending, inside the writer's own savepoint, so a write that rolls back takes its
 // note with it and no write path can forget one. Before each COMMIT the store calls
-// appendPending, which turns this transaction's notes into leaves. On PostgreSQL it takes a
-// transaction lock for that, so that the batches of several gateways on one store append one
-// after the other: one total order for the store.
+// appendPending, which turns this transaction's notes into leaves. On PostgreSQL the head row is
+// locked for that, so that the batches of several gateways on one store append one after the
+// other: one total order for the store.
 //
 // Only the gateway's own write connections note changes (writerSetup). A row changed by anyone
 // else, with the database's own tools, is not noted, so no gateway appends it as if it had made
@@ -41,12 +41,6 @@ void writerSetup(Db& db);
 
 // Appends this transaction's pending changes as leaves. `nowMs` is recorded with them.
 void appendPending(Db& db, int64_t nowMs);
-
-// The log's size: one more than its last leaf's index.
-uint64_t sizeOf(Db& db);
-// The right edge of the tree's first `size` leaves, from its stored subtree hashes: all an
-// append starts from. The log keeps no head of its own that could disagree with its leaves.
-merkle::Frontier frontierAt(Db& db, uint64_t size);
 
 struct Head {
   uint64_t size = 0;

@@ -161,8 +161,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   else if (rootAtCheckpoint != saved.root)
     locate(db, leafHashes, saved.size, id, activityOf, findings);
 
-  // The head (the last leaf and the stored subtrees of the right edge), which appends and proofs
-  // start from, is the tree the leaves make.
+  // The head, which appends and proofs start from, is the tree the leaves make.
   std::string headProblem;
   try {
     auto head = activity_log::head(db);

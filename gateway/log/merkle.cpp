@@ -209,17 +209,6 @@ Frontier::Frontier(uint64_t size, std::vector<Hash> subtrees)
                                 std::to_string(subtrees_.size()));
 }
 
-std::vector<Node> Frontier::nodesOf(uint64_t size) {
-  std::vector<Node> out;
-  uint64_t begin = 0;
-  for (int level = 63; level >= 0; --level)
-    if (size >> level & 1) {
-      out.push_back({level, begin >> level});
-      begin += uint64_t{1} << level;
-    }
-  return out;
-}
-
 void Frontier::append(const Hash& leaf, std::vector<std::pair<Node, Hash>>& made) {
   const uint64_t index = size_;
   subtrees_.push_back(leaf);

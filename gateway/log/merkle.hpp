@@ -60,8 +60,6 @@ class Frontier {
  public:
   Frontier() = default;
   Frontier(uint64_t size, std::vector<Hash> subtrees);
-  // The complete subtrees a tree of `size` leaves decomposes into, largest first.
-  static std::vector<Node> nodesOf(uint64_t size);
   // Adds a leaf's hash; `made` receives the complete subtrees (level ≥ 1) it closes.
   void append(const Hash& leaf, std::vector<std::pair<Node, Hash>>& made);
   Hash root() const;

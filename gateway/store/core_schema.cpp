@@ -65,7 +65,7 @@ Migration directoryGeneration(int version) {
 //   log_index);
 // - the hash of every complete subtree, leaves included, in the order an append makes them (what
 //   a proof reads);
-// - the head (size and right edge, the lock appends take), dropped by migration 22;
+// - the head (size and right edge, the lock appends take);
 // - the checkpoints issued (with their witnesses' cosignatures) and the size each witness last
 //   cosigned;
 // - the changes still to append. Only the gateway's own connections note changes
@@ -105,16 +105,12 @@ Migration activityLog(int version) {
            "created_at_ms, id"}};
 }
 
-// Fewer pages for each commit to write, since every batch that commits an activity appends:
-// - on SQLite the leaves and subtree hashes keyed by the rowid itself. Only "INTEGER PRIMARY
-//   KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside the rows;
-// - no head row: the size is the last leaf's, the right edge is stored subtree hashes
-//   (activity_log::frontierAt), and on PostgreSQL appends take a transaction lock instead.
-Migration activityLogFewerPages(int version) {
-  Migration m{version,
-              "the activity log's leaves and subtree hashes keyed by the rowid on SQLite, and no "
-              "head row",
-              {}};
+// The activity log's leaves and subtree hashes, on SQLite keyed by the rowid itself. Only
+// "INTEGER PRIMARY KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside
+// the rows, two more pages for each commit to write. PostgreSQL keeps its tables.
+Migration activityLogByRowid(int version) {
+  Migration m{
+      version, "the activity log's leaves and subtree hashes keyed by the rowid on SQLite", {}};
   const std::vector<std::pair<std::string, std::string>> tables = {
       {"activity_log_leaves",
        "idx INTEGER PRIMARY KEY, activity_id TEXT NOT NULL, previous_idx BIGINT, leaf TEXT NOT "
@@ -126,7 +122,6 @@ Migration activityLogFewerPages(int version) {
     m.statements.push_back("sqlite: DROP TABLE " + table);
     m.statements.push_back("sqlite: ALTER TABLE " + table + "_by_rowid RENAME TO " + table);
   }
-  m.statements.push_back("DROP TABLE activity_log_head");
   return m;
 }
 
@@ -331,7 +326,7 @@ std::vector<Migration> coreMigrations() {
         "UPDATE oauth_providers SET verified = 1"}},
       ipAllowlists(20),
       activityLog(21),
-      activityLogFewerPages(22),
+      activityLogByRowid(22),
   };
 }
 

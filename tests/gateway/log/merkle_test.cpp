@@ -76,24 +76,6 @@ TEST(MerkleTest, RootsOfTheReferenceVectors) {
   Frontier again(frontier.size(), frontier.subtrees());
   EXPECT_EQ(again.root(), frontier.root());
   EXPECT_THROW(Frontier(7, {frontier.root()}), std::invalid_argument);
-  // Every size's right edge is the stored subtrees nodesOf names, which a store reads back.
-  std::vector<Hash> many;
-  Frontier grown;
-  for (int i = 0; i < 70; ++i) {
-    many.push_back(leafHash("leaf " + std::to_string(i)));
-    std::vector<std::pair<Node, Hash>> closed;
-    grown.append(many.back(), closed);
-    std::vector<Hash> read;
-    uint64_t covered = 0;
-    for (const auto& n : Frontier::nodesOf(grown.size())) {
-      EXPECT_EQ(n.index << n.level, covered) << "size " << grown.size();  // left to right
-      covered += uint64_t{1} << n.level;
-      read.push_back(inMemory(many)(n));
-    }
-    EXPECT_EQ(covered, grown.size());
-    EXPECT_EQ(read, grown.subtrees()) << "size " << grown.size();
-  }
-  EXPECT_TRUE(Frontier::nodesOf(0).empty());
 }
 
 TEST(MerkleTest, EveryProofOfSmallTreesChecksAndNoAlteredOneDoes) {
