@@ -1,4 +1,5 @@
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
@@ -19,7 +20,10 @@ namespace {
 // (an implicit fetch, under a lock: a third of a short hash's cost). Fetched once here, each
 // digest is kept for the life of the process.
 const EVP_MD* fetched(const char* name, const EVP_MD* legacy) {
+  // A failed fetch leaves errors on this thread's queue, where later TLS code would read them.
+  ERR_set_mark();
   const EVP_MD* md = EVP_MD_fetch(nullptr, name, nullptr);
+  ERR_pop_to_mark();
   return md ? md : legacy;
 }
 

@@ -9,7 +9,9 @@
 #include <Poco/Process.h>
 #include <Poco/StreamCopier.h>
 
+#include <atomic>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include "log/activity_log.hpp"
@@ -627,16 +629,27 @@ TEST(ActivityLogPostgresTest, TwoGatewaysWritingAtOnceKeepOneLog) {
   HttpServer secondServer(second, "127.0.0.1:0");
   secondServer.start();
   std::vector<std::thread> writers;
+  // A refused write fails the test rather than ending the test binary from its thread.
+  std::atomic<int> refused{0};
+  std::mutex firstRefusalMutex;
+  std::string firstRefusal;
   for (int t = 0; t < 4; ++t)
     writers.emplace_back([&, t] {
       Client client(
           t % 2 ? "http://127.0.0.1:" + std::to_string(secondServer.port()) : gw.baseUrl(),
           gw.rootStamper());
-      for (int i = 0; i < 20; ++i)
-        memo(client, org, "w" + std::to_string(t) + "-" + std::to_string(i));
+      for (int i = 0; i < 20; ++i) {
+        try {
+          memo(client, org, "w" + std::to_string(t) + "-" + std::to_string(i));
+        } catch (const std::exception& e) {
+          std::lock_guard<std::mutex> lock(firstRefusalMutex);
+          if (refused++ == 0) firstRefusal = e.what();
+        }
+      }
     });
   for (auto& w : writers) w.join();
   secondServer.stop();
+  EXPECT_EQ(refused.load(), 0) << firstRefusal;
   int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), activities);
   EXPECT_EQ(gw.count("SELECT COUNT(DISTINCT activity_id) FROM activity_log_leaves"), activities);
