@@ -105,26 +105,6 @@ Migration activityLog(int version) {
            "created_at_ms, id"}};
 }
 
-// The activity log's leaves and subtree hashes, on SQLite keyed by the rowid itself. Only
-// "INTEGER PRIMARY KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside
-// the rows, two more pages for each commit to write. PostgreSQL keeps its tables.
-Migration activityLogByRowid(int version) {
-  Migration m{
-      version, "the activity log's leaves and subtree hashes keyed by the rowid on SQLite", {}};
-  const std::vector<std::pair<std::string, std::string>> tables = {
-      {"activity_log_leaves",
-       "idx INTEGER PRIMARY KEY, activity_id TEXT NOT NULL, previous_idx BIGINT, leaf TEXT NOT "
-       "NULL, appended_at_ms BIGINT NOT NULL"},
-      {"activity_log_nodes", "idx INTEGER PRIMARY KEY, hash TEXT NOT NULL"}};
-  for (const auto& [table, columns] : tables) {
-    m.statements.push_back("sqlite: CREATE TABLE " + table + "_by_rowid (" + columns + ")");
-    m.statements.push_back("sqlite: INSERT INTO " + table + "_by_rowid SELECT * FROM " + table);
-    m.statements.push_back("sqlite: DROP TABLE " + table);
-    m.statements.push_back("sqlite: ALTER TABLE " + table + "_by_rowid RENAME TO " + table);
-  }
-  return m;
-}
-
 // IP allowlists (tenancy/ip_allowlists.hpp): an organization's own (public_key '') and its keys'.
 // Read by every request an API key stamps, through the directory cache, so the table bumps its
 // generation.
@@ -139,27 +119,59 @@ Migration ipAllowlists(int version) {
   return m;
 }
 
+// Puts `rebuilt`, already created with the columns `definitions` lists in order (each as
+// "name TYPE ..."), in the place of `table`, with its rows. `store` limits the statements to one
+// store ("sqlite: ") or is empty for both.
+void replaceTable(Migration& m, const std::string& table, const std::string& rebuilt,
+                  const std::vector<std::string>& definitions, const std::string& store) {
+  std::string columns;
+  for (const auto& d : definitions)
+    columns += (columns.empty() ? "" : ", ") + d.substr(0, d.find(' '));
+  m.statements.push_back(store + "INSERT INTO " + rebuilt + " (" + columns + ") SELECT " + columns +
+                         " FROM " + table);
+  m.statements.push_back(store + "DROP TABLE " + table);  // and its indexes with it
+  m.statements.push_back(store + "ALTER TABLE " + rebuilt + " RENAME TO " + table);
+}
+
+std::string typedColumns(const std::vector<std::string>& definitions) {
+  std::string typed;
+  for (const auto& d : definitions) typed += (typed.empty() ? "" : ", ") + d;
+  return typed;
+}
+
 // A table of rows that are only ever read by their activity, rebuilt with the activity first in
 // its primary key. On SQLite it becomes WITHOUT ROWID, so the key is the table: one b-tree
 // instead of three (rows, the old key's index, the activity index), and fewer pages for the
 // commit of each signature to write and sync. On PostgreSQL the heap stays, with one index in
-// place of two. `definitions` lists the new table's columns in order, each as "name TYPE ...".
+// place of two.
 void rebuildKeyedByActivity(Migration& m, const std::string& table,
                             const std::vector<std::string>& definitions, const std::string& key) {
-  std::string columns, typed;
-  for (const auto& d : definitions) {
-    columns += (columns.empty() ? "" : ", ") + d.substr(0, d.find(' '));
-    typed += (typed.empty() ? "" : ", ") + d;
-  }
   const std::string rebuilt = table + "_by_activity";
   const std::string create =
-      "CREATE TABLE " + rebuilt + " (" + typed + ", PRIMARY KEY (" + key + "))";
+      "CREATE TABLE " + rebuilt + " (" + typedColumns(definitions) + ", PRIMARY KEY (" + key + "))";
   m.statements.push_back("sqlite: " + create + " WITHOUT ROWID");
   m.statements.push_back("postgresql: " + create);
-  m.statements.push_back("INSERT INTO " + rebuilt + " (" + columns + ") SELECT " + columns +
-                         " FROM " + table);
-  m.statements.push_back("DROP TABLE " + table);  // and its indexes with it
-  m.statements.push_back("ALTER TABLE " + rebuilt + " RENAME TO " + table);
+  replaceTable(m, table, rebuilt, definitions, "");
+}
+
+// The activity log's leaves and subtree hashes, on SQLite keyed by the rowid itself. Only
+// "INTEGER PRIMARY KEY" is the rowid there: migration 21's BIGINT key was a second b-tree beside
+// the rows, two more pages for each commit to write. PostgreSQL keeps its tables.
+Migration activityLogByRowid(int version) {
+  Migration m{
+      version, "the activity log's leaves and subtree hashes keyed by the rowid on SQLite", {}};
+  const std::vector<std::pair<std::string, std::vector<std::string>>> tables = {
+      {"activity_log_leaves",
+       {"idx INTEGER PRIMARY KEY", "activity_id TEXT NOT NULL", "previous_idx BIGINT",
+        "leaf TEXT NOT NULL", "appended_at_ms BIGINT NOT NULL"}},
+      {"activity_log_nodes", {"idx INTEGER PRIMARY KEY", "hash TEXT NOT NULL"}}};
+  for (const auto& [table, definitions] : tables) {
+    const std::string rebuilt = table + "_by_rowid";
+    m.statements.push_back("sqlite: CREATE TABLE " + rebuilt + " (" + typedColumns(definitions) +
+                           ")");
+    replaceTable(m, table, rebuilt, definitions, "sqlite: ");
+  }
+  return m;
 }
 
 Migration keyedByActivity(int version) {
