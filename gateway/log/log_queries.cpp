@@ -33,12 +33,12 @@ struct SignedRoot {
   merkle::Hash root;
   std::string note;
 };
-SignedRoot signedAt(Db& db, Keyring& keyring, uint64_t size, const activity_log::Head& head) {
+SignedRoot signedAt(Db& db, Keyring& keyring, const log_checkpoint::Identity& id, uint64_t size,
+                    const activity_log::Head& head) {
   merkle::Hash root = size == head.size ? head.root : activity_log::rootAt(db, size);
   if (auto kept = db.queryOne("SELECT note FROM activity_log_checkpoints WHERE size = ?",
                               {static_cast<int64_t>(size)}))
     return {root, kept->str("note")};
-  auto id = log_checkpoint::identity(db);
   return {root, log_checkpoint::sign({id.origin, size, root}, id, keyring)};
 }
 
@@ -46,12 +46,13 @@ SignedRoot signedAt(Db& db, Keyring& keyring, uint64_t size, const activity_log:
 
 json::Object getCheckpoint(RequestContext& ctx, const json::Object&) {
   auto head = activity_log::head(ctx.db());
-  auto signedHead = signedAt(ctx.db(), ctx.keyring(), head.size, head);
+  auto id = log_checkpoint::identity(ctx.db());
+  auto signedHead = signedAt(ctx.db(), ctx.keyring(), id, head.size, head);
   json::Object out = json::object();
   out->set("checkpoint", signedHead.note);
   out->set("treeSize", std::to_string(head.size));
   out->set("rootHash", merkle::toHex(head.root));
-  out->set("verifierKey", log_checkpoint::identity(ctx.db()).verifierKey());
+  out->set("verifierKey", id.verifierKey());
   out->set("timestampMs", std::to_string(ctx.nowMs()));
   return out;
 }
@@ -90,7 +91,7 @@ json::Object inclusionProof(Db& db, Keyring& keyring, const std::string& activit
   json::Array indexes = json::array();
   for (const auto& l : leaves) indexes->add(std::to_string(l.index));
   out->set("leafIndexes", indexes);
-  auto signedRoot = signedAt(db, keyring, size, head);
+  auto signedRoot = signedAt(db, keyring, log_checkpoint::identity(db), size, head);
   out->set("treeSize", std::to_string(size));
   out->set("rootHash", merkle::toHex(signedRoot.root));
   out->set("proof", hexList(activity_log::inclusionProof(db, leaf->index, size)));
@@ -108,7 +109,8 @@ json::Object getConsistencyProof(RequestContext& ctx, const json::Object& body) 
   out->set("firstSize", std::to_string(first));
   out->set("secondSize", std::to_string(second));
   out->set("firstRootHash", merkle::toHex(activity_log::rootAt(ctx.db(), first)));
-  auto signedSecond = signedAt(ctx.db(), ctx.keyring(), second, head);
+  auto signedSecond =
+      signedAt(ctx.db(), ctx.keyring(), log_checkpoint::identity(ctx.db()), second, head);
   out->set("secondRootHash", merkle::toHex(signedSecond.root));
   out->set("proof", hexList(activity_log::consistencyProof(ctx.db(), first, second)));
   out->set("checkpoint", signedSecond.note);
