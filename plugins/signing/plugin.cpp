@@ -2,6 +2,8 @@
 // core calls (wallets for create_sub_organization, the deletion guard, the list_suborgs
 // filter by address).
 #include "broadcast/broadcast.hpp"
+#include "chains/spark/spark_claim_transfer.hpp"
+#include "chains/spark/spark_prepare_lightning_receive.hpp"
 #include "chains/spark/spark_prepare_transfer.hpp"
 #include "facts.hpp"
 #include "keys/export_import.hpp"
@@ -244,6 +246,20 @@ void registerSigning(Registry& r) {
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
               .handler = sparkPrepareTransfer});
+  r.activity({.type = "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
+              .path = "spark_claim_transfer",
+              .intentKey = "sparkClaimTransferIntent",
+              .resultKey = "sparkClaimTransferResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = sparkClaimTransfer});
+  r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE",
+              .path = "spark_prepare_lightning_receive",
+              .intentKey = "sparkPrepareLightningReceiveIntent",
+              .resultKey = "sparkPrepareLightningReceiveResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = sparkPrepareLightningReceive});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
               .path = "create_smart_contract_interface",
               .intentKey = "createSmartContractInterfaceIntent",
@@ -316,6 +332,8 @@ SIGNET_PLUGIN(
                      "sign_raw_payloads",
                      "sign_transaction",
                      "spark_prepare_transfer",
+                     "spark_claim_transfer",
+                     "spark_prepare_lightning_receive",
                      "create_smart_contract_interface",
                      "delete_smart_contract_interface",
                      "eth_send_transaction",

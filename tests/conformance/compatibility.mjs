@@ -15,6 +15,8 @@ import {
   decryptCredentialBundle, encryptOauth2ClientSecret, encryptOnRampSecret, encryptOtpCodeToBundle,
   encryptPrivateKeyToBundle, encryptSecretToBundle, encryptWalletToBundle,
 } from "@turnkey/crypto";
+import { getSparkFrost } from "@buildonspark/spark-sdk";
+import { secp256k1 } from "@noble/curves/secp256k1";
 import { PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import { serializeTransaction } from "viem";
 import { generateKey } from "./harness.mjs";
@@ -297,6 +299,25 @@ export const requests = [
         newLeafDerivation: { signingLeaf: { leafId: `${leafId}:new` } },
       })),
     },
+  })),
+  query("get_wallet_account", (s) => ({ walletId: s.walletId, address: s.spark }),
+    { keep: (r) => ({ sparkIdentity: r.account.publicKey }) }),
+  submit("spark_claim_transfer", "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER", async (s) => {
+    const sender = secp256k1.utils.randomPrivateKey(), leafId = crypto.randomUUID(), transferId = crypto.randomUUID();
+    const ciphertext = Buffer.from(await getSparkFrost().encryptEcies(secp256k1.utils.randomPrivateKey(),
+      Buffer.from(s.sparkIdentity, "hex")));
+    const signed = crypto.createHash("sha256").update(Buffer.concat([Buffer.from(leafId + transferId), ciphertext])).digest();
+    return { signWith: s.spark, claim: {
+      transferId, threshold: 1, senderIdentityPublicKey: Buffer.from(secp256k1.getPublicKey(sender, true)).toString("hex"),
+      operatorRecipients: [{ operatorId: crypto.randomUUID(), encryptionPublicKey: generateKey("secp256k1").publicKeyHex }],
+      leaves: [{ leafId, ciphertext: ciphertext.toString("hex"),
+                 senderSignature: secp256k1.sign(signed, sender).toCompactHex() }],
+    } };
+  }),
+  submit("spark_prepare_lightning_receive", "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE", (s) => ({
+    signWith: s.spark,
+    lightningReceive: { threshold: 2, operatorRecipients: [1, 2, 3].map(() =>
+      ({ operatorId: crypto.randomUUID(), encryptionPublicKey: generateKey("secp256k1").publicKeyHex })) },
   })),
   submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", {
     privateKeys: [{ privateKeyName: "key", curve: "CURVE_SECP256K1", privateKeyTags: [],

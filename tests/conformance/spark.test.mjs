@@ -1,6 +1,7 @@
 // Spark through the official SDKs: @turnkey/sdk-server submits spark_prepare_transfer under
-// a Spark transfer policy from Turnkey's policy examples, and @buildonspark/spark-sdk plays everyone
-// else. Its DefaultSparkSigner, given the same mnemonic as the Signet wallet, derives the
+// a Spark transfer policy from Turnkey's policy examples, spark_claim_transfer and
+// spark_prepare_lightning_receive, and @buildonspark/spark-sdk plays everyone else (for a claim,
+// the sender too). Its DefaultSparkSigner, given the same mnemonic as the Signet wallet, derives the
 // identity and leaf keys; its Rust bindings (sparkFrost) act as the operators, decrypting
 // their packages and validating their Feldman shares, and as the receiver, decrypting the
 // new leaf keys; its own hashing recomputes the payload the transfer signature covers.
@@ -13,7 +14,7 @@ import {
   DefaultSparkSigner, KeyDerivationType, encodeSparkAddress, getSparkFrost,
   getTransferPackageSigningPayload,
 } from "@buildonspark/spark-sdk";
-import { SendLeafKeyTweaks } from "@buildonspark/spark-sdk/proto/spark";
+import { ClaimLeafKeyTweaks, SecretShare, SendLeafKeyTweaks } from "@buildonspark/spark-sdk/proto/spark";
 import { apiClientFor, generateKey, startSignet } from "./harness.mjs";
 
 const rootKey = generateKey("p256");
@@ -150,4 +151,95 @@ test("§4 case 28: spark_prepare_transfer to an allowed receiver builds packages
   assert.equal(refused.activity.status, "ACTIVITY_STATUS_FAILED");
   assert.match(refused.activity.failure.message, /implicit deny/);
   assert.equal(refused.operatorPackages, undefined);
+});
+
+const operatorSet = (count) => Array.from({ length: count }, () => {
+  const priv = secp256k1.utils.randomPrivateKey();
+  return { operatorId: randomUUID(), priv, encryptionPublicKey: hex(secp256k1.getPublicKey(priv, true)) };
+});
+const recipients = (operators) => operators.map(({ operatorId, encryptionPublicKey }) => ({ operatorId, encryptionPublicKey }));
+
+test("spark_prepare_lightning_receive shares a preimage the operators validate and recover, and whose hash is the payment hash", async () => {
+  const operators = operatorSet(3);
+  const result = await root.sparkPrepareLightningReceive({
+    signWith: sparkAddress, lightningReceive: { threshold: 2, operatorRecipients: recipients(operators) },
+  });
+  assert.equal(result.activity.status, "ACTIVITY_STATUS_COMPLETED");
+  assert.deepEqual(result.operatorPackages.map((p) => p.operatorId), operators.map((o) => o.operatorId));
+  // What the SDK's createLightningInvoice sends each operator: a SecretShare, ECIES-encrypted to
+  // it, share index the operator's 1-based position.
+  const frost = getSparkFrost();
+  const shares = [];
+  for (const [index, operator] of operators.entries()) {
+    const opened = await frost.decryptEcies(bytes(result.operatorPackages[index].encryptedPackage), operator.priv);
+    const { secretShare, proofs } = SecretShare.decode(opened);
+    await frost.validateShare(secretShare, index + 1, 2, proofs);
+    shares.push({ threshold: 2, index: index + 1, share: secretShare, proofs });
+  }
+  const preimage = await frost.recoverSecret([shares[0], shares[2]]);
+  assert.equal(hex(await frost.recoverSecret([shares[1], shares[0]])), hex(preimage));
+  assert.equal(result.paymentHash, hex(sha256(preimage)));
+  assert.equal(hex(shares[0].proofs[0]), hex(secp256k1.getPublicKey(preimage, true)));
+});
+
+test("spark_claim_transfer takes a leaf the Spark SDK sent and shares the tweak the SDK's receiver would", async () => {
+  // The sender: another Spark wallet, whose SDK seals a leaf key to the Signet wallet's identity
+  // key and signs it, as its transfer service does.
+  const sender = new DefaultSparkSigner();
+  const senderIdentity = await sender.createSparkWalletFromSeed(hex(secp256k1.utils.randomPrivateKey()), 0);
+  const operators = operatorSet(3);
+  const transferId = randomUUID();
+  const leafIds = [randomUUID(), randomUUID()];
+  const leaves = [];
+  for (const leafId of leafIds) {
+    const { secretCipher } = await sender.subtractSplitAndEncrypt({
+      first: { type: KeyDerivationType.LEAF, path: leafId }, second: { type: KeyDerivationType.RANDOM },
+      receiverPublicKey: bytes(identityPublicKey), curveOrder: secp256k1.CURVE.n, threshold: 2, numShares: 3,
+    });
+    const signed = sha256(Buffer.concat([Buffer.from(leafId), Buffer.from(transferId), secretCipher]));
+    const senderSignature = hex(await sender.signMessageWithIdentityKey(signed, true));
+    leaves.push({ leafId, ciphertext: hex(secretCipher), senderSignature });
+  }
+  const intent = { signWith: sparkAddress, claim: {
+    transferId, senderIdentityPublicKey: senderIdentity, threshold: 2, operatorRecipients: recipients(operators), leaves,
+  } };
+  const result = await root.sparkClaimTransfer(intent);
+  assert.equal(result.activity.status, "ACTIVITY_STATUS_COMPLETED");
+
+  // The new leaf keys are the SDK receiver's keys of the leaves.
+  assert.deepEqual(result.newLeafPublicKeys.map((k) => k.leafId), leafIds);
+  for (const [i, leafId] of leafIds.entries())
+    assert.equal(result.newLeafPublicKeys[i].publicKey,
+      hex(await sdkSigner.getPublicKeyFromDerivation({ type: KeyDerivationType.LEAF, path: leafId })));
+
+  // Each operator opens its ClaimLeafKeyTweaks and validates its share of every leaf.
+  const frost = getSparkFrost();
+  const sharesByLeaf = new Map(leafIds.map((id) => [id, []]));
+  for (const [index, operator] of operators.entries()) {
+    const { leavesToReceive } = ClaimLeafKeyTweaks.decode(
+      await frost.decryptEcies(bytes(result.operatorPackages[index].encryptedPackage), operator.priv));
+    assert.deepEqual(leavesToReceive.map((t) => t.leafId), leafIds);
+    for (const tweak of leavesToReceive) {
+      const { secretShare, proofs } = tweak.secretShareTweak;
+      await frost.validateShare(secretShare, index + 1, 2, proofs);
+      assert.equal(hex(tweak.pubkeySharesTweak[operator.operatorId]), hex(secp256k1.getPublicKey(secretShare, true)));
+      assert.deepEqual(Object.keys(tweak.pubkeySharesTweak).sort(), operators.map((o) => o.operatorId).sort());
+      sharesByLeaf.get(tweak.leafId).push({ threshold: 2, index: index + 1, share: secretShare, proofs });
+    }
+  }
+  // The tweak is the one the SDK's own receiver computes from the same ciphertext and leaf.
+  for (const [i, leafId] of leafIds.entries()) {
+    const shares = sharesByLeaf.get(leafId);
+    const tweak = await frost.recoverSecret([shares[0], shares[2]]);
+    const sdkClaim = await sdkSigner.subtractAndSplitSecretWithProofsGivenDerivations({
+      first: { type: KeyDerivationType.ECIES, path: bytes(leaves[i].ciphertext) },
+      second: { type: KeyDerivationType.LEAF, path: leafId },
+      curveOrder: secp256k1.CURVE.n, threshold: 2, numShares: 3,
+    });
+    assert.equal(hex(secp256k1.getPublicKey(tweak, true)), hex(sdkClaim[0].proofs[0]));
+  }
+
+  // A leaf whose signature is not the sender's is refused, naming it.
+  const forged = { ...intent, claim: { ...intent.claim, senderIdentityPublicKey: hex(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true)) } };
+  await assert.rejects(root.sparkClaimTransfer(forged), /leaves\[0\]\.senderSignature: it does not verify/);
 });

@@ -1,10 +1,16 @@
-// spark_prepare_transfer through a real gateway: a Spark transfer policy from Turnkey's examples (a
-// policy over activity.params.transfer.receiver_public_key) decides a non-root user's transfers,
-// and what a completed transfer returns is opened as the operators and the receiver would: each
-// operator's package with its key, the new leaf keys with the receiver's. Bad intents are
-// refused naming the field. (The conformance suite checks the same output with the Spark SDK.)
+// The Spark activities through a real gateway. spark_prepare_transfer: a Spark transfer policy
+// from Turnkey's examples (a policy over activity.params.transfer.receiver_public_key) decides a
+// non-root user's transfers, and what a completed transfer returns is opened as the operators
+// and the receiver would: each operator's package with its key, the new leaf keys with the
+// receiver's. spark_claim_transfer and spark_prepare_lightning_receive: the operators' packages
+// open to shares that recover, by interpolation, the leaf key's tweak and the invoice's preimage.
+// Bad intents are refused naming the field, and store nothing. (The conformance suite checks the
+// same outputs with the Spark SDK.)
+#include <fstream>
+
 #include "chains/spark/ecies.hpp"
 #include "chains/tron/protobuf.hpp"
+#include "feldman_recovery.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 
@@ -32,6 +38,7 @@ struct SparkFixture {
                  account("CURVE_SECP256K1", "m/8797555'/0'/1'", "ADDRESS_FORMAT_SPARK_MAINNET"),
                  account("CURVE_SECP256K1", "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_ETHEREUM")})),
         "createWalletResult");
+    walletId = created->getValue<std::string>("walletId");
     auto addresses = created->getArray("addresses");
     spark = addresses->getElement<std::string>(0);
     notIdentity = addresses->getElement<std::string>(1);
@@ -44,14 +51,7 @@ struct SparkFixture {
     transfer->set("transferId", transferId);
     transfer->set("threshold", 2);
     transfer->set("receiverPublicKey", receiver);
-    json::Array ops = json::array();
-    for (size_t i = 0; i < operators.size(); ++i) {
-      json::Object op = json::object();
-      op->set("operatorId", "operator-" + std::to_string(i));
-      op->set("encryptionPublicKey", operators[i].pub);
-      ops->add(op);
-    }
-    transfer->set("operatorRecipients", ops);
+    transfer->set("operatorRecipients", operatorList());
     json::Array leaves = json::array();
     for (const auto& id : leafIds) {
       auto derivation = [](const std::string& leafId) {
@@ -77,8 +77,30 @@ struct SparkFixture {
                                o.org(), p);
   }
 
+  // The identity key of `spark`, which inbound leaf keys are sealed to.
+  Bytes identityKey() {
+    json::Object body = json::object();
+    body->set("organizationId", o.org());
+    body->set("walletId", walletId);
+    body->set("address", spark);
+    return *fromHex(o.root()
+                        .query("get_wallet_account", body)
+                        ->getObject("account")
+                        ->getValue<std::string>("publicKey"));
+  }
+  json::Array operatorList() const {
+    json::Array ops = json::array();
+    for (size_t i = 0; i < operators.size(); ++i) {
+      json::Object op = json::object();
+      op->set("operatorId", "operator-" + std::to_string(i));
+      op->set("encryptionPublicKey", operators[i].pub);
+      ops->add(op);
+    }
+    return ops;
+  }
+
   Org o;
-  std::string spark, notIdentity, ethereum;
+  std::string walletId, spark, notIdentity, ethereum;
   std::string transferId = crypto::uuidV4();
   std::vector<std::string> leafIds{crypto::uuidV4(), crypto::uuidV4()};
   std::vector<KeyPair> operators = std::vector<KeyPair>(3);
@@ -197,6 +219,237 @@ TEST_P(SparkPolicyTest, BadTransfersAreRefusedNamingTheField) {
                   "parameters.signWith: \"" + f.ethereum + "\" is not a Spark wallet account"));
   EXPECT_TRUE(has(refusal([](json::Object&) {}, f.notIdentity),
                   "a Spark identity key is at m/8797555'/<account>'/0'"));
+}
+
+// One operator's SecretShare, from a package: the share, and its Feldman proofs.
+signing::VerifiableShare secretShareOf(const Bytes& message, uint32_t index) {
+  signing::VerifiableShare share{index, crypto::SecretBytes(fieldOf(message, 1)), {}};
+  for (auto& proof : fieldsOf(message, 2)) share.proofs.push_back(proof.bytes);
+  return share;
+}
+
+// Opens each package of `result` with its operator's key (and with no other operator's), as
+// `read` finds that operator's share of what was split in the message.
+template <typename Read>
+std::vector<signing::VerifiableShare> openPackages(const SparkFixture& f,
+                                                   const json::Object& result, Read read) {
+  auto packages = result->getArray("operatorPackages");
+  EXPECT_EQ(packages->size(), f.operators.size());
+  std::vector<signing::VerifiableShare> shares;
+  for (size_t i = 0; i < packages->size() && i < f.operators.size(); ++i) {
+    auto package = packages->getObject(static_cast<unsigned>(i));
+    EXPECT_EQ(package->getValue<std::string>("operatorId"), "operator-" + std::to_string(i));
+    Bytes sealed = *fromHex(package->getValue<std::string>("encryptedPackage"));
+    EXPECT_FALSE(signing::eciesDecrypt(f.operators[(i + 1) % f.operators.size()].priv, sealed));
+    auto opened = signing::eciesDecrypt(f.operators[i].priv, sealed);
+    if (!opened) {
+      ADD_FAILURE() << "package " << i << " does not open with its operator's key";
+      continue;
+    }
+    shares.push_back(secretShareOf(read(opened->bytes()), static_cast<uint32_t>(i + 1)));
+  }
+  return shares;
+}
+
+Bytes recovered(const std::vector<signing::VerifiableShare>& shares, size_t a, size_t b) {
+  return interpolateAtZero({&shares.at(a), &shares.at(b)});
+}
+
+// The raw store holds none of `secrets` (SQLite: its files; the tables and the activities).
+void expectNotInTheStore(TestGateway& gw, Backend backend, const std::vector<Bytes>& secrets) {
+  if (backend != Backend::kSqlite) return;
+  for (const char* file : {"signet.db", "signet.db-wal"}) {
+    std::ifstream in(gw.dataDir() / file, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_FALSE(bytes.empty()) << file;
+    for (const auto& secret : secrets) {
+      EXPECT_EQ(bytes.find(toString(secret)), std::string::npos) << file;
+      EXPECT_EQ(bytes.find(toHex(secret)), std::string::npos) << file;
+    }
+  }
+}
+
+TEST_P(SparkPolicyTest, ALightningPreimageGoesToTheOperatorsInSharesAndStaysNowhereElse) {
+  TestGateway gw(GetParam(), {"signing"});
+  SparkFixture f(gw);
+  auto intent = [&](int threshold, const std::string& signWith) {
+    json::Object receive = json::object();
+    receive->set("threshold", threshold);
+    receive->set("operatorRecipients", f.operatorList());
+    json::Object p = json::object();
+    p->set("signWith", signWith);
+    p->set("lightningReceive", receive);
+    return p;
+  };
+  auto submit = [&](const json::Object& p) {
+    return f.o.root().submit("spark_prepare_lightning_receive",
+                             "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE", f.o.org(), p);
+  };
+  auto result = resultOf(submit(intent(2, f.spark)), "sparkPrepareLightningReceiveResult");
+  auto shares = openPackages(f, result, [](const Bytes& message) { return message; });
+  ASSERT_EQ(shares.size(), 3u);
+  for (const auto& share : shares) {
+    EXPECT_EQ(share.share.size(), 32u);
+    ASSERT_EQ(share.proofs.size(), 2u);  // one a coefficient: threshold 2
+    EXPECT_EQ(share.proofs, shares[0].proofs);
+  }
+  // Any two operators hold the preimage of the payment hash, and proofs[0] commits to it.
+  Bytes preimage = recovered(shares, 0, 2);
+  EXPECT_EQ(recovered(shares, 1, 2), preimage);
+  EXPECT_EQ(recovered(shares, 0, 1), preimage);
+  EXPECT_EQ(result->getValue<std::string>("paymentHash"), crypto::toHex(crypto::sha256(preimage)));
+  EXPECT_EQ(shares[0].proofs[0], crypto::publicKeyFromPrivate(kK1, crypto::SecretBytes(preimage)));
+  // Each activity draws its own.
+  auto again = resultOf(submit(intent(2, f.spark)), "sparkPrepareLightningReceiveResult");
+  EXPECT_NE(again->getValue<std::string>("paymentHash"),
+            result->getValue<std::string>("paymentHash"));
+  expectNotInTheStore(gw, GetParam(), {preimage});
+
+  const int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  auto has = [](const std::string& message, const std::string& part) {
+    return message.find(part) != std::string::npos;
+  };
+  EXPECT_TRUE(has(refusalOf([&] { return submit(intent(4, f.spark)); }),
+                  "parameters.lightningReceive.threshold: 4"));
+  EXPECT_TRUE(has(refusalOf([&] { return submit(intent(2, f.ethereum)); }),
+                  "parameters.signWith: \"" + f.ethereum + "\" is not a Spark wallet account"));
+  auto noOperators = intent(1, f.spark);
+  noOperators->getObject("lightningReceive")->set("operatorRecipients", json::array());
+  EXPECT_TRUE(has(refusalOf([&] { return submit(noOperators); }),
+                  "parameters.lightningReceive.operatorRecipients: must not be empty"));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities);
+}
+
+// What a Spark sender sends the receiver of a leaf: the leaf key sealed to the receiver's
+// identity key, and the sender identity key's compact signature over it.
+struct InboundLeaf {
+  std::string leafId = crypto::uuidV4();
+  crypto::SecretBytes key = crypto::generatePrivateKey(kK1);
+  Bytes ciphertext;
+  Bytes signature;
+};
+
+TEST_P(SparkPolicyTest, AClaimedLeafMovesToTheWalletsOwnKeyThroughTheOperatorsShares) {
+  TestGateway gw(GetParam(), {"signing"});
+  SparkFixture f(gw);
+  KeyPair sender;
+  const std::string transferId = crypto::uuidV4();
+  const Bytes identity = f.identityKey();
+  std::vector<InboundLeaf> leaves(2);
+  for (auto& leaf : leaves) {
+    leaf.ciphertext = signing::eciesEncrypt(identity, leaf.key.bytes().data(), leaf.key.size());
+    Bytes signed_ = toBytes(leaf.leafId + transferId);
+    signed_.insert(signed_.end(), leaf.ciphertext.begin(), leaf.ciphertext.end());
+    auto sig = crypto::signEcdsa(kK1, sender.priv, crypto::sha256(signed_));
+    leaf.signature.assign(sig.r.begin(), sig.r.end());
+    leaf.signature.insert(leaf.signature.end(), sig.s.begin(), sig.s.end());
+  }
+  auto intent = [&]() {
+    json::Object claim = json::object();
+    claim->set("transferId", transferId);
+    claim->set("senderIdentityPublicKey", sender.pub);
+    claim->set("threshold", 2);
+    claim->set("operatorRecipients", f.operatorList());
+    json::Array list = json::array();
+    for (const auto& leaf : leaves) {
+      json::Object l = json::object();
+      l->set("leafId", leaf.leafId);
+      l->set("ciphertext", toHex(leaf.ciphertext));
+      l->set("senderSignature", toHex(leaf.signature));
+      list->add(l);
+    }
+    claim->set("leaves", list);
+    json::Object p = json::object();
+    p->set("signWith", f.spark);
+    p->set("claim", claim);
+    return p;
+  };
+  auto submit = [&](const json::Object& p) {
+    return f.o.root().submit("spark_claim_transfer", "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
+                             f.o.org(), p);
+  };
+
+  auto result = resultOf(submit(intent()), "sparkClaimTransferResult");
+  auto newKeys = result->getArray("newLeafPublicKeys");
+  ASSERT_EQ(newKeys->size(), 2u);
+  for (size_t l = 0; l < leaves.size(); ++l) {
+    auto entry = newKeys->getObject(static_cast<unsigned>(l));
+    EXPECT_EQ(entry->getValue<std::string>("leafId"), leaves[l].leafId);
+    // The ClaimLeafKeyTweak of leaf l in each package: leaf id, share, every share's point.
+    auto shares = openPackages(f, result, [&](const Bytes& message) {
+      auto tweaks = fieldsOf(message, 1);
+      EXPECT_EQ(tweaks.size(), leaves.size());
+      const Bytes& tweak = tweaks.at(l).bytes;
+      EXPECT_EQ(toString(fieldOf(tweak, 1)), leaves[l].leafId);
+      EXPECT_EQ(fieldsOf(tweak, 3).size(), f.operators.size());
+      return fieldOf(tweak, 2);
+    });
+    ASSERT_EQ(shares.size(), 3u);
+    // The operators' tweak takes the inbound key to the wallet's own: inbound − tweak is the
+    // key whose public key the result names.
+    Bytes tweak = recovered(shares, 0, 2);
+    EXPECT_EQ(recovered(shares, 1, 2), tweak);
+    auto negated = crypto::negateScalarSecp256k1(crypto::SecretBytes(tweak));
+    ASSERT_TRUE(negated);
+    auto own = crypto::addScalarsSecp256k1(leaves[l].key, *negated);
+    ASSERT_TRUE(own);
+    EXPECT_EQ(toHex(crypto::publicKeyFromPrivate(kK1, *own)),
+              entry->getValue<std::string>("publicKey"));
+    EXPECT_EQ(shares[0].proofs[0], crypto::publicKeyFromPrivate(kK1, crypto::SecretBytes(tweak)));
+  }
+  expectNotInTheStore(gw, GetParam(), {leaves[0].key.bytes(), leaves[1].key.bytes()});
+
+  // Refused naming the field, storing nothing: a signature by another key, a flipped
+  // ciphertext, a leaf sealed to another key, a short signature, a bad sender key.
+  const int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  auto refusal = [&](const std::function<void(json::Object&)>& change) {
+    auto p = intent();
+    auto claim = p->getObject("claim");
+    change(claim);
+    return refusalOf([&] { return submit(p); });
+  };
+  auto leaf0 = [](json::Object& c) { return c->getArray("leaves")->getObject(0); };
+  auto has = [](const std::string& message, const std::string& part) {
+    return message.find(part) != std::string::npos;
+  };
+  KeyPair stranger;
+  EXPECT_TRUE(
+      has(refusal([&](json::Object& c) { c->set("senderIdentityPublicKey", stranger.pub); }),
+          "parameters.claim.leaves[0].senderSignature: it does not verify"));
+  EXPECT_TRUE(has(refusal([&](json::Object& c) {
+                    Bytes flipped = leaves[0].ciphertext;
+                    flipped.back() ^= 1;
+                    leaf0(c)->set("ciphertext", toHex(flipped));
+                  }),
+                  "parameters.claim.leaves[0].senderSignature: it does not verify"));
+  {
+    // Well signed, but sealed to a key that is not this wallet's identity.
+    InboundLeaf elsewhere;
+    elsewhere.ciphertext = signing::eciesEncrypt(
+        *fromHex(stranger.pub), elsewhere.key.bytes().data(), elsewhere.key.size());
+    Bytes signed_ = toBytes(leaves[0].leafId + transferId);
+    signed_.insert(signed_.end(), elsewhere.ciphertext.begin(), elsewhere.ciphertext.end());
+    auto sig = crypto::signEcdsa(kK1, sender.priv, crypto::sha256(signed_));
+    Bytes compact(sig.r.begin(), sig.r.end());
+    compact.insert(compact.end(), sig.s.begin(), sig.s.end());
+    EXPECT_TRUE(has(refusal([&](json::Object& c) {
+                      leaf0(c)->set("ciphertext", toHex(elsewhere.ciphertext));
+                      leaf0(c)->set("senderSignature", toHex(compact));
+                    }),
+                    "parameters.claim.leaves[0].ciphertext: it does not open with this wallet's "
+                    "identity key"));
+  }
+  EXPECT_TRUE(has(refusal([&](json::Object& c) { leaf0(c)->set("senderSignature", "00ff"); }),
+                  "parameters.claim.leaves[0].senderSignature: 2 bytes"));
+  EXPECT_TRUE(has(refusal([&](json::Object& c) { c->set("senderIdentityPublicKey", "02"); }),
+                  "parameters.claim.senderIdentityPublicKey"));
+  EXPECT_TRUE(has(refusal([&](json::Object& c) {
+                    c->getArray("leaves")->getObject(1)->set("leafId", leaves[0].leafId);
+                  }),
+                  "parameters.claim.leaves[1].leafId"));
+  EXPECT_TRUE(has(refusal([&](json::Object& c) { c->set("threshold", 0); }),
+                  "parameters.claim.threshold: 0"));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities);
 }
 
 }  // namespace

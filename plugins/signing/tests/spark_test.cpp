@@ -3,13 +3,11 @@
 // them (README.md beside this file); the ECIES layout its Rust bindings read; and Feldman shares,
 // checked by Lagrange interpolation at 0 with OpenSSL's big numbers.
 #include <gtest/gtest.h>
-#include <openssl/bn.h>
-
-#include <memory>
 
 #include "chains/spark/ecies.hpp"
 #include "chains/spark/feldman.hpp"
 #include "chains/spark/spark_keys.hpp"
+#include "feldman_recovery.hpp"
 #include "keys/addresses.hpp"
 #include "signet/error.hpp"
 
@@ -83,43 +81,6 @@ TEST(Spark, EciesOpensOnlyWithTheRecipientsKeyAndUntampered) {
                std::invalid_argument);
 }
 
-namespace {
-struct BnFree {
-  void operator()(BIGNUM* b) const { BN_clear_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
-Bn bn(const Bytes& b) {
-  return Bn(BN_bin2bn(b.data(), static_cast<int>(b.size()), nullptr));
-}
-Bn bnWord(uint64_t w) {
-  Bn out(BN_new());
-  BN_set_word(out.get(), w);
-  return out;
-}
-
-// f(0) = Σ share_i · Π_{j≠i} j / (j − i) mod n over the given shares.
-Bytes interpolateAtZero(const std::vector<const signing::VerifiableShare*>& shares) {
-  Bn n = bn(*fromHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"));
-  std::unique_ptr<BN_CTX, decltype(&BN_CTX_free)> ctx(BN_CTX_new(), BN_CTX_free);
-  Bn sum = bnWord(0);
-  for (const auto* si : shares) {
-    Bn term = bn(si->share.bytes());
-    for (const auto* sj : shares) {
-      if (sj == si) continue;
-      Bn num = bnWord(sj->index), den(BN_new());
-      BN_mod_sub(den.get(), bnWord(sj->index).get(), bnWord(si->index).get(), n.get(), ctx.get());
-      Bn inv(BN_mod_inverse(nullptr, den.get(), n.get(), ctx.get()));
-      BN_mod_mul(term.get(), term.get(), num.get(), n.get(), ctx.get());
-      BN_mod_mul(term.get(), term.get(), inv.get(), n.get(), ctx.get());
-    }
-    BN_mod_add(sum.get(), sum.get(), term.get(), n.get(), ctx.get());
-  }
-  Bytes out(32);
-  BN_bn2binpad(sum.get(), out.data(), 32);
-  return out;
-}
-}  // namespace
-
 TEST(Spark, AnyThresholdOfFeldmanSharesRecoversTheSecret) {
   auto secret = crypto::generatePrivateKey(Curve::kSecp256k1);
   auto shares = signing::feldmanSplit(secret, 3, 5);
@@ -131,10 +92,10 @@ TEST(Spark, AnyThresholdOfFeldmanSharesRecoversTheSecret) {
     EXPECT_EQ(shares[i].proofs, shares[0].proofs);
     EXPECT_EQ(shares[i].proofs[0], secretPoint);
   }
-  EXPECT_EQ(interpolateAtZero({&shares[0], &shares[1], &shares[2]}), secret.bytes());
-  EXPECT_EQ(interpolateAtZero({&shares[4], &shares[1], &shares[3]}), secret.bytes());
+  EXPECT_EQ(signet::test::interpolateAtZero({&shares[0], &shares[1], &shares[2]}), secret.bytes());
+  EXPECT_EQ(signet::test::interpolateAtZero({&shares[4], &shares[1], &shares[3]}), secret.bytes());
   // Two shares of a degree-2 polynomial are not enough.
-  EXPECT_NE(interpolateAtZero({&shares[0], &shares[1]}), secret.bytes());
+  EXPECT_NE(signet::test::interpolateAtZero({&shares[0], &shares[1]}), secret.bytes());
 
   auto single = signing::feldmanSplit(secret, 1, 2);
   EXPECT_EQ(single[0].share.bytes(), secret.bytes());

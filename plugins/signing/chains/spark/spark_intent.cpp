@@ -1,0 +1,146 @@
+#include "chains/spark/spark_intent.hpp"
+
+#include <map>
+#include <set>
+
+#include "chains/spark/ecies.hpp"
+#include "chains/spark/spark_keys.hpp"
+#include "chains/tron/protobuf.hpp"
+
+namespace signing {
+
+using namespace signet;
+using json::Object;
+
+SignWithTarget requireSparkAccount(ActivityContext& ctx, const Object& p) {
+  std::string signWith = json::requireString(p, "signWith", "parameters");
+  auto account = locateSignWith(ctx, signWith);
+  if (!account || !account->walletAccount ||
+      account->addressFormat.rfind("ADDRESS_FORMAT_SPARK_", 0) != 0)
+    throw invalidArgument("invalid field parameters.signWith: \"" + signWith +
+                          "\" is not a Spark wallet account address in organization " +
+                          ctx.organizationId());
+  if (!sparkAccountOfIdentityPath(account->path))
+    throw failedPrecondition("wallet account " + account->address + " has path \"" + account->path +
+                             "\"; a Spark identity key is at m/8797555'/<account>'/0'");
+  return std::move(*account);
+}
+
+SparkWallet openSparkWallet(ActivityContext& ctx, const Object& p) {
+  SignWithTarget account = requireSparkAccount(ctx, p);
+  return {openSignWith(ctx, account), walletSeed(ctx, account.walletId),
+          *sparkAccountOfIdentityPath(account.path)};
+}
+
+crypto::SecretBytes leafKey(const SparkWallet& wallet, const std::string& leafId) {
+  return hd::derive(crypto::Curve::kSecp256k1, wallet.seed, sparkLeafPath(wallet.account, leafId))
+      .privateKey;
+}
+
+Object leafPublicKey(const std::string& leafId, const crypto::SecretBytes& key) {
+  Object entry = json::object();
+  entry->set("leafId", leafId);
+  entry->set("publicKey", toHex(crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, key)));
+  return entry;
+}
+
+Bytes compressedSecp256k1Key(const Object& o, const std::string& key, const std::string& path) {
+  std::string hex = json::requireString(o, key, path);
+  auto bytes = fromHex(hex);
+  std::optional<Bytes> point;
+  if (bytes && bytes->size() == 33)
+    point = crypto::normalizePublicKey(crypto::Curve::kSecp256k1, *bytes);
+  if (!point)
+    throw invalidArgument("invalid field " + path + "." + key + ": \"" + hex +
+                          "\" is not a hex-encoded compressed secp256k1 public key");
+  return *point;
+}
+
+std::string requireUniqueId(const Object& o, const std::string& key, const std::string& path,
+                            std::set<std::string>& seen) {
+  std::string id = json::requireString(o, key, path);
+  if (id.empty()) throw invalidArgument("invalid field " + path + "." + key + ": empty");
+  if (!seen.insert(id).second)
+    throw invalidArgument("invalid field " + path + "." + key + ": \"" + id + "\" appears twice");
+  return id;
+}
+
+void requireCount(const json::Array& list, size_t max, const std::string& field) {
+  if (list->size() == 0) throw invalidArgument("invalid field " + field + ": must not be empty");
+  if (list->size() > max)
+    throw invalidArgument("invalid field " + field + ": at most " + std::to_string(max) + ", got " +
+                          std::to_string(list->size()));
+}
+
+SparkOperators readOperators(const Object& o, const std::string& path) {
+  SparkOperators out;
+  std::set<std::string> ids;
+  eachEntry(o, "operatorRecipients", path, kMaxSparkOperators,
+            [&](const Object& entry, const std::string& at) {
+              out.recipients.push_back({requireUniqueId(entry, "operatorId", at, ids),
+                                        compressedSecp256k1Key(entry, "encryptionPublicKey", at)});
+            });
+  int threshold = json::requireInt(o, "threshold", path);
+  if (threshold < 1 || static_cast<size_t>(threshold) > out.recipients.size())
+    throw invalidArgument("invalid field " + path + ".threshold: " + std::to_string(threshold) +
+                          " (expected 1 to the number of operatorRecipients, " +
+                          std::to_string(out.recipients.size()) + ")");
+  out.threshold = static_cast<uint32_t>(threshold);
+  return out;
+}
+
+crypto::SecretBytes leafKeyTweak(const crypto::SecretBytes& from, const crypto::SecretBytes& to,
+                                 const std::string& leafId) {
+  auto negated = crypto::negateScalarSecp256k1(to);
+  auto tweak = negated ? crypto::addScalarsSecp256k1(from, *negated) : std::nullopt;
+  if (!tweak)  // two derivations whose keys coincide: 2^-31 per pair of leaf ids
+    throw failedPrecondition("leaf " + leafId + ": the old and new leaf keys are the same key");
+  return std::move(*tweak);
+}
+
+std::vector<VerifiableShare> splitFor(const SparkOperators& operators,
+                                      const crypto::SecretBytes& secret) {
+  return feldmanSplit(secret, operators.threshold,
+                      static_cast<uint32_t>(operators.recipients.size()));
+}
+
+Bytes leafKeyTweakHead(const std::string& leafId, const SparkOperators& operators,
+                       const std::vector<VerifiableShare>& shares, size_t forOperator) {
+  Bytes secretShare = secretShareMessage(shares[forOperator]);
+  crypto::WipeOnExit wipeShare(secretShare);
+  Bytes out;
+  appendProtoBytes(out, 1, toBytes(leafId));
+  appendProtoBytes(out, 2, secretShare);
+  // A protobuf map is written in any order; by operator id, as the SDK's readers do not care.
+  std::map<std::string, Bytes> points;
+  for (size_t k = 0; k < operators.recipients.size(); ++k)
+    points[operators.recipients[k].id] =
+        crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, shares[k].share);
+  for (const auto& [operatorId, point] : points) {
+    Bytes entry;
+    appendProtoBytes(entry, 1, toBytes(operatorId));
+    appendProtoBytes(entry, 2, point);
+    appendProtoBytes(out, 3, entry);
+  }
+  return out;
+}
+
+Bytes secretShareMessage(const VerifiableShare& share) {
+  Bytes out;
+  appendProtoBytes(out, 1, share.share.bytes());
+  for (const auto& proof : share.proofs) appendProtoBytes(out, 2, proof);
+  return out;
+}
+
+Bytes sealFor(const SparkOperator& op, const Bytes& message) {
+  return eciesEncrypt(op.encryptionKey, message.data(), message.size());
+}
+
+Object operatorPackage(const SparkOperator& op, const Bytes& sealed) {
+  Object package = json::object();
+  package->set("operatorId", op.id);
+  package->set("encryptedPackage", toHex(sealed));
+  return package;
+}
+
+}  // namespace signing

@@ -1,0 +1,95 @@
+// What the Spark activities (spark_prepare_transfer, spark_claim_transfer,
+// spark_prepare_lightning_receive) read and write alike: the Spark wallet account `signWith`
+// names, the operators that receive shares and the threshold they are split with, and the
+// per-operator packages they answer with.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "chains/spark/feldman.hpp"
+#include "keys/key_material.hpp"
+#include "signet/plugin.hpp"
+
+namespace signing {
+
+// An activity shares to at most this many operators, and moves at most this many leaves: enough
+// for the Spark network's operator sets and a wallet's leaves, and a bound on the work one
+// activity does (leaves × operators shares, each ECIES-encrypted).
+inline constexpr size_t kMaxSparkOperators = 32, kMaxSparkLeaves = 256;
+
+struct SparkOperator {
+  std::string id;
+  signet::Bytes encryptionKey;  // compressed secp256k1
+};
+struct SparkOperators {
+  std::vector<SparkOperator> recipients;  // share i + 1 goes to recipients[i]
+  uint32_t threshold = 0;
+};
+
+// The wallet behind a Spark identity account: its identity key, its seed (leaf keys derive from
+// it) and the account number of m/8797555'/<account>'/0'.
+struct SparkWallet {
+  SigningKey identity;
+  signet::crypto::SecretBytes seed;
+  uint32_t account = 0;
+};
+
+// `parameters.signWith`, which must be a Spark wallet account at an identity path of this
+// organization; InvalidArgument or FailedPrecondition naming it otherwise.
+SignWithTarget requireSparkAccount(signet::ActivityContext& ctx, const signet::json::Object& p);
+// The same account's wallet, opened.
+SparkWallet openSparkWallet(signet::ActivityContext& ctx, const signet::json::Object& p);
+
+// The wallet's signing key of a leaf (the SigningLeaf derivation at `leafId`).
+signet::crypto::SecretBytes leafKey(const SparkWallet& wallet, const std::string& leafId);
+// An entry of a result's newLeafPublicKeys: {leafId, publicKey} with `key`'s public key.
+signet::json::Object leafPublicKey(const std::string& leafId,
+                                   const signet::crypto::SecretBytes& key);
+
+// `<path>.<key>`: a hex compressed secp256k1 public key, as canonical bytes.
+signet::Bytes compressedSecp256k1Key(const signet::json::Object& o, const std::string& key,
+                                     const std::string& path);
+// `<path>.<key>`: a non-empty string not in `seen`, which it is added to.
+std::string requireUniqueId(const signet::json::Object& o, const std::string& key,
+                            const std::string& path, std::set<std::string>& seen);
+// A list of 1 to `max` entries, else InvalidArgument naming `field`.
+void requireCount(const signet::json::Array& list, size_t max, const std::string& field);
+// Each object of the list `<path>.<key>` (1 to `max` of them), with its own path
+// (`<path>.<key>[i]`), to `read`.
+template <typename Read>
+void eachEntry(const signet::json::Object& o, const std::string& key, const std::string& path,
+               size_t max, Read read) {
+  auto list = signet::json::requireArray(o, key, path);
+  requireCount(list, max, path + "." + key);
+  for (size_t i = 0; i < list->size(); ++i)
+    read(signet::json::objectAt(list, i, path + "." + key),
+         path + "." + key + "[" + std::to_string(i) + "]");
+}
+// `<path>.operatorRecipients` (distinct ids, their keys) and `<path>.threshold` (1 to their
+// number).
+SparkOperators readOperators(const signet::json::Object& o, const std::string& path);
+
+// The leaf key tweak `from` − `to` (mod n), which the operators apply to their shares of a leaf;
+// FailedPrecondition naming the leaf when the two keys are the same.
+signet::crypto::SecretBytes leafKeyTweak(const signet::crypto::SecretBytes& from,
+                                         const signet::crypto::SecretBytes& to,
+                                         const std::string& leafId);
+// A Feldman split of `secret` for the operators, share i + 1 to recipients[i].
+std::vector<VerifiableShare> splitFor(const SparkOperators& operators,
+                                      const signet::crypto::SecretBytes& secret);
+// The head of Spark's SendLeafKeyTweak and ClaimLeafKeyTweak protobufs, which agree on it:
+// leaf_id (1), this operator's SecretShare (2), and every operator's share·G by operator id (3).
+signet::Bytes leafKeyTweakHead(const std::string& leafId, const SparkOperators& operators,
+                               const std::vector<VerifiableShare>& shares, size_t forOperator);
+
+// Spark's SecretShare protobuf: the share (field 1) and its Feldman proofs (field 2).
+signet::Bytes secretShareMessage(const VerifiableShare& share);
+// `message` ECIES-encrypted to the operator, and that as an entry of a result's
+// operatorPackages.
+signet::Bytes sealFor(const SparkOperator& op, const signet::Bytes& message);
+signet::json::Object operatorPackage(const SparkOperator& op, const signet::Bytes& sealed);
+
+}  // namespace signing
