@@ -5,6 +5,7 @@
 #include "chains/spark/spark_claim_transfer.hpp"
 #include "chains/spark/spark_prepare_lightning_receive.hpp"
 #include "chains/spark/spark_prepare_transfer.hpp"
+#include "chains/spark/spark_sign_frost.hpp"
 #include "facts.hpp"
 #include "keys/export_import.hpp"
 #include "keys/private_key_tags.hpp"
@@ -260,6 +261,15 @@ void registerSigning(Registry& r) {
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
               .handler = sparkPrepareLightningReceive});
+  // Reads only: a share is derived from the request, and nothing is kept between rounds.
+  r.activity({.type = "ACTIVITY_TYPE_SPARK_SIGN_FROST",
+              .path = "spark_sign_frost",
+              .intentKey = "sparkSignFrostIntent",
+              .resultKey = "sparkSignFrostResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = sparkSignFrost,
+              .readOnly = true});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
               .path = "create_smart_contract_interface",
               .intentKey = "createSmartContractInterfaceIntent",
@@ -334,6 +344,7 @@ SIGNET_PLUGIN(
                      "spark_prepare_transfer",
                      "spark_claim_transfer",
                      "spark_prepare_lightning_receive",
+                     "spark_sign_frost",
                      "create_smart_contract_interface",
                      "delete_smart_contract_interface",
                      "eth_send_transaction",

@@ -314,6 +314,15 @@ export const requests = [
                  senderSignature: secp256k1.sign(signed, sender).toCompactHex() }],
     } };
   }),
+  submit("spark_sign_frost", "ACTIVITY_TYPE_SPARK_SIGN_FROST", (s) => ({
+    signWith: s.spark,
+    signatures: [{
+      derivation: { signingLeaf: { leafId: crypto.randomUUID() } }, message: crypto.randomBytes(32).toString("hex"),
+      verifyingKey: generateKey("secp256k1").publicKeyHex,
+      operatorCommitments: [{ id: "00".repeat(31) + "01", hiding: generateKey("secp256k1").publicKeyHex,
+                              binding: generateKey("secp256k1").publicKeyHex }],
+    }],
+  })),
   submit("spark_prepare_lightning_receive", "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE", (s) => ({
     signWith: s.spark,
     lightningReceive: { threshold: 2, operatorRecipients: [1, 2, 3].map(() =>

@@ -1,15 +1,18 @@
 // Spark through the official SDKs: @turnkey/sdk-server submits spark_prepare_transfer under
-// a Spark transfer policy from Turnkey's policy examples, spark_claim_transfer and
-// spark_prepare_lightning_receive, and @buildonspark/spark-sdk plays everyone else (for a claim,
-// the sender too). Its DefaultSparkSigner, given the same mnemonic as the Signet wallet, derives the
+// a Spark transfer policy from Turnkey's policy examples, spark_claim_transfer,
+// spark_prepare_lightning_receive and spark_sign_frost, and @buildonspark/spark-sdk plays
+// everyone else (for a claim, the sender too; for FROST, its own user signer computes the share
+// the gateway must give). Its DefaultSparkSigner, given the same mnemonic as the Signet wallet, derives the
 // identity and leaf keys; its Rust bindings (sparkFrost) act as the operators, decrypting
 // their packages and validating their Feldman shares, and as the receiver, decrypting the
 // new leaf keys; its own hashing recomputes the payload the transfer signature covers.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { encryptWalletToBundle } from "@turnkey/crypto";
 import { secp256k1, schnorr } from "@noble/curves/secp256k1";
+import { hash_to_field } from "@noble/curves/abstract/hash-to-curve";
+import { sha256 as nobleSha256 } from "@noble/hashes/sha2";
 import {
   DefaultSparkSigner, KeyDerivationType, encodeSparkAddress, getSparkFrost,
   getTransferPackageSigningPayload,
@@ -242,4 +245,68 @@ test("spark_claim_transfer takes a leaf the Spark SDK sent and shares the tweak 
   // A leaf whose signature is not the sender's is refused, naming it.
   const forged = { ...intent, claim: { ...intent.claim, senderIdentityPublicKey: hex(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true)) } };
   await assert.rejects(root.sparkClaimTransfer(forged), /leaves\[0\]\.senderSignature: it does not verify/);
+});
+
+// The gateway's FROST nonces for one request (docs/signing.md): H3 of an HMAC over everything
+// the share depends on, then the key; H3 here is noble's hash_to_field.
+const frostNonce = (key, label, message, verifyingKey, adaptor, commitments) => {
+  const bound = Buffer.concat([Buffer.from(label), message, verifyingKey, adaptor ?? Buffer.alloc(0), commitments]);
+  const seed = createHmac("sha256", key).update(bound).digest();
+  const [[scalar]] = hash_to_field(Buffer.concat([seed, key]), 1, {
+    DST: "FROST-secp256k1-SHA256-TR-v1nonce", p: secp256k1.CURVE.n, m: 1, k: 128, expand: "xmd", hash: nobleSha256,
+  });
+  return bytes(scalar.toString(16).padStart(64, "0"));
+};
+
+test("spark_sign_frost gives the share and commitments the Spark SDK's own user signer computes, with and without an adaptor", async () => {
+  const leafId = randomUUID();
+  const userKey = await sdkSigner.getSigningPrivateKeyFromDerivation({ type: KeyDerivationType.LEAF, path: leafId });
+  const userPublic = secp256k1.getPublicKey(userKey, true);
+  // One operator group: its key, and its commitments under an identifier of its own.
+  const operatorKey = secp256k1.utils.randomPrivateKey();
+  const verifyingKey = secp256k1.ProjectivePoint.fromHex(userPublic)
+    .add(secp256k1.ProjectivePoint.fromPrivateKey(operatorKey)).toRawBytes(true);
+  const operatorId = "00".repeat(31) + "01";
+  const operatorNonces = [secp256k1.utils.randomPrivateKey(), secp256k1.utils.randomPrivateKey()];
+  const [operatorHiding, operatorBinding] = operatorNonces.map((n) => secp256k1.getPublicKey(n, true));
+  const adaptor = secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true);
+  const message = randomBytes(32);
+  const request = (adaptorPublicKey) => ({
+    derivation: { signingLeaf: { leafId } }, message: hex(message), verifyingKey: hex(verifyingKey),
+    operatorCommitments: [{ id: operatorId, hiding: hex(operatorHiding), binding: hex(operatorBinding) }],
+    ...(adaptorPublicKey ? { adaptorPublicKey: hex(adaptorPublicKey) } : {}),
+  });
+  const result = await root.sparkSignFrost({ signWith: sparkAddress, signatures: [request(null), request(adaptor)] });
+  assert.equal(result.activity.status, "ACTIVITY_STATUS_COMPLETED");
+  assert.equal(result.signatures.length, 2);
+
+  const frost = getSparkFrost();
+  const encodedCommitments = Buffer.concat([bytes(operatorId), operatorHiding, operatorBinding]);
+  for (const [i, withAdaptor] of [null, adaptor].entries()) {
+    const got = result.signatures[i];
+    const nonce = ["hiding", "binding"].map((label) => frostNonce(Buffer.from(userKey), `signet spark frost ${label}`,
+      message, Buffer.from(verifyingKey), withAdaptor && Buffer.from(withAdaptor), encodedCommitments));
+    const selfCommitment = { hiding: secp256k1.getPublicKey(nonce[0], true), binding: secp256k1.getPublicKey(nonce[1], true) };
+    assert.equal(got.hiding, hex(selfCommitment.hiding));
+    assert.equal(got.binding, hex(selfCommitment.binding));
+    const expected = await frost.signFrost({
+      message, keyPackage: { secretKey: userKey, publicKey: userPublic, verifyingKey },
+      nonce: { hiding: nonce[0], binding: nonce[1] }, selfCommitment,
+      statechainCommitments: { [operatorId]: { hiding: operatorHiding, binding: operatorBinding } },
+      adaptorPubKey: withAdaptor ?? undefined,
+    });
+    assert.equal(got.signatureShare, hex(expected), withAdaptor ? "with an adaptor" : "without an adaptor");
+  }
+
+  // The same request signs with the same nonces; the commitments of another operator set give others.
+  const again = await root.sparkSignFrost({ signWith: sparkAddress, signatures: [request(null)] });
+  assert.deepEqual(again.signatures[0], result.signatures[0]);
+  // The user's identifier (FROST's Identifier::derive("user"), which the wallet signs under)
+  // among the operators' is refused, naming it.
+  const [[userIdentifier]] = hash_to_field(Buffer.from("user"), 1, {
+    DST: "FROST-secp256k1-SHA256-TR-v1id", p: secp256k1.CURVE.n, m: 1, k: 128, expand: "xmd", hash: nobleSha256,
+  });
+  await assert.rejects(root.sparkSignFrost({ signWith: sparkAddress, signatures: [{ ...request(null),
+    operatorCommitments: [{ id: userIdentifier.toString(16).padStart(64, "0"), hiding: hex(operatorHiding), binding: hex(operatorBinding) }] }] }),
+  /operatorCommitments\[0\]\.id: it is the user's identifier/);
 });

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "chains/spark/ecies.hpp"
+#include "chains/spark/frost.hpp"
 #include "chains/tron/protobuf.hpp"
 #include "feldman_recovery.hpp"
 #include "support/signing_fixtures.hpp"
@@ -21,6 +22,7 @@ class SparkPolicyTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(SparkPolicyTest);
 
 const auto kK1 = crypto::Curve::kSecp256k1;
+namespace frost = signing::frost;
 
 struct KeyPair {
   crypto::SecretBytes priv = crypto::generatePrivateKey(kK1);
@@ -449,6 +451,115 @@ TEST_P(SparkPolicyTest, AClaimedLeafMovesToTheWalletsOwnKeyThroughTheOperatorsSh
                   "parameters.claim.leaves[1].leafId"));
   EXPECT_TRUE(has(refusal([&](json::Object& c) { c->set("threshold", 0); }),
                   "parameters.claim.threshold: 0"));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities);
+}
+
+TEST_P(SparkPolicyTest, FrostSharesAreDerivedFromTheRequestAndBadRequestsAreRefusedNamingTheField) {
+  TestGateway gw(GetParam(), {"signing"});
+  SparkFixture f(gw);
+  auto point = [] { return KeyPair().pub; };
+  const std::string operatorId = std::string(62, '0') + "2a";
+  auto request = [&](const json::Object& derivation) {
+    json::Object c = json::object();
+    c->set("id", operatorId);
+    c->set("hiding", point());
+    c->set("binding", point());
+    json::Array commitments = json::array();
+    commitments->add(c);
+    json::Object r = json::object();
+    r->set("derivation", derivation);
+    r->set("message", toHex(crypto::randomBytes(32)));
+    r->set("verifyingKey", point());
+    r->set("operatorCommitments", commitments);
+    return r;
+  };
+  auto derivation = [](const std::string& json) { return json::parseObject(json, "derivation"); };
+  auto intent = [&](std::vector<json::Object> requests) {
+    json::Array list = json::array();
+    for (auto& r : requests) list->add(r);
+    json::Object p = json::object();
+    p->set("signWith", f.spark);
+    p->set("signatures", list);
+    return p;
+  };
+  auto submit = [&](const json::Object& p) {
+    return f.o.root().submit("spark_sign_frost", "ACTIVITY_TYPE_SPARK_SIGN_FROST", f.o.org(), p);
+  };
+  // Every key a Spark wallet has, one request each.
+  std::vector<json::Object> requests{request(derivation(R"({"identity":{}})")),
+                                     request(derivation(R"({"signingLeaf":{"leafId":"leaf-1"}})")),
+                                     request(derivation(R"({"deposit":{}})")),
+                                     request(derivation(R"({"staticDeposit":{"index":"7"}})")),
+                                     request(derivation(R"({"htlcPreimage":{}})"))};
+  auto p = intent(requests);
+  auto signatures = resultOf(submit(p), "sparkSignFrostResult")->getArray("signatures");
+  ASSERT_EQ(signatures->size(), requests.size());
+  std::set<std::string> shares, hidings;
+  for (size_t i = 0; i < signatures->size(); ++i) {
+    auto s = signatures->getObject(static_cast<unsigned>(i));
+    EXPECT_EQ(s->getValue<std::string>("signatureShare").size(), 64u);
+    for (const char* commitment : {"hiding", "binding"}) {
+      auto bytes = fromHex(s->getValue<std::string>(commitment));
+      ASSERT_TRUE(bytes && bytes->size() == 33) << commitment;
+      EXPECT_TRUE(crypto::normalizePublicKey(kK1, *bytes)) << commitment;
+    }
+    shares.insert(s->getValue<std::string>("signatureShare"));
+    hidings.insert(s->getValue<std::string>("hiding"));
+  }
+  EXPECT_EQ(shares.size(), requests.size());
+  EXPECT_EQ(hidings.size(), requests.size());
+  // Nothing is kept between rounds: the same request (a new activity, its timestamp differs)
+  // gives the same nonces and share.
+  auto again =
+      resultOf(submit(intent({requests[1]})), "sparkSignFrostResult")->getArray("signatures");
+  EXPECT_EQ(json::stringify(again->getObject(0)), json::stringify(signatures->getObject(1)));
+
+  const int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  auto has = [](const std::string& message, const std::string& part) {
+    return message.find(part) != std::string::npos;
+  };
+  auto refusal = [&](const std::function<void(json::Object&)>& change) {
+    auto r = request(derivation(R"({"identity":{}})"));
+    change(r);
+    return refusalOf([&] { return submit(intent({r})); });
+  };
+  auto commitment0 = [](json::Object& r) {
+    return r->getArray("operatorCommitments")->getObject(0);
+  };
+  EXPECT_TRUE(has(refusal([](json::Object& r) { r->set("message", "00ff"); }),
+                  "parameters.signatures[0].message: \"00ff\" is not a hex 32-byte sighash"));
+  EXPECT_TRUE(
+      has(refusal([](json::Object& r) { r->set("verifyingKey", "02" + std::string(64, '0')); }),
+          "parameters.signatures[0].verifyingKey: not a point of secp256k1"));
+  EXPECT_TRUE(
+      has(refusal([&](json::Object& r) {
+            commitment0(r)->set("id", toHex(frost::sparkUserIdentifier().data(), 32));
+          }),
+          "parameters.signatures[0].operatorCommitments[0].id: it is the user's identifier"));
+  EXPECT_TRUE(
+      has(refusal([&](json::Object& r) { commitment0(r)->set("id", std::string(64, 'f')); }),
+          "parameters.signatures[0].operatorCommitments[0].id: not a nonzero scalar"));
+  EXPECT_TRUE(has(
+      refusal([&](json::Object& r) { r->getArray("operatorCommitments")->add(commitment0(r)); }),
+      "parameters.signatures[0].operatorCommitments[1].id: it appears twice"));
+  EXPECT_TRUE(has(refusal([&](json::Object& r) { commitment0(r)->set("binding", "zz"); }),
+                  "parameters.signatures[0].operatorCommitments[0].binding"));
+  EXPECT_TRUE(has(refusal([&](json::Object& r) {
+                    r->set("derivation", derivation(R"({"identity":{},"deposit":{}})"));
+                  }),
+                  "parameters.signatures[0].derivation: name exactly one of"));
+  EXPECT_TRUE(has(refusal([&](json::Object& r) {
+                    r->set("derivation", derivation(R"({"staticDeposit":{"index":"-1"}})"));
+                  }),
+                  "parameters.signatures[0].derivation.staticDeposit.index: -1"));
+  EXPECT_TRUE(has(refusal([](json::Object& r) { r->set("operatorCommitments", json::array()); }),
+                  "parameters.signatures[0].operatorCommitments: must not be empty"));
+  EXPECT_TRUE(has(refusalOf([&] {
+                    auto bad = intent({request(derivation(R"({"identity":{}})"))});
+                    bad->set("signWith", f.ethereum);
+                    return submit(bad);
+                  }),
+                  "is not a Spark wallet account"));
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activities);
 }
 

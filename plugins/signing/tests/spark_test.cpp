@@ -6,6 +6,7 @@
 
 #include "chains/spark/ecies.hpp"
 #include "chains/spark/feldman.hpp"
+#include "chains/spark/frost.hpp"
 #include "chains/spark/spark_keys.hpp"
 #include "feldman_recovery.hpp"
 #include "keys/addresses.hpp"
@@ -104,4 +105,88 @@ TEST(Spark, AnyThresholdOfFeldmanSharesRecoversTheSecret) {
   EXPECT_THROW(signing::feldmanSplit(secret, 4, 3), std::invalid_argument);
   EXPECT_THROW(signing::feldmanSplit(crypto::SecretBytes(Bytes(32, 0)), 2, 3),
                std::invalid_argument);
+}
+
+namespace frost = signing::frost;
+
+namespace {
+frost::Scalar scalarHex(const std::string& hex) {
+  frost::Scalar out{};
+  auto bytes = *fromHex(hex);
+  std::copy(bytes.begin(), bytes.end(), out.begin() + (32 - bytes.size()));
+  return out;
+}
+frost::Point pointHex(const std::string& hex) {
+  frost::Point out{};
+  auto bytes = *fromHex(hex);
+  std::copy(bytes.begin(), bytes.end(), out.begin());
+  return out;
+}
+crypto::SecretBytes secretHex(const std::string& hex) {
+  return crypto::SecretBytes(*fromHex(hex));
+}
+}  // namespace
+
+// The FROST(secp256k1, SHA-256, TR) test vectors of the frost-secp256k1-tr crate
+// (tests/helpers/vectors.json, the ZF FROST project): participants 1 and 3 of 2-of-3 sign
+// "test". Nonces from their randomness (H3), binding factors (H1 over H4 and H5), commitments,
+// and each signature share (the BIP-340 challenge and the even-Y rules) must be the crate's.
+TEST(SparkFrost, SharesAreTheFrostSecp256k1TrVectors) {
+  struct Signer {
+    uint8_t id;
+    std::string share, hidingRandomness, bindingRandomness, hiding, binding, hidingCommitment,
+        bindingCommitment, bindingFactorInput, bindingFactor, sigShare;
+  };
+  const std::string prefix =
+      "02f37c34b66ced1fb51c34a90bdae006901f10625cc06c4f64663b0eae87d87b4fc709887b880e002210593616e0"
+      "86c2a0652d18bad338a3d3987251602e45e0a5a875faacc4377f0b6e4638c16db01b5f88070873ee789f5e9e6ac"
+      "f91f52fdd";
+  const Signer signers[] = {
+      {1, "08f89ffe80ac94dcb920c26f3f46140bfc7f95b493f8310f5fc1ea2b01f4254c",
+       "bda8e748e599187762cff956f03dc6ea13fc8e04491a0427b7e6e78600f41c52",
+       "2ca682429bf05df435b9927b8edb1d748278f3e42fa11ef358e49bbf4a1b780d",
+       "58cd30723da418156fe9b71870a118e0bbc3d0353ba7c760f9bbc8d60c3dab29",
+       "c22289cc43b82ed938d4b2288efb7381c405fb59f5d43bddc543d98838c60b19",
+       "024e34ab3a7ad6b4563dbfe97e9f1206b3378cceb2502491ed0fb709765e1e5ba8",
+       "03d4b1f3a61dc67e64dfb4abfccabb712f1f6914a6ec9b67749d171370453192cb",
+       prefix + "030000000000000000000000000000000000000000000000000000000000000001",
+       "55a3e44879db6daf00c81eb28e828869560c0901f347baff524f1c91a6669604",
+       "2ffc305d1694fd84108b84d98306a1af807c6ad9bc3a2d8e448a09643202a15b"},
+      {3, "00e95d59dd0d46b0e303e500b62b7ccb0e555d49f5b849f5e748c071da8c0dbc",
+       "70818dd5170672c4a4285fd593d4f222417f941f3118e1244955e7a1098a35d8",
+       "74ca2da071ed4a2a6cad5087d6758b48a558ab5861c61117fee05757e4b1309e",
+       "a4109db0a5db30fac8cd1f4e272ff02e08258928f067d82c63d97279b114514a",
+       "ce3837bd963f0d81002279f7bb9eefceac64435f638885c2beae6f1dd881fd9e",
+       "02d768658a1b94225645401a1512b803657770c7a21bf9ccccccfa09930a44951b",
+       "034570a4e5217ee8770a28401185f50b4fce4d3f3933a3af9df7ab39b42381d0eb",
+       prefix + "030000000000000000000000000000000000000000000000000000000000000003",
+       "444c1cc7cfe48f4577cce65488f337a9cc8c33dea4cfa986eb590bd8e2b1fa2d",
+       "a8c392566ea29e852b4080a028bf5547166c87e703e4fb7136d4ebef65f99b3f"},
+  };
+  frost::SigningPackage package{toBytes("test"), {}, {}, std::nullopt};
+  for (const auto& s : signers) {
+    frost::Scalar id{};
+    id[31] = s.id;
+    package.group.insert(id);
+    package.commitments[id] = {pointHex(s.hidingCommitment), pointHex(s.bindingCommitment)};
+  }
+  for (const auto& s : signers) {
+    SCOPED_TRACE(static_cast<int>(s.id));
+    Bytes hidingInput = *fromHex(s.hidingRandomness + s.share);
+    Bytes bindingInput = *fromHex(s.bindingRandomness + s.share);
+    EXPECT_EQ(toHex(frost::hashToScalar("nonce", hidingInput).data(), 32), s.hiding);
+    EXPECT_EQ(toHex(frost::hashToScalar("nonce", bindingInput).data(), 32), s.binding);
+    EXPECT_EQ(toHex(frost::hashToScalar("rho", *fromHex(s.bindingFactorInput)).data(), 32),
+              s.bindingFactor);
+    frost::Nonces nonces{secretHex(s.hiding), secretHex(s.binding)};
+    auto commitment = frost::commitmentOf(nonces);
+    EXPECT_EQ(commitment.hiding, pointHex(s.hidingCommitment));
+    EXPECT_EQ(commitment.binding, pointHex(s.bindingCommitment));
+    frost::Scalar id{};
+    id[31] = s.id;
+    auto share = frost::signShare(
+        package, id, nonces, secretHex(s.share),
+        pointHex("02f37c34b66ced1fb51c34a90bdae006901f10625cc06c4f64663b0eae87d87b4f"));
+    EXPECT_EQ(toHex(share.data(), 32), s.sigShare);
+  }
 }

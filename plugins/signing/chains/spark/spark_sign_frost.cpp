@@ -1,0 +1,168 @@
+#include "chains/spark/spark_sign_frost.hpp"
+
+#include "chains/spark/spark_intent.hpp"
+#include "chains/spark/spark_keys.hpp"
+
+namespace signing {
+
+using namespace signet;
+using crypto::SecretBytes;
+using json::Object;
+
+namespace {
+struct SignatureRequest {
+  std::vector<hd::Segment> keyPath;
+  Bytes message;
+  frost::Point verifyingKey{};
+  std::map<frost::Scalar, frost::Commitment> operators;
+  std::optional<frost::Point> adaptor;
+};
+
+template <typename Fixed>
+Fixed fixedHex(const std::string& hex, const std::string& field, const char* what) {
+  auto bytes = fromHex(hex);
+  Fixed out{};
+  if (!bytes || bytes->size() != out.size())
+    throw invalidArgument("invalid field " + field + ": \"" + hex + "\" is not " + what);
+  std::copy(bytes->begin(), bytes->end(), out.begin());
+  return out;
+}
+
+frost::Point pointAt(const Object& o, const std::string& key, const std::string& path) {
+  const std::string field = path + "." + key;
+  auto point = fixedHex<frost::Point>(json::requireString(o, key, path), field,
+                                      "a hex compressed secp256k1 point (33 bytes)");
+  if (!frost::isPoint(point))
+    throw invalidArgument("invalid field " + field + ": not a point of secp256k1");
+  return point;
+}
+
+bool present(const Object& o, const char* key) {
+  return o->has(key) && !o->isNull(key);
+}
+
+// Below the account: identity 0', leaf 1'/<leaf>', deposit 2', static deposit 3'/<index>',
+// HTLC preimage 4' (the Spark SDK's DefaultSparkKeysGenerator).
+std::vector<hd::Segment> keyPathOf(const Object& derivation, uint32_t account,
+                                   const std::string& path) {
+  std::vector<hd::Segment> base{{kSparkPurpose, true}, {account, true}};
+  auto leaf = json::optionalObject(derivation, "signingLeaf", path);
+  auto staticDeposit = json::optionalObject(derivation, "staticDeposit", path);
+  int named = 0;
+  for (const char* kind : {"identity", "signingLeaf", "deposit", "staticDeposit", "htlcPreimage"})
+    named += present(derivation, kind) ? 1 : 0;
+  if (named != 1)
+    throw invalidArgument("invalid field " + path +
+                          ": name exactly one of identity, signingLeaf, deposit, staticDeposit, "
+                          "htlcPreimage");
+  if (leaf) {
+    std::string id = json::requireString(leaf, "leafId", path + ".signingLeaf");
+    if (id.empty()) throw invalidArgument("invalid field " + path + ".signingLeaf.leafId: empty");
+    return sparkLeafPath(account, id);
+  }
+  if (staticDeposit) {
+    auto given = json::optionalInt64String(staticDeposit, "index", path + ".staticDeposit");
+    if (!given) throw invalidArgument("missing required field " + path + ".staticDeposit.index");
+    int64_t index = *given;
+    if (index < 0 || index >= 0x80000000LL)
+      throw invalidArgument("invalid field " + path + ".staticDeposit.index: " +
+                            std::to_string(index) + " (expected 0 to 2^31 − 1)");
+    base.push_back({3, true});
+    base.push_back({static_cast<uint32_t>(index), true});
+    return base;
+  }
+  base.push_back({present(derivation, "identity")  ? 0u
+                  : present(derivation, "deposit") ? 2u
+                                                   : 4u,
+                  true});
+  return base;
+}
+
+SignatureRequest readRequest(const Object& r, const std::string& at, uint32_t account) {
+  SignatureRequest out;
+  out.keyPath = keyPathOf(json::requireObject(r, "derivation", at), account, at + ".derivation");
+  auto message = fixedHex<frost::Scalar>(json::requireString(r, "message", at), at + ".message",
+                                         "a hex 32-byte sighash");
+  out.message.assign(message.begin(), message.end());
+  out.verifyingKey = pointAt(r, "verifyingKey", at);
+  std::string adaptor = json::optionalString(r, "adaptorPublicKey", at).value_or("");
+  if (!adaptor.empty()) out.adaptor = pointAt(r, "adaptorPublicKey", at);
+  eachEntry(r, "operatorCommitments", at, kMaxSparkOperators,
+            [&](const Object& c, const std::string& ct) {
+              auto id = fixedHex<frost::Scalar>(json::requireString(c, "id", ct), ct + ".id",
+                                                "a hex 32-byte identifier");
+              if (!frost::isScalar(id))
+                throw invalidArgument("invalid field " + ct +
+                                      ".id: not a nonzero scalar below the group order");
+              if (id == frost::sparkUserIdentifier())
+                throw invalidArgument("invalid field " + ct +
+                                      ".id: it is the user's identifier, which the wallet signs "
+                                      "under; the commitments are the other participants'");
+              if (!out.operators
+                       .emplace(id, frost::Commitment{pointAt(c, "hiding", ct),
+                                                      pointAt(c, "binding", ct)})
+                       .second)
+                throw invalidArgument("invalid field " + ct + ".id: it appears twice");
+            });
+  return out;
+}
+
+}  // namespace
+
+frost::Nonces sparkFrostNonces(const SecretBytes& key, const Bytes& message,
+                               const frost::Point& verifyingKey,
+                               const std::optional<frost::Point>& adaptor,
+                               const Bytes& operatorCommitments) {
+  auto nonce = [&](const std::string& label) {
+    Bytes bound(label.begin(), label.end());
+    bound.insert(bound.end(), message.begin(), message.end());
+    bound.insert(bound.end(), verifyingKey.begin(), verifyingKey.end());
+    if (adaptor) bound.insert(bound.end(), adaptor->begin(), adaptor->end());
+    bound.insert(bound.end(), operatorCommitments.begin(), operatorCommitments.end());
+    auto seed = crypto::hmacSha256(key.bytes(), bound.data(), bound.size());
+    Bytes input(seed.begin(), seed.end());
+    input.insert(input.end(), key.bytes().begin(), key.bytes().end());
+    auto scalar = frost::hashToScalar("nonce", input);
+    crypto::wipe(input.data(), input.size());
+    crypto::wipe(seed.data(), seed.size());
+    SecretBytes out(Bytes(scalar.begin(), scalar.end()));
+    crypto::wipe(scalar.data(), scalar.size());
+    return out;
+  };
+  return {nonce("signet spark frost hiding"), nonce("signet spark frost binding")};
+}
+
+Object sparkSignFrost(ActivityContext& ctx, const Object& p) {
+  SparkWallet wallet = openSparkWallet(ctx, p);
+  std::vector<SignatureRequest> requests;
+  eachEntry(p, "signatures", "parameters", kMaxSparkLeaves,
+            [&](const Object& r, const std::string& at) {
+              requests.push_back(readRequest(r, at, wallet.account));
+            });
+  json::Array signatures = json::array();
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const SignatureRequest& r = requests[i];
+    SecretBytes key = hd::derive(crypto::Curve::kSecp256k1, wallet.seed, r.keyPath).privateKey;
+    frost::Nonces nonces = sparkFrostNonces(key, r.message, r.verifyingKey, r.adaptor,
+                                            frost::encodeCommitments(r.operators));
+    frost::Scalar share{};
+    try {
+      share =
+          frost::signAsSparkUser(r.message, key, nonces, r.verifyingKey, r.operators, r.adaptor);
+    } catch (const std::invalid_argument& e) {  // a sum at the identity: points chosen to cancel
+      throw invalidArgument("invalid field parameters.signatures[" + std::to_string(i) +
+                            "]: " + e.what());
+    }
+    frost::Commitment own = frost::commitmentOf(nonces);
+    Object out = json::object();
+    out->set("signatureShare", toHex(share.data(), share.size()));
+    out->set("hiding", toHex(own.hiding.data(), own.hiding.size()));
+    out->set("binding", toHex(own.binding.data(), own.binding.size()));
+    signatures->add(out);
+  }
+  Object out = json::object();
+  out->set("signatures", signatures);
+  return out;
+}
+
+}  // namespace signing
