@@ -250,7 +250,8 @@ test("spark_claim_transfer takes a leaf the Spark SDK sent and shares the tweak 
 // The gateway's FROST nonces for one request (docs/signing.md): H3 of an HMAC over everything
 // the share depends on, then the key; H3 here is noble's hash_to_field.
 const frostNonce = (key, label, message, verifyingKey, adaptor, commitments) => {
-  const bound = Buffer.concat([Buffer.from(label), message, verifyingKey, adaptor ?? Buffer.alloc(0), commitments]);
+  const bound = Buffer.concat([Buffer.from(label), message, verifyingKey,
+    adaptor ? Buffer.concat([Buffer.from([1]), adaptor]) : Buffer.from([0]), commitments]);
   const seed = createHmac("sha256", key).update(bound).digest();
   const [[scalar]] = hash_to_field(Buffer.concat([seed, key]), 1, {
     DST: "FROST-secp256k1-SHA256-TR-v1nonce", p: secp256k1.CURVE.n, m: 1, k: 128, expand: "xmd", hash: nobleSha256,
@@ -258,55 +259,73 @@ const frostNonce = (key, label, message, verifyingKey, adaptor, commitments) => 
   return bytes(scalar.toString(16).padStart(64, "0"));
 };
 
-test("spark_sign_frost gives the share and commitments the Spark SDK's own user signer computes, with and without an adaptor", async () => {
+// BIP-341's key-path tweak with no script tree, as the operators' group key is tweaked.
+const taprootKey = (point) => {
+  const even = point.hasEvenY() ? point : point.negate();
+  const t = BigInt("0x" + hex(schnorr.utils.taggedHash("TapTweak", even.toRawBytes(true).slice(1)))) % secp256k1.CURVE.n;
+  return even.add(secp256k1.ProjectivePoint.BASE.multiply(t));
+};
+
+test("spark_sign_frost gives the shares and commitments the Spark SDK's own user signer computes, for either parity of the group key and its tweak, with and without an adaptor", async () => {
   const leafId = randomUUID();
   const userKey = await sdkSigner.getSigningPrivateKeyFromDerivation({ type: KeyDerivationType.LEAF, path: leafId });
   const userPublic = secp256k1.getPublicKey(userKey, true);
-  // One operator group: its key, and its commitments under an identifier of its own.
-  const operatorKey = secp256k1.utils.randomPrivateKey();
-  const verifyingKey = secp256k1.ProjectivePoint.fromHex(userPublic)
-    .add(secp256k1.ProjectivePoint.fromPrivateKey(operatorKey)).toRawBytes(true);
-  const operatorId = "00".repeat(31) + "01";
-  const operatorNonces = [secp256k1.utils.randomPrivateKey(), secp256k1.utils.randomPrivateKey()];
-  const [operatorHiding, operatorBinding] = operatorNonces.map((n) => secp256k1.getPublicKey(n, true));
-  const adaptor = secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true);
-  const message = randomBytes(32);
-  const request = (adaptorPublicKey) => ({
-    derivation: { signingLeaf: { leafId } }, message: hex(message), verifyingKey: hex(verifyingKey),
-    operatorCommitments: [{ id: operatorId, hiding: hex(operatorHiding), binding: hex(operatorBinding) }],
-    ...(adaptorPublicKey ? { adaptorPublicKey: hex(adaptorPublicKey) } : {}),
+  const userPoint = secp256k1.ProjectivePoint.fromHex(userPublic);
+  // For each parity of the group key V = P_operators + P_user and of its Taproot tweak (the
+  // signer negates its share for each odd one), an operator key that gives it, and four
+  // requests with fresh commitments (whose group commitment's parity varies), two with an
+  // adaptor. Each operator signs under an identifier of its own.
+  const requests = [];
+  for (const [vOdd, pOdd] of [[false, false], [false, true], [true, false], [true, true]]) {
+    let verifyingKey;
+    for (;;) {
+      const v = userPoint.add(secp256k1.ProjectivePoint.fromPrivateKey(secp256k1.utils.randomPrivateKey()));
+      if (v.hasEvenY() !== vOdd && taprootKey(v).hasEvenY() !== pOdd) { verifyingKey = v.toRawBytes(true); break; }
+    }
+    for (let i = 0; i < 4; ++i) {
+      const point = () => secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true);
+      requests.push({
+        message: randomBytes(32), verifyingKey, operatorId: hex(randomBytes(31)).padStart(64, "0"),
+        hiding: point(), binding: point(), adaptor: i % 2 ? point() : null,
+      });
+    }
+  }
+  const wire = (r) => ({
+    derivation: { signingLeaf: { leafId } }, message: hex(r.message), verifyingKey: hex(r.verifyingKey),
+    operatorCommitments: [{ id: r.operatorId, hiding: hex(r.hiding), binding: hex(r.binding) }],
+    ...(r.adaptor ? { adaptorPublicKey: hex(r.adaptor) } : {}),
   });
-  const result = await root.sparkSignFrost({ signWith: sparkAddress, signatures: [request(null), request(adaptor)] });
+  const result = await root.sparkSignFrost({ signWith: sparkAddress, signatures: requests.map(wire) });
   assert.equal(result.activity.status, "ACTIVITY_STATUS_COMPLETED");
-  assert.equal(result.signatures.length, 2);
+  assert.equal(result.signatures.length, requests.length);
 
   const frost = getSparkFrost();
-  const encodedCommitments = Buffer.concat([bytes(operatorId), operatorHiding, operatorBinding]);
-  for (const [i, withAdaptor] of [null, adaptor].entries()) {
+  for (const [i, r] of requests.entries()) {
     const got = result.signatures[i];
+    const commitments = Buffer.concat([bytes(r.operatorId), r.hiding, r.binding]);
     const nonce = ["hiding", "binding"].map((label) => frostNonce(Buffer.from(userKey), `signet spark frost ${label}`,
-      message, Buffer.from(verifyingKey), withAdaptor && Buffer.from(withAdaptor), encodedCommitments));
+      r.message, Buffer.from(r.verifyingKey), r.adaptor && Buffer.from(r.adaptor), commitments));
     const selfCommitment = { hiding: secp256k1.getPublicKey(nonce[0], true), binding: secp256k1.getPublicKey(nonce[1], true) };
-    assert.equal(got.hiding, hex(selfCommitment.hiding));
-    assert.equal(got.binding, hex(selfCommitment.binding));
+    assert.equal(got.hiding, hex(selfCommitment.hiding), `request ${i}`);
+    assert.equal(got.binding, hex(selfCommitment.binding), `request ${i}`);
     const expected = await frost.signFrost({
-      message, keyPackage: { secretKey: userKey, publicKey: userPublic, verifyingKey },
+      message: r.message, keyPackage: { secretKey: userKey, publicKey: userPublic, verifyingKey: r.verifyingKey },
       nonce: { hiding: nonce[0], binding: nonce[1] }, selfCommitment,
-      statechainCommitments: { [operatorId]: { hiding: operatorHiding, binding: operatorBinding } },
-      adaptorPubKey: withAdaptor ?? undefined,
+      statechainCommitments: { [r.operatorId]: { hiding: r.hiding, binding: r.binding } },
+      adaptorPubKey: r.adaptor ?? undefined,
     });
-    assert.equal(got.signatureShare, hex(expected), withAdaptor ? "with an adaptor" : "without an adaptor");
+    assert.equal(got.signatureShare, hex(expected), `request ${i}`);
   }
 
-  // The same request signs with the same nonces; the commitments of another operator set give others.
-  const again = await root.sparkSignFrost({ signWith: sparkAddress, signatures: [request(null)] });
+  // The same request signs with the same nonces.
+  const again = await root.sparkSignFrost({ signWith: sparkAddress, signatures: [wire(requests[0])] });
   assert.deepEqual(again.signatures[0], result.signatures[0]);
   // The user's identifier (FROST's Identifier::derive("user"), which the wallet signs under)
   // among the operators' is refused, naming it.
   const [[userIdentifier]] = hash_to_field(Buffer.from("user"), 1, {
     DST: "FROST-secp256k1-SHA256-TR-v1id", p: secp256k1.CURVE.n, m: 1, k: 128, expand: "xmd", hash: nobleSha256,
   });
-  await assert.rejects(root.sparkSignFrost({ signWith: sparkAddress, signatures: [{ ...request(null),
-    operatorCommitments: [{ id: userIdentifier.toString(16).padStart(64, "0"), hiding: hex(operatorHiding), binding: hex(operatorBinding) }] }] }),
+  await assert.rejects(root.sparkSignFrost({ signWith: sparkAddress, signatures: [{ ...wire(requests[0]),
+    operatorCommitments: [{ id: userIdentifier.toString(16).padStart(64, "0"), hiding: hex(requests[0].hiding), binding: hex(requests[0].binding) }] }] }),
   /operatorCommitments\[0\]\.id: it is the user's identifier/);
 });

@@ -457,19 +457,22 @@ TEST_P(SparkPolicyTest, AClaimedLeafMovesToTheWalletsOwnKeyThroughTheOperatorsSh
 TEST_P(SparkPolicyTest, FrostSharesAreDerivedFromTheRequestAndBadRequestsAreRefusedNamingTheField) {
   TestGateway gw(GetParam(), {"signing"});
   SparkFixture f(gw);
-  auto point = [] { return KeyPair().pub; };
-  const std::string operatorId = std::string(62, '0') + "2a";
+  // One message, group key and operator commitment for every request: what differs between
+  // them is the key that signs.
+  const std::string operatorId = std::string(62, '0') + "2a", hiding = KeyPair().pub,
+                    binding = KeyPair().pub, verifyingKey = KeyPair().pub,
+                    message = toHex(crypto::randomBytes(32));
   auto request = [&](const json::Object& derivation) {
     json::Object c = json::object();
     c->set("id", operatorId);
-    c->set("hiding", point());
-    c->set("binding", point());
+    c->set("hiding", hiding);
+    c->set("binding", binding);
     json::Array commitments = json::array();
     commitments->add(c);
     json::Object r = json::object();
     r->set("derivation", derivation);
-    r->set("message", toHex(crypto::randomBytes(32)));
-    r->set("verifyingKey", point());
+    r->set("message", message);
+    r->set("verifyingKey", verifyingKey);
     r->set("operatorCommitments", commitments);
     return r;
   };
@@ -485,7 +488,7 @@ TEST_P(SparkPolicyTest, FrostSharesAreDerivedFromTheRequestAndBadRequestsAreRefu
   auto submit = [&](const json::Object& p) {
     return f.o.root().submit("spark_sign_frost", "ACTIVITY_TYPE_SPARK_SIGN_FROST", f.o.org(), p);
   };
-  // Every key a Spark wallet has, one request each.
+  // Every key a Spark wallet has, one request each: five keys, so five nonces and shares.
   std::vector<json::Object> requests{request(derivation(R"({"identity":{}})")),
                                      request(derivation(R"({"signingLeaf":{"leafId":"leaf-1"}})")),
                                      request(derivation(R"({"deposit":{}})")),

@@ -4,10 +4,13 @@
 // checked by Lagrange interpolation at 0 with OpenSSL's big numbers.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "chains/spark/ecies.hpp"
 #include "chains/spark/feldman.hpp"
 #include "chains/spark/frost.hpp"
 #include "chains/spark/spark_keys.hpp"
+#include "chains/spark/spark_sign_frost.hpp"
 #include "feldman_recovery.hpp"
 #include "keys/addresses.hpp"
 #include "signet/error.hpp"
@@ -189,4 +192,39 @@ TEST(SparkFrost, SharesAreTheFrostSecp256k1TrVectors) {
         pointHex("02f37c34b66ced1fb51c34a90bdae006901f10625cc06c4f64663b0eae87d87b4f"));
     EXPECT_EQ(toHex(share.data(), 32), s.sigShare);
   }
+}
+
+// spark_sign_frost's nonces are derived from everything its share depends on: the same inputs
+// give the same nonces, and a change to any one of them gives others, so that no nonce is used
+// for two challenges. Hiding and binding nonces differ.
+TEST(SparkFrost, NoncesFollowEveryInputOfTheShare) {
+  auto key = crypto::generatePrivateKey(Curve::kSecp256k1);
+  auto otherKey = crypto::generatePrivateKey(Curve::kSecp256k1);
+  Bytes message(32, 7), otherMessage(32, 8);
+  auto point = [] {
+    return pointHex(toHex(crypto::publicKeyFromPrivate(
+        Curve::kSecp256k1, crypto::generatePrivateKey(Curve::kSecp256k1))));
+  };
+  frost::Point verifyingKey = point(), otherVerifyingKey = point(), adaptor = point();
+  Bytes commitments(98, 1), otherCommitments(98, 2);
+  auto nonces = [](const frost::Nonces& n) {
+    return toHex(n.hiding.bytes()) + toHex(n.binding.bytes());
+  };
+  const std::string base =
+      nonces(signing::sparkFrostNonces(key, message, verifyingKey, std::nullopt, commitments));
+  EXPECT_EQ(
+      nonces(signing::sparkFrostNonces(key, message, verifyingKey, std::nullopt, commitments)),
+      base);
+  const std::string changed[] = {
+      nonces(signing::sparkFrostNonces(otherKey, message, verifyingKey, std::nullopt, commitments)),
+      nonces(signing::sparkFrostNonces(key, otherMessage, verifyingKey, std::nullopt, commitments)),
+      nonces(signing::sparkFrostNonces(key, message, otherVerifyingKey, std::nullopt, commitments)),
+      nonces(signing::sparkFrostNonces(key, message, verifyingKey, adaptor, commitments)),
+      nonces(signing::sparkFrostNonces(key, message, verifyingKey, std::nullopt, otherCommitments)),
+  };
+  std::set<std::string> all{base};
+  for (const auto& n : changed) all.insert(n);
+  EXPECT_EQ(all.size(), 6u);
+  auto n = signing::sparkFrostNonces(key, message, verifyingKey, std::nullopt, commitments);
+  EXPECT_NE(n.hiding.bytes(), n.binding.bytes());
 }

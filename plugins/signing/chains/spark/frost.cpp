@@ -15,8 +15,8 @@ using crypto::SecretBytes;
 namespace {
 constexpr std::string_view kContext = "FROST-secp256k1-SHA256-TR-v1";
 
-// Scalars mod n with OpenSSL's big numbers; every value is cleared when freed, since nonces
-// and shares pass through.
+// Public scalars mod n (hash outputs, identifiers, λ) with OpenSSL's big numbers, which are
+// not constant-time: no secret goes through them.
 struct BnFree {
   void operator()(BIGNUM* b) const { BN_clear_free(b); }
 };
@@ -27,7 +27,7 @@ struct CtxFree {
 
 class ModN {
  public:
-  ModN() : ctx_(BN_CTX_secure_new()) {
+  ModN() : ctx_(BN_CTX_new()) {
     static const uint8_t order[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
                                       0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b,
@@ -37,7 +37,7 @@ class ModN {
   }
   // Any big-endian bytes, reduced mod n.
   Bn of(const uint8_t* data, size_t size) {
-    Bn v(BN_secure_new());
+    Bn v(BN_new());
     if (!v || !BN_bin2bn(data, static_cast<int>(size), v.get()) ||
         !BN_nnmod(v.get(), v.get(), n_.get(), ctx_.get()))
       throw std::runtime_error("frost: scalar arithmetic failed");
@@ -45,15 +45,8 @@ class ModN {
   }
   Bn of(const Scalar& s) { return of(s.data(), s.size()); }
   Bn of(const SecretBytes& s) { return of(s.bytes().data(), s.size()); }
-  Bn add(const Bn& a, const Bn& b) { return op(a, b, BN_mod_add); }
   Bn sub(const Bn& a, const Bn& b) { return op(a, b, BN_mod_sub); }
   Bn mul(const Bn& a, const Bn& b) { return op(a, b, BN_mod_mul); }
-  Bn neg(const Bn& a) {
-    Bn zero(BN_secure_new());
-    if (!zero) throw std::bad_alloc();
-    BN_zero(zero.get());
-    return sub(zero, a);
-  }
   Bn inverse(const Bn& a) {
     Bn v(BN_mod_inverse(nullptr, a.get(), n_.get(), ctx_.get()));
     if (!v) throw std::runtime_error("frost: a zero denominator (repeated identifier)");
@@ -68,7 +61,7 @@ class ModN {
  private:
   using Op = int (*)(BIGNUM*, const BIGNUM*, const BIGNUM*, const BIGNUM*, BN_CTX*);
   Bn op(const Bn& a, const Bn& b, Op f) {
-    Bn v(BN_secure_new());
+    Bn v(BN_new());
     if (!v || !f(v.get(), a.get(), b.get(), n_.get(), ctx_.get()))
       throw std::runtime_error("frost: scalar arithmetic failed");
     return v;
@@ -108,12 +101,36 @@ Point times(const Point& p, const Scalar& s) {
     throw std::invalid_argument("frost: a zero scalar");
   return serialize(key);
 }
-Point generatorTimes(const uint8_t* scalar) {
-  secp256k1_pubkey key;
-  if (!secp256k1_ec_pubkey_create(k1(), &key, scalar))
-    throw std::invalid_argument("frost: a zero scalar");
-  return serialize(key);
+Point pointOf(const Bytes& compressed) {
+  if (compressed.size() != 33) throw std::runtime_error("frost: a point is not compressed");
+  Point out{};
+  std::copy(compressed.begin(), compressed.end(), out.begin());
+  return out;
 }
+
+// Arithmetic on secrets (nonces, the signing share) is the SDK's, constant-time in
+// libsecp256k1; what is public (binding factors, the challenge, λ) is OpenSSL's. A zero result,
+// which these sums reach with negligible probability, is a failure, not a retry.
+SecretBytes secretOf(const Scalar& s) {
+  return SecretBytes(Bytes(s.begin(), s.end()));
+}
+SecretBytes copyOf(const SecretBytes& s) {
+  return SecretBytes(Bytes(s.bytes()));
+}
+SecretBytes checked(std::optional<SecretBytes> v) {
+  if (!v) throw std::runtime_error("frost: a scalar came out zero");
+  return std::move(*v);
+}
+SecretBytes plus(const SecretBytes& a, const SecretBytes& b) {
+  return checked(crypto::addScalarsSecp256k1(a, b));
+}
+SecretBytes product(const SecretBytes& a, const SecretBytes& b) {
+  return checked(crypto::mulScalarsSecp256k1(a, b));
+}
+SecretBytes minus(const SecretBytes& a) {
+  return checked(crypto::negateScalarSecp256k1(a));
+}
+
 bool oddY(const Point& p) {
   return p[0] == 0x03;
 }
@@ -165,25 +182,32 @@ crypto::Digest contextHash(std::string_view tag, const Bytes& message) {
 
 Scalar hashToScalar(std::string_view tag, const Bytes& message) {
   // expand_message_xmd(SHA-256) to 48 bytes (L for a 256-bit order at k = 128), then mod n.
+  // The message may hold a secret (H3's holds the signing key): every buffer is sized once and
+  // wiped.
   Bytes dst(kContext.begin(), kContext.end());
   dst.insert(dst.end(), tag.begin(), tag.end());
   dst.push_back(static_cast<uint8_t>(dst.size()));
-  Bytes first(64, 0);
+  Bytes first, second, third, okm;
+  crypto::Digest b0{}, b1{}, b2{};
+  crypto::WipeOnExit w1(first), w2(second), w3(third), w4(okm);
+  crypto::WipeOnExit w5(b0), w6(b1), w7(b2);
+  first.reserve(64 + message.size() + 3 + dst.size());
+  first.assign(64, 0);
   append(first, message);
   first.insert(first.end(), {0, 48, 0});
   append(first, dst);
-  auto b0 = crypto::sha256(first);
-  Bytes second;
+  b0 = crypto::sha256(first);
+  second.reserve(32 + 1 + dst.size());
   append(second, b0);
   second.push_back(1);
   append(second, dst);
-  auto b1 = crypto::sha256(second);
-  Bytes third;
+  b1 = crypto::sha256(second);
+  third.reserve(32 + 1 + dst.size());
   for (size_t i = 0; i < 32; ++i) third.push_back(b0[i] ^ b1[i]);
   third.push_back(2);
   append(third, dst);
-  auto b2 = crypto::sha256(third);
-  Bytes okm;
+  b2 = crypto::sha256(third);
+  okm.reserve(48);
   append(okm, b1);
   append(okm, b2.data(), 16);
   ModN mod;
@@ -199,6 +223,7 @@ Bytes encodeCommitments(const std::map<Scalar, Commitment>& commitments) {
   }
   return out;
 }
+
 Scalar derivedIdentifier(std::string_view label) {
   return hashToScalar("id", Bytes(label.begin(), label.end()));
 }
@@ -213,8 +238,8 @@ bool isPoint(const Point& bytes) {
 }
 
 Commitment commitmentOf(const Nonces& nonces) {
-  return {generatorTimes(nonces.hiding.bytes().data()),
-          generatorTimes(nonces.binding.bytes().data())};
+  return {pointOf(crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, nonces.hiding)),
+          pointOf(crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, nonces.binding))};
 }
 
 Scalar signShare(const SigningPackage& package, const Scalar& self, const Nonces& nonces,
@@ -223,10 +248,10 @@ Scalar signShare(const SigningPackage& package, const Scalar& self, const Nonces
     throw std::invalid_argument("frost: the signer is not in the signing package");
   ModN mod;
   // pre_sign: a BIP-340 key is even, so an odd verifying key negates the share with it.
-  Bn share = mod.of(signingShare);
+  SecretBytes share = copyOf(signingShare);
   Point key = verifyingKey;
   if (oddY(key)) {
-    share = mod.neg(share);
+    share = minus(share);
     key = negated(key);
   }
   // Binding factors: ρ_i = H1(key ‖ H4(m) ‖ H5(commitments) ‖ i), for every signer.
@@ -256,16 +281,18 @@ Scalar signShare(const SigningPackage& package, const Scalar& self, const Nonces
   append(challengeInput, xOf(*groupCommitment), 32);
   append(challengeInput, xOf(key), 32);
   append(challengeInput, package.message);
-  Bn challenge = mod.of(taggedScalar("BIP0340/challenge", challengeInput, mod));
+  Scalar challenge = taggedScalar("BIP0340/challenge", challengeInput, mod);
   // An odd R is negated in the signature, so the nonces that sum to it are too.
-  Bn hiding = mod.of(nonces.hiding), binding = mod.of(nonces.binding);
+  SecretBytes hiding = copyOf(nonces.hiding), binding = copyOf(nonces.binding);
   if (oddY(*groupCommitment)) {
-    hiding = mod.neg(hiding);
-    binding = mod.neg(binding);
+    hiding = minus(hiding);
+    binding = minus(binding);
   }
-  Bn z = mod.add(mod.add(hiding, mod.mul(binding, mod.of(ownRho))),
-                 mod.mul(mod.mul(lambda, share), challenge));
-  return ModN::bytes(z);
+  SecretBytes z = plus(plus(hiding, product(binding, secretOf(ownRho))),
+                       product(product(share, secretOf(ModN::bytes(lambda))), secretOf(challenge)));
+  Scalar out{};
+  std::copy(z.bytes().begin(), z.bytes().end(), out.begin());
+  return out;
 }
 
 const Scalar& sparkUserIdentifier() {
@@ -282,16 +309,13 @@ Scalar signAsSparkUser(const Bytes& message, const SecretBytes& key, const Nonce
   ModN mod;
   // The user's share follows the untweaked group key's parity; its key package then verifies
   // under the tweaked key P = even(V) + t·G, t = H_TapTweak(V.x) (BIP-341, no script tree).
-  Bn share = mod.of(key);
-  if (oddY(verifyingKey)) share = mod.neg(share);
+  SecretBytes signingShare = oddY(verifyingKey) ? minus(key) : copyOf(key);
   Scalar tweak = taggedScalar("TapTweak", Bytes(xOf(verifyingKey), xOf(verifyingKey) + 32), mod);
   Point tweaked =
-      add(oddY(verifyingKey) ? negated(verifyingKey) : verifyingKey, generatorTimes(tweak.data()));
+      add(oddY(verifyingKey) ? negated(verifyingKey) : verifyingKey,
+          pointOf(crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, secretOf(tweak))));
   SigningPackage package{message, operators, {user}, adaptor};
   package.commitments[user] = commitmentOf(nonces);
-  Scalar shareBytes = ModN::bytes(share);
-  SecretBytes signingShare(Bytes(shareBytes.begin(), shareBytes.end()));
-  crypto::wipe(shareBytes.data(), shareBytes.size());
   return signShare(package, user, nonces, signingShare, tweaked);
 }
 

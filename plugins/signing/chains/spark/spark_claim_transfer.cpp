@@ -60,18 +60,22 @@ Claim readClaim(const Object& p) {
   return out;
 }
 
-// The leaf key the sender sealed to this wallet, once the sender's signature over it holds.
-SecretBytes openInbound(const Claim& claim, size_t i, const SecretBytes& identity) {
+// The sender identity key's signature over a leaf: checked for every leaf before any is opened.
+void checkSender(const Claim& claim, size_t i) {
   const InboundLeaf& leaf = claim.leaves[i];
-  const std::string lf = "parameters.claim.leaves[" + std::to_string(i) + "]";
   Bytes signed_ = toBytes(leaf.id + claim.transferId);
   signed_.insert(signed_.end(), leaf.ciphertext.begin(), leaf.ciphertext.end());
   if (!crypto::verifyEcdsa(kK1, claim.senderKey, crypto::sha256(signed_), leaf.senderSignature))
-    throw invalidArgument("invalid field " + lf +
-                          ".senderSignature: it does not verify over sha256(leafId ‖ transferId ‖ "
+    throw invalidArgument("invalid field parameters.claim.leaves[" + std::to_string(i) +
+                          "].senderSignature: it does not verify over sha256(leafId ‖ transferId ‖ "
                           "ciphertext) with senderIdentityPublicKey " +
                           toHex(claim.senderKey));
-  auto opened = eciesDecrypt(identity, leaf.ciphertext);
+}
+
+// The leaf key the sender sealed to this wallet's identity key.
+SecretBytes openInbound(const Claim& claim, size_t i, const SecretBytes& identity) {
+  const std::string lf = "parameters.claim.leaves[" + std::to_string(i) + "]";
+  auto opened = eciesDecrypt(identity, claim.leaves[i].ciphertext);
   if (!opened)
     throw invalidArgument("invalid field " + lf +
                           ".ciphertext: it does not open with this wallet's identity key");
@@ -85,9 +89,10 @@ SecretBytes openInbound(const Claim& claim, size_t i, const SecretBytes& identit
 
 Object sparkClaimTransfer(ActivityContext& ctx, const Object& p) {
   Claim claim = readClaim(p);
+  for (size_t i = 0; i < claim.leaves.size(); ++i) checkSender(claim, i);
   SparkWallet wallet = openSparkWallet(ctx, p);
 
-  std::vector<std::vector<VerifiableShare>> shares;  // per leaf, per operator
+  std::vector<OperatorShares> shares;  // per leaf
   json::Array newLeafPublicKeys = json::array();
   for (size_t i = 0; i < claim.leaves.size(); ++i) {
     const std::string& id = claim.leaves[i].id;
@@ -102,7 +107,7 @@ Object sparkClaimTransfer(ActivityContext& ctx, const Object& p) {
     Bytes message;  // ClaimLeafKeyTweaks: field 1 repeated, one per leaf
     crypto::WipeOnExit wipeMessage(message);
     for (size_t l = 0; l < claim.leaves.size(); ++l) {
-      Bytes tweak = leafKeyTweakHead(claim.leaves[l].id, claim.operators, shares[l], o);
+      Bytes tweak = leafKeyTweakHead(claim.leaves[l].id, shares[l], o);
       crypto::WipeOnExit wipeTweak(tweak);
       appendProtoBytes(message, 1, tweak);
     }

@@ -93,30 +93,30 @@ crypto::SecretBytes leafKeyTweak(const crypto::SecretBytes& from, const crypto::
                                  const std::string& leafId) {
   auto negated = crypto::negateScalarSecp256k1(to);
   auto tweak = negated ? crypto::addScalarsSecp256k1(from, *negated) : std::nullopt;
-  if (!tweak)  // two derivations whose keys coincide: 2^-31 per pair of leaf ids
-    throw failedPrecondition("leaf " + leafId + ": the old and new leaf keys are the same key");
+  if (!tweak)
+    throw failedPrecondition("leaf " + leafId +
+                             ": the key it moves from and the key it moves to are the same key");
   return std::move(*tweak);
 }
 
-std::vector<VerifiableShare> splitFor(const SparkOperators& operators,
-                                      const crypto::SecretBytes& secret) {
-  return feldmanSplit(secret, operators.threshold,
-                      static_cast<uint32_t>(operators.recipients.size()));
+OperatorShares splitFor(const SparkOperators& operators, const crypto::SecretBytes& secret) {
+  OperatorShares out{
+      feldmanSplit(secret, operators.threshold, static_cast<uint32_t>(operators.recipients.size())),
+      {}};
+  for (size_t k = 0; k < operators.recipients.size(); ++k)
+    out.points[operators.recipients[k].id] =
+        crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, out.shares[k].share);
+  return out;
 }
 
-Bytes leafKeyTweakHead(const std::string& leafId, const SparkOperators& operators,
-                       const std::vector<VerifiableShare>& shares, size_t forOperator) {
-  Bytes secretShare = secretShareMessage(shares[forOperator]);
+Bytes leafKeyTweakHead(const std::string& leafId, const OperatorShares& split, size_t forOperator) {
+  Bytes secretShare = secretShareMessage(split.shares[forOperator]);
   crypto::WipeOnExit wipeShare(secretShare);
   Bytes out;
   appendProtoBytes(out, 1, toBytes(leafId));
   appendProtoBytes(out, 2, secretShare);
-  // A protobuf map is written in any order; by operator id, as the SDK's readers do not care.
-  std::map<std::string, Bytes> points;
-  for (size_t k = 0; k < operators.recipients.size(); ++k)
-    points[operators.recipients[k].id] =
-        crypto::publicKeyFromPrivate(crypto::Curve::kSecp256k1, shares[k].share);
-  for (const auto& [operatorId, point] : points) {
+  // A protobuf map may be written in any order; this is by operator id.
+  for (const auto& [operatorId, point] : split.points) {
     Bytes entry;
     appendProtoBytes(entry, 1, toBytes(operatorId));
     appendProtoBytes(entry, 2, point);

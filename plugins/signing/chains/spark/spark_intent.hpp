@@ -73,17 +73,22 @@ void eachEntry(const signet::json::Object& o, const std::string& key, const std:
 SparkOperators readOperators(const signet::json::Object& o, const std::string& path);
 
 // The leaf key tweak `from` − `to` (mod n), which the operators apply to their shares of a leaf;
-// FailedPrecondition naming the leaf when the two keys are the same.
+// FailedPrecondition naming the leaf when the two keys are the same (two leaf ids whose keys
+// coincide, 2^-31 a pair, or an inbound key that is already the wallet's).
 signet::crypto::SecretBytes leafKeyTweak(const signet::crypto::SecretBytes& from,
                                          const signet::crypto::SecretBytes& to,
                                          const std::string& leafId);
-// A Feldman split of `secret` for the operators, share i + 1 to recipients[i].
-std::vector<VerifiableShare> splitFor(const SparkOperators& operators,
-                                      const signet::crypto::SecretBytes& secret);
+// A Feldman split of a secret for the operators: share i + 1 for recipients[i], and every
+// share's public key by operator id (each operator is told all of them).
+struct OperatorShares {
+  std::vector<VerifiableShare> shares;
+  std::map<std::string, signet::Bytes> points;
+};
+OperatorShares splitFor(const SparkOperators& operators, const signet::crypto::SecretBytes& secret);
 // The head of Spark's SendLeafKeyTweak and ClaimLeafKeyTweak protobufs, which agree on it:
 // leaf_id (1), this operator's SecretShare (2), and every operator's share·G by operator id (3).
-signet::Bytes leafKeyTweakHead(const std::string& leafId, const SparkOperators& operators,
-                               const std::vector<VerifiableShare>& shares, size_t forOperator);
+signet::Bytes leafKeyTweakHead(const std::string& leafId, const OperatorShares& split,
+                               size_t forOperator);
 
 // Spark's SecretShare protobuf: the share (field 1) and its Feldman proofs (field 2).
 signet::Bytes secretShareMessage(const VerifiableShare& share);

@@ -16,10 +16,10 @@ Object sparkPrepareLightningReceive(ActivityContext& ctx, const Object& p) {
   requireSparkAccount(ctx, p);
 
   auto preimage = crypto::generatePrivateKey(crypto::Curve::kSecp256k1);
-  auto shares = splitFor(operators, preimage);
+  OperatorShares split = splitFor(operators, preimage);
   json::Array packages = json::array();
   for (size_t o = 0; o < operators.recipients.size(); ++o) {
-    Bytes message = secretShareMessage(shares[o]);
+    Bytes message = secretShareMessage(split.shares[o]);
     crypto::WipeOnExit wipeMessage(message);
     packages->add(
         operatorPackage(operators.recipients[o], sealFor(operators.recipients[o], message)));

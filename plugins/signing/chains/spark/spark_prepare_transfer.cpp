@@ -125,10 +125,9 @@ class TaggedHasher {
 
 // One leaf's SendLeafKeyTweak for one operator (spark.proto field numbers); empty refund
 // signatures are left out, as proto3 does.
-Bytes sendLeafKeyTweak(const Leaf& leaf, const SparkOperators& operators,
-                       const std::vector<VerifiableShare>& shares, size_t forOperator,
+Bytes sendLeafKeyTweak(const Leaf& leaf, const OperatorShares& split, size_t forOperator,
                        const Bytes& secretCipher, const Bytes& signature) {
-  Bytes out = leafKeyTweakHead(leaf.id, operators, shares, forOperator);
+  Bytes out = leafKeyTweakHead(leaf.id, split, forOperator);
   appendProtoBytes(out, 4, secretCipher);
   appendProtoBytes(out, 5, signature);
   const std::pair<uint32_t, const Bytes*> optional[] = {{6, &leaf.refundSignature},
@@ -144,7 +143,7 @@ Object sparkPrepareTransfer(ActivityContext& ctx, const Object& p) {
   Transfer t = readTransfer(p);
   SparkWallet wallet = openSparkWallet(ctx, p);
 
-  std::vector<std::vector<VerifiableShare>> shares;  // per leaf, per operator
+  std::vector<OperatorShares> shares;  // per leaf
   std::vector<Bytes> ciphers, leafSignatures;
   json::Array newLeafPublicKeys = json::array();
   for (const auto& leaf : t.leaves) {
@@ -165,8 +164,7 @@ Object sparkPrepareTransfer(ActivityContext& ctx, const Object& p) {
     Bytes message;  // SendLeafKeyTweaks: field 1 repeated, one per leaf
     crypto::WipeOnExit wipeMessage(message);
     for (size_t l = 0; l < t.leaves.size(); ++l) {
-      Bytes tweak =
-          sendLeafKeyTweak(t.leaves[l], t.operators, shares[l], o, ciphers[l], leafSignatures[l]);
+      Bytes tweak = sendLeafKeyTweak(t.leaves[l], shares[l], o, ciphers[l], leafSignatures[l]);
       crypto::WipeOnExit wipeTweak(tweak);
       appendProtoBytes(message, 1, tweak);
     }

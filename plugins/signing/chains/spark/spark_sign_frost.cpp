@@ -114,20 +114,23 @@ frost::Nonces sparkFrostNonces(const SecretBytes& key, const Bytes& message,
                                const std::optional<frost::Point>& adaptor,
                                const Bytes& operatorCommitments) {
   auto nonce = [&](const std::string& label) {
+    // The adaptor is present or not (a byte says which), so that no two inputs read alike.
     Bytes bound(label.begin(), label.end());
     bound.insert(bound.end(), message.begin(), message.end());
     bound.insert(bound.end(), verifyingKey.begin(), verifyingKey.end());
+    bound.push_back(adaptor ? 1 : 0);
     if (adaptor) bound.insert(bound.end(), adaptor->begin(), adaptor->end());
     bound.insert(bound.end(), operatorCommitments.begin(), operatorCommitments.end());
     auto seed = crypto::hmacSha256(key.bytes(), bound.data(), bound.size());
-    Bytes input(seed.begin(), seed.end());
+    Bytes input;
+    crypto::WipeOnExit wipeSeed(seed);
+    crypto::WipeOnExit wipeInput(input);
+    input.reserve(seed.size() + key.size());
+    input.insert(input.end(), seed.begin(), seed.end());
     input.insert(input.end(), key.bytes().begin(), key.bytes().end());
     auto scalar = frost::hashToScalar("nonce", input);
-    crypto::wipe(input.data(), input.size());
-    crypto::wipe(seed.data(), seed.size());
-    SecretBytes out(Bytes(scalar.begin(), scalar.end()));
-    crypto::wipe(scalar.data(), scalar.size());
-    return out;
+    crypto::WipeOnExit wipeScalar(scalar);
+    return SecretBytes(Bytes(scalar.begin(), scalar.end()));
   };
   return {nonce("signet spark frost hiding"), nonce("signet spark frost binding")};
 }

@@ -7,9 +7,10 @@
 // optionally an adaptor point. The answer is the share and the wallet's own commitments.
 //
 // Nonces are derived, not drawn, so that the gateway keeps no nonce state between rounds:
-// each is H3(HMAC-SHA256(key, label ‖ message ‖ verifyingKey ‖ adaptor ‖ the operators'
-// commitments, encoded as FROST encodes them) ‖ key), RFC 9591's nonce_generate with the HMAC
-// in place of its random bytes, label "signet spark frost hiding" or "… binding". Everything
+// each is H3(HMAC-SHA256(key, label ‖ message ‖ verifyingKey ‖ 0x01 ‖ adaptor, or 0x00 without
+// one, ‖ the operators' commitments, encoded as FROST encodes them) ‖ key), RFC 9591's
+// nonce_generate with the HMAC in place of its random bytes, label "signet spark frost hiding"
+// or "… binding". Everything
 // the share depends on is bound into the HMAC, so the same request signs with the same nonces
 // and gives the same share, and any change gives fresh nonces: a nonce is never used for two
 // different challenges.
