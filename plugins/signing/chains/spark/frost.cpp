@@ -15,8 +15,9 @@ using crypto::SecretBytes;
 namespace {
 constexpr std::string_view kContext = "FROST-secp256k1-SHA256-TR-v1";
 
-// Public scalars mod n (hash outputs, identifiers, λ) with OpenSSL's big numbers, which are
-// not constant-time: no secret goes through them.
+// Scalars mod n with OpenSSL's big numbers, for what is public (binding factors, identifiers, λ,
+// the challenge) and for reducing hash outputs, among them H3's nonces: that reduction runs in
+// OpenSSL's constant-time division (BN_FLG_CONSTTIME). Arithmetic on secrets is the SDK's.
 struct BnFree {
   void operator()(BIGNUM* b) const { BN_clear_free(b); }
 };
@@ -37,14 +38,15 @@ class ModN {
   }
   // Any big-endian bytes, reduced mod n.
   Bn of(const uint8_t* data, size_t size) {
-    Bn v(BN_new());
-    if (!v || !BN_bin2bn(data, static_cast<int>(size), v.get()) ||
-        !BN_nnmod(v.get(), v.get(), n_.get(), ctx_.get()))
+    Bn in(BN_new()), v(BN_new());
+    if (!in || !v || !BN_bin2bn(data, static_cast<int>(size), in.get()))
+      throw std::runtime_error("frost: scalar arithmetic failed");
+    BN_set_flags(in.get(), BN_FLG_CONSTTIME);
+    if (!BN_nnmod(v.get(), in.get(), n_.get(), ctx_.get()))
       throw std::runtime_error("frost: scalar arithmetic failed");
     return v;
   }
   Bn of(const Scalar& s) { return of(s.data(), s.size()); }
-  Bn of(const SecretBytes& s) { return of(s.bytes().data(), s.size()); }
   Bn sub(const Bn& a, const Bn& b) { return op(a, b, BN_mod_sub); }
   Bn mul(const Bn& a, const Bn& b) { return op(a, b, BN_mod_mul); }
   Bn inverse(const Bn& a) {
