@@ -1,7 +1,7 @@
-// What the Spark activities (spark_prepare_transfer, spark_claim_transfer,
-// spark_prepare_lightning_receive) read and write alike: the Spark wallet account `signWith`
-// names, the operators that receive shares and the threshold they are split with, and the
-// per-operator packages they answer with.
+// What the Spark activities read and write alike: the Spark wallet account `signWith` names (all
+// four), the operators that receive shares and the threshold they are split with, and the
+// per-operator packages they answer with (spark_prepare_transfer, spark_claim_transfer,
+// spark_prepare_lightning_receive).
 #pragma once
 
 #include <map>
