@@ -197,6 +197,11 @@ std::string TestGateway::baseUrl() const {
   return "http://127.0.0.1:" + std::to_string(server_->port());
 }
 
+std::string TestGateway::sqliteFile(const char* name) const {
+  std::ifstream in(dir_ / name, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 int64_t TestGateway::count(const std::string& sql, const SqlParams& params) {
   int64_t n = 0;
   gateway_->database().read([&](Db& db) {

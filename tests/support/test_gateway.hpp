@@ -64,6 +64,10 @@ class TestGateway {
   std::string listenerUrl(const std::string& module, const std::string& name) const;
   Gateway& gateway() { return *gateway_; }
   const std::filesystem::path& dataDir() const { return dir_; }
+  // The SQLite store's files (the database and its WAL), and one's bytes as they are on disk,
+  // empty when it does not exist: for tests that a secret is nowhere in the store in clear.
+  static constexpr const char* kSqliteFiles[] = {"signet.db", "signet.db-wal"};
+  std::string sqliteFile(const char* name) const;
   // Moves the gateway's clock and the time test clients stamp into requests to `epochMs`
   // (a fixed instant) until the gateway is destroyed; time-based policies are tested so.
   void setTime(int64_t epochMs);

@@ -4,7 +4,6 @@
 // issuers do not stall the API; a flood is charged to the proxy's budget, not the
 // organization's; made-up config ids cost bounded lookups; and the verification tokens the
 // proxy hands out are not in the store, its WAL or webhook bodies in clear.
-#include <fstream>
 #include <future>
 #include <set>
 #include <thread>
@@ -344,11 +343,8 @@ TEST_P(ProxySecurityTest, VerificationTokensAreNotStoredInClear) {
 
   // Not in the store: the database files (SQLite's WAL included) or any table (PostgreSQL).
   if (GetParam() == Backend::kSqlite) {
-    for (const char* file : {"signet.db", "signet.db-wal"}) {
-      auto path = gw.dataDir() / file;
-      if (!std::filesystem::exists(path)) continue;
-      std::ifstream in(path, std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* file : TestGateway::kSqliteFiles) {
+      std::string bytes = gw.sqliteFile(file);
       EXPECT_EQ(bytes.find(token), std::string::npos) << file;
       // Nor the part after the header, in case a page split it from its first bytes.
       EXPECT_EQ(bytes.find(token.substr(token.find('.') + 1, 60)), std::string::npos) << file;

@@ -4,9 +4,6 @@
 // naming the field and stores nothing; another organization sees none of it (an export of
 // another's secret fails as not found). The official
 // @turnkey/crypto helpers drive the same round trip in tests/conformance/signing.test.mjs.
-#include <fstream>
-#include <iterator>
-
 #include "signet/bundles.hpp"
 #include "support/test_gateway.hpp"
 
@@ -150,9 +147,8 @@ TEST_P(SecretsTest, ImportedSecretsListAndExportToTheCallersKeyAndAreNeverStored
 
   // Not in clear anywhere in the store: the tables, the keyring, the activities.
   if (GetParam() == Backend::kSqlite) {
-    for (const char* file : {"signet.db", "signet.db-wal"}) {
-      std::ifstream in(gw.dataDir() / file, std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* file : TestGateway::kSqliteFiles) {
+      std::string bytes = gw.sqliteFile(file);
       EXPECT_FALSE(bytes.empty()) << file;
       EXPECT_EQ(bytes.find(first), std::string::npos) << file;
       EXPECT_EQ(bytes.find(second), std::string::npos) << file;

@@ -6,8 +6,6 @@
 // open to shares that recover, by interpolation, the leaf key's tweak and the invoice's preimage.
 // Bad intents are refused naming the field, and store nothing. (The conformance suite checks the
 // same outputs with the Spark SDK.)
-#include <fstream>
-
 #include "chains/spark/ecies.hpp"
 #include "chains/spark/frost.hpp"
 #include "chains/tron/protobuf.hpp"
@@ -260,9 +258,8 @@ Bytes recovered(const std::vector<signing::VerifiableShare>& shares, size_t a, s
 // The raw store holds none of `secrets` (SQLite: its files; the tables and the activities).
 void expectNotInTheStore(TestGateway& gw, Backend backend, const std::vector<Bytes>& secrets) {
   if (backend != Backend::kSqlite) return;
-  for (const char* file : {"signet.db", "signet.db-wal"}) {
-    std::ifstream in(gw.dataDir() / file, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* file : TestGateway::kSqliteFiles) {
+    std::string bytes = gw.sqliteFile(file);
     EXPECT_FALSE(bytes.empty()) << file;
     for (const auto& secret : secrets) {
       EXPECT_EQ(bytes.find(toString(secret)), std::string::npos) << file;
