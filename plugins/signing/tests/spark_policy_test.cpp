@@ -530,7 +530,8 @@ TEST_P(SparkPolicyTest, FrostSharesAreDerivedFromTheRequestAndBadRequestsAreRefu
                   "parameters.signatures[0].message: \"00ff\" is not a hex 32-byte sighash"));
   EXPECT_TRUE(
       has(refusal([](json::Object& r) { r->set("verifyingKey", "02" + std::string(64, '0')); }),
-          "parameters.signatures[0].verifyingKey: not a point of secp256k1"));
+          "parameters.signatures[0].verifyingKey: \"02" + std::string(64, '0') +
+              "\" is not a hex-encoded compressed secp256k1 public key"));
   EXPECT_TRUE(
       has(refusal([&](json::Object& r) {
             commitment0(r)->set("id", toHex(frost::sparkUserIdentifier().data(), 32));

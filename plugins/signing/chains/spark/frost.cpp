@@ -153,31 +153,21 @@ void append(Bytes& out, const Array& a) {
   append(out, a.data(), a.size());
 }
 
-crypto::Digest sha256Of(std::initializer_list<std::pair<const uint8_t*, size_t>> parts) {
-  Bytes all;
-  for (const auto& [data, size] : parts) append(all, data, size);
-  return crypto::sha256(all);
-}
-const uint8_t* bytesOf(std::string_view s) {
-  return reinterpret_cast<const uint8_t*>(s.data());
-}
-
 // BIP-340's tagged hash, reduced mod n as the crate's hasher_to_scalar does.
 Scalar taggedScalar(std::string_view tag, const Bytes& message, ModN& mod) {
-  auto tagHash = crypto::sha256(tag);
-  Bytes all;
-  append(all, tagHash);
-  append(all, tagHash);
-  append(all, message);
-  auto digest = crypto::sha256(all);
-  return ModN::bytes(mod.of(digest.data(), digest.size()));
+  uint8_t digest[32];
+  if (!secp256k1_tagged_sha256(k1(), digest, reinterpret_cast<const unsigned char*>(tag.data()),
+                               tag.size(), message.data(), message.size()))
+    throw std::runtime_error("frost: tagged hash failed");
+  return ModN::bytes(mod.of(digest, sizeof digest));
 }
 
 // H4 and H5: SHA-256 over the context, the tag and the message.
 crypto::Digest contextHash(std::string_view tag, const Bytes& message) {
-  return sha256Of({{bytesOf(kContext), kContext.size()},
-                   {bytesOf(tag), tag.size()},
-                   {message.data(), message.size()}});
+  Bytes all(kContext.begin(), kContext.end());
+  all.insert(all.end(), tag.begin(), tag.end());
+  append(all, message);
+  return crypto::sha256(all);
 }
 
 }  // namespace
@@ -232,11 +222,6 @@ Scalar derivedIdentifier(std::string_view label) {
 
 bool isScalar(const Scalar& bytes) {
   return secp256k1_ec_seckey_verify(k1(), bytes.data()) == 1;
-}
-
-bool isPoint(const Point& bytes) {
-  secp256k1_pubkey key;
-  return secp256k1_ec_pubkey_parse(k1(), &key, bytes.data(), bytes.size()) == 1;
 }
 
 Commitment commitmentOf(const Nonces& nonces) {

@@ -38,9 +38,8 @@ Scalar hashToScalar(std::string_view tag, const signet::Bytes& message);
 // The identifier Identifier::derive(label) gives (HID).
 Scalar derivedIdentifier(std::string_view label);
 
-// Whether `bytes` is a nonzero scalar below the group order; whether a point parses.
+// Whether `bytes` is a nonzero scalar below the group order.
 bool isScalar(const Scalar& bytes);
-bool isPoint(const Point& bytes);
 
 // FROST's encoding of a commitment list (encode_group_commitment_list): each identifier, then
 // its hiding and binding commitments, in the identifiers' order.

@@ -28,13 +28,12 @@ Fixed fixedHex(const std::string& hex, const std::string& field, const char* wha
   return out;
 }
 
+// A point as every Spark activity reads one (compressedSecp256k1Key), in FROST's form.
 frost::Point pointAt(const Object& o, const std::string& key, const std::string& path) {
-  const std::string field = path + "." + key;
-  auto point = fixedHex<frost::Point>(json::requireString(o, key, path), field,
-                                      "a hex compressed secp256k1 point (33 bytes)");
-  if (!frost::isPoint(point))
-    throw invalidArgument("invalid field " + field + ": not a point of secp256k1");
-  return point;
+  Bytes point = compressedSecp256k1Key(o, key, path);
+  frost::Point out{};
+  std::copy(point.begin(), point.end(), out.begin());
+  return out;
 }
 
 bool present(const Object& o, const char* key) {
