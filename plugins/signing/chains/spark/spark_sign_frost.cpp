@@ -36,45 +36,43 @@ frost::Point pointAt(const Object& o, const std::string& key, const std::string&
   return out;
 }
 
-bool present(const Object& o, const char* key) {
-  return o->has(key) && !o->isNull(key);
-}
-
 // Below the account: identity 0', leaf 1'/<leaf>', deposit 2', static deposit 3'/<index>',
 // HTLC preimage 4' (the Spark SDK's DefaultSparkKeysGenerator).
 std::vector<hd::Segment> keyPathOf(const Object& derivation, uint32_t account,
                                    const std::string& path) {
-  std::vector<hd::Segment> base{{kSparkPurpose, true}, {account, true}};
-  auto leaf = json::optionalObject(derivation, "signingLeaf", path);
-  auto staticDeposit = json::optionalObject(derivation, "staticDeposit", path);
+  std::string kind;
+  Object value;
   int named = 0;
-  for (const char* kind : {"identity", "signingLeaf", "deposit", "staticDeposit", "htlcPreimage"})
-    named += present(derivation, kind) ? 1 : 0;
+  for (const char* k : {"identity", "signingLeaf", "deposit", "staticDeposit", "htlcPreimage"})
+    if (auto v = json::optionalObject(derivation, k, path)) {
+      kind = k;
+      value = v;
+      ++named;
+    }
   if (named != 1)
     throw invalidArgument("invalid field " + path +
                           ": name exactly one of identity, signingLeaf, deposit, staticDeposit, "
                           "htlcPreimage");
-  if (leaf) {
-    std::string id = json::requireString(leaf, "leafId", path + ".signingLeaf");
-    if (id.empty()) throw invalidArgument("invalid field " + path + ".signingLeaf.leafId: empty");
+  const std::string at = path + "." + kind;
+  if (kind == "signingLeaf") {
+    std::string id = json::requireString(value, "leafId", at);
+    if (id.empty()) throw invalidArgument("invalid field " + at + ".leafId: empty");
     return sparkLeafPath(account, id);
   }
-  if (staticDeposit) {
-    auto given = json::optionalInt64String(staticDeposit, "index", path + ".staticDeposit");
-    if (!given) throw invalidArgument("missing required field " + path + ".staticDeposit.index");
+  std::vector<hd::Segment> keyPath{{kSparkPurpose, true}, {account, true}};
+  if (kind == "staticDeposit") {
+    auto given = json::optionalInt64String(value, "index", at);
+    if (!given) throw invalidArgument("missing required field " + at + ".index");
     int64_t index = *given;
     if (index < 0 || index >= 0x80000000LL)
-      throw invalidArgument("invalid field " + path + ".staticDeposit.index: " +
-                            std::to_string(index) + " (expected 0 to 2^31 − 1)");
-    base.push_back({3, true});
-    base.push_back({static_cast<uint32_t>(index), true});
-    return base;
+      throw invalidArgument("invalid field " + at + ".index: " + std::to_string(index) +
+                            " (expected 0 to 2^31 − 1)");
+    keyPath.push_back({3, true});
+    keyPath.push_back({static_cast<uint32_t>(index), true});
+    return keyPath;
   }
-  base.push_back({present(derivation, "identity")  ? 0u
-                  : present(derivation, "deposit") ? 2u
-                                                   : 4u,
-                  true});
-  return base;
+  keyPath.push_back({kind == "identity" ? 0u : kind == "deposit" ? 2u : 4u, true});
+  return keyPath;
 }
 
 SignatureRequest readRequest(const Object& r, const std::string& at, uint32_t account) {
