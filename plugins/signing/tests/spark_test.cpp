@@ -113,17 +113,19 @@ TEST(Spark, AnyThresholdOfFeldmanSharesRecoversTheSecret) {
 namespace frost = signing::frost;
 
 namespace {
-frost::Scalar scalarHex(const std::string& hex) {
+// Participant n's identifier: the scalar n.
+frost::Scalar identifier(uint8_t n) {
   frost::Scalar out{};
-  auto bytes = *fromHex(hex);
-  std::copy(bytes.begin(), bytes.end(), out.begin() + (32 - bytes.size()));
+  out[31] = n;
+  return out;
+}
+frost::Point pointOf(const Bytes& compressed) {
+  frost::Point out{};
+  std::copy(compressed.begin(), compressed.end(), out.begin());
   return out;
 }
 frost::Point pointHex(const std::string& hex) {
-  frost::Point out{};
-  auto bytes = *fromHex(hex);
-  std::copy(bytes.begin(), bytes.end(), out.begin());
-  return out;
+  return pointOf(*fromHex(hex));
 }
 crypto::SecretBytes secretHex(const std::string& hex) {
   return crypto::SecretBytes(*fromHex(hex));
@@ -168,10 +170,9 @@ TEST(SparkFrost, SharesAreTheFrostSecp256k1TrVectors) {
   };
   frost::SigningPackage package{toBytes("test"), {}, {}, std::nullopt};
   for (const auto& s : signers) {
-    frost::Scalar id{};
-    id[31] = s.id;
-    package.group.insert(id);
-    package.commitments[id] = {pointHex(s.hidingCommitment), pointHex(s.bindingCommitment)};
+    package.group.insert(identifier(s.id));
+    package.commitments[identifier(s.id)] = {pointHex(s.hidingCommitment),
+                                             pointHex(s.bindingCommitment)};
   }
   for (const auto& s : signers) {
     SCOPED_TRACE(static_cast<int>(s.id));
@@ -185,10 +186,8 @@ TEST(SparkFrost, SharesAreTheFrostSecp256k1TrVectors) {
     auto commitment = frost::commitmentOf(nonces);
     EXPECT_EQ(commitment.hiding, pointHex(s.hidingCommitment));
     EXPECT_EQ(commitment.binding, pointHex(s.bindingCommitment));
-    frost::Scalar id{};
-    id[31] = s.id;
     auto share = frost::signShare(
-        package, id, nonces, secretHex(s.share),
+        package, identifier(s.id), nonces, secretHex(s.share),
         pointHex("02f37c34b66ced1fb51c34a90bdae006901f10625cc06c4f64663b0eae87d87b4f"));
     EXPECT_EQ(toHex(share.data(), 32), s.sigShare);
   }
@@ -202,8 +201,8 @@ TEST(SparkFrost, NoncesFollowEveryInputOfTheShare) {
   auto otherKey = crypto::generatePrivateKey(Curve::kSecp256k1);
   Bytes message(32, 7), otherMessage(32, 8);
   auto point = [] {
-    return pointHex(toHex(crypto::publicKeyFromPrivate(
-        Curve::kSecp256k1, crypto::generatePrivateKey(Curve::kSecp256k1))));
+    return pointOf(crypto::publicKeyFromPrivate(Curve::kSecp256k1,
+                                                crypto::generatePrivateKey(Curve::kSecp256k1)));
   };
   frost::Point verifyingKey = point(), otherVerifyingKey = point(), adaptor = point();
   Bytes commitments(98, 1), otherCommitments(98, 2);
