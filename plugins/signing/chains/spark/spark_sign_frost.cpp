@@ -119,12 +119,11 @@ frost::Nonces sparkFrostNonces(const SecretBytes& key, const Bytes& message,
     if (adaptor) bound.insert(bound.end(), adaptor->begin(), adaptor->end());
     bound.insert(bound.end(), operatorCommitments.begin(), operatorCommitments.end());
     auto seed = crypto::hmacSha256(key.bytes(), bound.data(), bound.size());
-    Bytes input;
+    Bytes input(seed.size() + key.size());  // sized once: no copy of the key left behind
     crypto::WipeOnExit wipeSeed(seed);
     crypto::WipeOnExit wipeInput(input);
-    input.reserve(seed.size() + key.size());
-    input.insert(input.end(), seed.begin(), seed.end());
-    input.insert(input.end(), key.bytes().begin(), key.bytes().end());
+    std::copy(seed.begin(), seed.end(), input.begin());
+    std::copy(key.bytes().begin(), key.bytes().end(), input.begin() + seed.size());
     auto scalar = frost::hashToScalar("nonce", input);
     crypto::WipeOnExit wipeScalar(scalar);
     return SecretBytes(Bytes(scalar.begin(), scalar.end()));
