@@ -43,6 +43,24 @@ std::string_view lineOf(std::string_view head, size_t n) {
 }
 }  // namespace
 
+ChunkLineScan::Verdict ChunkLineScan::scan(std::string_view line) {
+  if (closed_) return Verdict::kClosed;
+  for (; scanned_ < line.size(); ++scanned_) {
+    const char c = line[scanned_];
+    if (c == '\n' && scanned_ > 0 && line[scanned_ - 1] == '\r') {
+      closed_ = !inQuote_;
+      return closed_ ? Verdict::kClosed : Verdict::kOpenQuote;
+    }
+    if (escaped_)
+      escaped_ = false;
+    else if (c == '"')
+      inQuote_ = !inQuote_;
+    else if (c == '\\' && inQuote_)
+      escaped_ = true;
+  }
+  return Verdict::kIncomplete;
+}
+
 // Beast's parser, one step a call (eager off) so that the checks between steps see every
 // chunk-size line. Its callbacks fill the request and refuse what the policy does not accept.
 class RequestParser::Reader : public http::basic_parser<true> {
@@ -173,6 +191,7 @@ RequestParser::~RequestParser() = default;
 
 void RequestParser::reset() {
   reader_ = std::make_unique<Reader>(*this);
+  chunkLine_ = ChunkLineScan{};
   state_ = State::kHead;
   started_ = false;
   pending_.clear();
@@ -291,8 +310,16 @@ size_t RequestParser::step(const char* p, size_t n) {
     if (framing && !reader_->afterChunk && available == 4 && std::string_view(at, 3) == "0\r\n")
       break;
     const size_t window = framing ? std::min(available, limits_.maxHeadBytes) : available;
+    const size_t lineStart = reader_->afterChunk ? 2 : 0;  // after the last chunk's CRLF
+    if (framing && window > lineStart &&
+        chunkLine_.scan(std::string_view(at + lineStart, window - lineStart)) ==
+            ChunkLineScan::Verdict::kOpenQuote) {
+      fail(400, "a chunk extension's quoted string is still open at the end of its line");
+      return n;
+    }
     size_t took = reader_->put(boost::asio::const_buffer(at, window), ec);
     used += took;
+    if (took > 0) chunkLine_ = ChunkLineScan{};  // a chunk-size line, or data, was consumed
     if (reader_->tooLarge) {  // not read: the answer is 413 and the connection closes after it
       keepAlive_ = false;
       state_ = State::kDone;

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "server/router.hpp"
 
@@ -30,6 +31,26 @@ struct ParserLimits {
   size_t maxHeadBytes = 64 * 1024;  // request line and headers together; also chunk trailers
   size_t maxHeaders = 100;
   size_t maxBodyBytes = 1 << 20;
+};
+
+// The quoted strings of a chunk-size line, followed as its bytes arrive. Beast reads a chunk
+// extension's quoted string to the end of the bytes it is given, past the line's CRLF; and
+// when it meets that end it has already taken the chunk's size off its body limit, so a retry
+// with more bytes can fail on the limit. A line that ends inside a quoted string would thus be
+// waited on or refused depending on how the socket split the stream. RequestParser refuses
+// such a line once its CRLF has arrived, before Beast sees it complete. The scan resumes where
+// it stopped, so a line sent a byte at a time costs its length, not its length squared.
+class ChunkLineScan {
+ public:
+  enum class Verdict { kIncomplete, kClosed, kOpenQuote };
+  // `line` starts at the line's first byte and has grown since the last call, if at all.
+  Verdict scan(std::string_view line);
+
+ private:
+  size_t scanned_ = 0;
+  bool inQuote_ = false;
+  bool escaped_ = false;  // the previous byte was a backslash inside a quoted string
+  bool closed_ = false;   // the CRLF arrived outside any quoted string
 };
 
 class RequestParser {
@@ -77,6 +98,7 @@ class RequestParser {
 
   ParserLimits limits_;
   std::unique_ptr<Reader> reader_;
+  ChunkLineScan chunkLine_;  // the chunk-size line Beast is waiting on, if any
   State state_ = State::kHead;
   bool started_ = false;
   std::string pending_;     // bytes Beast has yet to consume, kept between feeds
