@@ -47,8 +47,11 @@ ChunkLineScan::Verdict ChunkLineScan::scan(std::string_view line) {
   if (closed_) return Verdict::kClosed;
   for (; scanned_ < line.size(); ++scanned_) {
     const char c = line[scanned_];
-    if (c == '\n' && scanned_ > 0 && line[scanned_ - 1] == '\r') {
-      closed_ = !inQuote_;
+    if (c == '\r') {
+      // Beast ends the line at its first CR, quoted or escaped or not: a CRLF, or a bare CR
+      // that Beast refuses itself.
+      if (scanned_ + 1 == line.size()) return Verdict::kIncomplete;
+      closed_ = !(inQuote_ && line[scanned_ + 1] == '\n');
       return closed_ ? Verdict::kClosed : Verdict::kOpenQuote;
     }
     if (escaped_)

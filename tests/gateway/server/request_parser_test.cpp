@@ -90,9 +90,10 @@ TEST(RequestParser, QuotedChunkExtensionsAreReadWholeOrByteByByteAlike) {
 // target found the second case: the split decided between waiting and refusing.)
 TEST(RequestParser, AChunkLineEndingInsideAQuotedStringIsRefusedAtItsEnd) {
   const std::string head = "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
-  for (const std::string& line : {std::string("1;a=\"x\r\n"), std::string("1;a=\"x\\\"\r\n"),
-                                  std::string("9999999999999993;c=\".\r\n\xa2 "),
-                                  std::string("5\r\nhello\r\n0;a=\"\r\n\r\n")}) {
+  for (const std::string& line :
+       {std::string("1;a=\"x\r\n"), std::string("1;a=\"x\\\"\r\n"),
+        std::string("9999999999999993;c=\".\r\n\xa2 "), std::string("5\r\nhello\r\n0;a=\"\r\n\r\n"),
+        std::string("1;a=\"\\\r\n")}) {
     for (size_t step : {head.size() + line.size(), size_t{1}, size_t{4}}) {
       RequestParser p(small());
       feedInSteps(p, head + line, step);
@@ -101,6 +102,18 @@ TEST(RequestParser, AChunkLineEndingInsideAQuotedStringIsRefusedAtItsEnd) {
       EXPECT_NE(p.errorMessage().find("quoted string is still open"), std::string::npos)
           << p.errorMessage();
     }
+  }
+}
+
+// Beast ends a chunk-size line at its first CR, in a quoted string or not, and refuses one that
+// no LF follows: that refusal comes first, however the stream is split.
+TEST(RequestParser, AChunkLineEndsAtItsFirstCarriageReturn) {
+  const std::string text = "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n9\r\".\r\n";
+  for (size_t step : {text.size(), size_t{1}, size_t{4}}) {
+    RequestParser p(small());
+    feedInSteps(p, text, step);
+    ASSERT_EQ(p.state(), RequestParser::State::kError) << step;
+    EXPECT_NE(p.errorMessage().find("chunk-size line"), std::string::npos) << p.errorMessage();
   }
 }
 
