@@ -153,21 +153,9 @@ const ActivitySpec& ActivityPipeline::specFor(const std::string& path,
                         "\" for /public/v1/submit/" + path + " (accepted: " + accepted + ")");
 }
 
-ActivityPipeline::Submitted ActivityPipeline::submit(
-    const std::string& path, std::string_view body, const StampHeaders& headers,
-    const std::optional<VerifiedApiKeyStamp>& apiKey) {
-  Started started = start(path, body, headers, apiKey);
-  if (auto* deferred = std::get_if<Deferred>(&started)) {
-    gateway_.database().transaction(deferred->write);
-    return deferred->answer();
-  }
-  return std::get<Submitted>(std::move(started));
-}
-
-ActivityPipeline::Started ActivityPipeline::start(
-    const std::string& path, std::string_view body, const StampHeaders& headers,
-    const std::optional<VerifiedApiKeyStamp>& apiKey) {
-  Submission s = parse(path, body, headers, apiKey);
+ActivityPipeline::Started ActivityPipeline::start(const std::string& path,
+                                                  const PresentedStamp& stamp) {
+  Submission s = parse(path, stamp);
   // Authenticated, admitted, decided and executed on one snapshot.
   if (s.onSnapshot) return runReadOnly(s);
   gateway_.database().read([&](Db& db) {
@@ -191,9 +179,9 @@ ActivityPipeline::Started ActivityPipeline::start(
   return respond(s.caller, std::move(s.responseHeaders), record);
 }
 
-ActivityPipeline::Submission ActivityPipeline::parse(
-    const std::string& path, std::string_view body, const StampHeaders& headers,
-    const std::optional<VerifiedApiKeyStamp>& apiKey) const {
+ActivityPipeline::Submission ActivityPipeline::parse(const std::string& path,
+                                                     const PresentedStamp& stamp) const {
+  const std::string_view body = stamp.body();
   Envelope env = parseEnvelope(body);
   const ActivitySpec& spec = specFor(path, env.type);
   int64_t now = gateway_.nowMs();
@@ -209,15 +197,13 @@ ActivityPipeline::Submission ActivityPipeline::parse(
   // decided and executed on: one read transaction, and one read of the directory's generation.
   // Only with an API key's stamp: a passkey's assertion advances its stored counter, and an
   // attested stamp may spend what it presents, which are writes a snapshot refuses.
-  const bool onSnapshot = spec.readOnly && !spec.prepare && !isVote && apiKey.has_value();
-  return Submission{spec,    std::move(env), body,
-                    headers, apiKey,         activities::fingerprintOf(body),
-                    now,     isVote,         onSnapshot};
+  const bool onSnapshot = spec.readOnly && !spec.prepare && !isVote && stamp.apiKey().has_value();
+  return Submission{spec, std::move(env), body,      stamp, activities::fingerprintOf(body),
+                    now,  isVote,         onSnapshot};
 }
 
 void ActivityPipeline::authenticate(Submission& s, DirectoryView& directory) {
-  auto who =
-      resolver_.resolve(directory, s.headers, s.apiKey, s.body, s.envelope.organizationId, s.now);
+  auto who = authenticator_.resolve(directory, s.stamp, s.envelope.organizationId, s.now);
   s.caller = who.caller;
   // A passkey found in a sub-organization of the named one acts there, and the activity
   // reports that sub-organization.

@@ -13,7 +13,7 @@
 #include "activity/authorizer.hpp"
 #include "activity/handler_context.hpp"
 #include "activity/rollout.hpp"
-#include "auth/credential_resolver.hpp"
+#include "auth/authenticator.hpp"
 #include "gateway.hpp"
 
 namespace signet {
@@ -40,8 +40,11 @@ inline constexpr const char* kRejectActivity = "ACTIVITY_TYPE_REJECT_ACTIVITY";
 
 class ActivityPipeline {
  public:
-  ActivityPipeline(Gateway& gateway, Authorizer& authorizer, CredentialResolver& resolver)
-      : gateway_(gateway), authorizer_(authorizer), resolver_(resolver), rollout_(gateway) {}
+  ActivityPipeline(Gateway& gateway, Authorizer& authorizer, Authenticator& authenticator)
+      : gateway_(gateway),
+        authorizer_(authorizer),
+        authenticator_(authenticator),
+        rollout_(gateway) {}
 
   struct Submitted {
     json::Object response;    // {"activity": {...}}
@@ -50,8 +53,6 @@ class ActivityPipeline {
   // Errors before the pipeline throw signet::Error (a version the rollout does not admit for
   // the organization among them); a denial or an execution failure returns a FAILED activity.
   // For approve/reject the activity returned is the one voted on, after the vote.
-  Submitted submit(const std::string& path, std::string_view body, const StampHeaders& headers,
-                   const std::optional<VerifiedApiKeyStamp>& apiKey);
   // A submission whose only work left is its activity's write (a signature, decided and run on
   // a snapshot): the write, to be committed in a batch, and the answer once it is. Between the
   // two no thread need wait: the server posts the write and answers from its commit.
@@ -60,12 +61,12 @@ class ActivityPipeline {
     std::function<Submitted()> answer;  // once `write` committed
   };
   using Started = std::variant<Submitted, Deferred>;
-  // submit() up to the last write: its answer, or the write the answer waits for.
-  Started start(const std::string& path, std::string_view body, const StampHeaders& headers,
-                const std::optional<VerifiedApiKeyStamp>& apiKey);
+  // The submission of `stamp`'s request at /public/v1/submit/`path`: its answer, or the write
+  // the answer waits for.
+  Started start(const std::string& path, const PresentedStamp& stamp);
 
  private:
-  // One submission on its way through the script that submit() reads as (README.md walks it):
+  // One submission on its way through the script that start() reads as (README.md walks it):
   // parse, authenticate, admit, then decide, execute and commit on a snapshot or in the write
   // batch, then respond. Each step takes the submission and adds what it found.
   struct Submission {
@@ -73,8 +74,7 @@ class ActivityPipeline {
     const ActivitySpec& spec;
     Envelope envelope;
     std::string_view body;
-    const StampHeaders& headers;
-    const std::optional<VerifiedApiKeyStamp>& apiKey;
+    const PresentedStamp& stamp;
     std::string fingerprint;  // sha256 of the body: identical bodies are one activity
     int64_t now = 0;
     bool isVote = false;      // approve_activity or reject_activity
@@ -86,8 +86,7 @@ class ActivityPipeline {
     std::optional<ActivityRecord> existing = {};  // the body was sent before: that activity
   };
   // The envelope, its type at this path, and its freshness; where the rest runs.
-  Submission parse(const std::string& path, std::string_view body, const StampHeaders& headers,
-                   const std::optional<VerifiedApiKeyStamp>& apiKey) const;
+  Submission parse(const std::string& path, const PresentedStamp& stamp) const;
   // Who submits: the stamp's credential in the organization named, or (a passkey) below it.
   void authenticate(Submission& s, DirectoryView& directory);
   // Whether the version is open to the organization, whether the body is already an activity
@@ -168,7 +167,7 @@ class ActivityPipeline {
 
   Gateway& gateway_;
   Authorizer& authorizer_;
-  CredentialResolver& resolver_;
+  Authenticator& authenticator_;
   RolloutGate rollout_;
 };
 

@@ -3,7 +3,6 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
-#include "auth/attested_stamp.hpp"
 #include "observability/scrape.hpp"
 #include "server/console_assets.hpp"
 #include "store/sql_connection.hpp"
@@ -137,9 +136,10 @@ class DetachedContext : public RequestContext {
 Router::Router(Gateway& gateway, const ListenerSpec* listener, std::string listenerModule)
     : gateway_(gateway),
       authorizer_(gateway),
-      resolver_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates(),
-                gateway.serviceRates(), gateway.catalog().services(), gateway.directoryCache()),
-      pipeline_(gateway, authorizer_, resolver_),
+      authenticator_(gateway.config(), gateway.signerPublicKey(), gateway.organizationRates(),
+                     gateway.serviceRates(), gateway.catalog().services(),
+                     gateway.directoryCache()),
+      pipeline_(gateway, authorizer_, authenticator_),
       listener_(listener),
       listenerModule_(std::move(listenerModule)) {}
 
@@ -160,17 +160,12 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
       reply = route.handler(ctx, call);
     });
   } else {
-    // Named, not a structured binding: lambdas below capture them (clang 14 cannot capture
-    // bindings).
-    Stamp stamp = verifiedStamp(request);
-    const auto& headers = stamp.headers;
-    const auto& apiKey = stamp.apiKey;
+    PresentedStamp stamp = authenticator_.present(request);
     auto body = json::parseObject(request.body, "request body");
     std::string organizationId = json::requireUuid(body, "organizationId", "");
     gateway_.database().transaction([&](Db& db) {
-      auto who =
-          resolver_.resolve(db, headers, apiKey, request.body, organizationId, gateway_.nowMs(),
-                            /*apiKeysDownward=*/false, CredentialResolver::Reads::kStore);
+      auto who = authenticator_.resolve(db, stamp, organizationId, gateway_.nowMs(),
+                                        /*apiKeysDownward=*/false, Authenticator::Reads::kStore);
       HandlerContext ctx(gateway_, db, who.caller, who.organizationId);
       reply = route.handler(ctx, call);
     });
@@ -188,46 +183,8 @@ HttpResult Router::runRoute(const RouteSpec& route, const HttpRequestData& reque
   return result;
 }
 
-StampHeaders Router::stampHeaders(const HttpRequestData& request) const {
-  StampHeaders h;
-  auto take = [&](const char* name, std::optional<std::string>& slot) {
-    auto it = request.headers.find(asciiLower(name));
-    if (it == request.headers.end()) return;
-    for (const auto& repeated : request.repeatedHeaders)
-      if (repeated == it->first)
-        throw invalidArgument(std::string("the ") + name + " header is repeated; send exactly one");
-    if (it->second.size() > gateway_.config().maxHeaderBytes)
-      throw invalidArgument(std::string("the ") + name + " header is " +
-                            std::to_string(it->second.size()) + " bytes, over the limit of " +
-                            std::to_string(gateway_.config().maxHeaderBytes));
-    if (it->second.empty()) throw unauthenticated(std::string("the ") + name + " header is empty");
-    slot = it->second;
-  };
-  take("X-Stamp", h.apiKey);
-  take("X-Stamp-WebAuthn", h.webauthn);
-  take("X-Stamp-Attested", h.attested);
-  h.client = request.peer;
-  if (!h.apiKey && !h.webauthn && !h.attested)
-    throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
-  if (h.attested && !attestedStampAllowedOn(request.path))
-    throw unauthenticated(
-        "X-Stamp-Attested authenticates only stamp_login and the get_activity "
-        "polls after it, not " +
-        request.path);
-  return h;
-}
-
-Router::Stamp Router::verifiedStamp(const HttpRequestData& request) const {
-  Stamp s{stampHeaders(request), std::nullopt};
-  // Verified over the exact received bytes, before anything parses them.
-  if (s.headers.apiKey) s.apiKey = verifyApiKeyStamp(*s.headers.apiKey, request.body);
-  return s;
-}
-
 json::Object Router::runQuery(const std::string& op, const HttpRequestData& request,
-                              const StampHeaders& headers,
-                              const std::optional<VerifiedApiKeyStamp>& apiKey,
-                              std::string& organizationIdOut) {
+                              const PresentedStamp& stamp, std::string& organizationIdOut) {
   const QuerySpec* spec = gateway_.catalog().query(op);
   if (!spec) throw gateway_.catalog().unservedPath("query", op);
   auto body = json::parseObject(request.body, "request body");
@@ -236,8 +193,8 @@ json::Object Router::runQuery(const std::string& op, const HttpRequestData& requ
   json::Object result;
   gateway_.database().read([&](Db& db) {
     DirectoryView directory(&gateway_.directoryCache(), db);
-    auto who = resolver_.resolve(directory, headers, apiKey, request.body, organizationId,
-                                 gateway_.nowMs(), /*apiKeysDownward=*/op == "whoami");
+    auto who = authenticator_.resolve(directory, stamp, organizationId, gateway_.nowMs(),
+                                      /*apiKeysDownward=*/op == "whoami");
     HandlerContext ctx(gateway_, db, who.caller, who.organizationId);
     ctx.readDirectoryThrough(&directory);
     result = spec->handler(ctx, body);
@@ -357,9 +314,9 @@ std::optional<HttpResult> Router::refusedApiCall(const HttpRequestData& request,
 
 Handled Router::query(const HttpRequestData& request, const std::string& op) {
   if (auto refused = refusedApiCall(request, 0, nullptr)) return *refused;
-  auto [headers, apiKey] = verifiedStamp(request);
+  PresentedStamp stamp = authenticator_.present(request);
   std::string organizationId;
-  HttpResult result = jsonResult(200, runQuery(op, request, headers, apiKey, organizationId));
+  HttpResult result = jsonResult(200, runQuery(op, request, stamp, organizationId));
   result.log.organizationId = std::move(organizationId);
   return result;
 }
@@ -368,9 +325,9 @@ Handled Router::submit(const HttpRequestData& request, const std::string& path) 
   if (auto refused = refusedApiCall(request, gateway_.config().server.maxActivityBytes,
                                     "limits.maxActivityBytes"))
     return *refused;
-  auto [headers, apiKey] = verifiedStamp(request);
+  PresentedStamp stamp = authenticator_.present(request);
   const uint64_t eventsBefore = gateway_.activityEventsWritten();
-  auto started = pipeline_.start(path, request.body, headers, apiKey);
+  auto started = pipeline_.start(path, stamp);
   if (auto* done = std::get_if<ActivityPipeline::Submitted>(&started))
     return submitted(std::move(*done), eventsBefore);
   auto& deferred = std::get<ActivityPipeline::Deferred>(started);

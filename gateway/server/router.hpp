@@ -15,22 +15,9 @@
 
 #include "activity/pipeline.hpp"
 #include "policy/engine.hpp"
+#include "server/http_request.hpp"
 
 namespace signet {
-
-struct HttpRequestData {
-  std::string method;
-  std::string path;
-  std::string query;                           // after '?', undecoded
-  std::map<std::string, std::string> headers;  // names lowercased
-  std::string body;
-  bool bodyTooLarge = false;  // the server stopped reading at the limit
-  size_t declaredLength = 0;
-  // Headers the request repeated (lower-cased names): a repeated stamp is refused, not
-  // resolved to one of its values.
-  std::vector<std::string> repeatedHeaders;
-  std::string peer;  // the client's address, as the connection came from it
-};
 
 // What the request log says of a request beyond its line and status: never a body, a stamp or
 // a secret.
@@ -147,23 +134,14 @@ class Router {
   HttpResult runRoute(const RouteSpec& route, const HttpRequestData& request,
                       const std::string& subpath);
   json::Object runQuery(const std::string& op, const HttpRequestData& request,
-                        const StampHeaders& headers,
-                        const std::optional<VerifiedApiKeyStamp>& apiKey,
-                        std::string& organizationIdOut);
-  StampHeaders stampHeaders(const HttpRequestData& request) const;
+                        const PresentedStamp& stamp, std::string& organizationIdOut);
   std::string routeLabel(const HttpRequestData& request) const;
-  struct Stamp {
-    StampHeaders headers;
-    std::optional<VerifiedApiKeyStamp> apiKey;  // an X-Stamp, verified
-  };
-  // The request's stamp headers, an X-Stamp verified over the body: the API's and stamped
-  // plugin routes' first step.
-  Stamp verifiedStamp(const HttpRequestData& request) const;
 
   Gateway& gateway_;
   policy::PolicyEngine authorizer_;
-  // The one resolver of this router: queries, plugin routes and the pipeline's submissions.
-  CredentialResolver resolver_;
+  // The one authenticate step of this router: queries, stamped plugin routes and the
+  // pipeline's submissions.
+  Authenticator authenticator_;
   ActivityPipeline pipeline_;
   const ListenerSpec* listener_;
   std::string listenerModule_;

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "auth/authenticator.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
 
@@ -264,6 +265,62 @@ TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
   for (const auto& a : *stored)
     EXPECT_NE(a.extract<json::Object>()->getValue<std::string>("type"),
               "ACTIVITY_TYPE_CREATE_WALLET");
+}
+
+// A query, a submission and a stamped plugin route take the same authenticate step
+// (Authenticator): the same refusals, in the same order, for what a stamp lacks.
+TEST_P(HttpStrictnessTest, QueriesSubmissionsAndStampedRoutesAuthenticateAlike) {
+  TestGateway gw(GetParam(), {"memo", "signing"});
+  const std::string org = gw.root().organizationId;
+  const std::string now = std::to_string(gw.gateway().nowMs());
+  auto stranger = ApiKeyStamper::fromHex(std::string(64, '1'));  // registered nowhere
+  struct Entry {
+    std::string path;
+    std::string body;
+  };
+  for (const Entry& e : std::vector<Entry>{
+           {"/public/v1/query/whoami", R"({"organizationId":")" + org + R"("})"},
+           {"/public/v1/submit/create_wallet",
+            R"({"type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":")" + now +
+                R"(","organizationId":")" + org +
+                R"(","parameters":{"walletName":"alike","accounts":[]}})"},
+           {"/plugins/memo/latest", R"({"organizationId":")" + org + R"("})"},
+       }) {
+    auto send = [&](const std::string& stampLines) {  // the answer, not whether it closes
+      Poco::Net::StreamSocket socket(Poco::Net::SocketAddress("127.0.0.1", gw.port()));
+      socket.setReceiveTimeout(Poco::Timespan(5, 0));
+      std::string request = "POST " + e.path + " HTTP/1.1\r\nHost: x\r\n" + stampLines +
+                            "Content-Length: " + std::to_string(e.body.size()) + "\r\n\r\n" +
+                            e.body;
+      socket.sendBytes(request.data(), static_cast<int>(request.size()));
+      std::string data;
+      return readReply(socket, data);
+    };
+    auto line = [](const std::pair<std::string, std::string>& header) {
+      return header.first + ": " + header.second + "\r\n";
+    };
+    const std::string good = line(gw.rootStamper()->stamp(e.body));
+
+    auto unstamped = send("");
+    EXPECT_EQ(unstamped.statusLine, "HTTP/1.1 401 Unauthorized") << e.path;
+    EXPECT_NE(errorMessage(unstamped).find("not stamped"), std::string::npos) << e.path;
+
+    auto twice = send(good + good);
+    EXPECT_EQ(twice.statusLine, "HTTP/1.1 400 Bad Request") << e.path;
+    EXPECT_NE(errorMessage(twice).find("X-Stamp header is repeated"), std::string::npos);
+
+    // Signed over other bytes: refused before the body is read, so before any organization.
+    auto otherBytes = send(line(gw.rootStamper()->stamp(e.body + " ")));
+    EXPECT_EQ(otherBytes.statusLine, "HTTP/1.1 401 Unauthorized") << e.path;
+
+    auto unknown = send(line(stranger->stamp(e.body)));
+    EXPECT_EQ(unknown.statusLine, "HTTP/1.1 401 Unauthorized") << e.path;
+    EXPECT_NE(errorMessage(unknown).find(kUnknownKeyMessage), std::string::npos)
+        << errorMessage(unknown);
+
+    auto accepted = send(good);
+    EXPECT_EQ(accepted.statusLine, "HTTP/1.1 200 OK") << e.path << " " << accepted.body;
+  }
 }
 
 // What the log shows of a request line is escaped: bytes a client sends cannot reach the

@@ -1,4 +1,4 @@
-#include "credential_resolver.hpp"
+#include "auth/authenticator.hpp"
 
 #include <algorithm>
 
@@ -68,28 +68,56 @@ std::string elsewhere(const std::vector<Record>& candidates) {
 }
 }  // namespace
 
-Resolution CredentialResolver::resolve(Db& db, const StampHeaders& headers,
-                                       const std::optional<VerifiedApiKeyStamp>& apiKey,
-                                       std::string_view body,
-                                       const std::string& targetOrganizationId, int64_t nowMs,
-                                       bool apiKeysDownward, Reads reads) const {
-  DirectoryView directory(reads == Reads::kCached ? &cache_ : nullptr, db);
-  return resolve(directory, headers, apiKey, body, targetOrganizationId, nowMs, apiKeysDownward);
+PresentedStamp Authenticator::present(const HttpRequestData& request) const {
+  StampHeaders h;
+  auto take = [&](const char* name, std::optional<std::string>& slot) {
+    auto it = request.headers.find(asciiLower(name));
+    if (it == request.headers.end()) return;
+    for (const auto& repeated : request.repeatedHeaders)
+      if (repeated == it->first)
+        throw invalidArgument(std::string("the ") + name + " header is repeated; send exactly one");
+    if (it->second.size() > config_.maxHeaderBytes)
+      throw invalidArgument(std::string("the ") + name + " header is " +
+                            std::to_string(it->second.size()) + " bytes, over the limit of " +
+                            std::to_string(config_.maxHeaderBytes));
+    if (it->second.empty()) throw unauthenticated(std::string("the ") + name + " header is empty");
+    slot = it->second;
+  };
+  take("X-Stamp", h.apiKey);
+  take("X-Stamp-WebAuthn", h.webauthn);
+  take("X-Stamp-Attested", h.attested);
+  h.client = request.peer;
+  if (!h.apiKey && !h.webauthn && !h.attested)
+    throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
+  if (h.attested && !attestedStampAllowedOn(request.path))
+    throw unauthenticated(
+        "X-Stamp-Attested authenticates only stamp_login and the get_activity "
+        "polls after it, not " +
+        request.path);
+  // Verified over the exact received bytes, before anything parses them.
+  std::optional<VerifiedApiKeyStamp> apiKey;
+  if (h.apiKey) apiKey = verifyApiKeyStamp(*h.apiKey, request.body);
+  return PresentedStamp(std::move(h), std::move(apiKey), request.body);
 }
 
-Resolution CredentialResolver::resolve(DirectoryView& directory, const StampHeaders& headers,
-                                       const std::optional<VerifiedApiKeyStamp>& apiKey,
-                                       std::string_view body,
-                                       const std::string& targetOrganizationId, int64_t nowMs,
-                                       bool apiKeysDownward) const {
+Resolution Authenticator::resolve(Db& db, const PresentedStamp& stamp,
+                                  const std::string& targetOrganizationId, int64_t nowMs,
+                                  bool apiKeysDownward, Reads reads) const {
+  DirectoryView directory(reads == Reads::kCached ? &cache_ : nullptr, db);
+  return resolve(directory, stamp, targetOrganizationId, nowMs, apiKeysDownward);
+}
+
+Resolution Authenticator::resolve(DirectoryView& directory, const PresentedStamp& stamp,
+                                  const std::string& targetOrganizationId, int64_t nowMs,
+                                  bool apiKeysDownward) const {
   Db& db = directory.db();
   auto target = directory.organization(targetOrganizationId);
   if (!target) throw notFound("organization " + targetOrganizationId + " not found");
-  Resolution who =
-      resolveCaller(db, directory, headers, apiKey, body, *target, nowMs, apiKeysDownward);
+  Resolution who = resolveCaller(db, directory, stamp, *target, nowMs, apiKeysDownward);
   // Before anything else the request would do or spend: an API key fenced out of this address
   // by its organization's IP allowlist goes no further.
-  if (apiKey) ip_allowlists::check(directory, who.caller, !who.rateBudget.empty(), headers.client);
+  if (stamp.apiKey())
+    ip_allowlists::check(directory, who.caller, !who.rateBudget.empty(), stamp.headers().client);
   // The acting organization is the target or one of its sub-organizations, so its parent is
   // known without another read.
   chargeRate(
@@ -99,9 +127,8 @@ Resolution CredentialResolver::resolve(DirectoryView& directory, const StampHead
   return who;
 }
 
-void CredentialResolver::chargeRate(const Resolution& who,
-                                    const std::optional<std::string>& parentId,
-                                    int64_t nowMs) const {
+void Authenticator::chargeRate(const Resolution& who, const std::optional<std::string>& parentId,
+                               int64_t nowMs) const {
   const std::string& organizationId = who.organizationId;
   if (!who.rateBudget.empty()) {
     // A service key's requests (the auth proxy's, made for strangers) are charged to the
@@ -137,13 +164,14 @@ void CredentialResolver::chargeRate(const Resolution& who,
         .retryAfter(static_cast<int>((*wait + 999) / 1000));
 }
 
-Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,
-                                             const StampHeaders& headers,
-                                             const std::optional<VerifiedApiKeyStamp>& apiKey,
-                                             std::string_view body,
-                                             const OrganizationRecord& target, int64_t nowMs,
-                                             bool apiKeysDownward) const {
+Resolution Authenticator::resolveCaller(Db& db, DirectoryView& directory,
+                                        const PresentedStamp& stamp,
+                                        const OrganizationRecord& target, int64_t nowMs,
+                                        bool apiKeysDownward) const {
   auto orgs = eligibleOrganizations(target);
+  const StampHeaders& headers = stamp.headers();
+  const std::optional<VerifiedApiKeyStamp>& apiKey = stamp.apiKey();
+  const std::string_view body = stamp.body();
 
   if (apiKey) {
     auto keys = directory.apiKeysByPublicKey(apiKey->publicKey);
@@ -167,19 +195,19 @@ Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,
   }
 
   if (headers.webauthn) {
-    WebAuthnStamp stamp = parseWebAuthnStamp(*headers.webauthn);
-    auto candidates = directory::authenticatorsByCredentialId(db, stamp.credentialId);
+    WebAuthnStamp assertion = parseWebAuthnStamp(*headers.webauthn);
+    auto candidates = directory::authenticatorsByCredentialId(db, assertion.credentialId);
     const AuthenticatorRecord* authenticator = pick(directory, candidates, orgs, true);
     if (!authenticator)
-      throw unauthenticated("no valid user found for authenticator " + stamp.credentialId + " in " +
-                            describe(target) + elsewhere(candidates));
-    int64_t counter = verifyAssertion(stamp, *authenticator, body, config_.webauthnRpIds);
+      throw unauthenticated("no valid user found for authenticator " + assertion.credentialId +
+                            " in " + describe(target) + elsewhere(candidates));
+    int64_t counter = verifyAssertion(assertion, *authenticator, body, config_.webauthnRpIds);
     if (counter > authenticator->signCount)
       directory::updateSignCount(db, authenticator->id, counter);
     Caller c = callerFor(directory, authenticator->organizationId, authenticator->userId);
     c.publicKey = authenticator->publicKey;
     c.scheme = "SIGNATURE_SCHEME_TK_WEBAUTHN";
-    c.signature = toHex(stamp.signature);
+    c.signature = toHex(assertion.signature);
     return {c, actingOrganization(target, authenticator->organizationId)};
   }
   if (headers.attested)
@@ -187,10 +215,9 @@ Resolution CredentialResolver::resolveCaller(Db& db, DirectoryView& directory,
   throw unauthenticated("the request is not stamped: send an X-Stamp or X-Stamp-WebAuthn header");
 }
 
-Resolution CredentialResolver::resolveAttested(Db& db, DirectoryView& directory,
-                                               const std::string& header, std::string_view body,
-                                               const OrganizationRecord& target,
-                                               int64_t nowMs) const {
+Resolution Authenticator::resolveAttested(Db& db, DirectoryView& directory,
+                                          const std::string& header, std::string_view body,
+                                          const OrganizationRecord& target, int64_t nowMs) const {
   AttestedStamp stamp = verifyAttestedStamp(header, body);
   if (stamp.scheme == kAttestedOidcScheme)
     return resolveOidcAttested(db, directory, stamp, target, nowMs);
@@ -237,10 +264,10 @@ Resolution CredentialResolver::resolveAttested(Db& db, DirectoryView& directory,
   return {caller, actingOrganization(target, user->organizationId)};
 }
 
-Resolution CredentialResolver::resolveOidcAttested(Db& db, DirectoryView& directory,
-                                                   const AttestedStamp& stamp,
-                                                   const OrganizationRecord& target,
-                                                   int64_t nowMs) const {
+Resolution Authenticator::resolveOidcAttested(Db& db, DirectoryView& directory,
+                                              const AttestedStamp& stamp,
+                                              const OrganizationRecord& target,
+                                              int64_t nowMs) const {
   auto fail = [](const std::string& why) {
     return unauthenticated("X-Stamp-Attested: " + why, "SIGNATURE_INVALID");
   };
