@@ -3,7 +3,6 @@
 #include <Poco/Logger.h>
 
 #include "activity/handler_context.hpp"
-#include "log/activity_log.hpp"
 #include "log/checkpoint.hpp"
 #include "log/witnesses.hpp"
 #include "waiter.hpp"
@@ -65,8 +64,7 @@ WorkerSpec Background::checkpointWorker() const {
             do {
               uint64_t size = 0;
               w.transaction([&](RequestContext& ctx) {
-                log_checkpoint::issue(ctx.db(), ctx.keyring(), ctx.nowMs());
-                size = activity_log::head(ctx.db()).size;
+                size = log_checkpoint::issue(ctx.db(), ctx.keyring(), ctx.nowMs()).size;
               });
               for (const auto& witness : gateway_.config().logWitnesses) {
                 try {

@@ -64,7 +64,7 @@ int logCheckpointCommand(const std::vector<std::string>& argv) {
   std::string note;
   gateway.database().transaction([&](Db& db) {
     DbKeyring keyring(db, gateway.masterKey());
-    note = log_checkpoint::issue(db, keyring, gateway.nowMs());
+    note = log_checkpoint::issue(db, keyring, gateway.nowMs()).note;
   });
   if (auto out = args.get("out")) {
     std::ofstream file(*out, std::ios::binary | std::ios::trunc);

@@ -133,11 +133,11 @@ std::string sign(const Checkpoint& c, const Identity& id, Keyring& keyring) {
          "\n";
 }
 
-std::string issue(Db& db, Keyring& keyring, int64_t nowMs) {
+Issued issue(Db& db, Keyring& keyring, int64_t nowMs) {
   auto head = activity_log::head(db);
   if (auto kept = db.queryOne("SELECT note FROM activity_log_checkpoints WHERE size = ?",
                               {static_cast<int64_t>(head.size)}))
-    return kept->str("note");  // with the cosignatures it gathered since
+    return {head.size, kept->str("note")};  // with the cosignatures it gathered since
   auto id = identity(db);
   std::string note = sign({id.origin, head.size, head.root}, id, keyring);
   // Another gateway on the store may keep the same size at once: one of the two is kept.
@@ -145,7 +145,7 @@ std::string issue(Db& db, Keyring& keyring, int64_t nowMs) {
       "INSERT INTO activity_log_checkpoints (size, root, issued_at_ms, note) VALUES (?, ?, ?, ?) "
       "ON CONFLICT (size) DO NOTHING",
       {static_cast<int64_t>(head.size), merkle::toHex(head.root), nowMs, note});
-  return note;
+  return {head.size, note};
 }
 
 Checkpoint open(const std::string& note, const Identity& id) {

@@ -51,10 +51,15 @@ std::string sign(const Checkpoint& c, const Identity& id, Keyring& keyring);
 // signature by `id`'s key. InvalidArgument saying what is wrong otherwise.
 Checkpoint open(const std::string& note, const Identity& id);
 
+// The log's head as a kept checkpoint: its size, and the note with any witness cosignatures it
+// has.
+struct Issued {
+  uint64_t size = 0;
+  std::string note;
+};
 // Signs the log's head and keeps it in activity_log_checkpoints, unless the head's size was
-// signed before; returns the note kept, with any witness cosignatures it has. What the periodic
-// worker and `signet log checkpoint` do.
-std::string issue(Db& db, Keyring& keyring, int64_t nowMs);
+// signed before; returns what is kept. What the periodic worker and `signet log checkpoint` do.
+Issued issue(Db& db, Keyring& keyring, int64_t nowMs);
 
 // Signed-note keys (https://c2sp.org/signed-note#verifier-keys), of the log (type 0x01, Ed25519)
 // and of its witnesses (type 0x04, cosignature/v1).
