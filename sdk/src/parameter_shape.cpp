@@ -55,11 +55,13 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
 void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Object& parameters) {
   for (const auto& p : shapes) {
     const std::string field = "parameters." + p.name;
-    if (!parameters->has(p.name)) {
+    // Null is absent, as the json:: helpers a handler reads with take it: an optional field a
+    // client sends as null is accepted, and a required one is missing.
+    auto v = parameters->has(p.name) ? parameters->get(p.name) : Poco::Dynamic::Var();
+    if (v.isEmpty()) {
       if (p.required) throw invalidArgument("missing required field " + field);
       continue;
     }
-    auto v = parameters->get(p.name);
     if (!matches(p.type, v))
       throw invalidArgument("invalid field " + field + ": expected " + describe(p.type) + ", got " +
                             kindOf(v));

@@ -264,6 +264,33 @@ std::string activityBody(const std::string& type, const std::string& organizatio
   return json::stringify(body);
 }
 
+json::Object wellShaped(const ActivitySpec& spec) {
+  json::Object p = json::object();
+  for (const auto& param : spec.parameters) {
+    switch (param.type) {
+      case ParamType::kString:
+        p->set(param.name, "x");
+        break;
+      case ParamType::kBool:
+        p->set(param.name, false);
+        break;
+      case ParamType::kInteger:
+        p->set(param.name, 0);
+        break;
+      case ParamType::kObject:
+        p->set(param.name, json::object());
+        break;
+      case ParamType::kArray:
+        p->set(param.name, json::array());
+        break;
+      case ParamType::kUuid:
+        p->set(param.name, crypto::uuidV4());
+        break;
+    }
+  }
+  return p;
+}
+
 json::Object resultOf(const json::Object& activity, const std::string& key) {
   EXPECT_EQ(activity->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED")
       << json::stringify(activity);

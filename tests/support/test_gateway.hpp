@@ -114,6 +114,11 @@ HttpResponse httpGet(const std::string& baseUrl, const std::string& path);
 std::string activityBody(const std::string& type, const std::string& organizationId,
                          const json::Object& parameters, int64_t timestampMs = 0);
 
+// Parameters that pass an activity's declared shapes (ActivitySpec::parameters), optional ones
+// included, so that an attempt reaches the step a test is about (undeclared fields stay
+// absent).
+json::Object wellShaped(const ActivitySpec& spec);
+
 // The result under `key` of a COMPLETED activity (a test failure otherwise).
 json::Object resultOf(const json::Object& activity, const std::string& key);
 // The failure message of a FAILED activity (a test failure otherwise).

@@ -305,7 +305,7 @@ TEST_P(ProxyGuardTest, TheProxyKeyRunsTheForwardedActivitiesAndNothingElse) {
   denied("update_auth_proxy_config", "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
          R"({"allowedOrigins":["*"]})", rootQuorumOnly);
   denied("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-         R"({"name":"FEATURE_NAME_EMAIL_AUTH"})", rootQuorumOnly);
+         R"({"name":"FEATURE_NAME_EMAIL_AUTH","value":""})", rootQuorumOnly);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users WHERE name = 'mallory'"), 0);
   EXPECT_EQ(changedTables(before, fingerprintOfStore(gw, attempts)), "");
 

@@ -495,7 +495,8 @@ struct RolloutDefault {
 
 // The shape of one parameter of an activity's intent. Declared shapes are checked before the
 // policy engine runs, so a malformed intent is refused (400, nothing stored) instead of being
-// decided, recorded and failed. Fields not declared are left to the handler.
+// decided, recorded and failed. Fields not declared are left to the handler. A field sent as
+// null counts as absent, as the json:: helpers read it.
 enum class ParamType { kString, kBool, kInteger, kObject, kArray, kUuid };
 struct ParamSpec {
   std::string name;

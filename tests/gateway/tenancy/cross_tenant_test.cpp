@@ -10,35 +10,6 @@
 namespace signet::test {
 namespace {
 
-// Parameters that pass an activity's declared shapes, so that the attempt reaches the decision
-// that must refuse it (undeclared fields stay absent).
-json::Object wellShaped(const ActivitySpec& spec) {
-  json::Object p = json::object();
-  for (const auto& param : spec.parameters) {
-    switch (param.type) {
-      case ParamType::kString:
-        p->set(param.name, "x");
-        break;
-      case ParamType::kBool:
-        p->set(param.name, false);
-        break;
-      case ParamType::kInteger:
-        p->set(param.name, 0);
-        break;
-      case ParamType::kObject:
-        p->set(param.name, json::object());
-        break;
-      case ParamType::kArray:
-        p->set(param.name, json::array());
-        break;
-      case ParamType::kUuid:
-        p->set(param.name, crypto::uuidV4());
-        break;
-    }
-  }
-  return p;
-}
-
 class CrossTenantTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(CrossTenantTest);
 
