@@ -23,7 +23,8 @@ namespace oc = organization_config;
 namespace so = sub_organizations;
 
 void registerCoreModule(Registry& r) {
-  // create_sub_organization's parameters, which V7 extended by four that V4 to V6 do not read.
+  // create_sub_organization's parameters, which V7 extended by three that V4 to V6 do not read.
+  // (V7's clientSignature is read only with a verificationToken: the handler's to check.)
   const std::vector<ParamSpec> subOrganizationV4 = {
       {.name = "subOrganizationName"},
       {.name = "rootUsers", .type = ParamType::kArray},
@@ -36,8 +37,7 @@ void registerCoreModule(Registry& r) {
       subOrganizationV7.end(),
       {{.name = "disableSmsAuth", .type = ParamType::kBool, .required = false},
        {.name = "disableOtpEmailAuth", .type = ParamType::kBool, .required = false},
-       {.name = "verificationToken", .required = false},
-       {.name = "clientSignature", .type = ParamType::kObject, .required = false}});
+       {.name = "verificationToken", .required = false}});
 
   r.activity({.type = "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
               .path = "create_api_keys",

@@ -42,6 +42,11 @@ struct Resolution {
 // request's body, which must outlive it.
 class PresentedStamp {
  public:
+  PresentedStamp(PresentedStamp&&) = default;
+  PresentedStamp& operator=(PresentedStamp&&) = default;
+  PresentedStamp(const PresentedStamp&) = delete;  // one per request, made by `present` alone
+  PresentedStamp& operator=(const PresentedStamp&) = delete;
+
   const StampHeaders& headers() const { return headers_; }
   const std::optional<VerifiedApiKeyStamp>& apiKey() const { return apiKey_; }  // an X-Stamp
   std::string_view body() const { return body_; }

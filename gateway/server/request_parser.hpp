@@ -50,7 +50,7 @@ class ChunkLineScan {
   size_t scanned_ = 0;
   bool inQuote_ = false;
   bool escaped_ = false;  // the previous byte was a backslash inside a quoted string
-  bool closed_ = false;   // the CRLF arrived outside any quoted string
+  bool closed_ = false;   // the line's first CR arrived: a CRLF outside quotes, or a bare CR
 };
 
 class RequestParser {

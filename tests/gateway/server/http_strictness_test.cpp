@@ -268,7 +268,7 @@ TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
 }
 
 // A query, a submission and a stamped plugin route take the same authenticate step
-// (Authenticator): the same refusals, in the same order, for what a stamp lacks.
+// (Authenticator): the same refusal for each thing a stamp lacks, and the same acceptance.
 TEST_P(HttpStrictnessTest, QueriesSubmissionsAndStampedRoutesAuthenticateAlike) {
   TestGateway gw(GetParam(), {"memo", "signing"});
   const std::string org = gw.root().organizationId;
