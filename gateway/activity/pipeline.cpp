@@ -165,7 +165,7 @@ ActivityPipeline::Started ActivityPipeline::start(const std::string& path,
   });
   ActivityRecord record;
   if (s.isVote) {
-    record = vote(s.envelope, s.caller, s.body);
+    record = vote(s.envelope, s.caller, s.stamp.body());
   } else if (s.existing) {
     record = answerAgain(s, std::move(*s.existing));
   } else {
@@ -198,7 +198,7 @@ ActivityPipeline::Submission ActivityPipeline::parse(const std::string& path,
   // Only with an API key's stamp: a passkey's assertion advances its stored counter, and an
   // attested stamp may spend what it presents, which are writes a snapshot refuses.
   const bool onSnapshot = spec.readOnly && !spec.prepare && !isVote && stamp.apiKey().has_value();
-  return Submission{spec, std::move(env), body,      stamp, activities::fingerprintOf(body),
+  return Submission{spec, std::move(env), stamp,     activities::fingerprintOf(body),
                     now,  isVote,         onSnapshot};
 }
 
@@ -243,8 +243,8 @@ ActivityRecord ActivityPipeline::settleNew(const Submission& s) {
     }
     DirectoryView directory(nullptr, db);
     r.votes = json::array();
-    r.votes->add(
-        voteJson(directory, s.caller, r.id, "VOTE_SELECTION_APPROVED", s.body, r.createdAtMs));
+    r.votes->add(voteJson(directory, s.caller, r.id, "VOTE_SELECTION_APPROVED", s.stamp.body(),
+                          r.createdAtMs));
     recordPresentation(db, r, s.caller, mfa::presentedBy(directory, s.caller), r.createdAtMs);
     return Prepared::kDecide;
   };
@@ -561,8 +561,8 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
     }
     record = newRecord(spec, s.envelope, s.fingerprint, s.now);
     record.votes = json::array();
-    record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED", s.body,
-                               record.createdAtMs));
+    record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED",
+                               s.stamp.body(), record.createdAtMs));
     // What the stamp presents, read on the snapshot the decision is made on: the write
     // transaction records it without reading the credential again.
     run.presented = presentationOf(record, submitter, mfa::presentedBy(directory, submitter));

@@ -73,7 +73,6 @@ class ActivityPipeline {
     // parse
     const ActivitySpec& spec;
     Envelope envelope;
-    std::string_view body;
     const PresentedStamp& stamp;
     std::string fingerprint;  // sha256 of the body: identical bodies are one activity
     int64_t now = 0;

@@ -119,13 +119,8 @@ frost::Scalar identifier(uint8_t n) {
   out[31] = n;
   return out;
 }
-frost::Point pointOf(const Bytes& compressed) {
-  frost::Point out{};
-  std::copy(compressed.begin(), compressed.end(), out.begin());
-  return out;
-}
 frost::Point pointHex(const std::string& hex) {
-  return pointOf(*fromHex(hex));
+  return frost::pointOf(*fromHex(hex));
 }
 crypto::SecretBytes secretHex(const std::string& hex) {
   return crypto::SecretBytes(*fromHex(hex));
@@ -201,8 +196,8 @@ TEST(SparkFrost, NoncesFollowEveryInputOfTheShare) {
   auto otherKey = crypto::generatePrivateKey(Curve::kSecp256k1);
   Bytes message(32, 7), otherMessage(32, 8);
   auto point = [] {
-    return pointOf(crypto::publicKeyFromPrivate(Curve::kSecp256k1,
-                                                crypto::generatePrivateKey(Curve::kSecp256k1)));
+    return frost::pointOf(crypto::publicKeyFromPrivate(
+        Curve::kSecp256k1, crypto::generatePrivateKey(Curve::kSecp256k1)));
   };
   frost::Point verifyingKey = point(), otherVerifyingKey = point(), adaptor = point();
   Bytes commitments(98, 1), otherCommitments(98, 2);

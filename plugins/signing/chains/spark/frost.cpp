@@ -103,12 +103,6 @@ Point times(const Point& p, const Scalar& s) {
     throw std::invalid_argument("frost: a zero scalar");
   return serialize(key);
 }
-Point pointOf(const Bytes& compressed) {
-  if (compressed.size() != 33) throw std::runtime_error("frost: a point is not compressed");
-  Point out{};
-  std::copy(compressed.begin(), compressed.end(), out.begin());
-  return out;
-}
 
 // Arithmetic on secrets (nonces, the signing share) is the SDK's, constant-time in
 // libsecp256k1; what is public (binding factors, the challenge, λ) is OpenSSL's. A zero result,
@@ -218,6 +212,13 @@ Bytes encodeCommitments(const std::map<Scalar, Commitment>& commitments) {
 
 Scalar derivedIdentifier(std::string_view label) {
   return hashToScalar("id", Bytes(label.begin(), label.end()));
+}
+
+Point pointOf(const Bytes& compressed) {
+  if (compressed.size() != 33) throw std::runtime_error("frost: a point is not compressed");
+  Point out{};
+  std::copy(compressed.begin(), compressed.end(), out.begin());
+  return out;
 }
 
 bool isScalar(const Scalar& bytes) {

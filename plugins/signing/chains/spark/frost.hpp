@@ -40,6 +40,8 @@ Scalar derivedIdentifier(std::string_view label);
 
 // Whether `bytes` is a nonzero scalar below the group order.
 bool isScalar(const Scalar& bytes);
+// A compressed point (33 bytes, as crypto:: and the json readers give them) in FROST's form.
+Point pointOf(const signet::Bytes& compressed);
 
 // FROST's encoding of a commitment list (encode_group_commitment_list): each identifier, then
 // its hiding and binding commitments, in the identifiers' order.

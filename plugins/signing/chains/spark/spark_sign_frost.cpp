@@ -30,10 +30,7 @@ Fixed fixedHex(const std::string& hex, const std::string& field, const char* wha
 
 // A point as every Spark activity reads one (compressedSecp256k1Key), in FROST's form.
 frost::Point pointAt(const Object& o, const std::string& key, const std::string& path) {
-  Bytes point = compressedSecp256k1Key(o, key, path);
-  frost::Point out{};
-  std::copy(point.begin(), point.end(), out.begin());
-  return out;
+  return frost::pointOf(compressedSecp256k1Key(o, key, path));
 }
 
 // Below the account: identity 0', leaf 1'/<leaf>', deposit 2', static deposit 3'/<index>',
