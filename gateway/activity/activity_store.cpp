@@ -9,9 +9,86 @@
 namespace signet::activities {
 
 namespace {
+// What an answer shows of an activity.
 const char* kColumns =
     "id, organization_id, type, status, fingerprint, intent, result, votes, failure, "
     "created_at_ms, updated_at_ms, generate_app_proofs, app_proofs";
+// What deciding on it again reads besides: its evaluations and MFA presentations (migration 23).
+const char* kDecisionColumns = ", evaluations, presentations";
+
+json::Array parseArray(const std::string& text, const char* what) {
+  return json::parseObject("{\"a\":" + text + "}", what)->getArray("a");
+}
+
+json::Object evaluationJson(const StoredEvaluation& e) {
+  json::Object o = json::object();
+  o->set("id", e.id);
+  o->set("voteId", e.voteId);
+  o->set("evaluations", e.evaluations ? e.evaluations : json::array());
+  o->set("createdAtMs", e.createdAtMs);
+  return o;
+}
+
+json::Object presentationJson(const mfa::Presentation& p) {
+  json::Object o = json::object();
+  o->set("voteId", p.voteId);
+  o->set("userId", p.userId);
+  o->set("methodType", p.method.type);
+  o->set("methodId", p.method.id);
+  return o;
+}
+
+std::string evaluationsText(const ActivityRecord& a) {
+  json::Array out = json::array();
+  for (const auto& e : a.evaluations) out->add(evaluationJson(e));
+  return json::stringify(out);
+}
+
+std::string presentationsText(const ActivityRecord& a) {
+  json::Array out = json::array();
+  for (const auto& p : a.presentations) out->add(presentationJson(p));
+  return json::stringify(out);
+}
+
+void readEvaluations(const std::string& text, ActivityRecord& a) {
+  auto list = parseArray(text, "stored evaluations");
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto o = list->getObject(static_cast<unsigned>(i));
+    a.evaluations.push_back({o->getValue<std::string>("id"), o->getValue<std::string>("voteId"),
+                             o->getArray("evaluations"), o->getValue<int64_t>("createdAtMs")});
+  }
+}
+
+void readPresentations(const std::string& text, ActivityRecord& a) {
+  auto list = parseArray(text, "stored MFA presentations");
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto o = list->getObject(static_cast<unsigned>(i));
+    a.presentations.push_back(
+        {o->getValue<std::string>("voteId"),
+         o->getValue<std::string>("userId"),
+         {o->getValue<std::string>("methodType"), o->getValue<std::string>("methodId")}});
+  }
+}
+
+// The evaluations and presentations of a row that a gateway of an earlier release wrote (one
+// still running during a rolling upgrade on PostgreSQL): those are in the tables it writes.
+void readEarlierEvaluations(Db& db, ActivityRecord& a) {
+  for (const auto& r :
+       db.query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations WHERE "
+                "activity_id = ? ORDER BY created_at_ms, id",
+                {a.id}))
+    a.evaluations.push_back({r.str("id"), r.str("vote_id"),
+                             parseArray(r.str("evaluations"), "stored evaluations"),
+                             r.i64("created_at_ms")});
+}
+void readEarlierPresentations(Db& db, ActivityRecord& a) {
+  for (const auto& r : db.query("SELECT vote_id, user_id, method_type, method_id FROM "
+                                "mfa_presentations WHERE activity_id = ? ORDER BY created_at_ms, "
+                                "vote_id",
+                                {a.id}))
+    a.presentations.push_back(
+        {r.str("vote_id"), r.str("user_id"), {r.str("method_type"), r.str("method_id")}});
+}
 
 ActivityRecord fromRow(const Row& r) {
   ActivityRecord a;
@@ -23,14 +100,26 @@ ActivityRecord fromRow(const Row& r) {
   a.intent = json::parseObject(r.str("intent"), "stored intent");
   a.result =
       r.isNull("result") ? json::object() : json::parseObject(r.str("result"), "stored result");
-  a.votes = json::parseObject("{\"v\":" + r.str("votes") + "}", "stored votes")->getArray("v");
+  a.votes = parseArray(r.str("votes"), "stored votes");
   a.failure = r.isNull("failure") ? nullptr : json::parseObject(r.str("failure"), "stored failure");
   a.createdAtMs = r.i64("created_at_ms");
   a.updatedAtMs = r.i64("updated_at_ms");
   a.generateAppProofs = r.i64("generate_app_proofs") != 0;
-  if (!r.isNull("app_proofs"))
-    a.appProofs = json::parseObject("{\"p\":" + r.str("app_proofs") + "}", "stored app proofs")
-                      ->getArray("p");
+  if (!r.isNull("app_proofs")) a.appProofs = parseArray(r.str("app_proofs"), "stored app proofs");
+  return a;
+}
+
+// With what a decision reads: `a.decisionLoaded` tells update() to write it back.
+ActivityRecord fromDecisionRow(Db& db, const Row& r) {
+  ActivityRecord a = fromRow(r);
+  a.decisionLoaded = true;
+  if (r.isNull("evaluations")) {
+    readEarlierEvaluations(db, a);
+    readEarlierPresentations(db, a);
+    return a;
+  }
+  readEvaluations(r.str("evaluations"), a);
+  readPresentations(r.str("presentations"), a);
   return a;
 }
 
@@ -48,10 +137,11 @@ std::string fingerprintOf(std::string_view body) {
 }
 
 std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint) {
-  auto row = db.queryOne(
-      std::string("SELECT ") + kColumns + " FROM activities WHERE fingerprint = ?", {fingerprint});
+  auto row = db.queryOne(std::string("SELECT ") + kColumns + kDecisionColumns +
+                             " FROM activities WHERE fingerprint = ?",
+                         {fingerprint});
   if (!row) return std::nullopt;
-  return fromRow(*row);
+  return fromDecisionRow(db, *row);
 }
 
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
@@ -66,13 +156,14 @@ std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
 namespace {
 size_t insertRow(Db& db, const ActivityRecord& a, const char* onConflict) {
   return db.exec(
-      std::string("INSERT INTO activities (") + kColumns +
-          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
+      std::string("INSERT INTO activities (") + kColumns + kDecisionColumns +
+          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
       {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
        a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), json::stringify(a.votes),
        a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
        a.updatedAtMs, a.generateAppProofs ? 1 : 0,
-       a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)});
+       a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr), evaluationsText(a),
+       presentationsText(a)});
 }
 }  // namespace
 
@@ -86,25 +177,46 @@ bool insertUnlessStored(Db& db, const ActivityRecord& a) {
 }
 
 void update(Db& db, const ActivityRecord& a) {
-  db.exec(
+  std::string sql =
       "UPDATE activities SET status = ?, result = ?, votes = ?, failure = ?, updated_at_ms = ?, "
-      "app_proofs = ? WHERE id = ?",
-      {a.status, a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
-       json::stringify(a.votes),
-       a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.updatedAtMs,
-       a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr), a.id});
+      "app_proofs = ?";
+  SqlParams params{a.status,
+                   a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
+                   json::stringify(a.votes),
+                   a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr),
+                   a.updatedAtMs,
+                   a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)};
+  // A record read without them (find, list) must not write over them.
+  if (a.decisionLoaded) {
+    sql += ", evaluations = ?, presentations = ?";
+    params.push_back(evaluationsText(a));
+    params.push_back(presentationsText(a));
+  }
+  params.push_back(a.id);
+  db.exec(sql + " WHERE id = ?", params);
 }
 
-void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
+void recordEvaluation(ActivityRecord& record, const std::string& voteId,
                       const json::Array& evaluations, int64_t nowMs) {
-  // Fresh keys, so only the database's own failure can refuse it: its answer need not be read.
-  execUnanswered(
-      db,
-      "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
-      "created_at_ms) "
-      "VALUES (?, ?, ?, ?, ?, ?)",
-      {crypto::uuidV7(nowMs), record.id, record.organizationId, voteId,
-       json::stringify(evaluations ? evaluations : json::array()), nowMs});
+  StoredEvaluation e{crypto::uuidV7(nowMs), voteId, evaluations ? evaluations : json::array(),
+                     nowMs};
+  auto& list = record.evaluations;
+  auto same =
+      std::find_if(list.begin(), list.end(), [&](const auto& o) { return o.voteId == voteId; });
+  if (same == list.end())
+    list.push_back(std::move(e));
+  else
+    *same = std::move(e);
+}
+
+void recordPresentation(ActivityRecord& record, const mfa::Presentation& presented) {
+  auto& list = record.presentations;
+  auto same = std::find_if(list.begin(), list.end(),
+                           [&](const auto& o) { return o.voteId == presented.voteId; });
+  if (same == list.end())
+    list.push_back(presented);
+  else
+    *same = presented;
 }
 
 bool exists(Db& db, const std::string& organizationId, const std::string& id) {
@@ -116,13 +228,16 @@ bool exists(Db& db, const std::string& organizationId, const std::string& id) {
 
 std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizationId,
                                             const std::string& activityId) {
-  std::vector<StoredEvaluation> out;
-  for (const auto& r :
-       db.query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations WHERE "
-                "organization_id = ? AND activity_id = ? ORDER BY created_at_ms, id",
-                {organizationId, activityId}))
-    out.push_back({r.str("id"), r.str("vote_id"), r.str("evaluations"), r.i64("created_at_ms")});
-  return out;
+  auto row = db.queryOne("SELECT evaluations FROM activities WHERE organization_id = ? AND id = ?",
+                         {organizationId, activityId});
+  if (!row) return {};
+  ActivityRecord a;
+  a.id = activityId;
+  if (row->isNull("evaluations"))
+    readEarlierEvaluations(db, a);
+  else
+    readEvaluations(row->str("evaluations"), a);
+  return std::move(a.evaluations);
 }
 
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "mfa/mfa_store.hpp"
 #include "signet/pagination.hpp"
 #include "signet/plugin.hpp"
 
@@ -18,6 +19,17 @@ inline constexpr const char* kStatusConsensusNeeded = "ACTIVITY_STATUS_CONSENSUS
 inline constexpr const char* kStatusRejected = "ACTIVITY_STATUS_REJECTED";
 inline constexpr const char* kStatusAuthenticatorsNeeded = "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED";
 
+// One vote's evaluation of the policies, for get_policy_evaluations.
+struct StoredEvaluation {
+  std::string id;
+  std::string voteId;
+  json::Array evaluations;  // [{policyId, outcome}], as the decision made them
+  int64_t createdAtMs = 0;
+};
+
+// An activity is one row (core migration 23): besides its votes, it carries each vote's policy
+// evaluation and what each vote's stamp presented for MFA. A signature writes that row and
+// nothing else of its own.
 struct ActivityRecord {
   std::string id;
   std::string organizationId;
@@ -32,6 +44,11 @@ struct ActivityRecord {
   json::Array appProofs;  // v1AppProof[], or null
   int64_t createdAtMs = 0;
   int64_t updatedAtMs = 0;
+  std::vector<StoredEvaluation> evaluations;     // one a decision, oldest first
+  std::vector<mfa::Presentation> presentations;  // one an approving vote, oldest first
+  // Whether the two above were read with it (findByFingerprint), or are its own (a new
+  // record): only then does update() write them.
+  bool decisionLoaded = false;
 };
 
 // What list() gathers at most for one page, in characters of stored activity: past it the page
@@ -63,16 +80,13 @@ std::string storedStatus(Db& db, const std::string& id);
 void update(Db& db, const ActivityRecord& record);
 // Whether the organization has an activity with this id.
 bool exists(Db& db, const std::string& organizationId, const std::string& id);
-// Records one evaluation (a vote's) of the policies for get_policy_evaluations.
-void recordEvaluation(Db& db, const ActivityRecord& record, const std::string& voteId,
+// Records the policies' evaluation of the vote `voteId`, or of what `presented` says, in the
+// record (stored with it). A second call for the same vote replaces the first, so that a write
+// run again (a retried transaction) records each once.
+void recordEvaluation(ActivityRecord& record, const std::string& voteId,
                       const json::Array& evaluations, int64_t nowMs);
-struct StoredEvaluation {
-  std::string id;
-  std::string voteId;
-  std::string evaluations;  // the JSON array recordEvaluation was given
-  int64_t createdAtMs = 0;
-};
-// An activity's recorded evaluations, oldest first.
+void recordPresentation(ActivityRecord& record, const mfa::Presentation& presented);
+// An activity's recorded evaluations, oldest first (none when it has no such activity).
 std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizationId,
                                             const std::string& activityId);
 // Newest first. `after` continues past a cursor (older), `before` returns those in front of it

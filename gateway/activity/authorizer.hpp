@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "signet/plugin.hpp"
 #include "tenancy/directory_cache.hpp"
@@ -25,11 +26,10 @@ struct AuthorizationRequest {
   const ActivitySpec* spec = nullptr;
   std::string organizationId;
   json::Object parameters;
-  json::Array votes;       // v1Vote objects; the submitter's approval is the first
-  std::string activityId;  // whose recorded MFA presentations count
-  // What the request's own stamp presents, beside those recorded: a new activity decided on a
-  // read snapshot, whose presentation is stored with it afterwards.
-  std::optional<mfa::Presentation> presented = std::nullopt;
+  json::Array votes;  // v1Vote objects; the submitter's approval is the first
+  // What the votes' stamps presented for MFA, the vote being cast included (the activity
+  // record's, which stores them). Null: nothing.
+  const std::vector<mfa::Presentation>* presentations = nullptr;
   // Where the activity's facts hooks keep what its handler reuses (RequestContext::requestCache):
   // the pipeline's, for a decision the handler runs right after on the same store; else none.
   RequestCache* cache = nullptr;

@@ -49,14 +49,11 @@ void countOutcome(const Decision& d) {
                           {{"outcome", names[static_cast<int>(d.kind)]}});
 }
 
-// What the last vote's stamp presented (mfa::presentedBy), for the voter's MFA policies.
-mfa::Presentation presentationOf(const ActivityRecord& r, const Caller& caller,
-                                 const mfa::Method& presented) {
-  return {lastVoteId(r), caller.userId, presented};
-}
-void recordPresentation(Db& db, const ActivityRecord& r, const Caller& caller,
-                        const mfa::Method& presented, int64_t nowMs) {
-  mfa::recordPresentation(db, r.id, presentationOf(r, caller, presented), nowMs);
+// Records in the activity what the last vote's stamp presented (mfa::presentedBy), for the
+// voter's MFA policies; `directory` reads the credential.
+void recordPresentation(DirectoryView& directory, ActivityRecord& r, const Caller& caller) {
+  activities::recordPresentation(
+      r, {lastVoteId(r), caller.userId, mfa::presentedBy(directory, caller)});
 }
 
 // Whether the user's MFA on this activity still waits for factors, as last evaluated.
@@ -118,6 +115,7 @@ ActivityRecord newRecord(const ActivitySpec& spec, const Envelope& env,
       json::optionalBool(env.parameters, "generateAppProofs", "parameters", false);
   record.result = json::object();
   record.createdAtMs = record.updatedAtMs = now;
+  record.decisionLoaded = true;  // its evaluations and presentations are its own, from here
   return record;
 }
 }  // namespace
@@ -242,10 +240,13 @@ ActivityRecord ActivityPipeline::settleNew(const Submission& s) {
       return Prepared::kSettled;
     }
     DirectoryView directory(nullptr, db);
+    // From nothing, each time: the transaction may run this again.
     r.votes = json::array();
+    r.presentations.clear();
+    r.evaluations.clear();
     r.votes->add(voteJson(directory, s.caller, r.id, "VOTE_SELECTION_APPROVED", s.stamp.body(),
                           r.createdAtMs));
-    recordPresentation(db, r, s.caller, mfa::presentedBy(directory, s.caller), r.createdAtMs);
+    recordPresentation(directory, r, s.caller);
     return Prepared::kDecide;
   };
   return settle(s.spec, newRecord(s.spec, s.envelope, s.fingerprint, s.now), s.caller, true,
@@ -331,7 +332,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
         contacts::spendVerificationToken(ctx, caller.attestation, org.id, org.parentId,
                                          "X-Stamp-Attested");
       }
-      recordPresentation(db, r, caller, mfa::presentedBy(directory, caller), now);
+      recordPresentation(directory, r, caller);
       return Prepared::kDecide;
     }
     std::string before = r.status;
@@ -344,8 +345,7 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
 
 Decision ActivityPipeline::decide(DirectoryView& directory, const ActivitySpec& spec,
                                   const ActivityRecord& record, const Caller& submitter,
-                                  RequestCache& cache,
-                                  const std::optional<mfa::Presentation>& presented) {
+                                  RequestCache& cache) {
   const std::string& org = record.organizationId;
   json::Object params = record.intent->getObject(spec.intentKey);
   // A parent organization's credentials reach into a sub-organization only for the activities
@@ -361,7 +361,7 @@ Decision ActivityPipeline::decide(DirectoryView& directory, const ActivitySpec& 
   // A parent acting in its sub-organization (logins, OTP, email auth) is governed by the
   // parent's own root quorum and policies: it is the parent's credential that acts.
   return authorizer_.decide(directory.db(), {&spec, submitter.organizationId, params, record.votes,
-                                             record.id, presented, &cache, &directory});
+                                             &record.presentations, &cache, &directory});
 }
 
 bool ActivityPipeline::applyDecision(ActivityRecord& record, const Decision& decision) {
@@ -455,10 +455,10 @@ bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
   std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
                            ? std::string()
                            : activities::storedStatus(db, record.id);
+  // The decision is stored in the activity's own row, with the vote it decided.
+  activities::recordEvaluation(record, lastVoteId(record), decision.evaluations, gateway_.nowMs());
   if (!writeRow(db, spec, record, row, before, parent)) return false;
   if (redacted && !isNew) activities::storeIntent(db, record);
-  activities::recordEvaluation(db, record, lastVoteId(record), decision.evaluations,
-                               gateway_.nowMs());
   // A new activity has no statuses to replace: without any to store, nothing to write.
   if (decision.mfaStatuses && (!isNew || decision.mfaStatuses->size() > 0))
     mfa::storeStatuses(db, record.id, record.organizationId, decision.mfaStatuses);
@@ -516,7 +516,6 @@ struct ActivityPipeline::ReadOnlyRun {
   std::optional<Error> failure;
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<HandlerContext::AfterCommit> calls;
-  std::optional<mfa::Presentation> presented;
   std::optional<std::string> parent;
   bool raced = false;  // an identical request stored its activity first: record is that one
 };
@@ -564,10 +563,10 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
     record.votes->add(voteJson(directory, submitter, record.id, "VOTE_SELECTION_APPROVED",
                                s.stamp.body(), record.createdAtMs));
     // What the stamp presents, read on the snapshot the decision is made on: the write
-    // transaction records it without reading the credential again.
-    run.presented = presentationOf(record, submitter, mfa::presentedBy(directory, submitter));
+    // transaction stores it with the record without reading the credential again.
+    recordPresentation(directory, record, submitter);
     try {
-      run.decision = decide(directory, spec, record, submitter, cache, run.presented);
+      run.decision = decide(directory, spec, record, submitter, cache);
     } catch (const PluginFailure& e) {
       run.failure = e;  // a plugin's policy facts failed: the activity fails, as in settle
       return;
@@ -616,7 +615,6 @@ void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyR
   }
   if (run.failure)
     for (const auto& write : run.failureWrites) write(db);
-  mfa::recordPresentation(db, record.id, *run.presented, record.createdAtMs);
 }
 
 ActivityRecord ActivityPipeline::settle(

@@ -126,10 +126,9 @@ class ActivityPipeline {
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
   // that follows it on the same Db (a new one for each try of a transaction). The decision reads
   // `directory`'s Db, through the directory cache on a snapshot only.
-  // `presented`: the submission's own MFA presentation, not yet stored (on a snapshot).
+  // The MFA factors counted are the record's presentations, the vote being cast's included.
   Decision decide(DirectoryView& directory, const ActivitySpec& spec, const ActivityRecord& record,
-                  const Caller& submitter, RequestCache& cache,
-                  const std::optional<mfa::Presentation>& presented = std::nullopt);
+                  const Caller& submitter, RequestCache& cache);
   // Gives the record the status a decision other than an allow means (FAILED with the denial,
   // CONSENSUS_NEEDED, AUTHENTICATORS_NEEDED); true when it allows the handler to run.
   static bool applyDecision(ActivityRecord& record, const Decision& decision);

@@ -69,27 +69,6 @@ json::Object policyJson(const MfaPolicyRecord& p) {
   return o;
 }
 
-void recordPresentation(Db& db, const std::string& activityId, const Presentation& p,
-                        int64_t nowMs) {
-  // A fresh vote's key, so only the database's own failure can refuse it: its answer need not
-  // be read.
-  execUnanswered(
-      db,
-      "INSERT INTO mfa_presentations (vote_id, activity_id, user_id, method_type, method_id, "
-      "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-      {p.voteId, activityId, p.userId, p.method.type, p.method.id, nowMs});
-}
-
-std::vector<Presentation> presentationsOf(Db& db, const std::string& activityId) {
-  std::vector<Presentation> out;
-  for (const auto& r : db.query("SELECT vote_id, user_id, method_type, method_id FROM "
-                                "mfa_presentations WHERE activity_id = ? ORDER BY created_at_ms, "
-                                "vote_id",
-                                {activityId}))
-    out.push_back({r.str("vote_id"), r.str("user_id"), {r.str("method_type"), r.str("method_id")}});
-  return out;
-}
-
 void storeStatuses(Db& db, const std::string& activityId, const std::string& organizationId,
                    const json::Array& statuses) {
   db.exec("DELETE FROM mfa_statuses WHERE activity_id = ?", {activityId});

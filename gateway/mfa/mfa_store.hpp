@@ -1,7 +1,7 @@
 // What MFA keeps (deleted with their user or organization by tenancy/directory.cpp): each
-// user's MFA policies, what every vote's stamp presented (classified when
-// the vote was cast, since keys expire and sessions end), and each activity's latest MFA status
-// per voter for get_mfa_status.
+// user's MFA policies and each activity's latest MFA status per voter for get_mfa_status. What
+// every vote's stamp presented (classified when the vote was cast, since keys expire and
+// sessions end) is a Presentation, kept in the activity's own row (activity/activity_store.hpp).
 #pragma once
 
 #include <optional>
@@ -40,9 +40,6 @@ struct Presentation {
   std::string userId;
   Method method;
 };
-void recordPresentation(Db& db, const std::string& activityId, const Presentation& p,
-                        int64_t nowMs);
-std::vector<Presentation> presentationsOf(Db& db, const std::string& activityId);
 
 // Replaces the activity's stored statuses (v1MfaStatus objects, one per voter an MFA policy
 // applies to).

@@ -237,13 +237,9 @@ Decision PolicyEngine::decide(Db& db, const AuthorizationRequest& request) {
     if (!facts) facts = conditionFacts(gateway_, db, request);
     return *facts;
   };
-  std::optional<std::vector<mfa::Presentation>> presentations;
+  static const std::vector<mfa::Presentation> kNone;
   auto presentationsOf = [&]() -> const std::vector<mfa::Presentation>& {
-    if (!presentations) {
-      presentations = mfa::presentationsOf(db, request.activityId);
-      if (request.presented) presentations->push_back(*request.presented);
-    }
-    return *presentations;
+    return request.presentations ? *request.presentations : kNone;
   };
   auto voters = mfa::checkVoters(directory, approverIds(request.votes), presentationsOf, factsOf);
   json::Array statuses = json::array();

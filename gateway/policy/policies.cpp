@@ -149,9 +149,7 @@ json::Object getPolicyEvaluations(RequestContext& ctx, const json::Object& body)
     e->set("activityId", activityId);
     e->set("organizationId", ctx.organizationId());
     e->set("voteId", stored.voteId);
-    e->set("policyEvaluations",
-           json::parseObject("{\"e\":" + stored.evaluations + "}", "stored evaluations")
-               ->getArray("e"));
+    e->set("policyEvaluations", stored.evaluations);
     e->set("createdAt", json::timestamp(stored.createdAtMs));
     list->add(e);
   }

@@ -191,6 +191,36 @@ Migration keyedByActivity(int version) {
       "activity_id, vote_id");
   return m;
 }
+// The one-record activity: each vote's policy evaluation and MFA presentation move into the
+// activity's row (activity/activity_store.hpp), so that a signature writes one row of its own.
+// The rows of the earlier tables are copied, in the order they were read in, and left where
+// they were: during a rolling upgrade on PostgreSQL, gateways still on the earlier release
+// write and read them there, and a row they write (its columns here NULL) is read from them.
+// Only the new columns are written, so the activity log notes nothing (its triggers watch the
+// leaf's columns) and no leaf changes.
+Migration oneRecordActivities(int version) {
+  return {
+      version,
+      "each activity's policy evaluations and MFA presentations inside its row",
+      {"ALTER TABLE activities ADD COLUMN evaluations TEXT",
+       "ALTER TABLE activities ADD COLUMN presentations TEXT",
+       // SQLite 3.40 (Debian 12) has no ORDER BY inside an aggregate: the rows come ordered
+       // from a subquery, and json() keeps each object JSON as it passes through it.
+       "sqlite: UPDATE activities SET evaluations = (SELECT json_group_array(json(e)) FROM "
+       "(SELECT json_object('id', id, 'voteId', vote_id, 'evaluations', json(evaluations), "
+       "'createdAtMs', created_at_ms) AS e FROM policy_evaluations p WHERE p.activity_id = "
+       "activities.id ORDER BY created_at_ms, id)), presentations = (SELECT "
+       "json_group_array(json(m)) FROM (SELECT json_object('voteId', vote_id, 'userId', "
+       "user_id, 'methodType', method_type, 'methodId', method_id) AS m FROM mfa_presentations "
+       "p WHERE p.activity_id = activities.id ORDER BY created_at_ms, vote_id))",
+       "postgresql: UPDATE activities a SET evaluations = COALESCE((SELECT "
+       "json_agg(json_build_object('id', id, 'voteId', vote_id, 'evaluations', "
+       "evaluations::json, 'createdAtMs', created_at_ms) ORDER BY created_at_ms, id)::text FROM "
+       "policy_evaluations p WHERE p.activity_id = a.id), '[]'), presentations = "
+       "COALESCE((SELECT json_agg(json_build_object('voteId', vote_id, 'userId', user_id, "
+       "'methodType', method_type, 'methodId', method_id) ORDER BY created_at_ms, "
+       "vote_id)::text FROM mfa_presentations p WHERE p.activity_id = a.id), '[]')"}};
+}
 }  // namespace
 
 std::vector<Migration> coreMigrations() {
@@ -339,6 +369,7 @@ std::vector<Migration> coreMigrations() {
       ipAllowlists(20),
       activityLog(21),
       activityLogByRowid(22),
+      oneRecordActivities(23),
   };
 }
 

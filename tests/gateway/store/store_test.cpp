@@ -109,37 +109,60 @@ TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
   EXPECT_THROW(db_->migrate("other", unordered), Error);
 }
 
-// Migration 17 rebuilds policy_evaluations and mfa_presentations keyed by activity first. Rows
-// written under the old layout are read back whole and in order, and each table is one b-tree
-// on SQLite (WITHOUT ROWID, no index beside it) and has one index on PostgreSQL.
-TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
-  auto all = coreMigrations();
+namespace {
+// An activity row as the first layout has it, for the migrations to move.
+void insertEarlyActivity(Db& db, const std::string& org, const std::string& id) {
+  db.exec(
+      "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, votes, "
+      "created_at_ms, updated_at_ms) VALUES (?, ?, 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', "
+      "'ACTIVITY_STATUS_COMPLETED', ?, '{}', '[]', 1, 1)",
+      {id, org, "sha256:" + id});
+}
+
+void insertEvaluation(Db& db, const std::string& org, const std::string& activity,
+                      const std::string& id, const std::string& vote, const std::string& text,
+                      int64_t at) {
+  db.exec(
+      "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
+      "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      {id, activity, org, vote, text, at});
+}
+
+void insertPresentation(Db& db, const std::string& activity, const std::string& vote,
+                        const std::string& user, const std::string& type, const std::string& key,
+                        int64_t at) {
+  db.exec(
+      "INSERT INTO mfa_presentations (vote_id, activity_id, user_id, method_type, method_id, "
+      "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      {vote, activity, user, type, key, at});
+}
+
+std::vector<Migration> migrationsBefore(int version) {
   std::vector<Migration> before;
-  for (const auto& m : all)
-    if (m.version < 17) before.push_back(m);
-  ASSERT_LT(before.size(), all.size());
+  for (const auto& m : coreMigrations())
+    if (m.version < version) before.push_back(m);
+  return before;
+}
+}  // namespace
+
+// Evaluations and presentations written under the first layout survive migration 17 (keyed by
+// activity first: one b-tree each on SQLite, one index on PostgreSQL) and migration 23 (moved
+// into the activity's row), read back whole and in the order they were made.
+TEST_P(StoreTest, EvaluationsAndPresentationsMoveIntoTheirActivity) {
+  auto all = coreMigrations();
+  auto before = migrationsBefore(17);
   ASSERT_EQ(all[before.size()].version, 17);
   db_->migrate("core", before);
   const std::string org = crypto::uuidV4(), activity = crypto::uuidV4(), other = crypto::uuidV4();
   db_->transaction([&](Db& db) {
-    const char* evaluation =
-        "INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, "
-        "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
-    db.exec(evaluation,
-            {std::string("e2"), activity, org, std::string("v2"), std::string("[2]"), int64_t{20}});
-    db.exec(evaluation,
-            {std::string("e1"), activity, org, std::string("v1"), std::string("[1]"), int64_t{10}});
-    db.exec(evaluation,
-            {std::string("e3"), other, org, std::string("v3"), std::string("[3]"), int64_t{30}});
-    const char* presentation =
-        "INSERT INTO mfa_presentations (vote_id, activity_id, user_id, method_type, method_id, "
-        "created_at_ms) VALUES (?, ?, ?, ?, ?, ?)";
-    db.exec(presentation,
-            {std::string("v2"), activity, std::string("u2"),
-             std::string("AUTHENTICATION_TYPE_API_KEY"), std::string("k2"), int64_t{20}});
-    db.exec(presentation,
-            {std::string("v1"), activity, std::string("u1"),
-             std::string("AUTHENTICATION_TYPE_PASSKEY"), std::string("k1"), int64_t{10}});
+    insertEarlyActivity(db, org, activity);
+    insertEarlyActivity(db, org, other);
+    // Out of order, with text as the first layout stored it (spaces included).
+    insertEvaluation(db, org, activity, "e2", "v2", "[2]", 20);
+    insertEvaluation(db, org, activity, "e1", "v1", "[{\"policyId\": \"p\", \"outcome\": 1}]", 10);
+    insertEvaluation(db, org, other, "e3", "v3", "[3]", 30);
+    insertPresentation(db, activity, "v2", "u2", "AUTHENTICATION_TYPE_API_KEY", "k2", 20);
+    insertPresentation(db, activity, "v1", "u1", "AUTHENTICATION_TYPE_PASSKEY", "k1", 10);
   });
   db_->migrate("core", all);
   EXPECT_EQ(db_->appliedMigrations("core").back(), all.back().version);
@@ -148,17 +171,29 @@ TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
     ASSERT_EQ(evaluations.size(), 2u);
     EXPECT_EQ(evaluations[0].id, "e1");
     EXPECT_EQ(evaluations[0].voteId, "v1");
-    EXPECT_EQ(evaluations[0].evaluations, "[1]");
+    EXPECT_EQ(json::stringify(evaluations[0].evaluations), "[{\"outcome\":1,\"policyId\":\"p\"}]");
     EXPECT_EQ(evaluations[0].createdAtMs, 10);
     EXPECT_EQ(evaluations[1].id, "e2");
+    EXPECT_EQ(json::stringify(evaluations[1].evaluations), "[2]");
     EXPECT_EQ(activities::evaluationsOf(db, org, other).size(), 1u);
-    auto presentations = mfa::presentationsOf(db, activity);
+    auto record = activities::findByFingerprint(db, "sha256:" + activity);
+    ASSERT_TRUE(record);
+    const auto& presentations = record->presentations;
     ASSERT_EQ(presentations.size(), 2u);
     EXPECT_EQ(presentations[0].voteId, "v1");
     EXPECT_EQ(presentations[0].userId, "u1");
     EXPECT_EQ(presentations[0].method.type, "AUTHENTICATION_TYPE_PASSKEY");
     EXPECT_EQ(presentations[0].method.id, "k1");
     EXPECT_EQ(presentations[1].voteId, "v2");
+    EXPECT_EQ(record->evaluations.size(), 2u);
+    // Read from the row: an activity with none holds an empty list, not NULL.
+    EXPECT_EQ(db.queryOne("SELECT COUNT(*) AS n FROM activities WHERE evaluations IS NULL OR "
+                          "presentations IS NULL")
+                  ->i64("n"),
+              0);
+    EXPECT_EQ(db.queryOne("SELECT presentations FROM activities WHERE id = ?", {other})
+                  ->str("presentations"),
+              "[]");
     if (GetParam() == Backend::kSqlite) {
       EXPECT_EQ(db.queryOne("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'index' AND "
                             "tbl_name IN ('policy_evaluations', 'mfa_presentations')")
@@ -177,6 +212,54 @@ TEST_P(StoreTest, EvaluationsAndPresentationsSurviveBeingKeyedByActivity) {
                 2);
     }
   });
+}
+
+// A row a gateway of the earlier release writes after the migration (a rolling upgrade on
+// PostgreSQL) has no evaluations or presentations of its own: they are read from the tables
+// that release writes, and a vote that updates the row then carries them into it.
+TEST_P(StoreTest, AnActivityOfTheEarlierReleaseReadsItsEvaluationsFromItsTables) {
+  db_->migrate("core", coreMigrations());
+  const std::string org = crypto::uuidV4(), activity = crypto::uuidV4();
+  db_->transaction([&](Db& db) {
+    insertEarlyActivity(db, org, activity);  // as that release writes it: no new columns
+    insertEvaluation(db, org, activity, "e1", "v1", "[1]", 10);
+    insertPresentation(db, activity, "v1", "u1", "AUTHENTICATION_TYPE_API_KEY", "k1", 10);
+  });
+  db_->transaction([&](Db& db) {
+    auto record = activities::findByFingerprint(db, "sha256:" + activity);
+    ASSERT_TRUE(record);
+    ASSERT_EQ(record->presentations.size(), 1u);
+    EXPECT_EQ(record->presentations[0].method.id, "k1");
+    ASSERT_EQ(activities::evaluationsOf(db, org, activity).size(), 1u);
+    activities::recordEvaluation(*record, "v2", json::array(), 20);
+    activities::recordPresentation(*record, {"v2", "u2", {"AUTHENTICATION_TYPE_PASSKEY", "k2"}});
+    activities::update(db, *record);
+  });
+  db_->read([&](Db& db) {
+    auto evaluations = activities::evaluationsOf(db, org, activity);
+    ASSERT_EQ(evaluations.size(), 2u);
+    EXPECT_EQ(evaluations[0].id, "e1");
+    EXPECT_EQ(evaluations[1].voteId, "v2");
+    EXPECT_FALSE(db.queryOne("SELECT evaluations FROM activities WHERE id = ?", {activity})
+                     ->isNull("evaluations"));
+    auto record = activities::findByFingerprint(db, "sha256:" + activity);
+    ASSERT_EQ(record->presentations.size(), 2u);
+    EXPECT_EQ(record->presentations[1].method.id, "k2");
+  });
+}
+
+// Recording a vote's evaluation or presentation twice (a transaction run again) keeps one.
+TEST(ActivityRecordTest, AVotesEvaluationAndPresentationAreRecordedOnce) {
+  ActivityRecord record;
+  activities::recordEvaluation(record, "v1", json::array(), 1);
+  activities::recordEvaluation(record, "v1", json::array(), 2);
+  activities::recordEvaluation(record, "v2", json::array(), 3);
+  ASSERT_EQ(record.evaluations.size(), 2u);
+  EXPECT_EQ(record.evaluations[0].createdAtMs, 2);
+  activities::recordPresentation(record, {"v1", "u", {"AUTHENTICATION_TYPE_API_KEY", "a"}});
+  activities::recordPresentation(record, {"v1", "u", {"AUTHENTICATION_TYPE_API_KEY", "b"}});
+  ASSERT_EQ(record.presentations.size(), 1u);
+  EXPECT_EQ(record.presentations[0].method.id, "b");
 }
 
 TEST(SqliteStoreTest, RunsInWalMode) {
