@@ -70,24 +70,41 @@ void readPresentations(const std::string& text, ActivityRecord& a) {
   }
 }
 
-// The evaluations and presentations of a row that a gateway of an earlier release wrote (one
-// still running during a rolling upgrade on PostgreSQL): those are in the tables it writes.
-void readEarlierEvaluations(Db& db, ActivityRecord& a) {
+// What gateways of the release before migration 23 write: during a rolling upgrade on
+// PostgreSQL they still put each vote's evaluation and presentation in the tables of their own,
+// for a row they created or one an upgraded gateway did, and may have voted while the migration
+// copied. Those the row lacks are added, in time order. The tables hold nothing else new, so
+// this reads only when an activity is read to be decided on again or for its evaluations.
+void addEarlierEvaluations(Db& db, ActivityRecord& a) {
+  bool added = false;
   for (const auto& r :
        db.query("SELECT id, vote_id, evaluations, created_at_ms FROM policy_evaluations WHERE "
                 "activity_id = ? ORDER BY created_at_ms, id",
-                {a.id}))
-    a.evaluations.push_back({r.str("id"), r.str("vote_id"),
+                {a.id})) {
+    const std::string& id = r.str("id");
+    if (std::any_of(a.evaluations.begin(), a.evaluations.end(),
+                    [&](const auto& e) { return e.id == id; }))
+      continue;
+    a.evaluations.push_back({id, r.str("vote_id"),
                              parseArray(r.str("evaluations"), "stored evaluations"),
                              r.i64("created_at_ms")});
+    added = true;
+  }
+  if (added)
+    std::stable_sort(a.evaluations.begin(), a.evaluations.end(),
+                     [](const auto& x, const auto& y) { return x.createdAtMs < y.createdAtMs; });
 }
-void readEarlierPresentations(Db& db, ActivityRecord& a) {
+void addEarlierPresentations(Db& db, ActivityRecord& a) {
   for (const auto& r : db.query("SELECT vote_id, user_id, method_type, method_id FROM "
                                 "mfa_presentations WHERE activity_id = ? ORDER BY created_at_ms, "
                                 "vote_id",
-                                {a.id}))
-    a.presentations.push_back(
-        {r.str("vote_id"), r.str("user_id"), {r.str("method_type"), r.str("method_id")}});
+                                {a.id})) {
+    const std::string& voteId = r.str("vote_id");
+    if (std::none_of(a.presentations.begin(), a.presentations.end(),
+                     [&](const auto& p) { return p.voteId == voteId; }))
+      a.presentations.push_back(
+          {voteId, r.str("user_id"), {r.str("method_type"), r.str("method_id")}});
+  }
 }
 
 ActivityRecord fromRow(const Row& r) {
@@ -113,13 +130,11 @@ ActivityRecord fromRow(const Row& r) {
 ActivityRecord fromDecisionRow(Db& db, const Row& r) {
   ActivityRecord a = fromRow(r);
   a.decisionLoaded = true;
-  if (r.isNull("evaluations")) {
-    readEarlierEvaluations(db, a);
-    readEarlierPresentations(db, a);
-    return a;
-  }
-  readEvaluations(r.str("evaluations"), a);
-  readPresentations(r.str("presentations"), a);
+  // NULL in a row that the earlier release created after the migration.
+  if (!r.isNull("evaluations")) readEvaluations(r.str("evaluations"), a);
+  if (!r.isNull("presentations")) readPresentations(r.str("presentations"), a);
+  addEarlierEvaluations(db, a);
+  addEarlierPresentations(db, a);
   return a;
 }
 
@@ -233,10 +248,8 @@ std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizat
   if (!row) return {};
   ActivityRecord a;
   a.id = activityId;
-  if (row->isNull("evaluations"))
-    readEarlierEvaluations(db, a);
-  else
-    readEvaluations(row->str("evaluations"), a);
+  if (!row->isNull("evaluations")) readEvaluations(row->str("evaluations"), a);
+  addEarlierEvaluations(db, a);
   return std::move(a.evaluations);
 }
 

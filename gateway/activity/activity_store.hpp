@@ -80,9 +80,9 @@ std::string storedStatus(Db& db, const std::string& id);
 void update(Db& db, const ActivityRecord& record);
 // Whether the organization has an activity with this id.
 bool exists(Db& db, const std::string& organizationId, const std::string& id);
-// Records the policies' evaluation of the vote `voteId`, or of what `presented` says, in the
-// record (stored with it). A second call for the same vote replaces the first, so that a write
-// run again (a retried transaction) records each once.
+// Record in the activity, to be stored with it, the policies' evaluation of its vote `voteId`
+// and what a vote's stamp presented for MFA. Each replaces what the record holds for the same
+// vote, so that a write run again (a retried transaction, a batch) records each vote once.
 void recordEvaluation(ActivityRecord& record, const std::string& voteId,
                       const json::Array& evaluations, int64_t nowMs);
 void recordPresentation(ActivityRecord& record, const mfa::Presentation& presented);

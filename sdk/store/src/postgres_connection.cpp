@@ -8,11 +8,10 @@
 // with the next statement, in one message sequence of libpq's pipeline mode, with one answer
 // awaited (https://www.postgresql.org/docs/current/libpq-pipeline-mode.html). A write of three
 // statements then costs three round trips instead of five. A row change whose answer no one
-// reads (execUnanswered: an activity's evaluation, its MFA presentation) waits the same way, so
-// a signature's three inserts cost one. A failure of a waiting command is reported by the
-// statement it went with; pipeline mode skips what follows a failure, so that statement has not
-// run either. A read snapshot's ROLLBACK is sent without waiting for its answer, which the
-// connection's next use reads (endSnapshot).
+// reads (execUnanswered, for rows with fresh keys) waits the same way. A failure of a waiting
+// command is reported by the statement it went with; pipeline mode skips what follows a failure, so
+// that statement has not run either. A read snapshot's ROLLBACK is sent without waiting for its
+// answer, which the connection's next use reads (endSnapshot).
 #include <libpq-fe.h>
 
 #include <algorithm>

@@ -214,9 +214,10 @@ TEST_P(StoreTest, EvaluationsAndPresentationsMoveIntoTheirActivity) {
   });
 }
 
-// A row a gateway of the earlier release writes after the migration (a rolling upgrade on
-// PostgreSQL) has no evaluations or presentations of its own: they are read from the tables
-// that release writes, and a vote that updates the row then carries them into it.
+// During a rolling upgrade on PostgreSQL, gateways of the earlier release go on writing each
+// vote's evaluation and presentation to their tables: for a row they create after the migration
+// (its own lists NULL), and for a row that has its lists. Both are read, and a vote that
+// updates the row carries them into it.
 TEST_P(StoreTest, AnActivityOfTheEarlierReleaseReadsItsEvaluationsFromItsTables) {
   db_->migrate("core", coreMigrations());
   const std::string org = crypto::uuidV4(), activity = crypto::uuidV4();
@@ -245,6 +246,23 @@ TEST_P(StoreTest, AnActivityOfTheEarlierReleaseReadsItsEvaluationsFromItsTables)
     auto record = activities::findByFingerprint(db, "sha256:" + activity);
     ASSERT_EQ(record->presentations.size(), 2u);
     EXPECT_EQ(record->presentations[1].method.id, "k2");
+  });
+  // A vote of the earlier release on the row that now has its lists, one made before the last
+  // recorded (its clock behind), and the copies already in the row: each read once, in time order.
+  db_->transaction([&](Db& db) {
+    insertEvaluation(db, org, activity, "e3", "v3", "[3]", 15);
+    insertPresentation(db, activity, "v3", "u3", "AUTHENTICATION_TYPE_API_KEY", "k3", 15);
+  });
+  db_->read([&](Db& db) {
+    auto evaluations = activities::evaluationsOf(db, org, activity);
+    ASSERT_EQ(evaluations.size(), 3u);
+    EXPECT_EQ(evaluations[0].id, "e1");
+    EXPECT_EQ(evaluations[1].id, "e3");
+    EXPECT_EQ(evaluations[2].voteId, "v2");
+    auto record = activities::findByFingerprint(db, "sha256:" + activity);
+    ASSERT_EQ(record->evaluations.size(), 3u);
+    ASSERT_EQ(record->presentations.size(), 3u);
+    EXPECT_EQ(record->presentations[2].method.id, "k3");
   });
 }
 
