@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "activity/vote_users.hpp"
 #include "store/sql_connection.hpp"
 #include "store/sql_text.hpp"
 
@@ -129,6 +130,7 @@ ActivityRecord fromRow(const Row& r) {
 // With what a decision reads: `a.decisionLoaded` tells update() to write it back.
 ActivityRecord fromDecisionRow(Db& db, const Row& r) {
   ActivityRecord a = fromRow(r);
+  vote_users::attach(db, a.organizationId, {a.votes});
   a.decisionLoaded = true;
   // NULL in a row that the earlier release created after the migration.
   if (!r.isNull("evaluations")) readEvaluations(r.str("evaluations"), a);
@@ -165,7 +167,9 @@ std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
       std::string("SELECT ") + kColumns + " FROM activities WHERE organization_id = ? AND id = ?",
       {organizationId, id});
   if (!row) return std::nullopt;
-  return fromRow(*row);
+  ActivityRecord a = fromRow(*row);
+  vote_users::attach(db, a.organizationId, {a.votes});
+  return a;
 }
 
 namespace {
@@ -174,7 +178,8 @@ size_t insertRow(Db& db, const ActivityRecord& a, const char* onConflict) {
       std::string("INSERT INTO activities (") + kColumns + kDecisionColumns +
           ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
       {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
-       a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), json::stringify(a.votes),
+       a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
+       vote_users::storedVotes(db, a.organizationId, a.votes),
        a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
        a.updatedAtMs, a.generateAppProofs ? 1 : 0,
        a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr), evaluationsText(a),
@@ -197,7 +202,7 @@ void update(Db& db, const ActivityRecord& a) {
       "app_proofs = ?";
   SqlParams params{a.status,
                    a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
-                   json::stringify(a.votes),
+                   vote_users::storedVotes(db, a.organizationId, a.votes),
                    a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr),
                    a.updatedAtMs,
                    a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)};
@@ -288,7 +293,12 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                              placeholders(ids.size()) + ")",
                          SqlParams(ids.begin(), ids.end()))))
     byId.emplace(a.id, std::move(a));
-  for (const auto& id : ids) out.push_back(std::move(byId.at(id)));
+  std::vector<json::Array> votes;
+  for (const auto& id : ids) {
+    out.push_back(std::move(byId.at(id)));
+    votes.push_back(out.back().votes);
+  }
+  vote_users::attach(db, organizationId, votes);
   if (reverse) std::reverse(out.begin(), out.end());
   return out;
 }

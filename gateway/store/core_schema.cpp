@@ -221,6 +221,18 @@ Migration oneRecordActivities(int version) {
        "'methodType', method_type, 'methodId', method_id) ORDER BY created_at_ms, "
        "vote_id)::text FROM mfa_presentations p WHERE p.activity_id = a.id), '[]')"}};
 }
+// The voters of votes, referenced by digest instead of copied into each vote
+// (activity/vote_users.hpp): one b-tree keyed by organization and digest. Votes already stored
+// keep their copies, since rewriting them would change the activity log's leaves.
+Migration voteUsers(int version) {
+  const std::string columns =
+      "organization_id TEXT NOT NULL, digest TEXT NOT NULL, user_json TEXT NOT NULL, PRIMARY KEY "
+      "(organization_id, digest)";
+  return {version,
+          "the voters of votes, each kept once per organization and content",
+          {"sqlite: CREATE TABLE vote_users (" + columns + ") WITHOUT ROWID",
+           "postgresql: CREATE TABLE vote_users (" + columns + ")"}};
+}
 }  // namespace
 
 std::vector<Migration> coreMigrations() {
@@ -370,6 +382,7 @@ std::vector<Migration> coreMigrations() {
       activityLog(21),
       activityLogByRowid(22),
       oneRecordActivities(23),
+      voteUsers(24),
   };
 }
 

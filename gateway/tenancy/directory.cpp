@@ -209,7 +209,7 @@ void deleteOrganization(Db& db, const std::string& organizationId) {
   for (const char* table :
        {"user_tags", "oauth_providers", "api_keys", "authenticators", "users", "policies",
         "root_quorum_members", "organization_features", "activities", "mfa_policies",
-        "mfa_statuses", "invitations", "ip_allowlists"})
+        "mfa_statuses", "invitations", "ip_allowlists", "vote_users"})
     db.exec(std::string("DELETE FROM ") + table + " WHERE organization_id = ?", p);
   db.exec("DELETE FROM organizations WHERE id = ?", p);
 }

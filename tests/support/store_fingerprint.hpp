@@ -15,11 +15,11 @@ namespace signet::test {
 using StoreFingerprint = std::map<std::string, std::string>;  // table -> rows' digest
 
 // The tables that record an activity, refused ones included (for audit): the activity (its
-// policy evaluations and what its stamps presented inside it) and its leaves in the activity log
-// (with the subtrees and head they move). Tests of refusals leave these out of the fingerprint
-// and check the refused activities on their own.
+// policy evaluations and what its stamps presented inside it), its voters' copies and its leaves
+// in the activity log (with the subtrees and head they move). Tests of refusals leave these out
+// of the fingerprint and check the refused activities on their own.
 inline const std::set<std::string> kActivityRecordTables = {
-    "activities", "activity_log_leaves", "activity_log_nodes", "activity_log_head"};
+    "activities", "vote_users", "activity_log_leaves", "activity_log_nodes", "activity_log_head"};
 
 // What the gateway writes on its own clock, whatever a test does: the activity log's checkpoint
 // worker signs and keeps the head (and gathers cosignatures) every log.checkpointSeconds.

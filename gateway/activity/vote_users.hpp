@@ -1,0 +1,26 @@
+// The voter in each vote (v1Vote.user: the user as they were when they voted) is referenced, not
+// copied: a stored vote holds "userDigest", the SHA-256 of that user's JSON, and `vote_users`
+// holds the JSON once per organization and content (core migration 24). A signature's vote
+// carried about 700 bytes of user in a row of about 2 KB; the same user signing again adds no
+// copy. The digest is over the exact text, so the answer is the user as they voted, not as they
+// are now, and a copy altered in the store no longer matches its digest and is refused.
+// Votes stored before the migration keep their copies inside and are read as they are.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "signet/db.hpp"
+#include "signet/json.hpp"
+
+namespace signet::vote_users {
+
+// `votes` as they are stored: each vote's user replaced by its digest. Writes the users that
+// `organizationId` (the activity's) does not hold yet.
+std::string storedVotes(Db& db, const std::string& organizationId, const json::Array& votes);
+
+// Puts the users back into votes read from the store, for activities of `organizationId`.
+// One read for all of them; a vote whose user is inside already is left as it is.
+void attach(Db& db, const std::string& organizationId, const std::vector<json::Array>& votes);
+
+}  // namespace signet::vote_users
