@@ -174,16 +174,18 @@ std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
 
 namespace {
 size_t insertRow(Db& db, const ActivityRecord& a, const char* onConflict) {
-  return db.exec(
-      std::string("INSERT INTO activities (") + kColumns + kDecisionColumns +
-          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
-      {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
-       a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
-       vote_users::storedVotes(db, a.organizationId, a.votes),
-       a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
-       a.updatedAtMs, a.generateAppProofs ? 1 : 0,
-       a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr), evaluationsText(a),
-       presentationsText(a)});
+  auto votes = vote_users::storedVotes(a.votes);
+  size_t written =
+      db.exec(std::string("INSERT INTO activities (") + kColumns + kDecisionColumns +
+                  ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
+              {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
+               a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), votes.text,
+               a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
+               a.updatedAtMs, a.generateAppProofs ? 1 : 0,
+               a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr),
+               evaluationsText(a), presentationsText(a)});
+  if (written > 0) vote_users::writeUsers(db, a.organizationId, votes);
+  return written;
 }
 }  // namespace
 
@@ -197,15 +199,14 @@ bool insertUnlessStored(Db& db, const ActivityRecord& a) {
 }
 
 void update(Db& db, const ActivityRecord& a) {
+  auto votes = vote_users::storedVotes(a.votes);
   std::string sql =
       "UPDATE activities SET status = ?, result = ?, votes = ?, failure = ?, updated_at_ms = ?, "
       "app_proofs = ?";
-  SqlParams params{a.status,
-                   a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
-                   vote_users::storedVotes(db, a.organizationId, a.votes),
-                   a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr),
-                   a.updatedAtMs,
-                   a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)};
+  SqlParams params{
+      a.status,      a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
+      votes.text,    a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr),
+      a.updatedAtMs, a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr)};
   // A record read without them (find, list) must not write over them.
   if (a.decisionLoaded) {
     sql += ", evaluations = ?, presentations = ?";
@@ -213,7 +214,8 @@ void update(Db& db, const ActivityRecord& a) {
     params.push_back(presentationsText(a));
   }
   params.push_back(a.id);
-  db.exec(sql + " WHERE id = ?", params);
+  if (db.exec(sql + " WHERE id = ?", params) > 0)
+    vote_users::writeUsers(db, a.organizationId, votes);
 }
 
 void recordEvaluation(ActivityRecord& record, const std::string& voteId,
@@ -260,7 +262,9 @@ std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizat
 
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                  const ActivityFilter& filter) {
-  // First the page's ids and sizes, then only the activities that fit the budget.
+  // First the page's ids and sizes, then only the activities that fit the budget. The sizes are
+  // of the stored text: the voters' copies that attach() adds (one user's JSON a vote, each
+  // distinct one held once) are not counted.
   std::string sql =
       "SELECT id, LENGTH(intent) + LENGTH(votes) + COALESCE(LENGTH(result), 0) + "
       "COALESCE(LENGTH(failure), 0) + COALESCE(LENGTH(app_proofs), 0) AS size FROM activities "

@@ -15,9 +15,9 @@ const char* const kUser = "user";
 const char* const kDigest = "userDigest";
 }  // namespace
 
-std::string storedVotes(Db& db, const std::string& organizationId, const json::Array& votes) {
+StoredVotes storedVotes(const json::Array& votes) {
+  StoredVotes out;
   json::Array stored = json::array();
-  std::map<std::string, std::string> users;  // digest -> JSON, each written once
   for (size_t i = 0; votes && i < votes->size(); ++i) {
     auto vote = votes->getObject(static_cast<unsigned>(i));
     auto user = vote ? vote->getObject(kUser) : nullptr;
@@ -31,16 +31,24 @@ std::string storedVotes(Db& db, const std::string& organizationId, const json::A
     copy->remove(kUser);
     copy->set(kDigest, digest);
     stored->add(copy);
-    users.emplace(std::move(digest), std::move(text));
+    out.users.emplace(std::move(digest), std::move(text));
   }
-  // Keyed by content, so a user already held is left as it is, and nothing but the store's own
-  // trouble refuses the write: its answer need not be waited for (execUnanswered).
-  for (const auto& [digest, text] : users)
+  out.text = json::stringify(stored);
+  return out;
+}
+
+void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& votes) {
+  // Only a copy the store does not hold yet is written, and the statement neither conflicts
+  // nor waits: on PostgreSQL the table has no unique key, so two batches writing the same new
+  // copy at once store it twice (harmless, attach takes either) instead of one waiting on the
+  // other, or two deadlocking. Nothing but the store's own trouble can refuse it, so its answer
+  // need not be waited for (execUnanswered, docs/durability.md).
+  for (const auto& [digest, text] : votes.users)
     execUnanswered(db,
-                   "INSERT INTO vote_users (organization_id, digest, user_json) VALUES (?, ?, ?) "
-                   "ON CONFLICT (organization_id, digest) DO NOTHING",
-                   {organizationId, digest, text});
-  return json::stringify(stored);
+                   "INSERT INTO vote_users (organization_id, digest, user_json) SELECT ?, ?, ? "
+                   "WHERE NOT EXISTS (SELECT 1 FROM vote_users WHERE organization_id = ? AND "
+                   "digest = ?)",
+                   {organizationId, digest, text, organizationId, digest});
 }
 
 void attach(Db& db, const std::string& organizationId, const std::vector<json::Array>& votes) {

@@ -4,9 +4,11 @@
 // carried about 700 bytes of user in a row of about 2 KB; the same user signing again adds no
 // copy. The digest is over the exact text, so the answer is the user as they voted, not as they
 // are now, and a copy altered in the store no longer matches its digest and is refused.
-// Votes stored before the migration keep their copies inside and are read as they are.
+// Votes stored before the migration keep their copies inside, and are read as they are, until
+// their activity is next written.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,9 +17,18 @@
 
 namespace signet::vote_users {
 
-// `votes` as they are stored: each vote's user replaced by its digest. Writes the users that
-// `organizationId` (the activity's) does not hold yet.
-std::string storedVotes(Db& db, const std::string& organizationId, const json::Array& votes);
+// `votes` as they are stored (`text`: each vote's user replaced by its digest) and the users
+// they name, by digest.
+struct StoredVotes {
+  std::string text;
+  std::map<std::string, std::string> users;  // digest -> the user's JSON
+};
+StoredVotes storedVotes(const json::Array& votes);
+
+// Writes the users that `organizationId` (the activity's) does not hold yet: once the row that
+// names them is written, so that a row not written (an identical request's stored first, an
+// activity whose organization was deleted) leaves no copy behind.
+void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& votes);
 
 // Puts the users back into votes read from the store, for activities of `organizationId`.
 // One read for all of them; a vote whose user is inside already is left as it is.

@@ -59,7 +59,7 @@ json::Object getCheckpoint(RequestContext& ctx, const json::Object&) {
 
 json::Object getInclusionProof(RequestContext& ctx, const json::Object& body) {
   std::string activityId = json::requireString(body, "activityId", "");
-  if (!activities::find(ctx.db(), ctx.organizationId(), activityId))
+  if (!activities::exists(ctx.db(), ctx.organizationId(), activityId))
     throw notFound("activity " + activityId + " (activityId) not found in organization " +
                    ctx.organizationId());
   return inclusionProof(ctx.db(), ctx.keyring(), activityId, body);

@@ -201,7 +201,7 @@ json::Object getMfaPolicies(RequestContext& ctx, const json::Object& body) {
 json::Object getMfaStatus(RequestContext& ctx, const json::Object& body) {
   std::string activityId = json::requireString(body, "activityId", "");
   auto userId = json::optionalString(body, "userId", "");
-  if (!activities::find(ctx.db(), ctx.organizationId(), activityId))
+  if (!activities::exists(ctx.db(), ctx.organizationId(), activityId))
     throw notFound("activity " + activityId + " not found in organization " + ctx.organizationId());
   json::Object r = json::object();
   r->set("mfaStatuses", statusesOf(ctx.db(), ctx.organizationId(), activityId,

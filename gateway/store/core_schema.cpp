@@ -222,16 +222,20 @@ Migration oneRecordActivities(int version) {
        "vote_id)::text FROM mfa_presentations p WHERE p.activity_id = a.id), '[]')"}};
 }
 // The voters of votes, referenced by digest instead of copied into each vote
-// (activity/vote_users.hpp): one b-tree keyed by organization and digest. Votes already stored
-// keep their copies, since rewriting them would change the activity log's leaves.
+// (activity/vote_users.hpp). SQLite, whose one writer never races itself: one b-tree keyed by
+// organization and digest. PostgreSQL: an index that is not unique, so that concurrent batches
+// writing the same new copy never wait on each other (vote_users::writeUsers). Votes already
+// stored keep their copies until their activity is next written: rewriting them here would
+// change the activity log's leaves.
 Migration voteUsers(int version) {
   const std::string columns =
-      "organization_id TEXT NOT NULL, digest TEXT NOT NULL, user_json TEXT NOT NULL, PRIMARY KEY "
-      "(organization_id, digest)";
+      "organization_id TEXT NOT NULL, digest TEXT NOT NULL, user_json TEXT NOT NULL";
   return {version,
           "the voters of votes, each kept once per organization and content",
-          {"sqlite: CREATE TABLE vote_users (" + columns + ") WITHOUT ROWID",
-           "postgresql: CREATE TABLE vote_users (" + columns + ")"}};
+          {"sqlite: CREATE TABLE vote_users (" + columns +
+               ", PRIMARY KEY (organization_id, digest)) WITHOUT ROWID",
+           "postgresql: CREATE TABLE vote_users (" + columns + ")",
+           "postgresql: CREATE INDEX vote_users_digest ON vote_users (organization_id, digest)"}};
 }
 }  // namespace
 

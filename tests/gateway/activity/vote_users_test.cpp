@@ -1,5 +1,6 @@
 // The voter of each vote, referenced by digest instead of copied into it
 // (gateway/activity/vote_users.hpp), through a real gateway on both stores.
+#include "activity/activity_store.hpp"
 #include "support/test_gateway.hpp"
 #include "tenancy/directory.hpp"
 
@@ -83,6 +84,48 @@ TEST_P(VoteUsersTest, AnAlteredOrMissingUserIsRefusedNotShown) {
   EXPECT_THROW(client.query("get_activity", activityQuery(org, id)), RequestError);
   gw.write([&](Db& db) { db.exec("DELETE FROM vote_users"); });
   EXPECT_THROW(client.query("get_activity", activityQuery(org, id)), RequestError);
+}
+
+// A copy is written only with the row that names it: an identical request's row stored first, or
+// a row gone since (its organization deleted while the activity waited), leaves none.
+TEST_P(VoteUsersTest, ARowNotWrittenLeavesNoCopy) {
+  TestGateway gw(GetParam());
+  const std::string org = gw.root().organizationId;
+  auto submitted = submitMemo(gw.rootClient(), org, "kept");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 1);
+  gw.write([&](Db& db) {
+    auto record =
+        activities::findByFingerprint(db, submitted->getValue<std::string>("fingerprint"));
+    ASSERT_TRUE(record);
+    // The voter changed, so that writing the votes would need a new copy.
+    json::Object user = json::object();
+    user->set("userId", gw.root().userId);
+    user->set("userName", "never stored");
+    record->votes->getObject(0)->set("user", user);
+    ActivityRecord again = *record;
+    again.id = crypto::uuidV7(again.createdAtMs);
+    EXPECT_FALSE(activities::insertUnlessStored(db, again));
+    again.id = crypto::uuidV7(again.createdAtMs);
+    activities::update(db, again);
+  });
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 1);
+}
+
+// On PostgreSQL two batches writing the same new copy at once may both store it (the table has
+// no unique key, so that neither waits): a copy held twice reads as one.
+TEST_P(VoteUsersTest, ACopyHeldTwiceReadsAsOne) {
+  TestGateway gw(GetParam());
+  if (GetParam() != Backend::kPostgres) GTEST_SKIP() << "SQLite's one writer never races";
+  const std::string org = gw.root().organizationId;
+  auto client = gw.rootClient();
+  auto submitted = submitMemo(client, org, "twice");
+  gw.write([&](Db& db) { db.exec("INSERT INTO vote_users SELECT * FROM vote_users"); });
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 2);
+  auto read =
+      client.query("get_activity", activityQuery(org, submitted->getValue<std::string>("id")))
+          ->getObject("activity");
+  EXPECT_EQ(json::stringify(read->getArray("votes")),
+            json::stringify(submitted->getArray("votes")));
 }
 
 TEST_P(VoteUsersTest, AVoteStoredWithItsUserInsideReadsAsItIs) {
