@@ -218,27 +218,28 @@ void update(Db& db, const ActivityRecord& a) {
     vote_users::writeUsers(db, a.organizationId, votes);
 }
 
+namespace {
+// Puts `item` in place of what `list` holds for the same vote, or at its end.
+template <typename T>
+void setForVote(std::vector<T>& list, T item) {
+  auto same = std::find_if(list.begin(), list.end(),
+                           [&](const T& held) { return held.voteId == item.voteId; });
+  if (same == list.end())
+    list.push_back(std::move(item));
+  else
+    *same = std::move(item);
+}
+}  // namespace
+
 void recordEvaluation(ActivityRecord& record, const std::string& voteId,
                       const json::Array& evaluations, int64_t nowMs) {
-  StoredEvaluation e{crypto::uuidV7(nowMs), voteId, evaluations ? evaluations : json::array(),
-                     nowMs};
-  auto& list = record.evaluations;
-  auto same =
-      std::find_if(list.begin(), list.end(), [&](const auto& o) { return o.voteId == voteId; });
-  if (same == list.end())
-    list.push_back(std::move(e));
-  else
-    *same = std::move(e);
+  setForVote(record.evaluations,
+             StoredEvaluation{crypto::uuidV7(nowMs), voteId,
+                              evaluations ? evaluations : json::array(), nowMs});
 }
 
 void recordPresentation(ActivityRecord& record, const mfa::Presentation& presented) {
-  auto& list = record.presentations;
-  auto same = std::find_if(list.begin(), list.end(),
-                           [&](const auto& o) { return o.voteId == presented.voteId; });
-  if (same == list.end())
-    list.push_back(presented);
-  else
-    *same = presented;
+  setForVote(record.presentations, presented);
 }
 
 bool exists(Db& db, const std::string& organizationId, const std::string& id) {
