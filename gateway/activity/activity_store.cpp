@@ -17,10 +17,6 @@ const char* kColumns =
 // What deciding on it again reads besides: its evaluations and MFA presentations (migration 23).
 const char* kDecisionColumns = ", evaluations, presentations";
 
-json::Array parseArray(const std::string& text, const char* what) {
-  return json::parseObject("{\"a\":" + text + "}", what)->getArray("a");
-}
-
 json::Object evaluationJson(const StoredEvaluation& e) {
   json::Object o = json::object();
   o->set("id", e.id);
@@ -52,7 +48,7 @@ std::string presentationsText(const ActivityRecord& a) {
 }
 
 void readEvaluations(const std::string& text, ActivityRecord& a) {
-  auto list = parseArray(text, "stored evaluations");
+  auto list = json::parseArray(text, "stored evaluations");
   for (size_t i = 0; i < list->size(); ++i) {
     auto o = list->getObject(static_cast<unsigned>(i));
     a.evaluations.push_back({o->getValue<std::string>("id"), o->getValue<std::string>("voteId"),
@@ -61,7 +57,7 @@ void readEvaluations(const std::string& text, ActivityRecord& a) {
 }
 
 void readPresentations(const std::string& text, ActivityRecord& a) {
-  auto list = parseArray(text, "stored MFA presentations");
+  auto list = json::parseArray(text, "stored MFA presentations");
   for (size_t i = 0; i < list->size(); ++i) {
     auto o = list->getObject(static_cast<unsigned>(i));
     a.presentations.push_back(
@@ -87,7 +83,7 @@ void addEarlierEvaluations(Db& db, ActivityRecord& a) {
                     [&](const auto& e) { return e.id == id; }))
       continue;
     a.evaluations.push_back({id, r.str("vote_id"),
-                             parseArray(r.str("evaluations"), "stored evaluations"),
+                             json::parseArray(r.str("evaluations"), "stored evaluations"),
                              r.i64("created_at_ms")});
     added = true;
   }
@@ -118,12 +114,13 @@ ActivityRecord fromRow(const Row& r) {
   a.intent = json::parseObject(r.str("intent"), "stored intent");
   a.result =
       r.isNull("result") ? json::object() : json::parseObject(r.str("result"), "stored result");
-  a.votes = parseArray(r.str("votes"), "stored votes");
+  a.votes = json::parseArray(r.str("votes"), "stored votes");
   a.failure = r.isNull("failure") ? nullptr : json::parseObject(r.str("failure"), "stored failure");
   a.createdAtMs = r.i64("created_at_ms");
   a.updatedAtMs = r.i64("updated_at_ms");
   a.generateAppProofs = r.i64("generate_app_proofs") != 0;
-  if (!r.isNull("app_proofs")) a.appProofs = parseArray(r.str("app_proofs"), "stored app proofs");
+  if (!r.isNull("app_proofs"))
+    a.appProofs = json::parseArray(r.str("app_proofs"), "stored app proofs");
   return a;
 }
 

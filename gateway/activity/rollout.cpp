@@ -98,9 +98,8 @@ std::map<std::string, RolloutAssignment> loadRollouts(Db& db) {
                                 {})) {
     RolloutAssignment a;
     a.state = parseRolloutState(r.str("state")).value_or(RolloutState::kDisabled);
-    auto ids =
-        json::parseObject("{\"ids\":" + r.str("organization_ids") + "}", "activity_rollouts");
-    for (const auto& id : json::optionalStringArray(ids, "ids", "")) a.organizations.insert(id);
+    auto ids = json::parseArray(r.str("organization_ids"), "activity_rollouts");
+    for (const auto& id : *ids) a.organizations.insert(id.convert<std::string>());
     a.percent = static_cast<int>(r.i64("percent"));
     a.replacement = r.str("replacement");
     a.sunsetMs = r.i64("sunset_ms");

@@ -100,9 +100,7 @@ ActivityRecord withParametersRedacted(const ActivitySpec& spec, const ActivityRe
   // A deep copy of what is redacted: the record in hand keeps the values to run with.
   ActivityRecord stored = record;
   stored.intent = json::parseObject(json::stringify(record.intent), "intent");
-  if (record.votes)
-    stored.votes = json::parseObject("{\"votes\":" + json::stringify(record.votes) + "}", "votes")
-                       ->getArray("votes");
+  if (record.votes) stored.votes = json::parseArray(json::stringify(record.votes), "votes");
   redactIntentAndVotes(spec, stored);
   return stored;
 }

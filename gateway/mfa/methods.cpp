@@ -90,8 +90,7 @@ json::Array stepsJson(const std::vector<Step>& steps) {
 }
 
 std::vector<Step> stepsFromText(const std::string& text) {
-  auto wrapped = json::parseObject("{\"steps\":" + text + "}", "stored MFA steps");
-  return parseSteps(wrapped->getArray("steps"), "stored MFA steps");
+  return parseSteps(json::parseArray(text, "stored MFA steps"), "stored MFA steps");
 }
 
 bool meets(const Method& presented, const Method& required) {

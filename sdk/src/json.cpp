@@ -79,6 +79,19 @@ Object parseObject(std::string_view text, std::string_view what) {
   return v.extract<Object>();
 }
 
+Array parseArray(std::string_view text, std::string_view what) {
+  Poco::JSON::Parser parser(new StrictHandler);
+  Poco::Dynamic::Var v;
+  try {
+    v = parser.parse(std::string(text));
+  } catch (const Poco::Exception& e) {
+    throw invalidArgument("malformed JSON in " + std::string(what) + ": " + e.message());
+  }
+  if (v.type() != typeid(Array))
+    throw invalidArgument(std::string(what) + " must be a JSON array, got " + kindOf(v));
+  return v.extract<Array>();
+}
+
 namespace {
 std::optional<std::string> nulIn(const Poco::Dynamic::Var& v, const std::string& path) {
   auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };

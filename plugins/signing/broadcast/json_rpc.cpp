@@ -84,7 +84,7 @@ std::vector<Poco::Dynamic::Var> JsonRpc::batch(const std::vector<Call>& calls) c
   // A node answers a batch with an array, in any order, matched to the calls by id.
   json::Array replies;
   try {
-    replies = json::parseObject("{\"r\":" + body + "}", name_ + "'s answer")->getArray("r");
+    replies = json::parseArray(body, name_ + "'s answer");
   } catch (const Error&) {
   }
   if (!replies)

@@ -17,6 +17,9 @@ using Array = Poco::JSON::Array::Ptr;
 
 // Parses a JSON object; a syntax error or a non-object is InvalidArgument naming `what`.
 Object parseObject(std::string_view text, std::string_view what);
+// Parses a JSON array (a stored list); a syntax error or a non-array is InvalidArgument naming
+// `what`.
+Array parseArray(std::string_view text, std::string_view what);
 // The compact JSON text of a value, byte for byte what Poco's Stringifier::condense writes
 // (json_stringify.cpp says why it is not Poco's). An object's members come in key order, as
 // in every object that object() makes or parseObject reads; the insertion order an object
