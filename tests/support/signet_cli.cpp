@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 
 #include "signet/json.hpp"
 
@@ -27,6 +28,28 @@ CliRun runSignet(const std::vector<std::string>& args) {
   std::string o((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
   std::string e((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
   return {handle.wait(), o, e};
+}
+
+std::string readTextFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+CliOrganization createOrganizationWithCli(const std::string& dataDir, const std::string& name,
+                                          const std::string& userName) {
+  auto made =
+      runSignet({"org", "create", "--data-dir", dataDir, "--name", name, "--user-name", userName});
+  if (made.exitCode != 0)
+    throw std::runtime_error("signet org create exited with " + std::to_string(made.exitCode) +
+                             ": " + made.err);
+  CliOrganization org;
+  org.organizationId =
+      json::parseObject(made.out, "org create")->getValue<std::string>("organizationId");
+  const std::string keyFile = dataDir + "/" + org.organizationId + ".api-key.json";
+  org.apiPrivateKey =
+      json::parseObject(readTextFile(keyFile), keyFile)->getValue<std::string>("apiPrivateKey");
+  return org;
 }
 
 void freePluginListenerPorts(const std::string& dataDir) {

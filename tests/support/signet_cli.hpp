@@ -18,6 +18,20 @@ struct CliRun {
 
 CliRun runSignet(const std::vector<std::string>& args);
 
+// A file's whole text: a credentials file, a key, a config.
+std::string readTextFile(const std::string& path);
+
+// An organization made as an operator makes one, `signet org create --data-dir DIR`, with the
+// API key that command wrote beside the store (DIR/ORG.api-key.json). Throws with the command's
+// standard error when it fails.
+struct CliOrganization {
+  std::string organizationId;
+  std::string apiPrivateKey;  // hex, what ApiKeyStamper::fromHex takes
+};
+CliOrganization createOrganizationWithCli(const std::string& dataDir,
+                                          const std::string& name = "Acme",
+                                          const std::string& userName = "alice");
+
 // Gives the plugin listeners a data directory's config enables a free loopback port each (the
 // auth proxy's default, 8090, would clash between tests that run at once).
 void freePluginListenerPorts(const std::string& dataDir);

@@ -345,15 +345,9 @@ TEST(CliTest, BackupWhileServingThenRestoreWithTheSameMasterKeyOnly) {
   namespace fs = std::filesystem;
   auto dir = (fs::temp_directory_path() / ("signet-backup-" + crypto::uuidV4())).string();
   ASSERT_EQ(run({"init", "--data-dir", dir}).exitCode, 0);
-  auto org = run({"org", "create", "--data-dir", dir, "--name", "Acme", "--user-name", "alice"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
-  std::string orgId = json::parseObject(org.out, "ids")->getValue<std::string>("organizationId");
-  std::ifstream keyStream(dir + "/" + orgId + ".api-key.json");
-  std::string privateHex =
-      json::parseObject(std::string((std::istreambuf_iterator<char>(keyStream)),
-                                    std::istreambuf_iterator<char>()),
-                        "credentials")
-          ->getValue<std::string>("apiPrivateKey");
+  const auto org = createOrganizationWithCli(dir);
+  const std::string& orgId = org.organizationId;
+  const std::string& privateHex = org.apiPrivateKey;
   const fs::path store = fs::path(dir) / "signet.db";
   const std::string activities = "SELECT COUNT(*) AS n FROM activities";
   std::string backup = dir + "/backup.db";
@@ -465,8 +459,7 @@ TEST(CliTest, RotateMasterKeyIsSafeToInterruptAndFinishesWhenRunAgain) {
   namespace fs = std::filesystem;
   auto dir = (fs::temp_directory_path() / ("signet-rotate-" + crypto::uuidV4())).string();
   ASSERT_EQ(run({"init", "--data-dir", dir}).exitCode, 0);
-  auto org = run({"org", "create", "--data-dir", dir, "--name", "Acme", "--user-name", "alice"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
+  createOrganizationWithCli(dir);
   const fs::path store = fs::path(dir) / "signet.db", keyFile = fs::path(dir) / "master.key";
   const auto oldKey = keyIn(keyFile);
   // Enough secrets for several batches.

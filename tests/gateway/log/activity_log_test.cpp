@@ -664,15 +664,9 @@ TEST(ActivityLogCliTest, AnAuditorsCheckpointCatchesAnAlterationInACopyOfTheStor
   namespace fs = std::filesystem;
   auto dir = (fs::temp_directory_path() / ("signet-log-" + crypto::uuidV4())).string();
   ASSERT_EQ(runSignet({"init", "--data-dir", dir, "--plugins", "memo"}).exitCode, 0);
-  auto org =
-      runSignet({"org", "create", "--data-dir", dir, "--name", "audited", "--user-name", "a"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
-  const std::string orgId =
-      json::parseObject(org.out, "org create")->getValue<std::string>("organizationId");
-  std::ifstream keyFile(dir + "/" + orgId + ".api-key.json");
-  auto stamper = ApiKeyStamper::fromHex(
-      json::parseObject(std::string(std::istreambuf_iterator<char>(keyFile), {}), "key")
-          ->getValue<std::string>("apiPrivateKey"));
+  const auto org = createOrganizationWithCli(dir, "audited");
+  const std::string& orgId = org.organizationId;
+  auto stamper = ApiKeyStamper::fromHex(org.apiPrivateKey);
   std::vector<std::string> memos;
   {
     ServeProcess serve(dir);

@@ -57,9 +57,7 @@ TEST(TlsTest, ServesHttpsAndReloadsItsCertificateOnSighup) {
   makeServerCertificate(ca, "signet-first", dir / "server.pem", dir / "server.key");
   ASSERT_EQ(
       runSignet({"init", "--data-dir", (dir / "data").string(), "--plugins", "memo"}).exitCode, 0);
-  auto org = runSignet({"org", "create", "--data-dir", (dir / "data").string(), "--name", "Acme",
-                        "--user-name", "alice"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
+  const auto org = createOrganizationWithCli((dir / "data").string());
 
   ServeProcess serve((dir / "data").string(), {"--tls-cert", (dir / "server.pem").string(),
                                                "--tls-key", (dir / "server.key").string()});
@@ -77,13 +75,8 @@ TEST(TlsTest, ServesHttpsAndReloadsItsCertificateOnSighup) {
   EXPECT_EQ(discovery->getValue<std::string>("issuer"), serve.baseUrl());
 
   // A stamped API request over TLS, with the credentials file org create wrote.
-  auto ids = json::parseObject(org.out, "org create");
-  std::string orgId = ids->getValue<std::string>("organizationId");
-  std::ifstream keyIn(dir / "data" / (orgId + ".api-key.json"));
-  auto creds = json::parseObject(
-      std::string((std::istreambuf_iterator<char>(keyIn)), std::istreambuf_iterator<char>()),
-      "credentials");
-  auto stamper = ApiKeyStamper::fromHex(creds->getValue<std::string>("apiPrivateKey"));
+  const std::string& orgId = org.organizationId;
+  auto stamper = ApiKeyStamper::fromHex(org.apiPrivateKey);
   std::string whoamiBody = json::stringify(orgBody(orgId));
   Poco::Net::HTTPSClientSession session("127.0.0.1", port, ctx);
   Poco::Net::HTTPRequest post(Poco::Net::HTTPRequest::HTTP_POST, "/public/v1/query/whoami",

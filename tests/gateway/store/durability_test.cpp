@@ -20,12 +20,6 @@
 namespace signet::test {
 namespace {
 
-json::Object readJson(const std::string& path) {
-  std::ifstream in(path);
-  return json::parseObject(
-      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), path);
-}
-
 struct Answered {
   std::string activityId;
   std::string walletName;  // empty for a signature
@@ -35,13 +29,9 @@ TEST(DurabilityTest, EveryAnsweredActivitySurvivesKill9UnderLoad) {
   auto dir =
       (std::filesystem::temp_directory_path() / ("signet-kill-" + crypto::uuidV4())).string();
   ASSERT_EQ(runSignet({"init", "--data-dir", dir, "--plugins", "signing"}).exitCode, 0);
-  auto org =
-      runSignet({"org", "create", "--data-dir", dir, "--name", "durable", "--user-name", "d"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
-  const std::string orgId =
-      json::parseObject(org.out, "org create")->getValue<std::string>("organizationId");
-  auto stamper = ApiKeyStamper::fromHex(
-      readJson(dir + "/" + orgId + ".api-key.json")->getValue<std::string>("apiPrivateKey"));
+  const auto org = createOrganizationWithCli(dir, "durable");
+  const std::string& orgId = org.organizationId;
+  auto stamper = ApiKeyStamper::fromHex(org.apiPrivateKey);
   const std::string eth = "ADDRESS_FORMAT_ETHEREUM";
 
   const std::string checkpoint = dir + "/before-load.note";

@@ -53,11 +53,6 @@ uint16_t freePort() {
   return socket.address().port();
 }
 
-std::string readFile(const fs::path& file) {
-  std::ifstream in(file);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // What the clients saw, across both gateways.
 struct Tally {
   std::mutex mutex;
@@ -130,14 +125,9 @@ TEST(FailoverTest, KillThePrimaryPromoteTheStandbyAndNothingAcknowledgedIsLost) 
   auto init = runSignet({"init", "--data-dir", dirs[0].string()});
   ASSERT_EQ(init.exitCode, 0) << init.err;
   fs::copy_file(dirs[0] / "master.key", dirs[1] / "master.key");
-  auto org = runSignet({"org", "create", "--data-dir", dirs[0].string(), "--name", "Failover",
-                        "--user-name", "operator"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
-  const std::string orgId =
-      json::parseObject(org.out, "org create")->getValue<std::string>("organizationId");
-  auto stamper = ApiKeyStamper::fromHex(
-      json::parseObject(readFile(dirs[0] / (orgId + ".api-key.json")), "credentials")
-          ->getValue<std::string>("apiPrivateKey"));
+  const auto org = createOrganizationWithCli(dirs[0].string(), "Failover", "operator");
+  const std::string& orgId = org.organizationId;
+  auto stamper = ApiKeyStamper::fromHex(org.apiPrivateKey);
 
   ServeProcess gateways[2] = {ServeProcess(dirs[0].string()), ServeProcess(dirs[1].string())};
   Tally tally;

@@ -18,11 +18,6 @@ namespace {
 
 const char* kModule = "/usr/lib/softhsm/libsofthsm2.so";
 
-std::string readFile(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // A SoftHSM token directory of its own, named by SOFTHSM2_CONF for this process and the
 // signet processes it starts.
 struct SoftHsm {
@@ -41,7 +36,7 @@ struct SoftHsm {
 
 void setHsmConfig(const std::filesystem::path& dataDir, const std::string& token) {
   auto file = dataDir / "signet.json";
-  auto config = json::parseObject(readFile(file), file.string());
+  auto config = json::parseObject(readTextFile(file.string()), file.string());
   json::Object hsm = json::object();
   hsm->set("module", kModule);
   hsm->set("token", token);
@@ -57,10 +52,8 @@ TEST(Pkcs11Test, TheMasterKeyIsWrappedByANonExtractableTokenKey) {
   SoftHsm hsm(base);
   auto dataDir = base / "data";
   ASSERT_EQ(runSignet({"init", "--data-dir", dataDir.string(), "--plugins", "memo"}).exitCode, 0);
-  auto org = runSignet(
-      {"org", "create", "--data-dir", dataDir.string(), "--name", "Acme", "--user-name", "alice"});
-  ASSERT_EQ(org.exitCode, 0) << org.err;
-  std::string plainKey = readFile(dataDir / "master.key");
+  const auto org = createOrganizationWithCli(dataDir.string());
+  std::string plainKey = readTextFile((dataDir / "master.key").string());
   while (!plainKey.empty() && plainKey.back() == '\n') plainKey.pop_back();
   setHsmConfig(dataDir, "signet-test");
 
@@ -80,7 +73,7 @@ TEST(Pkcs11Test, TheMasterKeyIsWrappedByANonExtractableTokenKey) {
   auto wrap = runSignet({"keys", "wrap-master", "--data-dir", dataDir.string()});
   ASSERT_EQ(wrap.exitCode, 0) << wrap.err;
   EXPECT_FALSE(std::filesystem::exists(dataDir / "master.key"));
-  auto wrapped = readFile(dataDir / "master.key.wrapped");
+  auto wrapped = readTextFile((dataDir / "master.key.wrapped").string());
   EXPECT_EQ(wrapped.find(plainKey), std::string::npos);
   EXPECT_EQ(std::filesystem::status(dataDir / "master.key.wrapped").permissions() &
                 std::filesystem::perms::all,
@@ -104,11 +97,8 @@ TEST(Pkcs11Test, TheMasterKeyIsWrappedByANonExtractableTokenKey) {
   {
     ServeProcess serve(dataDir.string());
     ASSERT_EQ(serve.baseUrl().rfind("http://127.0.0.1:", 0), 0u) << serve.baseUrl();
-    auto ids = json::parseObject(org.out, "org create");
-    std::string orgId = ids->getValue<std::string>("organizationId");
-    auto creds = json::parseObject(readFile(dataDir / (orgId + ".api-key.json")), "credentials");
-    Client client(serve.baseUrl(),
-                  ApiKeyStamper::fromHex(creds->getValue<std::string>("apiPrivateKey")));
+    const std::string& orgId = org.organizationId;
+    Client client(serve.baseUrl(), ApiKeyStamper::fromHex(org.apiPrivateKey));
     EXPECT_EQ(client.query("whoami", orgBody(orgId))->getValue<std::string>("organizationId"),
               orgId);
     json::Object memo = json::object();
@@ -129,10 +119,10 @@ TEST(Pkcs11Test, TheMasterKeyIsWrappedByANonExtractableTokenKey) {
   EXPECT_NE(both.err.find("SIGNET_MASTER_KEY is set"), std::string::npos) << both.err;
   // Rotation through the token: a new key, wrapped; the old one kept wrapped beside it; every
   // secret opens under the new one.
-  auto before = readFile(dataDir / "master.key.wrapped");
+  auto before = readTextFile((dataDir / "master.key.wrapped").string());
   auto rotate = runSignet({"keys", "rotate-master", "--data-dir", dataDir.string()});
   EXPECT_EQ(rotate.exitCode, 0) << rotate.err;
-  EXPECT_NE(readFile(dataDir / "master.key.wrapped"), before);
+  EXPECT_NE(readTextFile((dataDir / "master.key.wrapped").string()), before);
   const Pkcs11Settings settings{kModule, "signet-test", "signet-master-key",
                                 "SIGNET_TEST_PKCS11_PIN"};
   EXPECT_EQ(toHex(MasterKey::readWrapped(dataDir / "master.key.wrapped.old", settings).bytes()),
