@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include "activity/secret_parameters.hpp"
 #include "activity/secret_results.hpp"
@@ -13,6 +14,7 @@
 #include "observability/gateway_status.hpp"
 #include "store/core_schema.hpp"
 #include "store/keyring.hpp"
+#include "store/sql_connection.hpp"
 #include "tenancy/identity_services.hpp"
 
 namespace signet {
@@ -110,8 +112,24 @@ void Gateway::startActivityLog() {
   // fact of the store, and the hook may run while the store closes, after the gateway's clock.
   database_->setWriteHooks(activity_log::writerSetup,
                            [](Db& db) { activity_log::appendPending(db, systemNowMs()); });
-  // What an older store held, which the migration noted, is appended now.
-  database_->transaction([](Db&) {});
+  // What an older store held, which a migration noted, is appended now. On PostgreSQL that
+  // append holds the log's head while it points each of those activities at its leaf, and
+  // another gateway's transaction may hold one of them while it waits for the head: the server
+  // ends that deadlock by failing one side (StoreUnavailable). The other side's client is
+  // answered 503 and retries; this side tries again.
+  constexpr int kTries = 5;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      database_->transaction([](Db&) {});
+      return;
+    } catch (const StoreUnavailable& e) {
+      if (attempt == kTries) throw;
+      Poco::Logger::get("signet.store")
+          .warning("appending the activities a migration noted to the activity log: " +
+                   std::string(e.what()) + "; trying again");
+      std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
+    }
+  }
 }
 
 void Gateway::sealSecretsStoredInClear() {

@@ -659,6 +659,65 @@ TEST(ActivityLogPostgresTest, TwoGatewaysWritingAtOnceKeepOneLog) {
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
 }
 
+// At start-up a gateway appends what a migration noted (every activity, as migration 21 notes a
+// store from before the log), holding the log's head while it points each activity at its new
+// leaf. A session that holds one of those activities and then asks for the head deadlocks with
+// it: PostgreSQL fails one side, here the gateway's, which tries again and starts.
+TEST(ActivityLogPostgresTest, AStartUpAppendCaughtInADeadlockTriesAgainAndStarts) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  const std::string org = gw.root().organizationId;
+  std::vector<std::string> memos;
+  for (int i = 0; i < 3; ++i) memos.push_back(memo(gw.rootClient(), org, "m" + std::to_string(i)));
+  auto saved = log_checkpoint::open(
+      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
+      identityOf(gw));
+  const auto config = gw.gateway().config();
+  auto other = openConnection(config.database);
+  other->begin();
+  // The server checks a wait for a deadlock once it has lasted this long: the gateway's side
+  // (one second by default) is checked first, and is the one failed.
+  other->exec("SET LOCAL deadlock_timeout = '30s'");
+  other->query("SELECT id FROM activities WHERE id = ? FOR UPDATE", {memos[1]});
+  openConnection(config.database)
+      ->exec(
+          "INSERT INTO activity_log_pending (activity_id) SELECT id FROM activities ORDER BY "
+          "created_at_ms, id");
+
+  std::atomic<bool> started{false};
+  std::string failure;
+  std::thread starting([&] {
+    try {
+      Gateway second(config);
+      started = true;
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  });
+  // Once the starting gateway waits for the held activity, this session asks for the head.
+  auto watcher = openConnection(config.database);
+  bool waiting = false;
+  for (int i = 0; i < 200 && !waiting; ++i) {
+    waiting = watcher
+                  ->queryOne(
+                      "SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted AND locktype = "
+                      "'transactionid'")
+                  ->i64("n") > 0;
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(waiting) << "the starting gateway never waited for the held activity";
+  other->query("SELECT size FROM activity_log_head WHERE id = 1 FOR UPDATE");
+  other->commit();
+  starting.join();
+  EXPECT_TRUE(started) << failure;
+  // Each activity noted again has a second leaf, and the log still verifies.
+  int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_pending"), 0);
+  EXPECT_GE(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), 2 * activities);
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
 // The operator's and the auditor's commands, on a copy of a SQLite store.
 TEST(ActivityLogCliTest, AnAuditorsCheckpointCatchesAnAlterationInACopyOfTheStore) {
   namespace fs = std::filesystem;
