@@ -51,6 +51,21 @@ void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& vo
                    {organizationId, digest, text, organizationId, digest});
 }
 
+std::vector<std::string> digestsIn(const std::string& storedVotesText) {
+  std::vector<std::string> out;
+  if (storedVotesText.find(kDigest) == std::string::npos) return out;  // most hold none
+  auto votes = json::parseArray(storedVotesText, "stored votes");
+  for (size_t i = 0; votes && i < votes->size(); ++i) {
+    auto vote = votes->getObject(static_cast<unsigned>(i));
+    if (vote && vote->has(kDigest)) out.push_back(vote->getValue<std::string>(kDigest));
+  }
+  return out;
+}
+
+bool copyMatches(const std::string& digest, const std::string& userJson) {
+  return crypto::toHex(crypto::sha256(userJson)) == digest;
+}
+
 void attach(Db& db, const std::string& organizationId, const std::vector<json::Array>& votes) {
   std::vector<std::string> digests;
   for (const auto& list : votes)
@@ -69,7 +84,7 @@ void attach(Db& db, const std::string& organizationId, const std::vector<json::A
                                       placeholders(digests.size()) + ")",
                                   params)) {
     const std::string& text = row.str("user_json");
-    if (crypto::toHex(crypto::sha256(text)) != row.str("digest"))
+    if (!copyMatches(row.str("digest"), text))
       throw internalError("the stored user of a vote in organization " + organizationId +
                           " does not match its digest " + row.str("digest") +
                           ": the store was altered");

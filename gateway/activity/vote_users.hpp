@@ -30,6 +30,12 @@ StoredVotes storedVotes(const json::Array& votes);
 // activity whose organization was deleted) leaves no copy behind.
 void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& votes);
 
+// The digests of the users that a stored `votes` column names, in its order.
+std::vector<std::string> digestsIn(const std::string& storedVotesText);
+
+// Whether a stored copy is the user its digest names.
+bool copyMatches(const std::string& digest, const std::string& userJson);
+
 // Puts the users back into votes read from the store, for activities of `organizationId`.
 // One read for all of them; a vote whose user is inside already is left as it is.
 void attach(Db& db, const std::string& organizationId, const std::vector<json::Array>& votes);

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "activity/vote_users.hpp"
 #include "log/activity_log.hpp"
 
 namespace signet::log_verify {
@@ -104,6 +105,41 @@ void locate(Db& db, const std::vector<merkle::Hash>& leafHashes, uint64_t size,
                           "it was rewritten to match"});
 }
 
+// A voter's copy that votes name (vote_users), and the first activity in the log that names it.
+struct NamedCopy {
+  uint64_t leafIndex;
+  std::string activityId;
+  bool stored = false;
+};
+
+// Each copy of a voter that a logged vote names is in the store and still the user its digest
+// names: a vote's user is read from that copy, so altering it alters what the activity says.
+void copyFindings(Db& db, std::map<std::pair<std::string, std::string>, NamedCopy>& named,
+                  std::vector<Finding>& findings) {
+  for (std::pair<std::string, std::string> after;;) {
+    auto rows = db.query(
+        "SELECT organization_id, digest, user_json FROM vote_users WHERE organization_id > ? OR "
+        "(organization_id = ? AND digest > ?) ORDER BY organization_id, digest LIMIT ?",
+        {after.first, after.first, after.second, kSlice});
+    for (const auto& row : rows) {
+      after = {row.str("organization_id"), row.str("digest")};
+      auto it = named.find(after);
+      if (it == named.end()) continue;  // a copy no activity names any more alters nothing
+      it->second.stored = true;
+      if (!vote_users::copyMatches(after.second, row.str("user_json")))
+        findings.push_back({it->second.leafIndex, it->second.activityId,
+                            "activity " + it->second.activityId + " names a voter (" +
+                                after.second + ") whose stored copy was altered"});
+    }
+    if (rows.size() < static_cast<size_t>(kSlice)) break;
+  }
+  for (const auto& [key, copy] : named)
+    if (!copy.stored)
+      findings.push_back({copy.leafIndex, copy.activityId,
+                          "activity " + copy.activityId + " names a voter (" + key.second +
+                              ") whose stored copy was removed"});
+}
+
 }  // namespace
 
 Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpoint::Identity& id) {
@@ -180,6 +216,8 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   // Every activity of the store is in the state its last leaf records.
   std::vector<Finding> stateFindings;
   std::unordered_map<std::string, bool> present;
+  // The voters' copies its votes name (vote_users): the leaf holds only their digests.
+  std::map<std::pair<std::string, std::string>, NamedCopy> namedCopies;  // (org, digest)
   for (std::string after;;) {
     auto rows = db.query(std::string("SELECT ") + activity_log::kLeafColumns +
                              " FROM activities WHERE id > ? ORDER BY id LIMIT ?",
@@ -201,6 +239,18 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
                                      ") is in the store but not in the log"});
         continue;
       }
+      std::vector<std::string> digests;
+      try {
+        digests = vote_users::digestsIn(row.optStr("votes").value_or("[]"));
+      } catch (const std::exception&) {
+        // votes that no longer parse: the leaf's digest of them tells that they were altered
+      }
+      for (const auto& digest : digests) {
+        auto [named, added] = namedCopies.try_emplace({row.str("organization_id"), digest},
+                                                      NamedCopy{it->second.index, aid});
+        if (!added && it->second.index < named->second.leafIndex)
+          named->second = {it->second.index, aid};
+      }
       if (merkle::leafHash(leaf) == it->second.hash) continue;
       // What changed, against the leaf's own text.
       auto logged = db.queryOne("SELECT leaf FROM activity_log_leaves WHERE idx = ?",
@@ -213,6 +263,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
     if (rows.size() < static_cast<size_t>(kSlice)) break;
     after = rows.back().str("id");
   }
+  copyFindings(db, namedCopies, stateFindings);
   for (const auto& [aid, leaf] : last)
     if (!present.count(aid) && leaf.status != "DELETED")
       stateFindings.push_back({leaf.index, aid,

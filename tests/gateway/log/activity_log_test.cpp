@@ -430,6 +430,32 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
   EXPECT_NE(relabeled.findings.front().description.find("is filed under activity " + memos[1]),
             std::string::npos)
       << relabeled.findings.front().description;
+  // A voter's stored copy altered, or removed: each vote that names it now says another user.
+  // The finding names the first activity in the log whose votes name it.
+  std::string digest, firstNaming;
+  gw.gateway().database().read([&](Db& db) {
+    auto votes = db.queryOne("SELECT votes FROM activities WHERE id = ?", {memos[2]});
+    digest = json::parseArray(votes->str("votes"), "votes")
+                 ->getObject(0)
+                 ->getValue<std::string>("userDigest");
+    firstNaming = db.queryOne(
+                        "SELECT id FROM activities WHERE votes LIKE ? ORDER BY log_index "
+                        "LIMIT 1",
+                        {"%" + digest + "%"})
+                      ->str("id");
+  });
+  expectNamed(verifyAfter(gw, saved,
+                          [&](Db& db) {
+                            db.exec(
+                                "UPDATE vote_users SET user_json = user_json || ' ' WHERE digest "
+                                "= ?",
+                                {digest});
+                          }),
+              firstNaming, "names a voter (" + digest + ") whose stored copy was altered");
+  expectNamed(
+      verifyAfter(gw, saved,
+                  [&](Db& db) { db.exec("DELETE FROM vote_users WHERE digest = ?", {digest}); }),
+      firstNaming, "names a voter (" + digest + ") whose stored copy was removed");
   // The head rewritten: proofs and appends start from it.
   auto head = verifyAfter(gw, saved,
                           [&](Db& db) { db.exec("UPDATE activity_log_head SET size = size - 1"); });
