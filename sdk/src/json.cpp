@@ -66,7 +66,10 @@ class StrictHandler : public Poco::JSON::ParseHandler {
 };
 }  // namespace
 
-Object parseObject(std::string_view text, std::string_view what) {
+namespace {
+// `text` parsed strictly, as a `T` (an Object or an Array) or refused naming `what`.
+template <typename T>
+T parseAs(std::string_view text, std::string_view what, const char* kind) {
   Poco::JSON::Parser parser(new StrictHandler);
   Poco::Dynamic::Var v;
   try {
@@ -74,22 +77,18 @@ Object parseObject(std::string_view text, std::string_view what) {
   } catch (const Poco::Exception& e) {
     throw invalidArgument("malformed JSON in " + std::string(what) + ": " + e.message());
   }
-  if (v.type() != typeid(Object))
-    throw invalidArgument(std::string(what) + " must be a JSON object, got " + kindOf(v));
-  return v.extract<Object>();
+  if (v.type() != typeid(T))
+    throw invalidArgument(std::string(what) + " must be a JSON " + kind + ", got " + kindOf(v));
+  return v.extract<T>();
+}
+}  // namespace
+
+Object parseObject(std::string_view text, std::string_view what) {
+  return parseAs<Object>(text, what, "object");
 }
 
 Array parseArray(std::string_view text, std::string_view what) {
-  Poco::JSON::Parser parser(new StrictHandler);
-  Poco::Dynamic::Var v;
-  try {
-    v = parser.parse(std::string(text));
-  } catch (const Poco::Exception& e) {
-    throw invalidArgument("malformed JSON in " + std::string(what) + ": " + e.message());
-  }
-  if (v.type() != typeid(Array))
-    throw invalidArgument(std::string(what) + " must be a JSON array, got " + kindOf(v));
-  return v.extract<Array>();
+  return parseAs<Array>(text, what, "array");
 }
 
 namespace {

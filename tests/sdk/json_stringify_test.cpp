@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "signet/error.hpp"
 #include "signet/json.hpp"
 
 using namespace signet;
@@ -95,4 +96,24 @@ TEST(JsonStringify, MembersComeInKeyOrderAndParsedTextRoundTrips) {
 TEST(JsonStringify, ANullObjectOrArrayPointerIsNull) {
   EXPECT_EQ(json::stringify(json::Object()), "null");
   EXPECT_EQ(json::stringify(json::Array()), "null");
+}
+
+// A stored list parses as itself; anything else is refused naming what it was and what held it.
+TEST(JsonParse, AnArrayParsesStrictlyAndAnythingElseIsRefusedByName) {
+  auto list = json::parseArray(R"([{"b":1,"a":"x"},2,"three"])", "stored list");
+  ASSERT_EQ(list->size(), 3u);
+  EXPECT_EQ(json::stringify(list), R"([{"a":"x","b":1},2,"three"])");
+  auto refusal = [](const std::string& text) {
+    try {
+      json::parseArray(text, "stored list");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(R"({"a":[]})"), "stored list must be a JSON array, got an object");
+  EXPECT_NE(refusal("[1,"), "accepted");
+  EXPECT_EQ(refusal("[1,").rfind("malformed JSON in stored list", 0), 0u) << refusal("[1,");
+  // Strict as parseObject is: a key twice in an element is refused.
+  EXPECT_NE(refusal(R"([{"a":1,"a":2}])"), "accepted");
 }
