@@ -261,8 +261,8 @@ std::vector<StoredEvaluation> evaluationsOf(Db& db, const std::string& organizat
 std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
                                  const ActivityFilter& filter) {
   // First the page's ids and sizes, then only the activities that fit the budget. The sizes are
-  // of the stored text: the voters' copies that attach() adds (one user's JSON a vote, each
-  // distinct one held once) are not counted.
+  // of the stored rows; the voters' copies that attach() puts into their votes are counted once
+  // they are read, and the page ends sooner if they take it past the budget.
   std::string sql =
       "SELECT id, LENGTH(intent) + LENGTH(votes) + COALESCE(LENGTH(result), 0) + "
       "COALESCE(LENGTH(failure), 0) + COALESCE(LENGTH(app_proofs), 0) AS size FROM activities "
@@ -279,11 +279,13 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
   bool reverse = appendPage(sql, params, filter.page, /*newestFirst=*/true,
                             cursorIn(db, "activities", organizationId, "an activity"));
   std::vector<std::string> ids;
+  std::vector<size_t> sizes;
   size_t characters = 0;
   for (const auto& row : db.query(sql, params)) {
     auto size = static_cast<size_t>(row.i64("size"));
     if (!ids.empty() && characters + size > filter.maxCharacters) break;
     ids.push_back(row.str("id"));
+    sizes.push_back(size);
     characters += size;
   }
   if (ids.empty()) return {};
@@ -300,7 +302,15 @@ std::vector<ActivityRecord> list(Db& db, const std::string& organizationId,
     out.push_back(std::move(byId.at(id)));
     votes.push_back(out.back().votes);
   }
-  vote_users::attach(db, organizationId, votes);
+  auto added = vote_users::attach(db, organizationId, votes);
+  characters = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    characters += sizes[i] + added[i];
+    if (i > 0 && characters > filter.maxCharacters) {
+      out.resize(i);
+      break;
+    }
+  }
   if (reverse) std::reverse(out.begin(), out.end());
   return out;
 }

@@ -66,19 +66,25 @@ bool copyMatches(const std::string& digest, const std::string& userJson) {
   return crypto::toHex(crypto::sha256(userJson)) == digest;
 }
 
-void attach(Db& db, const std::string& organizationId, const std::vector<json::Array>& votes) {
+std::vector<size_t> attach(Db& db, const std::string& organizationId,
+                           const std::vector<json::Array>& votes) {
+  std::vector<size_t> added(votes.size(), 0);
   std::vector<std::string> digests;
   for (const auto& list : votes)
     for (size_t i = 0; list && i < list->size(); ++i) {
       auto vote = list->getObject(static_cast<unsigned>(i));
       if (vote && vote->has(kDigest)) digests.push_back(vote->getValue<std::string>(kDigest));
     }
-  if (digests.empty()) return;
+  if (digests.empty()) return added;
   std::sort(digests.begin(), digests.end());
   digests.erase(std::unique(digests.begin(), digests.end()), digests.end());
   SqlParams params{organizationId};
   params.insert(params.end(), digests.begin(), digests.end());
-  std::map<std::string, json::Object> users;
+  struct Copy {
+    json::Object user;
+    size_t characters;
+  };
+  std::map<std::string, Copy> users;
   for (const auto& row : db.query("SELECT digest, user_json FROM vote_users WHERE organization_id "
                                   "= ? AND digest IN (" +
                                       placeholders(digests.size()) + ")",
@@ -88,19 +94,22 @@ void attach(Db& db, const std::string& organizationId, const std::vector<json::A
       throw internalError("the stored user of a vote in organization " + organizationId +
                           " does not match its digest " + row.str("digest") +
                           ": the store was altered");
-    users.emplace(row.str("digest"), json::parseObject(text, "stored vote user"));
+    users.emplace(row.str("digest"),
+                  Copy{json::parseObject(text, "stored vote user"), text.size()});
   }
-  for (const auto& list : votes)
-    for (size_t i = 0; list && i < list->size(); ++i) {
-      auto vote = list->getObject(static_cast<unsigned>(i));
+  for (size_t l = 0; l < votes.size(); ++l)
+    for (size_t i = 0; votes[l] && i < votes[l]->size(); ++i) {
+      auto vote = votes[l]->getObject(static_cast<unsigned>(i));
       if (!vote || !vote->has(kDigest)) continue;
       auto found = users.find(vote->getValue<std::string>(kDigest));
       if (found == users.end())
         throw internalError("the stored user of vote " + vote->optValue<std::string>("id", "") +
                             " in organization " + organizationId + " is missing");
       vote->remove(kDigest);
-      vote->set(kUser, found->second);
+      vote->set(kUser, found->second.user);
+      added[l] += found->second.characters;
     }
+  return added;
 }
 
 }  // namespace signet::vote_users

@@ -37,7 +37,9 @@ std::vector<std::string> digestsIn(const std::string& storedVotesText);
 bool copyMatches(const std::string& digest, const std::string& userJson);
 
 // Puts the users back into votes read from the store, for activities of `organizationId`.
-// One read for all of them; a vote whose user is inside already is left as it is.
-void attach(Db& db, const std::string& organizationId, const std::vector<json::Array>& votes);
+// One read for all of them; a vote whose user is inside already is left as it is. Returns, for
+// each list, the characters of stored copies it gained (what a page's size budget counts).
+std::vector<size_t> attach(Db& db, const std::string& organizationId,
+                           const std::vector<json::Array>& votes);
 
 }  // namespace signet::vote_users

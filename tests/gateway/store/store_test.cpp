@@ -89,6 +89,73 @@ TEST_P(StoreTest, AListPageEndsEarlyPastItsSizeBudgetAndTheCursorContinues) {
   EXPECT_EQ(page(1 << 20, std::nullopt), newestFirst);
 }
 
+// The voters' copies that a page's votes are read with count against its budget too: a row
+// holds only each voter's digest, and the answer holds the voter.
+TEST_P(StoreTest, AListPageCountsTheVotersItsVotesAreAnsweredWith) {
+  db_->migrate("core", coreMigrations());
+  const std::string org = crypto::uuidV4();
+  std::vector<std::string> newestFirst;
+  db_->transaction([&](Db& db) {
+    for (int i = 0; i < 4; ++i) {
+      ActivityRecord a;
+      a.id = crypto::uuidV4();
+      a.organizationId = org;
+      a.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO";
+      a.status = "ACTIVITY_STATUS_COMPLETED";
+      a.fingerprint = "sha256:" + a.id;
+      a.intent = json::object();
+      a.intent->set("text", "short");
+      json::Object user = json::object();
+      user->set("userId", "voter-" + std::to_string(i));
+      user->set("userName", std::string(600, 'v'));  // about 640 characters of copy a vote
+      json::Object vote = json::object();
+      vote->set("id", crypto::uuidV4());
+      vote->set("user", user);
+      a.votes = json::array();
+      a.votes->add(vote);
+      a.createdAtMs = a.updatedAtMs = 1000 + i;
+      activities::insert(db, a);
+      newestFirst.insert(newestFirst.begin(), a.id);
+    }
+  });
+  auto page = [&](size_t budget, std::optional<std::string> after) {
+    ActivityFilter filter;
+    filter.page.limit = 100;
+    filter.page.after = after;
+    filter.maxCharacters = budget;
+    std::vector<std::string> ids;
+    db_->read([&](Db& db) {
+      for (const auto& a : activities::list(db, org, filter)) {
+        ids.push_back(a.id);
+        EXPECT_EQ(a.votes->getObject(0)->getObject("user")->getValue<std::string>("userName"),
+                  std::string(600, 'v'));
+      }
+    });
+    return ids;
+  };
+  // A budget that holds the four rows as stored, and the first two with their voters.
+  int64_t stored = 0, copy = 0, budget = 0;
+  db_->read([&](Db& db) {
+    stored =
+        db.queryOne("SELECT SUM(LENGTH(intent) + LENGTH(votes)) AS n FROM activities")->i64("n");
+    copy = db.queryOne("SELECT MAX(LENGTH(user_json)) AS n FROM vote_users")->i64("n");
+    for (int i = 0; i < 2; ++i)
+      budget += db.queryOne(
+                      "SELECT LENGTH(intent) + LENGTH(votes) AS n FROM activities WHERE "
+                      "id = ?",
+                      {newestFirst[i]})
+                    ->i64("n") +
+                copy;
+  });
+  ASSERT_LT(stored, budget);
+  auto first = page(static_cast<size_t>(budget), std::nullopt);
+  EXPECT_EQ(first, std::vector<std::string>(newestFirst.begin(), newestFirst.begin() + 2));
+  auto second = page(static_cast<size_t>(budget), first.back());
+  EXPECT_EQ(second, std::vector<std::string>(newestFirst.begin() + 2, newestFirst.end()));
+  // A budget smaller than one activity and its voter still returns one.
+  EXPECT_EQ(page(300, std::nullopt).size(), 1u);
+}
+
 TEST_P(StoreTest, MigrationsApplyOnceAndInOrder) {
   db_->migrate("widgets", widgetMigrations(1));
   db_->migrate("widgets", widgetMigrations(1));  // again: nothing to do
