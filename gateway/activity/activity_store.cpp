@@ -150,12 +150,23 @@ std::string fingerprintOf(std::string_view body) {
   return "sha256:" + crypto::toHex(crypto::sha256(body));
 }
 
-std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint) {
+namespace {
+std::optional<ActivityRecord> byFingerprint(Db& db, const std::string& fingerprint,
+                                            const char* lock) {
   auto row = db.queryOne(std::string("SELECT ") + kColumns + kDecisionColumns +
-                             " FROM activities WHERE fingerprint = ?",
+                             " FROM activities WHERE fingerprint = ?" + lock,
                          {fingerprint});
   if (!row) return std::nullopt;
   return fromDecisionRow(db, *row);
+}
+}  // namespace
+
+std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint) {
+  return byFingerprint(db, fingerprint, "");
+}
+
+std::optional<ActivityRecord> findByFingerprintToChange(Db& db, const std::string& fingerprint) {
+  return byFingerprint(db, fingerprint, db.isPostgres() ? " FOR UPDATE" : "");
 }
 
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,

@@ -67,6 +67,10 @@ namespace activities {
 
 std::string fingerprintOf(std::string_view body);
 std::optional<ActivityRecord> findByFingerprint(Db& db, const std::string& fingerprint);
+// The same, read to be changed by this transaction: on PostgreSQL the row is locked until it
+// commits, so that another gateway's (or write lane's) vote on the activity waits and then
+// reads this one's instead of writing over it. SQLite has one writer: a plain read.
+std::optional<ActivityRecord> findByFingerprintToChange(Db& db, const std::string& fingerprint);
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
                                    const std::string& id);
 void insert(Db& db, const ActivityRecord& record);

@@ -300,8 +300,9 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
     }
 
   return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r) {
-    // Re-read inside the transaction: another vote may have landed since.
-    r = *activities::findByFingerprint(db, fingerprint);
+    // Re-read inside the transaction, and held until it ends: another vote may have landed
+    // since, and one that lands meanwhile waits for this one and then reads it.
+    r = *activities::findByFingerprintToChange(db, fingerprint);
     DbKeyring keyring(db, gateway_.masterKey());
     activities::openParameters(keyring, *spec, r);  // sealed while it waited
     if (hasVoted(r, caller.userId)) {
@@ -620,6 +621,7 @@ void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyR
 ActivityRecord ActivityPipeline::settle(
     const ActivitySpec& spec, ActivityRecord record, const Caller& submitter, bool isNew,
     const std::function<Prepared(Db&, ActivityRecord&)>& prepare) {
+  const ActivityRecord given = record;
   std::optional<Error> failure;
   Decision decision;
   std::vector<std::function<void(Db&)>> failureWrites;
@@ -660,11 +662,28 @@ ActivityRecord ActivityPipeline::settle(
       if (!failureWrites.empty()) runFailureWrites(failureWrites);
       throw;
     }
-    fail(record, *failure);
-    gateway_.database().transaction([&](Db& db) {
-      for (const auto& write : failureWrites) write(db);
-      persist(db, spec, record, isNew ? RowWrite::kInsert : RowWrite::kUpdate, decision);
-    });
+    // The run was rolled back, its record with it: a vote that committed since is in the store,
+    // not in `record`. So the failure is written on the activity prepared again from the
+    // store, as the run had it, and an activity another request has settled since is left as
+    // that request left it.
+    try {
+      gateway_.database().transaction([&](Db& db) {
+        for (const auto& write : failureWrites) write(db);
+        ActivityRecord again = given;
+        if (prepare(db, again) == Prepared::kSettled) {
+          record = std::move(again);
+          return;
+        }
+        fail(again, *failure);
+        persist(db, spec, again, isNew ? RowWrite::kInsert : RowWrite::kUpdate, decision);
+        record = std::move(again);
+      });
+    } catch (...) {
+      // The activity could not take the failure (settled meanwhile, say): what the handler
+      // asked to keep on failure is kept all the same, and the vote is answered with why.
+      if (!failureWrites.empty()) runFailureWrites(failureWrites);
+      throw;
+    }
     return record;
   }
   if (record.status == kStatusPending && !calls.empty()) runAfterCommit(spec, record, calls);

@@ -2,9 +2,13 @@
 // (tkhq/docs features/policies) that core activities can express (the others read signing and chain
 // facts, which come with the signing plugin), policy CRUD and its errors, consensus votes and
 // stored evaluations.
+#include <set>
+#include <thread>
+
 #include "policy/evaluator.hpp"
 #include "policy/policies.hpp"
 #include "policy/policy_set.hpp"
+#include "store/database.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -660,6 +664,156 @@ TEST_P(PolicyEngineTest, AStoredClauseThatNoLongerParsesIsThatPolicysError) {
   }
   EXPECT_EQ(outcomes[broken], "OUTCOME_ERROR");
   EXPECT_EQ(outcomes[ok], "OUTCOME_ALLOW");
+}
+
+// Two votes on one activity at once, from two gateways (or write lanes) on one PostgreSQL: the
+// later one waits for the first and adds to it, instead of writing over it. The first is a
+// session of the test's own, holding the activity's row while it adds a third approver's vote.
+TEST(PolicyEnginePostgresTest, AVoteWaitsForAConcurrentVoteAndKeepsIt) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  Org o(gw);
+  auto u1 = o.user("U1"), u2 = o.user("U2"), u3 = o.user("U3");
+  o.policy("three approvals", "EFFECT_ALLOW", "activity.resource == 'USER'",
+           "approvers.count() >= 3");
+  auto a = o.createUsers(u1);
+  ASSERT_EQ(status(a), kConsensus);
+  const std::string id = a->getValue<std::string>("id");
+
+  auto other = openConnection(gw.gateway().config().database);
+  other->begin();
+  auto stored = json::parseArray(
+      other->queryOne("SELECT votes FROM activities WHERE id = ? FOR UPDATE", {id})->str("votes"),
+      "votes");
+  // U3's vote, as another gateway would have stored it: U1's, with U3 as the voter.
+  json::Object third = new Poco::JSON::Object(*stored->getObject(0));
+  third->set("id", crypto::uuidV4());
+  third->set("userId", u3);
+  stored->add(third);
+
+  std::string approved;
+  std::thread voting([&] {
+    json::Object p = json::object();
+    p->set("fingerprint", a->getValue<std::string>("fingerprint"));
+    try {
+      approved =
+          status(o.as(u2).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p));
+    } catch (const std::exception& e) {
+      approved = e.what();
+    }
+  });
+  // Once U2's vote waits for the row, U3's commits.
+  auto watcher = openConnection(gw.gateway().config().database);
+  bool waiting = false;
+  for (int i = 0; i < 200 && !waiting; ++i) {
+    waiting = watcher
+                  ->queryOne(
+                      "SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted AND locktype = "
+                      "'transactionid'")
+                  ->i64("n") > 0;
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(waiting) << "U2's vote never waited for the held activity";
+  other->exec("UPDATE activities SET votes = ? WHERE id = ?", {json::stringify(stored), id});
+  other->commit();
+  voting.join();
+
+  // U2's vote was the third approval: the activity ran, with all three votes.
+  EXPECT_EQ(approved, kCompleted);
+  auto read = o.root()
+                  .query("get_activity",
+                         [&] {
+                           json::Object q = orgBody(o.org());
+                           q->set("activityId", id);
+                           return q;
+                         }())
+                  ->getObject("activity");
+  std::set<std::string> voters;
+  for (size_t i = 0; i < read->getArray("votes")->size(); ++i)
+    voters.insert(read->getArray("votes")
+                      ->getObject(static_cast<unsigned>(i))
+                      ->getValue<std::string>("userId"));
+  EXPECT_EQ(voters, (std::set<std::string>{u1, u2, u3}));
+}
+
+// A vote whose activity then fails to run: the run is rolled back, and the failure is written
+// in a transaction of its own. A vote that committed in between (another gateway's; here a
+// session of the test's own, queued on the activity's row while the run held it) is kept in
+// the failed activity, not written over by the run's copy.
+TEST(PolicyEnginePostgresTest, AVoteCommittedWhileAnotherVotesRunFailedIsKept) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  Org o(gw);
+  auto u1 = o.user("U1"), u2 = o.user("U2"), u3 = o.user("U3");
+  o.policy("two approvals", "EFFECT_ALLOW", "activity.resource == 'USER_TAG'",
+           "approvers.count() >= 2");
+  json::Object tag = json::object();
+  tag->set("userTagName", "contested");
+  tag->set("userIds", json::array());
+  auto a = o.as(u1).submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", o.org(), tag);
+  ASSERT_EQ(status(a), kConsensus);
+  const std::string id = a->getValue<std::string>("id");
+  const auto& config = gw.gateway().config().database;
+  auto waits = [&, watcher = openConnection(config)](int64_t n) {
+    for (int i = 0; i < 200; ++i) {
+      if (watcher
+              ->queryOne("SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted AND locktype = "
+                         "'transactionid'")
+              ->i64("n") >= n)
+        return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  };
+
+  // The tag's name, taken by a transaction that has not committed: U2's approval runs the
+  // activity, whose insert waits for it, holding the activity's row meanwhile.
+  auto taker = openConnection(config);
+  taker->begin();
+  taker->exec(
+      "INSERT INTO user_tags (id, organization_id, name, created_at_ms, updated_at_ms) VALUES "
+      "(?, ?, 'contested', 0, 0)",
+      {crypto::uuidV4(), o.org()});
+  std::string approved;
+  std::thread voting([&] {
+    json::Object p = json::object();
+    p->set("fingerprint", a->getValue<std::string>("fingerprint"));
+    try {
+      approved =
+          status(o.as(u2).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p));
+    } catch (const std::exception& e) {
+      approved = e.what();
+    }
+  });
+  ASSERT_TRUE(waits(1)) << "U2's approval never waited for the taken name";
+  // U3's vote queues on the activity's row; it gets the row once the run is rolled back.
+  std::thread other([&] {
+    auto db = openConnection(config);
+    db->begin();
+    auto stored = json::parseArray(
+        db->queryOne("SELECT votes FROM activities WHERE id = ? FOR UPDATE", {id})->str("votes"),
+        "votes");
+    json::Object third = new Poco::JSON::Object(*stored->getObject(0));
+    third->set("id", crypto::uuidV4());
+    third->set("userId", u3);
+    stored->add(third);
+    db->exec("UPDATE activities SET votes = ? WHERE id = ?", {json::stringify(stored), id});
+    db->commit();
+  });
+  EXPECT_TRUE(waits(2)) << "U3's vote never queued on the activity's row";
+  taker->commit();  // the run's insert now fails: the activity fails
+  other.join();
+  voting.join();
+
+  EXPECT_EQ(approved, "ACTIVITY_STATUS_FAILED");
+  std::set<std::string> voters;
+  gw.gateway().database().read([&](Db& db) {
+    auto votes = json::parseArray(
+        db.queryOne("SELECT votes FROM activities WHERE id = ?", {id})->str("votes"), "votes");
+    for (size_t i = 0; i < votes->size(); ++i)
+      voters.insert(votes->getObject(static_cast<unsigned>(i))->getValue<std::string>("userId"));
+  });
+  EXPECT_EQ(voters, (std::set<std::string>{u1, u2, u3}));
 }
 
 }  // namespace
