@@ -302,7 +302,11 @@ ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
   return settle(*spec, *target, submitter, false, [&](Db& db, ActivityRecord& r) {
     // Re-read inside the transaction, and held until it ends: another vote may have landed
     // since, and one that lands meanwhile waits for this one and then reads it.
-    r = *activities::findByFingerprintToChange(db, fingerprint);
+    auto stored = activities::findByFingerprintToChange(db, fingerprint);
+    if (!stored)  // its organization deleted since it was read
+      throw notFound("No activity found with fingerprint " + fingerprint + " in organization " +
+                     env.organizationId);
+    r = std::move(*stored);
     DbKeyring keyring(db, gateway_.masterKey());
     activities::openParameters(keyring, *spec, r);  // sealed while it waited
     if (hasVoted(r, caller.userId)) {
@@ -664,23 +668,27 @@ ActivityRecord ActivityPipeline::settle(
     }
     // The run was rolled back, its record with it: a vote that committed since is in the store,
     // not in `record`. So the failure is written on the activity prepared again from the
-    // store, as the run had it, and an activity another request has settled since is left as
-    // that request left it.
+    // store, locked as the run had it, and an activity another request has settled since is
+    // left as that request left it. Should preparing again refuse (the activity settled, the
+    // approval's token used meanwhile), no failure is written, and the vote is answered with
+    // the refusal: the activity is as the store has it.
     try {
       gateway_.database().transaction([&](Db& db) {
-        for (const auto& write : failureWrites) write(db);
         ActivityRecord again = given;
-        if (prepare(db, again) == Prepared::kSettled) {
-          record = std::move(again);
-          return;
+        // The activity's row first, then the handler's rows, in the order the run took them.
+        const bool settled = prepare(db, again) == Prepared::kSettled;
+        for (const auto& write : failureWrites) write(db);
+        if (!settled) {
+          fail(again, *failure);
+          // An identical new request may have stored its fingerprint meanwhile: it answers.
+          if (!persist(db, spec, again, isNew ? RowWrite::kInsertUnlessStored : RowWrite::kUpdate,
+                       decision))
+            again = activities::findByFingerprint(db, again.fingerprint).value();
         }
-        fail(again, *failure);
-        persist(db, spec, again, isNew ? RowWrite::kInsert : RowWrite::kUpdate, decision);
         record = std::move(again);
       });
     } catch (...) {
-      // The activity could not take the failure (settled meanwhile, say): what the handler
-      // asked to keep on failure is kept all the same, and the vote is answered with why.
+      // What the handler asked to keep on failure is kept all the same.
       if (!failureWrites.empty()) runFailureWrites(failureWrites);
       throw;
     }

@@ -98,8 +98,9 @@ std::map<std::string, RolloutAssignment> loadRollouts(Db& db) {
                                 {})) {
     RolloutAssignment a;
     a.state = parseRolloutState(r.str("state")).value_or(RolloutState::kDisabled);
-    auto ids = json::parseArray(r.str("organization_ids"), "activity_rollouts");
-    for (const auto& id : *ids) a.organizations.insert(id.convert<std::string>());
+    for (const auto& id : json::stringsOf(
+             json::parseArray(r.str("organization_ids"), "activity_rollouts"), "organizationIds"))
+      a.organizations.insert(id);
     a.percent = static_cast<int>(r.i64("percent"));
     a.replacement = r.str("replacement");
     a.sunsetMs = r.i64("sunset_ms");

@@ -109,35 +109,28 @@ void locate(Db& db, const std::vector<merkle::Hash>& leafHashes, uint64_t size,
 struct NamedCopy {
   uint64_t leafIndex;
   std::string activityId;
-  bool stored = false;
 };
 
 // Each copy of a voter that a logged vote names is in the store and still the user its digest
 // names: a vote's user is read from that copy, so altering it alters what the activity says.
-void copyFindings(Db& db, std::map<std::pair<std::string, std::string>, NamedCopy>& named,
+void copyFindings(Db& db, const std::map<std::pair<std::string, std::string>, NamedCopy>& named,
                   std::vector<Finding>& findings) {
-  for (std::pair<std::string, std::string> after;;) {
-    auto rows = db.query(
-        "SELECT organization_id, digest, user_json FROM vote_users WHERE organization_id > ? OR "
-        "(organization_id = ? AND digest > ?) ORDER BY organization_id, digest LIMIT ?",
-        {after.first, after.first, after.second, kSlice});
-    for (const auto& row : rows) {
-      after = {row.str("organization_id"), row.str("digest")};
-      auto it = named.find(after);
-      if (it == named.end()) continue;  // a copy no activity names any more alters nothing
-      it->second.stored = true;
-      if (!vote_users::copyMatches(after.second, row.str("user_json")))
-        findings.push_back({it->second.leafIndex, it->second.activityId,
-                            "activity " + it->second.activityId + " names a voter (" +
-                                after.second + ") whose stored copy was altered"});
-    }
-    if (rows.size() < static_cast<size_t>(kSlice)) break;
-  }
-  for (const auto& [key, copy] : named)
-    if (!copy.stored)
+  // One read a distinct voter: every row of the copy is checked, since on PostgreSQL two
+  // batches may each have stored it (the table's index is not unique), and a read takes either.
+  for (const auto& [key, copy] : named) {
+    const auto& [organizationId, digest] = key;
+    auto rows =
+        db.query("SELECT user_json FROM vote_users WHERE organization_id = ? AND digest = ?",
+                 {organizationId, digest});
+    std::string what;
+    if (rows.empty()) what = "removed";
+    for (const auto& row : rows)
+      if (!vote_users::copyMatches(digest, row.str("user_json"))) what = "altered";
+    if (!what.empty())
       findings.push_back({copy.leafIndex, copy.activityId,
-                          "activity " + copy.activityId + " names a voter (" + key.second +
-                              ") whose stored copy was removed"});
+                          "activity " + copy.activityId + " names a voter (" + digest +
+                              ") whose stored copy was " + what});
+  }
 }
 
 }  // namespace

@@ -95,8 +95,8 @@ AuthenticatorRecord authenticatorFrom(const Row& r) {
   a.publicKey = r.str("public_key");
   a.rsaExponent = r.optStr("rsa_exponent");
   a.aaguid = r.str("aaguid");
-  auto transports = json::parseArray(r.str("transports"), "stored transports");
-  for (const auto& t : *transports) a.transports.push_back(t.convert<std::string>());
+  a.transports =
+      json::stringsOf(json::parseArray(r.str("transports"), "stored transports"), "transports");
   a.attestationType = r.str("attestation_type");
   a.signCount = r.i64("sign_count");
   a.createdAtMs = r.i64("created_at_ms");

@@ -198,7 +198,7 @@ Array optionalArray(const Object& o, const std::string& key, const std::string& 
   return v->extract<Array>();
 }
 
-static std::vector<std::string> strings(const Array& a, const std::string& field) {
+std::vector<std::string> stringsOf(const Array& a, const std::string& field) {
   std::vector<std::string> out;
   if (!a) return out;
   for (size_t i = 0; i < a->size(); ++i) {
@@ -212,12 +212,12 @@ static std::vector<std::string> strings(const Array& a, const std::string& field
 
 std::vector<std::string> requireStringArray(const Object& o, const std::string& key,
                                             const std::string& path) {
-  return strings(requireArray(o, key, path), fieldName(path, key));
+  return stringsOf(requireArray(o, key, path), fieldName(path, key));
 }
 
 std::vector<std::string> optionalStringArray(const Object& o, const std::string& key,
                                              const std::string& path) {
-  return strings(optionalArray(o, key, path), fieldName(path, key));
+  return stringsOf(optionalArray(o, key, path), fieldName(path, key));
 }
 
 Object objectAt(const Array& a, size_t index, const std::string& path) {

@@ -56,6 +56,9 @@ std::vector<std::string> requireStringArray(const Object& o, const std::string& 
                                             const std::string& path);
 std::vector<std::string> optionalStringArray(const Object& o, const std::string& key,
                                              const std::string& path);
+// An array's elements, each a string (InvalidArgument naming `field`[i] otherwise); none for a
+// null array.
+std::vector<std::string> stringsOf(const Array& a, const std::string& field);
 Object objectAt(const Array& a, size_t index, const std::string& path);
 // int32 values travel as JSON numbers.
 int requireInt(const Object& o, const std::string& key, const std::string& path);
