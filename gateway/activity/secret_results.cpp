@@ -67,6 +67,10 @@ int sealStoredInClear(Db& db, Keyring& keyring, const std::vector<const Activity
     if (!results && !parameters) continue;
     for (const auto& row :
          db.query("SELECT organization_id, id FROM activities WHERE type = ?", {spec->type})) {
+      // Held until this commits (PostgreSQL): a gateway already serving may vote on it meanwhile,
+      // and the whole record is written back below.
+      if (db.isPostgres())
+        db.query("SELECT 1 FROM activities WHERE id = ? FOR UPDATE", {row.str("id")});
       auto record = find(db, row.str("organization_id"), row.str("id"));
       if (!record) continue;
       std::string before = json::stringify(record->result) + json::stringify(record->intent);
