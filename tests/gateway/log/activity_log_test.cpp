@@ -21,6 +21,7 @@
 #include "server/http_server.hpp"
 #include "store/sql_connection.hpp"
 #include "support/child_process.hpp"
+#include "support/lock_waits.hpp"
 #include "support/signet_cli.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -721,17 +722,8 @@ TEST(ActivityLogPostgresTest, AStartUpAppendCaughtInADeadlockTriesAgainAndStarts
     }
   });
   // Once the starting gateway waits for the held activity, this session asks for the head.
-  auto watcher = openConnection(config.database);
-  bool waiting = false;
-  for (int i = 0; i < 200 && !waiting; ++i) {
-    waiting = watcher
-                  ->queryOne(
-                      "SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted AND locktype = "
-                      "'transactionid'")
-                  ->i64("n") > 0;
-    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_TRUE(waiting) << "the starting gateway never waited for the held activity";
+  ASSERT_TRUE(sessionsWaitForLocks(config.database))
+      << "the starting gateway never waited for the held activity";
   other->query("SELECT size FROM activity_log_head WHERE id = 1 FOR UPDATE");
   other->commit();
   starting.join();

@@ -9,6 +9,7 @@
 #include "policy/policies.hpp"
 #include "policy/policy_set.hpp"
 #include "store/database.hpp"
+#include "support/lock_waits.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -666,6 +667,33 @@ TEST_P(PolicyEngineTest, AStoredClauseThatNoLongerParsesIsThatPolicysError) {
   EXPECT_EQ(outcomes[ok], "OUTCOME_ALLOW");
 }
 
+// `votes` as stored, with one more: the first vote's copy with `userId` as the voter, the vote
+// another gateway would have stored for that user.
+std::string withVoteOf(const std::string& votes, const std::string& userId) {
+  auto list = json::parseArray(votes, "votes");
+  json::Object vote = new Poco::JSON::Object(*list->getObject(0));
+  vote->set("id", crypto::uuidV4());
+  vote->set("userId", userId);
+  list->add(vote);
+  return json::stringify(list);
+}
+
+// `userId`'s approval of `activity`, on a thread of its own (it will wait for a lock the test
+// holds): `outcome` gets the activity's status, or the refusal.
+std::thread approving(Org& o, const std::string& userId, const json::Object& activity,
+                      std::string& outcome) {
+  return std::thread([&o, userId, activity, &outcome] {
+    json::Object p = json::object();
+    p->set("fingerprint", activity->getValue<std::string>("fingerprint"));
+    try {
+      outcome = status(
+          o.as(userId).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p));
+    } catch (const std::exception& e) {
+      outcome = e.what();
+    }
+  });
+}
+
 // Two votes on one activity at once, from two gateways (or write lanes) on one PostgreSQL: the
 // later one waits for the first and adds to it, instead of writing over it. The first is a
 // session of the test's own, holding the activity's row while it adds a third approver's vote.
@@ -682,39 +710,16 @@ TEST(PolicyEnginePostgresTest, AVoteWaitsForAConcurrentVoteAndKeepsIt) {
 
   auto other = openConnection(gw.gateway().config().database);
   other->begin();
-  auto stored = json::parseArray(
+  const std::string votes = withVoteOf(
       other->queryOne("SELECT votes FROM activities WHERE id = ? FOR UPDATE", {id})->str("votes"),
-      "votes");
-  // U3's vote, as another gateway would have stored it: U1's, with U3 as the voter.
-  json::Object third = new Poco::JSON::Object(*stored->getObject(0));
-  third->set("id", crypto::uuidV4());
-  third->set("userId", u3);
-  stored->add(third);
+      u3);
 
   std::string approved;
-  std::thread voting([&] {
-    json::Object p = json::object();
-    p->set("fingerprint", a->getValue<std::string>("fingerprint"));
-    try {
-      approved =
-          status(o.as(u2).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p));
-    } catch (const std::exception& e) {
-      approved = e.what();
-    }
-  });
+  std::thread voting = approving(o, u2, a, approved);
   // Once U2's vote waits for the row, U3's commits.
-  auto watcher = openConnection(gw.gateway().config().database);
-  bool waiting = false;
-  for (int i = 0; i < 200 && !waiting; ++i) {
-    waiting = watcher
-                  ->queryOne(
-                      "SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted AND locktype = "
-                      "'transactionid'")
-                  ->i64("n") > 0;
-    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_TRUE(waiting) << "U2's vote never waited for the held activity";
-  other->exec("UPDATE activities SET votes = ? WHERE id = ?", {json::stringify(stored), id});
+  EXPECT_TRUE(sessionsWaitForLocks(gw.gateway().config().database))
+      << "U2's vote never waited for the held activity";
+  other->exec("UPDATE activities SET votes = ? WHERE id = ?", {votes, id});
   other->commit();
   voting.join();
 
@@ -754,17 +759,6 @@ TEST(PolicyEnginePostgresTest, AVoteCommittedWhileAnotherVotesRunFailedIsKept) {
   ASSERT_EQ(status(a), kConsensus);
   const std::string id = a->getValue<std::string>("id");
   const auto& config = gw.gateway().config().database;
-  auto waits = [&, watcher = openConnection(config)](int64_t n) {
-    for (int i = 0; i < 200; ++i) {
-      if (watcher
-              ->queryOne("SELECT COUNT(*) AS n FROM pg_locks WHERE NOT granted AND locktype = "
-                         "'transactionid'")
-              ->i64("n") >= n)
-        return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
-  };
 
   // The tag's name, taken by a transaction that has not committed: U2's approval runs the
   // activity, whose insert waits for it, holding the activity's row meanwhile.
@@ -775,32 +769,19 @@ TEST(PolicyEnginePostgresTest, AVoteCommittedWhileAnotherVotesRunFailedIsKept) {
       "(?, ?, 'contested', 0, 0)",
       {crypto::uuidV4(), o.org()});
   std::string approved;
-  std::thread voting([&] {
-    json::Object p = json::object();
-    p->set("fingerprint", a->getValue<std::string>("fingerprint"));
-    try {
-      approved =
-          status(o.as(u2).submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", o.org(), p));
-    } catch (const std::exception& e) {
-      approved = e.what();
-    }
-  });
-  ASSERT_TRUE(waits(1)) << "U2's approval never waited for the taken name";
+  std::thread voting = approving(o, u2, a, approved);
+  ASSERT_TRUE(sessionsWaitForLocks(config, 1)) << "U2's approval never waited for the taken name";
   // U3's vote queues on the activity's row; it gets the row once the run is rolled back.
   std::thread other([&] {
     auto db = openConnection(config);
     db->begin();
-    auto stored = json::parseArray(
+    auto votes = withVoteOf(
         db->queryOne("SELECT votes FROM activities WHERE id = ? FOR UPDATE", {id})->str("votes"),
-        "votes");
-    json::Object third = new Poco::JSON::Object(*stored->getObject(0));
-    third->set("id", crypto::uuidV4());
-    third->set("userId", u3);
-    stored->add(third);
-    db->exec("UPDATE activities SET votes = ? WHERE id = ?", {json::stringify(stored), id});
+        u3);
+    db->exec("UPDATE activities SET votes = ? WHERE id = ?", {votes, id});
     db->commit();
   });
-  EXPECT_TRUE(waits(2)) << "U3's vote never queued on the activity's row";
+  EXPECT_TRUE(sessionsWaitForLocks(config, 2)) << "U3's vote never queued on the activity's row";
   taker->commit();  // the run's insert now fails: the activity fails
   other.join();
   voting.join();

@@ -31,6 +31,17 @@ class StoreTest : public BackendTest {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
+  // One page of list_activities of `org`, newest first, held to `budget` characters.
+  std::vector<ActivityRecord> listPage(const std::string& org, size_t budget,
+                                       const std::optional<std::string>& after) {
+    ActivityFilter filter;
+    filter.page.limit = 100;
+    filter.page.after = after;
+    filter.maxCharacters = budget;
+    std::vector<ActivityRecord> out;
+    db_->read([&](Db& db) { out = activities::list(db, org, filter); });
+    return out;
+  }
   std::filesystem::path dir_;
   std::unique_ptr<ScratchDatabase> scratch_;
   std::unique_ptr<Database> db_;
@@ -46,6 +57,21 @@ std::vector<Migration> widgetMigrations(int upTo) {
   return all;
 }
 
+// A completed memo activity of `org` with no votes, made at `atMs`.
+ActivityRecord completedMemo(const std::string& org, const std::string& text, int64_t atMs) {
+  ActivityRecord a;
+  a.id = crypto::uuidV4();
+  a.organizationId = org;
+  a.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO";
+  a.status = "ACTIVITY_STATUS_COMPLETED";
+  a.fingerprint = "sha256:" + a.id;
+  a.intent = json::object();
+  a.intent->set("text", text);
+  a.votes = json::array();
+  a.createdAtMs = a.updatedAtMs = atMs;
+  return a;
+}
+
 // A page of activities is bounded in size as well as in count: it ends early, with at least
 // one activity, and the cursor continues where it ended.
 TEST_P(StoreTest, AListPageEndsEarlyPastItsSizeBudgetAndTheCursorContinues) {
@@ -54,29 +80,15 @@ TEST_P(StoreTest, AListPageEndsEarlyPastItsSizeBudgetAndTheCursorContinues) {
   std::vector<std::string> newestFirst;
   db_->transaction([&](Db& db) {
     for (int i = 0; i < 10; ++i) {
-      ActivityRecord a;
-      a.id = crypto::uuidV4();
-      a.organizationId = org;
-      a.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO";
-      a.status = "ACTIVITY_STATUS_COMPLETED";
-      a.fingerprint = "sha256:" + a.id;
-      a.intent = json::object();
-      a.intent->set("text", std::string(300, 'x'));  // about 320 characters stored each
-      a.votes = json::array();
-      a.createdAtMs = a.updatedAtMs = 1000 + i;
+      // about 320 characters stored each
+      ActivityRecord a = completedMemo(org, std::string(300, 'x'), 1000 + i);
       activities::insert(db, a);
       newestFirst.insert(newestFirst.begin(), a.id);
     }
   });
   auto page = [&](size_t budget, std::optional<std::string> after) {
-    ActivityFilter filter;
-    filter.page.limit = 100;
-    filter.page.after = after;
-    filter.maxCharacters = budget;
     std::vector<std::string> ids;
-    db_->read([&](Db& db) {
-      for (const auto& a : activities::list(db, org, filter)) ids.push_back(a.id);
-    });
+    for (const auto& a : listPage(org, budget, after)) ids.push_back(a.id);
     return ids;
   };
   auto first = page(1000, std::nullopt);
@@ -97,40 +109,25 @@ TEST_P(StoreTest, AListPageCountsTheVotersItsVotesAreAnsweredWith) {
   std::vector<std::string> newestFirst;
   db_->transaction([&](Db& db) {
     for (int i = 0; i < 4; ++i) {
-      ActivityRecord a;
-      a.id = crypto::uuidV4();
-      a.organizationId = org;
-      a.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO";
-      a.status = "ACTIVITY_STATUS_COMPLETED";
-      a.fingerprint = "sha256:" + a.id;
-      a.intent = json::object();
-      a.intent->set("text", "short");
+      ActivityRecord a = completedMemo(org, "short", 1000 + i);
       json::Object user = json::object();
       user->set("userId", "voter-" + std::to_string(i));
       user->set("userName", std::string(600, 'v'));  // about 640 characters of copy a vote
       json::Object vote = json::object();
       vote->set("id", crypto::uuidV4());
       vote->set("user", user);
-      a.votes = json::array();
       a.votes->add(vote);
-      a.createdAtMs = a.updatedAtMs = 1000 + i;
       activities::insert(db, a);
       newestFirst.insert(newestFirst.begin(), a.id);
     }
   });
   auto page = [&](size_t budget, std::optional<std::string> after) {
-    ActivityFilter filter;
-    filter.page.limit = 100;
-    filter.page.after = after;
-    filter.maxCharacters = budget;
     std::vector<std::string> ids;
-    db_->read([&](Db& db) {
-      for (const auto& a : activities::list(db, org, filter)) {
-        ids.push_back(a.id);
-        EXPECT_EQ(a.votes->getObject(0)->getObject("user")->getValue<std::string>("userName"),
-                  std::string(600, 'v'));
-      }
-    });
+    for (const auto& a : listPage(org, budget, after)) {
+      ids.push_back(a.id);
+      EXPECT_EQ(a.votes->getObject(0)->getObject("user")->getValue<std::string>("userName"),
+                std::string(600, 'v'));
+    }
     return ids;
   };
   // A budget that holds the four rows as stored, and the first two with their voters.

@@ -1,0 +1,15 @@
+// Tests that stage a race on PostgreSQL hold a row from a session of their own and let the
+// gateway run into it; these say when it has.
+#pragma once
+
+#include <cstdint>
+
+#include "store/database.hpp"
+
+namespace signet::test {
+
+// Waits, for at most 10 s, until `sessions` sessions of the server wait for another
+// transaction (a row lock or an uncommitted key). False if they never do.
+bool sessionsWaitForLocks(const DatabaseConfig& config, int64_t sessions = 1);
+
+}  // namespace signet::test
