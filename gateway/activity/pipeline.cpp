@@ -677,14 +677,18 @@ ActivityRecord ActivityPipeline::settle(
         ActivityRecord again = given;
         // The activity's row first, then the handler's rows, in the order the run took them.
         const bool settled = prepare(db, again) == Prepared::kSettled;
-        for (const auto& write : failureWrites) write(db);
+        bool stored = !settled || !isNew;
         if (!settled) {
           fail(again, *failure);
           // An identical new request may have stored its fingerprint meanwhile: it answers.
-          if (!persist(db, spec, again, isNew ? RowWrite::kInsertUnlessStored : RowWrite::kUpdate,
-                       decision))
-            again = activities::findByFingerprint(db, again.fingerprint).value();
+          stored = persist(db, spec, again,
+                           isNew ? RowWrite::kInsertUnlessStored : RowWrite::kUpdate, decision);
+          if (!stored) again = activities::findByFingerprint(db, again.fingerprint).value();
         }
+        // A new request that lost to an identical one keeps nothing: the winner's run counted
+        // what this one would (an OTP attempt), as on the read-only way.
+        if (stored)
+          for (const auto& write : failureWrites) write(db);
         record = std::move(again);
       });
     } catch (...) {
