@@ -13,6 +13,16 @@ namespace signet::vote_users {
 namespace {
 const char* const kUser = "user";
 const char* const kDigest = "userDigest";
+
+// The digests `votes` name, in their order.
+std::vector<std::string> digestsOf(const json::Array& votes) {
+  std::vector<std::string> out;
+  for (size_t i = 0; votes && i < votes->size(); ++i) {
+    auto vote = votes->getObject(static_cast<unsigned>(i));
+    if (vote && vote->has(kDigest)) out.push_back(vote->getValue<std::string>(kDigest));
+  }
+  return out;
+}
 }  // namespace
 
 StoredVotes storedVotes(const json::Array& votes) {
@@ -52,14 +62,8 @@ void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& vo
 }
 
 std::vector<std::string> digestsIn(const std::string& storedVotesText) {
-  std::vector<std::string> out;
-  if (storedVotesText.find(kDigest) == std::string::npos) return out;  // most hold none
-  auto votes = json::parseArray(storedVotesText, "stored votes");
-  for (size_t i = 0; votes && i < votes->size(); ++i) {
-    auto vote = votes->getObject(static_cast<unsigned>(i));
-    if (vote && vote->has(kDigest)) out.push_back(vote->getValue<std::string>(kDigest));
-  }
-  return out;
+  if (storedVotesText.find(kDigest) == std::string::npos) return {};  // most hold none
+  return digestsOf(json::parseArray(storedVotesText, "stored votes"));
 }
 
 bool copyMatches(const std::string& digest, const std::string& userJson) {
@@ -70,11 +74,10 @@ std::vector<size_t> attach(Db& db, const std::string& organizationId,
                            const std::vector<json::Array>& votes) {
   std::vector<size_t> added(votes.size(), 0);
   std::vector<std::string> digests;
-  for (const auto& list : votes)
-    for (size_t i = 0; list && i < list->size(); ++i) {
-      auto vote = list->getObject(static_cast<unsigned>(i));
-      if (vote && vote->has(kDigest)) digests.push_back(vote->getValue<std::string>(kDigest));
-    }
+  for (const auto& list : votes) {
+    auto named = digestsOf(list);
+    digests.insert(digests.end(), named.begin(), named.end());
+  }
   if (digests.empty()) return added;
   std::sort(digests.begin(), digests.end());
   digests.erase(std::unique(digests.begin(), digests.end()), digests.end());
