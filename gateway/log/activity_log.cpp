@@ -9,6 +9,7 @@
 
 #include "signet/crypto.hpp"
 #include "signet/error.hpp"
+#include "store/sql_connection.hpp"
 #include "store/sql_text.hpp"
 
 namespace signet::activity_log {
@@ -171,10 +172,15 @@ void appendPending(Db& db, int64_t nowMs) {
       nodes.push_back({{0, frontier.size()}, hash});
       frontier.append(hash, nodes);
     }
-    db.exec(leafSql, leafParams);
+    // The log's writes come after every write's savepoint, so that whatever refuses one of them
+    // (a lock another gateway's batch holds ending in a deadlock, a lost connection) fails the
+    // whole batch however it is reported: on PostgreSQL they go with the COMMIT instead of a
+    // round trip each (execUnanswered).
+    execUnanswered(db, leafSql, leafParams);
     if (!pointIds.empty()) {
       pointParams.insert(pointParams.end(), pointIds.begin(), pointIds.end());
-      db.exec(pointSql + " END WHERE id IN (" + placeholders(pointIds.size()) + ")", pointParams);
+      execUnanswered(db, pointSql + " END WHERE id IN (" + placeholders(pointIds.size()) + ")",
+                     pointParams);
     }
     // A slice of 100 leaves is 100 leaf hashes and fewer than 100 + 64 subtrees: two parameters
     // each. They are numbered in the order they are made, so they go at the end of the table.
@@ -186,10 +192,10 @@ void appendPending(Db& db, int64_t nowMs) {
                         {static_cast<int64_t>(merkle::storedIndex(nodes[i].first)),
                          merkle::toHex(nodes[i].second)});
     }
-    db.exec(nodeSql, nodeParams);
+    execUnanswered(db, nodeSql, nodeParams);
   }
-  db.exec("UPDATE activity_log_head SET size = ?, frontier = ? WHERE id = 1",
-          {static_cast<int64_t>(frontier.size()), joinHashes(frontier.subtrees())});
+  execUnanswered(db, "UPDATE activity_log_head SET size = ?, frontier = ? WHERE id = 1",
+                 {static_cast<int64_t>(frontier.size()), joinHashes(frontier.subtrees())});
 }
 
 Head head(Db& db) {

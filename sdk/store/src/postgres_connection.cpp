@@ -106,7 +106,7 @@ class PostgresConnection : public SqlConnection {
   }
   void rollback() override {
     if (dropUnsentTransaction()) return;
-    waiting_.clear();  // the ROLLBACK would undo whatever waits
+    discard(waiting_);  // the ROLLBACK would undo whatever waits
     exec("ROLLBACK", {});
   }
   void commit() override {
@@ -122,23 +122,13 @@ class PostgresConnection : public SqlConnection {
     waiting_.push_back({"RELEASE SAVEPOINT " + savepointName(n)});
   }
   void execUnanswered(const std::string& sql, const SqlParams& params) override {
-    // Outside a transaction a statement commits by itself, and its answer says whether it did.
-    // One not prepared yet is run at once: preparing it is a round trip of its own anyway. In a
-    // snapshot the server refuses the write, and that must reach the caller that made it.
-    auto it = names_.find(sql);
-    if (it == names_.end() || snapshot_ ||
-        (waiting_.empty() && PQtransactionStatus(conn_) != PQTRANS_INTRANS)) {
-      exec(sql, params);
-      return;
-    }
-    Waiting w{sql, it->second, {}};
-    w.values.reserve(params.size());
-    std::string scratch;
-    for (const auto& p : params) {
-      const char* text = paramText(p, scratch);
-      w.values.push_back(text ? std::optional<std::string>(text) : std::nullopt);
-    }
-    waiting_.push_back(std::move(w));
+    if (!wait(sql, params)) exec(sql, params);
+  }
+  std::shared_ptr<RowsAhead> queryAhead(const std::string& sql, const SqlParams& params) override {
+    if (!wait(sql, params)) return std::make_shared<RowsAhead>(query(sql, params));
+    auto ahead = std::make_shared<RowsAhead>([this] { sendWaiting(); });
+    waiting_.back().ahead = ahead;
+    return ahead;
   }
   bool healthy() const override {
     auto state = PQtransactionStatus(conn_);
@@ -161,23 +151,28 @@ class PostgresConnection : public SqlConnection {
   }
 
   std::vector<Row> query(const std::string& sql, const SqlParams& params) override {
-    Result r = run(sql, params);
-    int rowCount = PQntuples(r.get()), columns = PQnfields(r.get());
+    return rowsOf(run(sql, params).get());
+  }
+
+ private:
+  using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+  static std::vector<Row> rowsOf(PGresult* r) {
+    int rowCount = PQntuples(r), columns = PQnfields(r);
     std::vector<Row> rows;
     rows.reserve(rowCount);
     auto names = std::make_shared<std::vector<std::string>>();
-    for (int c = 0; c < columns; ++c) names->emplace_back(PQfname(r.get(), c));
+    for (int c = 0; c < columns; ++c) names->emplace_back(PQfname(r, c));
     for (int i = 0; i < rowCount; ++i) {
       std::vector<SqlValue> cells;
       cells.reserve(columns);
       for (int c = 0; c < columns; ++c) {
-        if (PQgetisnull(r.get(), i, c)) {
+        if (PQgetisnull(r, i, c)) {
           cells.emplace_back(nullptr);
-        } else if (integerType(PQftype(r.get(), c))) {
-          cells.emplace_back(
-              static_cast<int64_t>(std::strtoll(PQgetvalue(r.get(), i, c), nullptr, 10)));
+        } else if (integerType(PQftype(r, c))) {
+          cells.emplace_back(static_cast<int64_t>(std::strtoll(PQgetvalue(r, i, c), nullptr, 10)));
         } else {
-          cells.emplace_back(std::string(PQgetvalue(r.get(), i, c), PQgetlength(r.get(), i, c)));
+          cells.emplace_back(std::string(PQgetvalue(r, i, c), PQgetlength(r, i, c)));
         }
       }
       rows.emplace_back(std::move(cells), names);
@@ -185,14 +180,11 @@ class PostgresConnection : public SqlConnection {
     return rows;
   }
 
- private:
-  using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
-
   // A transaction whose BEGIN is still waiting never reached the server: there is nothing to
   // undo, only the waiting commands to forget. Whether that was the case.
   bool dropUnsentTransaction() {
     if (waiting_.empty() || !waiting_.front().sql.starts_with("BEGIN")) return false;
-    waiting_.clear();
+    discard(waiting_);
     return true;
   }
 
@@ -253,7 +245,60 @@ class PostgresConnection : public SqlConnection {
     std::string sql;
     std::string name;  // empty for a command run as it is
     std::vector<std::optional<std::string>> values;
+    std::shared_ptr<RowsAhead> ahead = nullptr;  // a query's, whose rows someone reads later
   };
+
+  // Queues a statement to go with the next one, when it can wait: in a write transaction, and
+  // prepared already. Outside a transaction a statement commits by itself, and its answer says
+  // whether it did. One not prepared yet is run at once: preparing it is a round trip of its own
+  // anyway. In a snapshot the server refuses a write, and that must reach the caller that made
+  // it. Whether it was queued.
+  bool wait(const std::string& sql, const SqlParams& params) {
+    auto it = names_.find(sql);
+    if (it == names_.end() || snapshot_ ||
+        (waiting_.empty() && PQtransactionStatus(conn_) != PQTRANS_INTRANS))
+      return false;
+    Waiting w{sql, it->second, {}, nullptr};
+    w.values.reserve(params.size());
+    std::string scratch;
+    for (const auto& p : params) {
+      const char* text = paramText(p, scratch);
+      w.values.push_back(text ? std::optional<std::string>(text) : std::nullopt);
+    }
+    waiting_.push_back(std::move(w));
+    return true;
+  }
+
+  // Sends what waits, with no statement of the caller's after it (a RowsAhead read before the
+  // next statement): the last waiting one goes as the pipeline's statement.
+  void sendWaiting() {
+    if (waiting_.empty()) return;
+    std::vector<Waiting> last;
+    last.push_back(std::move(waiting_.back()));
+    waiting_.pop_back();
+    std::vector<const char*> values;
+    for (const auto& v : last[0].values) values.push_back(v ? v->c_str() : nullptr);
+    Forgotten unanswered{last};
+    Result r = pipelined(last[0].sql, last[0].name, values);
+    if (last[0].ahead) last[0].ahead->answer(rowsOf(r.get()));
+  }
+
+  // Forgets, on leaving the scope, the queries of commands that were sent: those not answered by
+  // then (a failure before them) never will be.
+  struct Forgotten {
+    std::vector<Waiting>& sent;
+    ~Forgotten() {
+      for (auto& w : sent)
+        if (w.ahead) w.ahead->forget();
+    }
+  };
+
+  // Forgets waiting commands; a query among them that was not answered will not be.
+  static void discard(std::vector<Waiting>& waiting) {
+    for (auto& w : waiting)
+      if (w.ahead) w.ahead->forget();
+    waiting.clear();
+  }
 
   bool waitingStatement() const {
     return std::any_of(waiting_.begin(), waiting_.end(),
@@ -283,6 +328,7 @@ class PostgresConnection : public SqlConnection {
                    const std::vector<const char*>& values) {
     std::vector<Waiting> waiting;
     waiting.swap(waiting_);
+    Forgotten unanswered{waiting};  // a failure leaves the queries after it unanswered
     ++roundTrips_;
     if (PQenterPipelineMode(conn_) != 1) fail("PostgreSQL: " + lastError());
     bool sent = true;
@@ -314,7 +360,10 @@ class PostgresConnection : public SqlConnection {
          sync.reset(PQgetResult(conn_))) {
     }
     PQexitPipelineMode(conn_);
-    for (size_t i = 0; i + 1 < answers.size(); ++i) check(std::move(answers[i]), *commands[i]);
+    for (size_t i = 0; i + 1 < answers.size(); ++i) {
+      Result answer = check(std::move(answers[i]), *commands[i]);
+      if (waiting[i].ahead) waiting[i].ahead->answer(rowsOf(answer.get()));
+    }
     if (answers.size() < commands.size())
       fail("PostgreSQL [" + *commands[answers.size()] + "]: " + lastError());
     // A plan the server refuses after a schema change is prepared again next time; inside a

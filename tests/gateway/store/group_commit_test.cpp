@@ -357,6 +357,48 @@ TEST_P(GroupCommitTest, RowsNoOneReadsGoWithTheNextStatementAndTheirFailureFails
   EXPECT_EQ(count("n = 4"), 0);
 }
 
+// A read whose answer is wanted later (queryAhead) waits on PostgreSQL, as a row change no one
+// reads does, and goes with the next statement: the read and the write after it cost one round
+// trip. It sees the transaction's earlier writes. Read before anything else went, it is sent
+// alone; dropped with a rolled-back transaction, reading it is an error, not an empty answer.
+// SQLite answers it at once.
+TEST_P(GroupCommitTest, AReadSentAheadGoesWithTheNextStatementAndSeesEarlierWrites) {
+  const bool postgres = GetParam() == Backend::kPostgres;
+  const std::string read = "SELECT id FROM widgets WHERE n = ? ORDER BY id";
+  const std::string sql = "INSERT INTO widgets (id, n) VALUES (?, ?)";
+  auto connection = openConnection(scratch_->config());
+  insert(*connection, "warm", 0);  // the statements prepared before counting
+  connection->query(read, {int64_t{0}});
+  size_t before = connection->roundTrips();
+  connection->begin();
+  connection->execUnanswered(sql, {std::string("a"), int64_t{1}});
+  auto ahead = connection->queryAhead(read, {int64_t{1}});
+  insert(*connection, "b", 1);  // after the read: not in its answer
+  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  ASSERT_EQ(ahead->rows().size(), 1u);
+  EXPECT_EQ(ahead->rows()[0].str("id"), "a");
+  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+
+  before = connection->roundTrips();
+  auto alone = connection->queryAhead(read, {int64_t{1}});
+  ASSERT_EQ(alone->rows().size(), 2u);
+  EXPECT_EQ(alone->rows()[1].str("id"), "b");
+  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  connection->commit();
+  EXPECT_EQ(count("n = 1"), 2);
+
+  connection->begin();
+  insert(*connection, "c", 2);
+  auto dropped = connection->queryAhead(read, {int64_t{2}});
+  connection->rollback();
+  if (postgres)
+    EXPECT_THROW(dropped->rows(), DatabaseError);
+  else
+    EXPECT_EQ(dropped->rows().size(), 1u);  // answered before the rollback
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(count("n = 2"), 0);
+}
+
 // SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up
 // to three batches at once, each in its own transaction.
 TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {

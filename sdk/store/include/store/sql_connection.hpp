@@ -5,9 +5,12 @@
 // gateway's `?` placeholders.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "signet/db.hpp"
 
@@ -31,6 +34,29 @@ class DatabaseError : public std::runtime_error {
 class StoreUnavailable : public DatabaseError {
  public:
   using DatabaseError::DatabaseError;
+};
+
+// The rows of a query sent ahead of when they are needed (SqlConnection::queryAhead). Valid in
+// the transaction that sent it.
+class RowsAhead {
+ public:
+  explicit RowsAhead(std::vector<Row> rows) : rows_(std::move(rows)) {}
+  explicit RowsAhead(std::function<void()> send) : send_(std::move(send)) {}
+  // The answer; when it has not come yet, what waits is sent now, in one round trip.
+  const std::vector<Row>& rows() {
+    if (!rows_ && send_) send_();
+    if (!rows_)
+      throw DatabaseError("a query sent ahead was dropped, unanswered, with its transaction");
+    return *rows_;
+  }
+  void answer(std::vector<Row> rows) { rows_ = std::move(rows); }
+  // It will not be sent any more (its transaction was rolled back, or a failure before it ended
+  // the pipeline): rows() then says so, instead of sending whatever the connection holds by then.
+  void forget() { send_ = nullptr; }
+
+ private:
+  std::optional<std::vector<Row>> rows_;
+  std::function<void()> send_;
 };
 
 class SqlConnection : public Db {
@@ -58,9 +84,18 @@ class SqlConnection : public Db {
   // trip fewer. A failure is then reported by that statement, which may be the next write's of
   // a batch or the COMMIT, and so fails the whole batch, not only the write that made it. So
   // it is for rows that cannot conflict (fresh keys), whose failure can only be the database's
-  // own (a full disk, a lost connection), which fails the batch either way.
+  // own (a full disk, a lost connection), which fails the batch either way; or for statements
+  // outside every write's savepoint (the activity log's, just before the COMMIT), whose failure
+  // fails the batch wherever it is reported.
   virtual void execUnanswered(const std::string& sql, const SqlParams& params) {
     exec(sql, params);
+  }
+  // A read whose answer is wanted later in the transaction. On PostgreSQL inside a transaction it
+  // waits, as execUnanswered's statements do, and goes with the next statement: a read that
+  // costs no round trip of its own when a write follows it anyway. Elsewhere it runs at once.
+  // Its failure fails the statement it goes with.
+  virtual std::shared_ptr<RowsAhead> queryAhead(const std::string& sql, const SqlParams& params) {
+    return std::make_shared<RowsAhead>(query(sql, params));
   }
   // False once the connection is lost or was left inside a transaction (a rollback that
   // failed); the pool then closes it instead of lending it again.
@@ -86,6 +121,14 @@ inline void execUnanswered(Db& db, const std::string& sql, const SqlParams& para
     connection->execUnanswered(sql, params);
   else
     db.exec(sql, params);
+}
+
+// queryAhead when `db` is a connection of the store, a query at once otherwise.
+inline std::shared_ptr<RowsAhead> queryAhead(Db& db, const std::string& sql,
+                                             const SqlParams& params) {
+  if (auto* connection = dynamic_cast<SqlConnection*>(&db))
+    return connection->queryAhead(sql, params);
+  return std::make_shared<RowsAhead>(db.query(sql, params));
 }
 
 // Opens (creating when missing) a SQLite file in WAL mode with synchronous=FULL, so a
