@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "activity/activity_events.hpp"
 #include "activity/secret_parameters.hpp"
 #include "activity/secret_results.hpp"
 #include "background.hpp"
@@ -72,6 +73,7 @@ Gateway::Gateway(Config config)
   for (const auto& module : catalog_.modules())
     if (module->enabled)
       for (const auto& [stream, list] : module->migrations) database_->migrate(stream, list);
+  checkEventInterestQueries(*this);
 
   signerPublicKey_ = ensureSignerKey(*database_, masterKey_);
   GatewayFacts facts;

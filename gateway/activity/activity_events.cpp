@@ -39,28 +39,53 @@ constexpr size_t kEventsPerBatch = 100;
 
 }  // namespace
 
-void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
-                         const std::string& previousStatus,
-                         const std::optional<std::string>& knownParent) {
+EventInterest askEventInterest(Gateway& gateway, Db& db, const ActivityRecord& record,
+                               const std::string& previousStatus,
+                               const std::optional<std::string>& knownParent) {
+  EventInterest interest;
   const auto& subscribers = gateway.catalog().services().activityEventSubscribers;
-  if (subscribers.empty() || record.status == previousStatus) return;
+  if (subscribers.empty() || record.status == previousStatus) return interest;
   // An activity that deleted its own organization (delete_sub_organization) leaves no row to
   // read the parent from: its event then names no parent.
-  std::string parentId;
   if (knownParent) {
-    parentId = *knownParent;
+    interest.parentId = *knownParent;
   } else if (auto org = directory::findOrganization(db, record.organizationId);
              org && org->parentId) {
-    parentId = *org->parentId;
+    interest.parentId = *org->parentId;
   }
+  const std::string& parentOrSelf =
+      interest.parentId.empty() ? record.organizationId : interest.parentId;
+  for (const auto& [module, spec] : subscribers)
+    interest.modules.push_back(
+        {&module, spec.interestQuery.empty()
+                      ? nullptr
+                      : queryAhead(db, spec.interestQuery, {record.organizationId, parentOrSelf})});
+  return interest;
+}
+
+void checkEventInterestQueries(Gateway& gateway) {
+  for (const auto& [module, spec] : gateway.catalog().services().activityEventSubscribers) {
+    if (spec.interestQuery.empty()) continue;
+    try {
+      gateway.database().read([&](Db& db) {
+        db.query(spec.interestQuery, {std::string(), std::string()});
+      });
+    } catch (const StoreUnavailable&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw failedPrecondition("module '" + module +
+                               "': its activity event interest query fails: " + e.what());
+    }
+  }
+}
+
+void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
+                         const EventInterest& interest) {
   // Only the modules that want this organization's events get a row; when none does, the
   // activity is neither rendered nor written a second time.
   std::vector<const std::string*> interested;
-  Caller nobody;
-  HandlerContext ctx(gateway, db, nobody, record.organizationId);
-  for (const auto& [module, spec] : subscribers)
-    if (!spec.interested || spec.interested(ctx, record.organizationId, parentId))
-      interested.push_back(&module);
+  for (const auto& [module, answer] : interest.modules)
+    if (!answer || !answer->rows().empty()) interested.push_back(module);
   if (interested.empty()) return;
   std::string activity = json::stringify(activities::toJson(record, Caller{}));
   const int64_t now = gateway.nowMs();
@@ -72,8 +97,8 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
         "INSERT INTO activity_events (module, event_id, position, activity_id, organization_id, "
         "parent_organization_id, activity_type, status, activity, created_at_ms, attempts, "
         "next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
-        {*module, eventId, position, record.id, record.organizationId, parentId, record.type,
-         record.status, activity, now});
+        {*module, eventId, position, record.id, record.organizationId, interest.parentId,
+         record.type, record.status, activity, now});
 }
 
 ActivityEventDispatcher::ActivityEventDispatcher(Gateway& gateway) : gateway_(gateway) {}

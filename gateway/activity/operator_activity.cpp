@@ -61,8 +61,9 @@ json::Object runAsOperator(Gateway& gateway, const std::string& type,
     vote->set("createdAt", json::timestamp(now));
     record.votes->add(vote);
     record.createdAtMs = record.updatedAtMs = now;
+    EventInterest interest = askEventInterest(gateway, db, record, "");
     activities::insert(db, record);
-    recordActivityEvent(gateway, db, record, "");
+    recordActivityEvent(gateway, db, record, interest);
   });
   return result;
 }

@@ -486,6 +486,8 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
   if (parameters) redacted = activities::withParametersRedacted(spec, record);
   if (results) redacted = activities::withResultsRedacted(spec, redacted ? *redacted : record);
   const ActivityRecord& stored = redacted ? *redacted : record;
+  // Asked before the row's write, so that on PostgreSQL the question goes with it.
+  EventInterest interest = askEventInterest(gateway_, db, stored, before, parent);
   if (row == RowWrite::kInsertUnlessStored) {
     if (!activities::insertUnlessStored(db, stored)) return false;
   } else if (row == RowWrite::kInsert) {
@@ -498,7 +500,7 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
   }
   if (parameters) activities::sealParameters(*keyring, spec, record);
   if (results) activities::sealResults(*keyring, spec, record);
-  recordActivityEvent(gateway_, db, stored, before, parent);
+  recordActivityEvent(gateway_, db, stored, interest);
   return true;
 }
 

@@ -128,10 +128,16 @@ void ModuleRegistry::activityEvents(ActivityEventsSpec spec) {
   if (!spec.handler)
     throw internalError("module '" + module_.name +
                         "' registered activity events without a handler");
+  // Two parameters, bound to the organization and its parent: a query naming more, or fewer,
+  // would fail at the first activity instead of here.
+  if (!spec.interestQuery.empty() &&
+      std::count(spec.interestQuery.begin(), spec.interestQuery.end(), '?') != 2)
+    throw internalError("module '" + module_.name +
+                        "' registered an activity event interest query without exactly two "
+                        "parameters (the organization and its parent): " +
+                        spec.interestQuery);
   module_.activityEvents.handler = guard("activity event handler", std::move(spec.handler));
-  if (spec.interested)
-    module_.activityEvents.interested =
-        guard("activity event interest", std::move(spec.interested));
+  module_.activityEvents.interestQuery = std::move(spec.interestQuery);
 }
 
 void ModuleRegistry::command(CommandSpec spec) {

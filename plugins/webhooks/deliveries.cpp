@@ -48,19 +48,12 @@ void admitOne(RequestContext& ctx, const Settings& s, const std::string& endpoin
 
 }  // namespace
 
-bool hasActiveSubscription(RequestContext& ctx, const std::string& organizationId,
-                           const std::string& parentOrganizationId) {
-  // The subscriptions enqueueDeliveries reads, through the organization's endpoints (a seek on
-  // webhook_endpoints_organization, then on webhook_subscriptions_endpoint for each).
-  return ctx.db()
-      .queryOne(
-          "SELECT 1 FROM webhook_endpoints e JOIN webhook_subscriptions s ON s.endpoint_id = "
-          "e.id WHERE e.organization_id IN (?, ?) AND e.is_active = 1 AND s.is_active = 1 AND "
-          "s.event_type = ? LIMIT 1",
-          {organizationId, parentOrganizationId.empty() ? organizationId : parentOrganizationId,
-           std::string(kActivityUpdates)})
-      .has_value();
-}
+// The subscriptions enqueueDeliveries reads, through the organization's endpoints (a seek on
+// webhook_endpoints_organization, then on webhook_subscriptions_endpoint for each).
+const std::string kInterestQuery =
+    "SELECT 1 FROM webhook_endpoints e JOIN webhook_subscriptions s ON s.endpoint_id = e.id WHERE "
+    "e.organization_id IN (?, ?) AND e.is_active = 1 AND s.is_active = 1 AND s.event_type = '" +
+    std::string(kActivityUpdates) + "' LIMIT 1";
 
 void enqueueDeliveries(RequestContext& ctx, const Settings& s, const ActivityEvent& event) {
   bool stored = false;  // the body, written once a subscription matches: most events have none

@@ -9,16 +9,17 @@
 // no delivery waits for it. deliverer.hpp sends the deliveries.
 #pragma once
 
+#include <string>
+
 #include "settings.hpp"
 #include "signet/plugin.hpp"
 
 namespace webhooks {
 
 // Whether an active endpoint of the organization, or of its parent, has an active subscription
-// to activity updates: the activity events the plugin takes (ActivityEventsSpec::interested).
+// to activity updates: the activity events the plugin takes (ActivityEventsSpec::interestQuery).
 // Without one, an activity costs the plugin nothing.
-bool hasActiveSubscription(signet::RequestContext& ctx, const std::string& organizationId,
-                           const std::string& parentOrganizationId);
+extern const std::string kInterestQuery;
 void enqueueDeliveries(signet::RequestContext& ctx, const Settings& settings,
                        const signet::ActivityEvent& event);
 

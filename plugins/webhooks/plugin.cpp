@@ -67,7 +67,7 @@ void registerWebhooks(Registry& r) {
                           enqueueDeliveries(ctx, *settings, event);
                           deliverer->wake();
                         },
-                    .interested = hasActiveSubscription});
+                    .interestQuery = kInterestQuery});
   r.worker({"deliveries", [deliverer](WorkerContext& w) { deliverer->run(w); }});
   r.command({.name = "rotate-key",
              .summary = "sign deliveries with a new key (the old one stays published while its "

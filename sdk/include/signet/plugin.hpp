@@ -375,18 +375,17 @@ struct ActivityEvent {
 // outbox in that same transaction, so a handler that throws, or a crash, gets it again (at least
 // once; write idempotently). Events of one module are handled in the order they were written.
 using ActivityEventHandler = std::function<void(RequestContext& ctx, const ActivityEvent& event)>;
-// Whether the module wants an organization's events at all, asked in the transaction that makes
-// the change, before anything is rendered or written: a module that answers false for every
-// subscriber leaves that change no row in the outbox, so that an organization no one listens to
-// pays nothing for the module being enabled. `parentOrganizationId` is empty for a root
-// organization. Keep it to one indexed read of the module's own tables; it sees the
-// transaction's own writes (an endpoint created by the very activity whose event this is).
-using ActivityEventInterest =
-    std::function<bool(RequestContext& ctx, const std::string& organizationId,
-                       const std::string& parentOrganizationId)>;
 struct ActivityEventsSpec {
   ActivityEventHandler handler;
-  ActivityEventInterest interested = {};  // empty: every organization's events
+  // Whether the module wants an organization's events at all: a query of the module's own
+  // tables, with two parameters, the organization's id and its parent's (the organization's own
+  // for a root organization), that returns a row when it does. Empty: every organization's
+  // events. It runs in the transaction that makes the change, after the change's handler (it
+  // sees an endpoint created by the very activity whose event this is) and before anything is
+  // rendered or written: an organization no subscriber wants pays for the module being enabled
+  // with this one read. On PostgreSQL it goes with the change's own row write, in one round
+  // trip. Keep it to one indexed read (SELECT 1 ... LIMIT 1).
+  std::string interestQuery = {};
 };
 
 // A module's background task, which `signet serve` runs on a thread of its own from start-up
@@ -623,7 +622,7 @@ class Registry {
   // The module that verifies OpenID Connect ID tokens for the others (one per gateway).
   virtual void oidcVerifier(OidcVerifier verifier) = 0;
   // Activities' status changes, after they commit (ActivityEvent), for the organizations the
-  // spec's `interested` wants.
+  // spec's `interestQuery` wants.
   virtual void activityEvents(ActivityEventsSpec spec) = 0;
   // A background task that `signet serve` runs (WorkerSpec).
   virtual void worker(WorkerSpec spec) = 0;

@@ -78,5 +78,42 @@ TEST_P(ActivityEventsTest, EveryChangeReachesTheHandlerAndAFailingEventWaitsAlon
   EXPECT_TRUE(eventually([&] { return recorded(deleted->getValue<std::string>("id")) == 1; }));
 }
 
+// A module's interest query chooses the organizations whose events it gets. Here the recorder
+// wants those it holds a wallet of, or whose parent it does: an organization without one writes
+// nothing to the outbox, and the query sees rows written just before, in its own transaction's
+// store. A query the store refuses stops the gateway at start-up, naming the module and why.
+TEST_P(ActivityEventsTest, AnInterestQueryChoosesTheOrganizationsAndABrokenOneStopsStartUp) {
+  json::Object wanted = json::object();
+  wanted->set("interestQuery",
+              "SELECT 1 FROM recorder_wallets WHERE organization_id IN (?, ?) LIMIT 1");
+  TestGateway gw(GetParam(), {"recorder"}, SIGNET_TEST_PLUGIN_DIR, {{"recorder", wanted}});
+  const std::string org = gw.root().organizationId;
+  auto recorded = [&](const std::string& activity) {
+    return gw.count("SELECT COUNT(*) FROM recorder_activity_events WHERE activity_id = ?",
+                    {activity});
+  };
+  std::string unheard = createTag(gw, "unheard");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_events"), 0);
+  gw.write([&](Db& db) {
+    db.exec("INSERT INTO recorder_wallets (id, organization_id, name) VALUES ('w', ?, 'w')", {org});
+  });
+  std::string heard = createTag(gw, "heard");
+  ASSERT_TRUE(eventually([&] { return recorded(heard) == 1; }));
+  EXPECT_EQ(recorded(unheard), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_events"), 0);
+
+  json::Object broken = json::object();
+  broken->set("interestQuery", "SELECT 1 FROM recorder_nothing WHERE organization_id IN (?, ?)");
+  try {
+    TestGateway refused(GetParam(), {"recorder"}, SIGNET_TEST_PLUGIN_DIR, {{"recorder", broken}});
+    ADD_FAILURE() << "a gateway started with a broken interest query";
+  } catch (const Error& e) {
+    const std::string why = e.what();
+    EXPECT_NE(why.find("module 'recorder'"), std::string::npos) << why;
+    EXPECT_NE(why.find("interest query"), std::string::npos) << why;
+    EXPECT_NE(why.find("recorder_nothing"), std::string::npos) << why;
+  }
+}
+
 }  // namespace
 }  // namespace signet::test

@@ -493,5 +493,28 @@ TEST_P(PluginTest, APluginThatThrowsAtRunTimeFailsOnlyWhatItWasPartOf) {
   }
 }
 
+// An interest query is bound to two values, the organization and its parent: one naming more or
+// fewer is refused when it is registered, naming the query, instead of failing every activity.
+TEST(ModuleRegistryTest, AnActivityEventInterestQueryTakesTheOrganizationAndItsParent) {
+  ModuleInfo module;
+  module.name = "mine";
+  ModuleRegistry registry(module, ModuleEnvironment{});
+  auto handler = [](RequestContext&, const ActivityEvent&) {};
+  const std::string one = "SELECT 1 FROM mine_subscribers WHERE organization_id = ? LIMIT 1";
+  try {
+    registry.activityEvents({.handler = handler, .interestQuery = one});
+    FAIL() << "a query with one parameter was registered";
+  } catch (const Error& e) {
+    const std::string why = e.what();
+    for (const std::string& part : {std::string("'mine'"), std::string("exactly two"), one})
+      EXPECT_NE(why.find(part), std::string::npos) << why;
+  }
+  EXPECT_FALSE(module.activityEvents.handler);
+  const std::string two = "SELECT 1 FROM mine_subscribers WHERE organization_id IN (?, ?) LIMIT 1";
+  registry.activityEvents({.handler = handler, .interestQuery = two});
+  EXPECT_TRUE(module.activityEvents.handler);
+  EXPECT_EQ(module.activityEvents.interestQuery, two);
+}
+
 }  // namespace
 }  // namespace signet::test

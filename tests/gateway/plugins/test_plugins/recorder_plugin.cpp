@@ -97,7 +97,10 @@ HttpReply pause(RequestContext&, const HttpCall& call) {
 
 void registerRecorder(Registry& r) {
   r.route({"GET", "/pause", RouteAccess::kPublic, pause});
-  r.activityEvents({recordActivityEvent});
+  // plugins.settings.recorder.interestQuery, when given, is the events' interest query: what the
+  // tests of a plugin's interest need, a good one and a broken one.
+  r.activityEvents({.handler = recordActivityEvent,
+                    .interestQuery = r.settings()->optValue<std::string>("interestQuery", "")});
   r.migrations("recorder", migrations());
   r.subscribe(kEventFeatureSet, record);
   r.subscribe(kEventFeatureRemoved, record);
