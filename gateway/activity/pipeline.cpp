@@ -19,6 +19,10 @@
 namespace signet {
 
 namespace {
+
+// Thrown out of a new activity's run when an identical request (another write lane's, another
+// gateway's) stored the same body first: the run's writes roll back, and that activity answers.
+struct LostToIdentical {};
 // `directory` reads the voter as the vote shows them: through the cache on a snapshot, from the
 // store inside a write transaction.
 json::Object voteJson(DirectoryView& directory, const Caller& caller, const std::string& activityId,
@@ -249,8 +253,13 @@ ActivityRecord ActivityPipeline::settleNew(const Submission& s) {
     recordPresentation(directory, r, s.caller);
     return Prepared::kDecide;
   };
-  return settle(s.spec, newRecord(s.spec, s.envelope, s.fingerprint, s.now), s.caller, true,
-                prepareNew);
+  ActivityRecord fresh = newRecord(s.spec, s.envelope, s.fingerprint, s.now);
+  const std::string id = fresh.id;
+  ActivityRecord record = settle(s.spec, std::move(fresh), s.caller, true, prepareNew);
+  // An identical request stored this body first (found when preparing, or when the row was
+  // written): its activity answers, as it does a body sent again.
+  if (record.id != id) return answerAgain(s, std::move(record));
+  return record;
 }
 
 ActivityPipeline::Submitted ActivityPipeline::respond(const Caller& caller, ResponseHeaders headers,
@@ -490,8 +499,6 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
   EventInterest interest = askEventInterest(gateway_, db, stored, before, parent);
   if (row == RowWrite::kInsertUnlessStored) {
     if (!activities::insertUnlessStored(db, stored)) return false;
-  } else if (row == RowWrite::kInsert) {
-    activities::insert(db, stored);
   } else {
     activities::update(db, stored);
     // A stored activity that is done now: what was sealed while it waited goes.
@@ -657,10 +664,20 @@ ActivityRecord ActivityPipeline::settle(
         throw;
       }
     }
-    persist(db, spec, record, isNew ? RowWrite::kInsert : RowWrite::kUpdate, decision);
+    // On PostgreSQL an identical request may have passed prepare too, on another lane or
+    // gateway: its row's key makes this insert wait for its commit and then do nothing.
+    if (!persist(db, spec, record, isNew ? RowWrite::kInsertUnlessStored : RowWrite::kUpdate,
+                 decision))
+      throw LostToIdentical{};
   };
   try {
     gateway_.database().transaction(run);
+  } catch (const LostToIdentical&) {
+    // Nothing of this run is kept, what it would keep on failure included: the winner's run
+    // counted what this one would, as on the read-only way.
+    gateway_.database().read(
+        [&](Db& db) { record = activities::findByFingerprint(db, record.fingerprint).value(); });
+    return record;
   } catch (...) {
     if (!failure) {
       // Refused bad input stores no activity, but what the handler asked to keep on failure

@@ -149,8 +149,7 @@ class ActivityPipeline {
   void runFailureWrites(const std::vector<std::function<void(Db&)>>& writes);
   // How persist writes the activity's own row.
   enum class RowWrite {
-    kInsert,
-    kInsertUnlessStored,  // nothing at all when the fingerprint is already stored
+    kInsertUnlessStored,  // a new activity; nothing at all when the fingerprint is stored
     kUpdate,
   };
   // Writes the record, its policy evaluation and MFA statuses; false when `row` is

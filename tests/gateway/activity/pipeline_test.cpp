@@ -5,7 +5,11 @@
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/StreamCopier.h>
 #include <cstdio>
+#include <thread>
 
+#include "activity/activity_store.hpp"
+#include "store/sql_connection.hpp"
+#include "support/lock_waits.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
 #include "tenancy/directory.hpp"
@@ -508,6 +512,62 @@ TEST_P(PipelineTest, RestartKeepsOrganizationsKeysAndActivities) {
       client.query("signet_list_memos", orgBody(gw.root().organizationId))->getArray("memos");
   ASSERT_EQ(memos->size(), 1u);
   EXPECT_EQ(memos->getObject(0)->getValue<std::string>("text"), "durable");
+}
+
+// Two identical bodies on PostgreSQL, each past the look-up of its fingerprint before either
+// commits (two write lanes, two gateways): the second's row waits on the first's key. Here the
+// first is a transaction of the test's own, holding its row uncommitted while the gateway runs
+// the same body. Once the gateway waits on it and it commits, the gateway's run is rolled back
+// (the tag its handler made is gone) and the stored activity answers, as for a body sent again:
+// no unique-key error, and one activity.
+TEST(PipelinePostgresTest, ANewActivityThatLosesToAnIdenticalOneKeepsNothingAndAnswersIt) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  const std::string org = gw.root().organizationId;
+  json::Object parameters = json::object();
+  parameters->set("userTagName", "raced");
+  parameters->set("userIds", json::array());
+  json::Object envelope = json::object();
+  envelope->set("type", "ACTIVITY_TYPE_CREATE_USER_TAG");
+  envelope->set("timestampMs", std::to_string(gw.gateway().nowMs()));
+  envelope->set("organizationId", org);
+  envelope->set("parameters", parameters);
+  const std::string body = json::stringify(envelope);
+
+  ActivityRecord winner;
+  winner.id = "winner-" + crypto::uuidV4();
+  winner.organizationId = org;
+  winner.type = "ACTIVITY_TYPE_CREATE_USER_TAG";
+  winner.status = "ACTIVITY_STATUS_COMPLETED";
+  winner.fingerprint = activities::fingerprintOf(body);
+  winner.intent = json::object();
+  winner.intent->set("createUserTagIntent", parameters);
+  winner.result = json::object();
+  winner.votes = json::array();
+  winner.createdAtMs = winner.updatedAtMs = gw.gateway().nowMs();
+  auto other = openConnection(gw.gateway().config().database);
+  other->begin();
+  activities::insert(*other, winner);
+
+  json::Object answered;
+  std::string refused;
+  std::thread submitting([&] {
+    try {
+      answered = gw.rootClient().submitRaw("create_user_tag", body);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+  });
+  const bool waited = sessionsWaitForLocks(gw.gateway().config().database);
+  other->commit();
+  submitting.join();
+  ASSERT_TRUE(waited) << "the gateway's insert never waited for the held fingerprint";
+  ASSERT_TRUE(answered) << refused;
+  EXPECT_EQ(answered->getValue<std::string>("id"), winner.id) << json::stringify(answered);
+  EXPECT_EQ(answered->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE fingerprint = ?", {winner.fingerprint}),
+            1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM user_tags WHERE name = 'raced'"), 0);
 }
 
 }  // namespace
