@@ -460,6 +460,13 @@ Error ActivityPipeline::executionFailure(const ActivitySpec& spec, const Activit
   }
 }
 
+std::optional<ActivityRecord> ActivityPipeline::storedActivity(const std::string& fingerprint) {
+  std::optional<ActivityRecord> stored;
+  gateway_.database().read(
+      [&](Db& db) { stored = activities::findByFingerprint(db, fingerprint); });
+  return stored;
+}
+
 bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record,
                                RowWrite row, const Decision& decision,
                                const std::optional<std::string>& parent) {
@@ -607,9 +614,7 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
   if (!refused) return true;
   // A body stored before is that activity, whatever running it again now refuses (its key
   // deleted since, say), as it was when the body was looked up before it ran.
-  std::optional<ActivityRecord> stored;
-  gateway_.database().read(
-      [&](Db& db) { stored = activities::findByFingerprint(db, record.fingerprint); });
+  std::optional<ActivityRecord> stored = storedActivity(record.fingerprint);
   if (stored) {
     record = std::move(*stored);
     return false;
@@ -675,9 +680,10 @@ ActivityRecord ActivityPipeline::settle(
   } catch (const LostToIdentical&) {
     // Nothing of this run is kept, what it would keep on failure included: the winner's run
     // counted what this one would, as on the read-only way.
-    gateway_.database().read(
-        [&](Db& db) { record = activities::findByFingerprint(db, record.fingerprint).value(); });
-    return record;
+    if (auto stored = storedActivity(record.fingerprint)) return std::move(*stored);
+    // Deleted since (its organization with it): sent again, the body runs afresh.
+    throw Error(Code::kUnavailable, "an identical request stored this body, and its activity " +
+                                        record.fingerprint + " was deleted since; retry");
   } catch (...) {
     if (!failure) {
       // Refused bad input stores no activity, but what the handler asked to keep on failure

@@ -147,6 +147,9 @@ class ActivityPipeline {
   static void fail(ActivityRecord& record, const Error& failure);
   // What handlers asked to keep even though their activity failed (ActivityContext::onFailure).
   void runFailureWrites(const std::vector<std::function<void(Db&)>>& writes);
+  // The activity stored with this fingerprint, read afresh: what answers a body an identical
+  // request stored first.
+  std::optional<ActivityRecord> storedActivity(const std::string& fingerprint);
   // How persist writes the activity's own row.
   enum class RowWrite {
     kInsertUnlessStored,  // a new activity; nothing at all when the fingerprint is stored

@@ -9,7 +9,8 @@
 namespace signet::test {
 
 // Waits, for at most 10 s, until `sessions` sessions of the server wait for another
-// transaction (a row lock or an uncommitted key). False if they never do.
+// transaction (a row lock, an uncommitted key, or a table it holds locked). False if they never
+// do.
 bool sessionsWaitForLocks(const DatabaseConfig& config, int64_t sessions = 1);
 
 }  // namespace signet::test

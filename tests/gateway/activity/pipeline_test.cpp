@@ -514,6 +514,55 @@ TEST_P(PipelineTest, RestartKeepsOrganizationsKeysAndActivities) {
   EXPECT_EQ(memos->getObject(0)->getValue<std::string>("text"), "durable");
 }
 
+// A create_user_tag body, and its activity as an identical request would have stored it.
+struct IdenticalBody {
+  std::string body;
+  ActivityRecord stored;
+};
+IdenticalBody identicalTagBody(TestGateway& gw, const std::string& name) {
+  const std::string org = gw.root().organizationId;
+  json::Object parameters = json::object();
+  parameters->set("userTagName", name);
+  parameters->set("userIds", json::array());
+  json::Object envelope = json::object();
+  envelope->set("type", "ACTIVITY_TYPE_CREATE_USER_TAG");
+  envelope->set("timestampMs", std::to_string(gw.gateway().nowMs()));
+  envelope->set("organizationId", org);
+  envelope->set("parameters", parameters);
+  IdenticalBody out{json::stringify(envelope), {}};
+  ActivityRecord& a = out.stored;
+  a.id = "winner-" + crypto::uuidV4();
+  a.organizationId = org;
+  a.type = "ACTIVITY_TYPE_CREATE_USER_TAG";
+  a.status = "ACTIVITY_STATUS_COMPLETED";
+  a.fingerprint = activities::fingerprintOf(out.body);
+  a.intent = json::object();
+  a.intent->set("createUserTagIntent", parameters);
+  a.result = json::object();
+  a.votes = json::array();
+  a.createdAtMs = a.updatedAtMs = gw.gateway().nowMs();
+  return out;
+}
+
+// Submits `body` while `other` holds what it wrote uncommitted; once the gateway waits on it,
+// `other` commits. The answer, or why it was refused.
+json::Object submitPastHeldRows(TestGateway& gw, const std::string& body, SqlConnection& other,
+                                std::string& refused) {
+  json::Object answered;
+  std::thread submitting([&] {
+    try {
+      answered = gw.rootClient().submitRaw("create_user_tag", body);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+  });
+  const bool waited = sessionsWaitForLocks(gw.gateway().config().database);
+  other.commit();
+  submitting.join();
+  if (!waited) refused += " (the gateway never waited for the held rows)";
+  return waited ? answered : nullptr;
+}
+
 // Two identical bodies on PostgreSQL, each past the look-up of its fingerprint before either
 // commits (two write lanes, two gateways): the second's row waits on the first's key. Here the
 // first is a transaction of the test's own, holding its row uncommitted while the gateway runs
@@ -523,51 +572,48 @@ TEST_P(PipelineTest, RestartKeepsOrganizationsKeysAndActivities) {
 TEST(PipelinePostgresTest, ANewActivityThatLosesToAnIdenticalOneKeepsNothingAndAnswersIt) {
   SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres);
-  const std::string org = gw.root().organizationId;
-  json::Object parameters = json::object();
-  parameters->set("userTagName", "raced");
-  parameters->set("userIds", json::array());
-  json::Object envelope = json::object();
-  envelope->set("type", "ACTIVITY_TYPE_CREATE_USER_TAG");
-  envelope->set("timestampMs", std::to_string(gw.gateway().nowMs()));
-  envelope->set("organizationId", org);
-  envelope->set("parameters", parameters);
-  const std::string body = json::stringify(envelope);
-
-  ActivityRecord winner;
-  winner.id = "winner-" + crypto::uuidV4();
-  winner.organizationId = org;
-  winner.type = "ACTIVITY_TYPE_CREATE_USER_TAG";
-  winner.status = "ACTIVITY_STATUS_COMPLETED";
-  winner.fingerprint = activities::fingerprintOf(body);
-  winner.intent = json::object();
-  winner.intent->set("createUserTagIntent", parameters);
-  winner.result = json::object();
-  winner.votes = json::array();
-  winner.createdAtMs = winner.updatedAtMs = gw.gateway().nowMs();
+  IdenticalBody race = identicalTagBody(gw, "raced");
   auto other = openConnection(gw.gateway().config().database);
   other->begin();
-  activities::insert(*other, winner);
+  activities::insert(*other, race.stored);
 
-  json::Object answered;
   std::string refused;
-  std::thread submitting([&] {
-    try {
-      answered = gw.rootClient().submitRaw("create_user_tag", body);
-    } catch (const std::exception& e) {
-      refused = e.what();
-    }
-  });
-  const bool waited = sessionsWaitForLocks(gw.gateway().config().database);
-  other->commit();
-  submitting.join();
-  ASSERT_TRUE(waited) << "the gateway's insert never waited for the held fingerprint";
+  json::Object answered = submitPastHeldRows(gw, race.body, *other, refused);
   ASSERT_TRUE(answered) << refused;
-  EXPECT_EQ(answered->getValue<std::string>("id"), winner.id) << json::stringify(answered);
+  EXPECT_EQ(answered->getValue<std::string>("id"), race.stored.id) << json::stringify(answered);
   EXPECT_EQ(answered->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
-  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE fingerprint = ?", {winner.fingerprint}),
-            1);
+  EXPECT_EQ(
+      gw.count("SELECT COUNT(*) FROM activities WHERE fingerprint = ?", {race.stored.fingerprint}),
+      1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM user_tags WHERE name = 'raced'"), 0);
+}
+
+// The same race, where the second run reads what the first wrote: once the first commits, a tag
+// of that name exists, and the handler fails (ALREADY_EXISTS). The run's failure is written on
+// the activity prepared again, which finds the stored one: that activity answers, and no failed
+// activity is stored beside it. (The test's session also holds the tag table locked, so that
+// the handler reads it after the commit.)
+TEST(PipelinePostgresTest, ANewActivityFailedByWhatAnIdenticalOneDidAnswersThatOne) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  IdenticalBody race = identicalTagBody(gw, "raced");
+  auto other = openConnection(gw.gateway().config().database);
+  other->begin();
+  activities::insert(*other, race.stored);
+  other->exec(
+      "INSERT INTO user_tags (id, organization_id, name, created_at_ms, updated_at_ms) VALUES "
+      "(?, ?, 'raced', 0, 0)",
+      {"tag-" + crypto::uuidV4(), race.stored.organizationId});
+  other->exec("LOCK TABLE user_tags IN ACCESS EXCLUSIVE MODE");
+
+  std::string refused;
+  json::Object answered = submitPastHeldRows(gw, race.body, *other, refused);
+  ASSERT_TRUE(answered) << refused;
+  EXPECT_EQ(answered->getValue<std::string>("id"), race.stored.id) << json::stringify(answered);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM user_tags WHERE name = 'raced'"), 1);
+  EXPECT_EQ(
+      gw.count("SELECT COUNT(*) FROM activities WHERE fingerprint = ?", {race.stored.fingerprint}),
+      1);
 }
 
 }  // namespace
