@@ -65,11 +65,11 @@ EventInterest askEventInterest(Gateway& gateway, Db& db, const ActivityRecord& r
 
 void checkEventInterestQueries(Gateway& gateway) {
   for (const auto& [module, spec] : gateway.catalog().services().activityEventSubscribers) {
-    if (spec.interestQuery.empty()) continue;
+    // A name of its own: clang 14 refuses a lambda that captures a structured binding.
+    const std::string& query = spec.interestQuery;
+    if (query.empty()) continue;
     try {
-      gateway.database().read([&](Db& db) {
-        db.query(spec.interestQuery, {std::string(), std::string()});
-      });
+      gateway.database().read([&](Db& db) { db.query(query, {std::string(), std::string()}); });
     } catch (const StoreUnavailable&) {
       throw;
     } catch (const std::exception& e) {
