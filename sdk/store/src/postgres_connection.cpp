@@ -283,20 +283,22 @@ class PostgresConnection : public SqlConnection {
     if (last[0].ahead) last[0].ahead->answer(rowsOf(r.get()));
   }
 
+  // The queries among `commands` that are not answered by now never will be.
+  static void forgetQueries(std::vector<Waiting>& commands) {
+    for (auto& w : commands)
+      if (w.ahead) w.ahead->forget();
+  }
+
   // Forgets, on leaving the scope, the queries of commands that were sent: those not answered by
   // then (a failure before them) never will be.
   struct Forgotten {
     std::vector<Waiting>& sent;
-    ~Forgotten() {
-      for (auto& w : sent)
-        if (w.ahead) w.ahead->forget();
-    }
+    ~Forgotten() { forgetQueries(sent); }
   };
 
   // Forgets waiting commands; a query among them that was not answered will not be.
   static void discard(std::vector<Waiting>& waiting) {
-    for (auto& w : waiting)
-      if (w.ahead) w.ahead->forget();
+    forgetQueries(waiting);
     waiting.clear();
   }
 

@@ -544,6 +544,15 @@ IdenticalBody identicalTagBody(TestGateway& gw, const std::string& name) {
   return out;
 }
 
+// A session of the test's own, in a transaction that holds `stored` written and uncommitted:
+// another lane's or gateway's identical request, past its look-up and not committed yet.
+std::unique_ptr<SqlConnection> holdingStored(TestGateway& gw, const ActivityRecord& stored) {
+  auto other = openConnection(gw.gateway().config().database);
+  other->begin();
+  activities::insert(*other, stored);
+  return other;
+}
+
 // Submits `body` while `other` holds what it wrote uncommitted; once the gateway waits on it,
 // `other` commits. The answer, or why it was refused.
 json::Object submitPastHeldRows(TestGateway& gw, const std::string& body, SqlConnection& other,
@@ -573,9 +582,7 @@ TEST(PipelinePostgresTest, ANewActivityThatLosesToAnIdenticalOneKeepsNothingAndA
   SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres);
   IdenticalBody race = identicalTagBody(gw, "raced");
-  auto other = openConnection(gw.gateway().config().database);
-  other->begin();
-  activities::insert(*other, race.stored);
+  auto other = holdingStored(gw, race.stored);
 
   std::string refused;
   json::Object answered = submitPastHeldRows(gw, race.body, *other, refused);
@@ -597,9 +604,7 @@ TEST(PipelinePostgresTest, ANewActivityFailedByWhatAnIdenticalOneDidAnswersThatO
   SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres);
   IdenticalBody race = identicalTagBody(gw, "raced");
-  auto other = openConnection(gw.gateway().config().database);
-  other->begin();
-  activities::insert(*other, race.stored);
+  auto other = holdingStored(gw, race.stored);
   other->exec(
       "INSERT INTO user_tags (id, organization_id, name, created_at_ms, updated_at_ms) VALUES "
       "(?, ?, 'raced', 0, 0)",
