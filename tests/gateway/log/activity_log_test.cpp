@@ -9,6 +9,7 @@
 #include <Poco/Process.h>
 #include <Poco/StreamCopier.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <mutex>
@@ -642,6 +643,90 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
   memo(root, org, "head back");
   report = verifyAfter(gw, saved, [](Db&) {});
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// Noted activities are read a slice of 100 at a time (SQLite's parameter limit, and memory, when a
+// migration notes a whole store). Notes past a slice, some naming an activity noted before,
+// append each activity once, at its first note, with its state now; the others are tombstones.
+TEST_P(ActivityLogTest, NotesPastASliceAppendEachActivityOnceAtItsFirstNote) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  std::vector<std::string> memos;
+  for (int i = 0; i < 3; ++i) memos.push_back(memo(root, org, "m" + std::to_string(i)));
+  auto saved = log_checkpoint::open(
+      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  const int64_t before = gw.count("SELECT COUNT(*) FROM activity_log_leaves");
+  // 250 notes: memos[1] at 99 and again at 100 (across the first slice's end), memos[0] at 0 and
+  // again at 150, memos[2] last; the rest name activities that are gone.
+  std::vector<std::string> noted, expected;
+  for (int k = 0; k < 250; ++k) {
+    std::string id = k == 0 || k == 150    ? memos[0]
+                     : k == 99 || k == 100 ? memos[1]
+                     : k == 249            ? memos[2]
+                                           : "gone-" + std::to_string(k);
+    noted.push_back(id);
+    if (std::find(expected.begin(), expected.end(), id) == expected.end()) expected.push_back(id);
+  }
+  {
+    auto db = openConnection(gw.gateway().config().database);  // no hooks: the notes are ours
+    db->begin();
+    for (const auto& id : noted)
+      db->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {id});
+    db->commit();
+  }
+  gw.write([](Db&) {});  // a batch: its append takes every note
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_pending"), 0);
+  gw.gateway().database().read([&](Db& db) {
+    auto leaves = db.query(
+        "SELECT activity_id, leaf FROM activity_log_leaves WHERE idx >= ? ORDER "
+        "BY idx",
+        {before});
+    ASSERT_EQ(leaves.size(), expected.size());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const std::string& id = expected[i];
+      EXPECT_EQ(leaves[i].str("activity_id"), id) << i;
+      const bool gone = id.rfind("gone-", 0) == 0;
+      EXPECT_EQ(lineOf(leaves[i].str("leaf"), "status") == "DELETED", gone) << i;
+    }
+  });
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// On PostgreSQL a batch's append is three round trips (the head locked with the session's noting
+// checked, the notes taken, the noted activities read) and its writes go with the COMMIT.
+TEST(ActivityLogPostgresTest, ABatchsAppendIsThreeRoundTripsAndItsWritesGoWithTheCommit) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  const std::string org = gw.root().organizationId;
+  const std::string id = memo(gw.rootClient(), org, "noted again");
+  auto db = openConnection(gw.gateway().config().database);
+  activity_log::writerSetup(*db);
+  auto append = [&] {
+    db->begin();
+    db->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {id});
+    const size_t before = db->roundTrips();
+    activity_log::appendPending(*db, 1);
+    db->commit();
+    return db->roundTrips() - before;
+  };
+  // Prepares the statements: a leaf adds as many subtree hashes as its index has trailing ones,
+  // and each count is a statement of its own. After 64 leaves, the next (at an index under 127)
+  // adds no more than one of them did.
+  for (int i = 0; i < 64; ++i) append();
+  ASSERT_LT(gw.count("SELECT size FROM activity_log_head"), 127);
+  EXPECT_EQ(append(), 4u);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {id}), 66);
+  // Nothing noted: one round trip, and the head is not locked.
+  db->begin();
+  size_t before = db->roundTrips();
+  activity_log::appendPending(*db, 1);
+  EXPECT_EQ(db->roundTrips() - before, 1u);
+  auto other = openConnection(gw.gateway().config().database);
+  EXPECT_NO_THROW(
+      other->queryOne("SELECT size FROM activity_log_head WHERE id = 1 FOR UPDATE NOWAIT"));
+  db->commit();
 }
 
 // Two gateways on one PostgreSQL, writing at once: one log, every activity in it once, no gap.
