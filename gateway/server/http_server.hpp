@@ -10,7 +10,10 @@
 // thread and everyone else waits or is reset. Here a connection costs a buffer until its
 // request is complete; only then does it take a handler slot, for as long as the handler
 // runs. Why not one loop handing requests to workers (as this server did): every request then
-// crossed threads twice, a wake-up and a context switch each way.
+// crossed threads twice, a wake-up and a context switch each way. Why not Boost.Asio's
+// io_context run by every thread: its scheduler has one thread wait for events and wakes another
+// to wait in its place whenever that one takes a handler, a second context switch an event;
+// measured, whoami lost about 15 % of its rate (docs/performance.md, "tried and left out").
 // Deadlines bound how long a request's head and body may take to arrive and how long a
 // keep-alive connection may sit idle; connections are bounded per client address and in
 // total, and a full queue of requests waiting for a slot answers 503 at once instead of
