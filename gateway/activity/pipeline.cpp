@@ -46,7 +46,9 @@ std::string lastVoteId(const ActivityRecord& r) {
       ->getValue<std::string>("id");
 }
 
-// One policy decision for signet_policy_outcomes_total.
+// One policy decision for signet_policy_outcomes_total, counted once the activity it decided is
+// committed: a run rolled back (lost to an identical request, refused as bad input) decided
+// nothing that is kept.
 void countOutcome(const Decision& d) {
   static const char* const names[] = {"ALLOW", "DENY", "CONSENSUS_NEEDED", "AUTHENTICATORS_NEEDED"};
   Metrics::global().count("signet_policy_outcomes_total",
@@ -538,7 +540,8 @@ struct ActivityPipeline::ReadOnlyRun {
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<HandlerContext::AfterCommit> calls;
   std::optional<std::string> parent;
-  bool raced = false;  // an identical request stored its activity first: record is that one
+  bool decided = false;  // `decision` was made (a plugin's failing facts make none)
+  bool raced = false;    // an identical request stored its activity first: record is that one
 };
 
 ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
@@ -552,11 +555,15 @@ ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
     // Calls to make once it is committed: they go out from this thread, after the commit.
     gateway_.database().transaction(write);
     // The winner's calls are the winner's to make; this request's were never committed.
-    if (!run->raced) runAfterCommit(spec, run->record, run->calls);
+    if (!run->raced) {
+      if (run->decided) countOutcome(run->decision);
+      runAfterCommit(spec, run->record, run->calls);
+    }
     return respond(s.caller, std::move(s.responseHeaders), run->record);
   }
   return Deferred{std::move(write),
                   [run, caller = s.caller, headers = std::move(s.responseHeaders)] {
+                    if (run->decided && !run->raced) countOutcome(run->decision);
                     return respond(caller, headers, run->record);
                   }};
 }
@@ -592,7 +599,7 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
       run.failure = e;  // a plugin's policy facts failed: the activity fails, as in settle
       return;
     }
-    countOutcome(run.decision);
+    run.decided = true;
     // The organization's parent, for its event when a module takes events: the decision read
     // the organization through the cache, so this is a hit, and the write batch need not read
     // it again.
@@ -642,15 +649,17 @@ ActivityRecord ActivityPipeline::settle(
   const ActivityRecord given = record;
   std::optional<Error> failure;
   Decision decision;
+  bool decided = false;
   std::vector<std::function<void(Db&)>> failureWrites;
   std::vector<HandlerContext::AfterCommit> calls;
   auto run = [&](Db& db) {
+    decided = false;
     if (prepare(db, record) == Prepared::kSettled) return;
     RequestCache cache;
     DirectoryView directory(nullptr, db);
     try {
       decision = decide(directory, spec, record, submitter, cache);
-      countOutcome(decision);
+      decided = true;
     } catch (const PluginFailure& e) {
       failure = e;  // a plugin's policy facts or profile lookup failed: the activity fails
       throw;
@@ -697,6 +706,7 @@ ActivityRecord ActivityPipeline::settle(
     // left as that request left it. Should preparing again refuse (the activity settled, the
     // approval's token used meanwhile), no failure is written, and the vote is answered with
     // the refusal: the activity is as the store has it.
+    bool failureStored = false;
     try {
       gateway_.database().transaction([&](Db& db) {
         ActivityRecord again = given;
@@ -709,6 +719,7 @@ ActivityRecord ActivityPipeline::settle(
           stored = persist(db, spec, again,
                            isNew ? RowWrite::kInsertUnlessStored : RowWrite::kUpdate, decision);
           if (!stored) again = activities::findByFingerprint(db, again.fingerprint).value();
+          failureStored = stored;
         }
         // A new request that lost to an identical one keeps nothing: the winner's run counted
         // what this one would (an OTP attempt), as on the read-only way.
@@ -721,8 +732,10 @@ ActivityRecord ActivityPipeline::settle(
       if (!failureWrites.empty()) runFailureWrites(failureWrites);
       throw;
     }
+    if (decided && failureStored) countOutcome(decision);
     return record;
   }
+  if (decided) countOutcome(decision);
   if (record.status == kStatusPending && !calls.empty()) runAfterCommit(spec, record, calls);
   return record;
 }

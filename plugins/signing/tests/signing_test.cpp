@@ -6,6 +6,7 @@
 #include "signet/bundles.hpp"
 #include "signet/hd_keys.hpp"
 #include "support/auth_fixtures.hpp"
+#include "support/metric_sample.hpp"
 #include "support/signing_fixtures.hpp"
 
 namespace signet::test {
@@ -257,8 +258,16 @@ TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
   const std::string body = activityBody(
       "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", org,
       signParams(id, "00ff", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256"));
+  // Policy decisions are counted once what they decided is stored: the body sent again is
+  // decided again on its snapshot, but its row is not written, and nothing is counted.
+  auto allowed = [&] {
+    return metricSample(httpGet(gw.baseUrl(), "/metrics").body,
+                        R"(signet_policy_outcomes_total{outcome="ALLOW"})");
+  };
+  const double allowedBefore = allowed();
   auto first = gw.rootClient().submitRaw("sign_raw_payload", body);
   ASSERT_EQ(first->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_EQ(allowed(), allowedBefore + 1);
   const std::string stored = json::stringify(first);
   // The policy evaluations kept in the activity's row.
   auto evaluationsStored = [&] {
@@ -276,6 +285,7 @@ TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
   };
   EXPECT_EQ(json::stringify(gw.rootClient().submitRaw("sign_raw_payload", body)), stored);
   EXPECT_EQ(countStored(), std::pair(int64_t{1}, int64_t{1}));
+  EXPECT_EQ(allowed(), allowedBefore + 1);
 
   deleteUnexportedPrivateKey(gw, org, id);
   // A new body with the deleted key fails; the stored one still answers as it did.

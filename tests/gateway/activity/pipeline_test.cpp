@@ -10,6 +10,7 @@
 #include "activity/activity_store.hpp"
 #include "store/sql_connection.hpp"
 #include "support/lock_waits.hpp"
+#include "support/metric_sample.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
 #include "tenancy/directory.hpp"
@@ -553,6 +554,18 @@ std::unique_ptr<SqlConnection> holdingStored(TestGateway& gw, const ActivityReco
   return other;
 }
 
+// The policy decisions counted so far (signet_policy_outcomes_total, all outcomes): a run that
+// keeps nothing counts none.
+double decisionsCounted(const TestGateway& gw) {
+  std::string text = httpGet(gw.baseUrl(), "/metrics").body;
+  double total = 0;
+  for (const char* outcome : {"ALLOW", "DENY", "CONSENSUS_NEEDED", "AUTHENTICATORS_NEEDED"})
+    total +=
+        std::max(0.0, metricSample(text, std::string("signet_policy_outcomes_total{outcome=\"") +
+                                             outcome + "\"}"));
+  return total;
+}
+
 // Submits `body` while `other` holds what it wrote uncommitted; once the gateway waits on it,
 // `other` commits. The answer, or why it was refused.
 json::Object submitPastHeldRows(TestGateway& gw, const std::string& body, SqlConnection& other,
@@ -585,10 +598,12 @@ TEST(PipelinePostgresTest, ANewActivityThatLosesToAnIdenticalOneKeepsNothingAndA
   auto other = holdingStored(gw, race.stored);
 
   std::string refused;
+  const double decisions = decisionsCounted(gw);
   json::Object answered = submitPastHeldRows(gw, race.body, *other, refused);
   ASSERT_TRUE(answered) << refused;
   EXPECT_EQ(answered->getValue<std::string>("id"), race.stored.id) << json::stringify(answered);
   EXPECT_EQ(answered->getValue<std::string>("status"), "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_EQ(decisionsCounted(gw), decisions);  // the losing run's decision kept nothing
   EXPECT_EQ(
       gw.count("SELECT COUNT(*) FROM activities WHERE fingerprint = ?", {race.stored.fingerprint}),
       1);
@@ -612,9 +627,11 @@ TEST(PipelinePostgresTest, ANewActivityFailedByWhatAnIdenticalOneDidAnswersThatO
   other->exec("LOCK TABLE user_tags IN ACCESS EXCLUSIVE MODE");
 
   std::string refused;
+  const double decisions = decisionsCounted(gw);
   json::Object answered = submitPastHeldRows(gw, race.body, *other, refused);
   ASSERT_TRUE(answered) << refused;
   EXPECT_EQ(answered->getValue<std::string>("id"), race.stored.id) << json::stringify(answered);
+  EXPECT_EQ(decisionsCounted(gw), decisions);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM user_tags WHERE name = 'raced'"), 1);
   EXPECT_EQ(
       gw.count("SELECT COUNT(*) FROM activities WHERE fingerprint = ?", {race.stored.fingerprint}),
