@@ -387,6 +387,15 @@ std::vector<Migration> coreMigrations() {
       activityLogByRowid(22),
       oneRecordActivities(23),
       voteUsers(24),
+      {25,
+       "indexes for every sub-organization filter: list_suborgs and the auth proxy's account and "
+       "login look-ups (reachable without credentials) find a sub-organization by email, "
+       "username, name or public key through an index, not by reading every user, "
+       "organization or authenticator",
+       {"CREATE INDEX users_email_lower ON users (lower(email))",
+        "CREATE INDEX users_name ON users (name)",
+        "CREATE INDEX organizations_name ON organizations (name)",
+        "CREATE INDEX authenticators_public_key ON authenticators (public_key)"}},
   };
 }
 

@@ -13,4 +13,11 @@ json::Object listVerifiedSubOrganizations(RequestContext& ctx, const json::Objec
 // CREDENTIAL_ID, NAME, USERNAME, EMAIL, PHONE_NUMBER, PUBLIC_KEY (OIDC_TOKEN is matched in
 // listSubOrganizations itself: it needs the token verified).
 std::vector<SubOrganizationFilter> coreFilters();
+// The statement listing the sub-organizations of a parent (its first parameter) that match a
+// filter's condition (its parameters after), before its page is appended; the filter's index,
+// not the parent's, finds them.
+std::string filteredListSql(const std::string& condition);
+// list_verified_suborgs's conditions: EMAIL or PHONE_NUMBER, verified; InvalidArgument otherwise.
+std::pair<std::string, SqlParams> verifiedCondition(const std::string& filterType,
+                                                    const std::string& value);
 }  // namespace signet::sub_organizations

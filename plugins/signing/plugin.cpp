@@ -25,9 +25,11 @@ using namespace signing;
 SubOrganizationFilter byAddress() {
   return {"WALLET_ACCOUNT_ADDRESS", [](const std::string& address) {
             return std::make_pair(
+                // One IN over a UNION, not two joined by OR, which PostgreSQL would answer
+                // by reading every organization.
                 std::string("organizations.id IN (SELECT organization_id FROM "
-                            "signing_wallet_accounts WHERE address = ?) OR organizations.id IN "
-                            "(SELECT organization_id FROM signing_private_key_addresses WHERE "
+                            "signing_wallet_accounts WHERE address = ? UNION SELECT "
+                            "organization_id FROM signing_private_key_addresses WHERE "
                             "address = ?)"),
                 SqlParams{address, address});
           }};

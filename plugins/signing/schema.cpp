@@ -92,7 +92,18 @@ std::vector<signet::Migration> migrations() {
             "next_block BIGINT NOT NULL, last_id TEXT NOT NULL, finalized_block BIGINT NOT NULL, "
             "PRIMARY KEY (caip2, address))",
             // The listing marks what the gateway sent itself, by hash.
-            "CREATE INDEX signing_sends_hash ON signing_sends (caip2, tx_hash)"}}};
+            "CREATE INDEX signing_sends_hash ON signing_sends (caip2, tx_hash)"}},
+          {7,
+           "addresses as signWith and list_suborgs look them up: by organization and address in "
+           "any case (Ethereum's checksum case), and by address alone, without reading every "
+           "account of the organization or of the store",
+           {"CREATE INDEX signing_accounts_address_lower ON signing_wallet_accounts "
+            "(organization_id, lower(address))",
+            "CREATE INDEX signing_accounts_by_address ON signing_wallet_accounts (address)",
+            "CREATE INDEX signing_private_key_addresses_lower ON signing_private_key_addresses "
+            "(organization_id, lower(address))",
+            "CREATE INDEX signing_private_key_addresses_by_address ON "
+            "signing_private_key_addresses (address)"}}};
 }
 
 }  // namespace signing

@@ -81,6 +81,13 @@ crypto::SecretBytes accountKeyFromSeed(const crypto::SecretBytes& seed, Curve cu
   }
 }
 
+const char* const kAccountsByAddress =
+    "SELECT id, wallet_id, curve, address_format, address, public_key, path FROM "
+    "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)";
+const char* const kPrivateKeyAddressesByAddress =
+    "SELECT private_key_id, address_format, address FROM signing_private_key_addresses WHERE "
+    "organization_id = ? AND lower(address) = lower(?)";
+
 namespace {
 std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
   Db& db = ctx.db();
@@ -90,10 +97,7 @@ std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::str
   auto same = [&](const std::string& stored) {
     return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
-  for (const auto& row :
-       db.query("SELECT id, wallet_id, curve, address_format, address, public_key, path FROM "
-                "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)",
-                {org, signWith}))
+  for (const auto& row : db.query(kAccountsByAddress, {org, signWith}))
     if (same(row.str("address")))
       return SignWithTarget{true,
                             row.str("id"),
@@ -104,10 +108,7 @@ std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::str
                             row.str("public_key"),
                             row.str("path")};
   std::string keyId = signWith, format, address;
-  for (const auto& row :
-       db.query("SELECT private_key_id, address_format, address FROM signing_private_key_addresses "
-                "WHERE organization_id = ? AND lower(address) = lower(?)",
-                {org, signWith}))
+  for (const auto& row : db.query(kPrivateKeyAddressesByAddress, {org, signWith}))
     if (same(row.str("address"))) {
       keyId = row.str("private_key_id");
       format = row.str("address_format");

@@ -45,6 +45,10 @@ struct SigningKey {
   bool taproot = false;  // P2TR accounts sign BIP-341 Schnorr
   bool schnorr = false;  // Spark accounts sign plain BIP-340 Schnorr
 };
+// signWith's look-ups, by organization and address in any case (two parameters each); each goes
+// through an index (schema migration 7), whatever the organization holds.
+extern const char* const kAccountsByAddress;
+extern const char* const kPrivateKeyAddressesByAddress;
 // What signWith names, without opening any secret (policy facts use it).
 struct SignWithTarget {
   bool walletAccount = false;

@@ -3,10 +3,12 @@
 // Taproot Schnorr), Ed25519 and P-256, signWith by address or id, export guards, and the
 // hooks create_sub_organization, list_suborgs and delete_sub_organization use.
 #include "activity/activity_store.hpp"
+#include "keys/key_material.hpp"
 #include "signet/bundles.hpp"
 #include "signet/hd_keys.hpp"
 #include "support/auth_fixtures.hpp"
 #include "support/metric_sample.hpp"
+#include "support/query_plans.hpp"
 #include "support/signing_fixtures.hpp"
 
 namespace signet::test {
@@ -247,6 +249,17 @@ TEST_P(SigningTest, PrivateKeysSignByIdAndAddress) {
 // A signature is admitted without looking its body up first: its row is inserted unless the
 // body is stored. A body sent again is still that one activity, before its key is deleted and
 // after, when signing it again fails: the stored activity answers, and nothing more is stored.
+// signWith is looked up by organization and address in any case (an Ethereum address in its
+// checksum case or not): through an index (schema migration 7) on both stores, not by reading
+// every account the organization holds on every signature.
+TEST_P(SigningTest, SignWithIsLookedUpThroughAnIndex) {
+  TestGateway gw(GetParam(), {"signing"});
+  gw.gateway().database().read([&](Db& db) {
+    for (const char* sql : {signing::kAccountsByAddress, signing::kPrivateKeyAddressesByAddress})
+      EXPECT_EQ(fullScans(db, sql, {"org-1", "0xAbC"}), std::vector<std::string>{}) << sql;
+  });
+}
+
 TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;

@@ -1,0 +1,56 @@
+// How the store plans a statement, and whether it reads a whole table: a look-up a request makes
+// (reachable without credentials, or on every signature) must go through an index, or its cost
+// grows with the store.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "signet/db.hpp"
+
+namespace signet::test {
+
+// `sql` with each `?` replaced by the quoted value in turn (the tests' own values, no quotes in
+// them): EXPLAIN plans the statement as it would run with them.
+inline std::string withValues(const std::string& sql, const std::vector<std::string>& values) {
+  std::string out;
+  size_t next = 0;
+  for (char c : sql) {
+    if (c == '?' && next < values.size())
+      out += "'" + values[next++] + "'";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The plan's steps, one a line. On PostgreSQL sequential scans are disabled first, so that one
+// shows only where no index can serve (a small table would otherwise be scanned whatever its
+// indexes).
+inline std::vector<std::string> planOf(Db& db, const std::string& sql,
+                                       const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  const std::string statement = withValues(sql, values);
+  if (db.isPostgres()) {
+    db.exec("SET enable_seqscan = off");
+    for (const auto& row : db.query("EXPLAIN " + statement)) out.push_back(row.str("QUERY PLAN"));
+    db.exec("RESET enable_seqscan");
+  } else {
+    for (const auto& row : db.query("EXPLAIN QUERY PLAN " + statement))
+      out.push_back(row.str("detail"));
+  }
+  return out;
+}
+
+// The steps that read a whole table or index.
+inline std::vector<std::string> fullScans(Db& db, const std::string& sql,
+                                          const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  for (const auto& step : planOf(db, sql, values))
+    if (step.find("Seq Scan") != std::string::npos ||
+        (step.rfind("SCAN ", 0) == 0 && step != "SCAN CONSTANT ROW"))
+      out.push_back(step);
+  return out;
+}
+
+}  // namespace signet::test
