@@ -31,25 +31,48 @@ inline std::vector<std::string> planOf(Db& db, const std::string& sql,
                                        const std::vector<std::string>& values) {
   std::vector<std::string> out;
   const std::string statement = withValues(sql, values);
-  if (db.isPostgres()) {
-    db.exec("SET enable_seqscan = off");
-    for (const auto& row : db.query("EXPLAIN " + statement)) out.push_back(row.str("QUERY PLAN"));
-    db.exec("RESET enable_seqscan");
-  } else {
+  if (!db.isPostgres()) {
     for (const auto& row : db.query("EXPLAIN QUERY PLAN " + statement))
       out.push_back(row.str("detail"));
+    return out;
   }
+  db.exec("SET enable_seqscan = off");
+  struct Reset {
+    Db& db;
+    ~Reset() {
+      try {
+        db.exec("RESET enable_seqscan");
+      } catch (...) {
+      }
+    }
+  } reset{db};
+  for (const auto& row : db.query("EXPLAIN " + statement)) out.push_back(row.str("QUERY PLAN"));
   return out;
 }
 
-// The steps that read a whole table or index.
+// The steps that read a whole table or index: SQLite's SCAN; PostgreSQL's Seq Scan, and an index
+// scan with no Index Cond (read whole for its order, its rows filtered).
 inline std::vector<std::string> fullScans(Db& db, const std::string& sql,
                                           const std::vector<std::string>& values) {
   std::vector<std::string> out;
-  for (const auto& step : planOf(db, sql, values))
-    if (step.find("Seq Scan") != std::string::npos ||
-        (step.rfind("SCAN ", 0) == 0 && step != "SCAN CONSTANT ROW"))
+  const auto steps = planOf(db, sql, values);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const std::string& step = steps[i];
+    if (!db.isPostgres()) {
+      if (step.rfind("SCAN ", 0) == 0 && step != "SCAN CONSTANT ROW") out.push_back(step);
+      continue;
+    }
+    if (step.find("Seq Scan") != std::string::npos) {
       out.push_back(step);
+    } else if (step.find("Index Scan using") != std::string::npos ||
+               step.find("Index Only Scan using") != std::string::npos) {
+      // Its details follow, up to the next step ("->").
+      bool bounded = false;
+      for (size_t j = i + 1; j < steps.size() && steps[j].find("->") == std::string::npos; ++j)
+        if (steps[j].find("Index Cond:") != std::string::npos) bounded = true;
+      if (!bounded) out.push_back(step);
+    }
+  }
   return out;
 }
 

@@ -246,20 +246,34 @@ TEST_P(SigningTest, PrivateKeysSignByIdAndAddress) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM signet_secrets WHERE id = ?", {"private-key:" + id}), 0);
 }
 
-// A signature is admitted without looking its body up first: its row is inserted unless the
-// body is stored. A body sent again is still that one activity, before its key is deleted and
-// after, when signing it again fails: the stored activity answers, and nothing more is stored.
 // signWith is looked up by organization and address in any case (an Ethereum address in its
-// checksum case or not): through an index (schema migration 7) on both stores, not by reading
-// every account the organization holds on every signature.
+// checksum case or not): through the index of addresses in lower case (schema migration 7) on
+// both stores. The index by organization and address as stored would read every account of the
+// organization on every signature.
 TEST_P(SigningTest, SignWithIsLookedUpThroughAnIndex) {
   TestGateway gw(GetParam(), {"signing"});
   gw.gateway().database().read([&](Db& db) {
-    for (const char* sql : {signing::kAccountsByAddress, signing::kPrivateKeyAddressesByAddress})
-      EXPECT_EQ(fullScans(db, sql, {"org-1", "0xAbC"}), std::vector<std::string>{}) << sql;
+    for (const char* sql : {signing::kAccountsByAddress, signing::kPrivateKeyAddressesByAddress}) {
+      const std::vector<std::string> values{"org-1", "0xAbC"};
+      EXPECT_EQ(fullScans(db, sql, values), std::vector<std::string>{}) << sql;
+      // The address in lower case is the index's condition, not a filter over the
+      // organization's rows: SQLite shows it as the expression <expr>, PostgreSQL in Index Cond.
+      std::string plan;
+      bool bound = false;
+      for (const auto& step : planOf(db, sql, values)) {
+        plan += step + "\n";
+        bound = bound || step.find("<expr>=?") != std::string::npos ||
+                (step.find("Index Cond:") != std::string::npos &&
+                 step.find("lower(address)") != std::string::npos);
+      }
+      EXPECT_TRUE(bound) << sql << "\n" << plan;
+    }
   });
 }
 
+// A signature is admitted without looking its body up first: its row is inserted unless the
+// body is stored. A body sent again is still that one activity, before its key is deleted and
+// after, when signing it again fails: the stored activity answers, and nothing more is stored.
 TEST_P(SigningTest, ABodySentAgainIsItsStoredSignatureEvenOnceItsKeyIsGone) {
   TestGateway gw(GetParam(), {"signing"});
   const std::string org = gw.root().organizationId;
