@@ -116,13 +116,13 @@ std::optional<Row> lockHead(Db& db) {
       "ELSE 0 END AS pending) AS noted LEFT JOIN LATERAL (SELECT size, frontier FROM "
       "activity_log_head WHERE id = 1 AND noted.pending = 1 FOR UPDATE) AS head ON true");
   // A session that lost its setting (a pooler in between, DISCARD ALL) would write activities
-  // without noting them: this batch fails, loudly, and the next one notes again.
-  if (!state->optStr("noting") || *state->optStr("noting") != "on") {
-    writerSetup(db);
+  // without noting them: this batch fails, loudly. Setting it here would be rolled back with the
+  // batch; the group commit sets the session up again once the batch is rolled back
+  // (Database::setWriteHooks), and the next batch notes again.
+  if (!state->optStr("noting") || *state->optStr("noting") != "on")
     throw Error(Code::kUnavailable,
                 "the store's session stopped noting activity changes for the activity log; it "
-                "notes again now: retry");
-  }
+                "is set to note them again: retry");
   if (state->i64("pending") == 0) return std::nullopt;
   return present(state);
 }

@@ -56,6 +56,10 @@ void Database::setWriteHooks(std::function<void(Db&)> setup,
   *writerSetup_ = std::move(setup);
   writers_.closeIdle();
   commits_.setBeforeCommit(std::move(beforeCommit));
+  // A batch that failed as a whole may have rolled back the session's setup, set again inside it.
+  commits_.setAfterRollback([setup = writerSetup_](Db& db) {
+    if (*setup) (*setup)(db);
+  });
 }
 
 void Database::read(const std::function<void(Db&)>& fn) {

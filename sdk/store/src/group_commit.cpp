@@ -179,7 +179,7 @@ void GroupCommit::runBatch(Batch& batch) {
         } catch (...) {
           // The failure took the whole transaction with it (a full disk, a lost connection):
           // the writes that had succeeded are gone too and fail with the cause.
-          rollbackQuietly(db);
+          endFailedBatch(db);
           throw;
         }
       }
@@ -193,8 +193,17 @@ void GroupCommit::runBatch(Batch& batch) {
     db.commit();
     Metrics::global().observe("signet_store_commit_seconds", {}, secondsSince(start));
   } catch (...) {
-    rollbackQuietly(db);
+    endFailedBatch(db);
     throw;
+  }
+}
+
+void GroupCommit::endFailedBatch(SqlConnection& db) {
+  rollbackQuietly(db);
+  if (!afterRollback_) return;
+  try {
+    afterRollback_(db);
+  } catch (...) {
   }
 }
 

@@ -224,6 +224,31 @@ TEST_P(GroupCommitTest, StatementsArePreparedOncePerConnection) {
   EXPECT_EQ(connection->preparedStatements(), atOpen + 1);
 }
 
+// A batch whose before-commit step fails is rolled back whole, and with it whatever that step
+// set up again in the session (the activity log's noting, lost to a pooler's DISCARD ALL): the
+// writers' setup runs again after the rollback, outside any transaction, so that the next batch
+// finds the session set up. The session's state here is a temporary table of the connection's.
+TEST_P(GroupCommitTest, ASessionSetUpAgainInsideAFailedBatchIsSetUpAgainAfterItsRollback) {
+  auto config = scratch_->config();
+  config.writeLanes = 1;  // one writer connection: the session that lost its state is the next's
+  Database db(config);
+  bool checking = false;
+  db.setWriteHooks(
+      [](Db& c) { c.exec("CREATE TEMP TABLE IF NOT EXISTS session_mark (x INTEGER)"); },
+      [&](Db& c) {
+        if (checking) c.queryOne("SELECT COUNT(*) AS n FROM session_mark");
+      });
+  db.transaction([](Db& c) { insert(c, "set-up", 1); });
+  // The session loses its state, committed (as a pooler's reset would, between transactions).
+  db.transaction([](Db& c) { c.exec("DROP TABLE session_mark"); });
+  checking = true;
+  EXPECT_ANY_THROW(db.transaction([](Db& c) { insert(c, "refused", 2); }));
+  // Set up again after that rollback: the next batch commits.
+  EXPECT_NO_THROW(db.transaction([](Db& c) { insert(c, "after", 3); }));
+  EXPECT_EQ(count("id = 'refused'"), 0);
+  EXPECT_EQ(count("id = 'after'"), 1);
+}
+
 // A batch as GroupCommit runs it, on one connection: three writes of two rows, then a fourth
 // the database refuses, rolled back to its own savepoint. On PostgreSQL the BEGIN, each
 // SAVEPOINT and each RELEASE go with the statement after them, so the batch costs a round trip

@@ -50,7 +50,8 @@ class Database {
   void snapshot(const std::function<void(Db&)>& fn);
   // What this process's write transactions do besides their writes: `setup` runs once on each
   // connection the write batches use (the idle ones are closed, so that every later one is set
-  // up), and `beforeCommit` in every batch before its COMMIT (GroupCommit::setBeforeCommit).
+  // up), and again after a batch that failed as a whole (GroupCommit::setAfterRollback); and
+  // `beforeCommit` in every batch before its COMMIT (GroupCommit::setBeforeCommit).
   // The activity log notes this process's own changes through the first and appends them
   // through the second (gateway/log/activity_log.hpp). Called once, before serving.
   void setWriteHooks(std::function<void(Db&)> setup, std::function<void(Db&)> beforeCommit);

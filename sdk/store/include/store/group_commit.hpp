@@ -56,6 +56,12 @@ class GroupCommit {
   // (the activity log appends what the batch changed: gateway/log/). When it throws, the batch
   // fails as a failed COMMIT does: nothing of it is stored. Set once, before the first write.
   void setBeforeCommit(std::function<void(Db&)> step) { beforeCommit_ = std::move(step); }
+  // A step run on a batch's connection after the batch's transaction failed as a whole (its
+  // before-commit step or its COMMIT refused, or the transaction lost) and was rolled back,
+  // outside any transaction: what the rollback undid of the session (a setting the
+  // before-commit step set again) is set again for the next batch. Its own failure is ignored:
+  // the next batch finds the session as it is. Set once, before the first write.
+  void setAfterRollback(std::function<void(Db&)> step) { afterRollback_ = std::move(step); }
 
   struct Stats {
     uint64_t batches = 0, writes = 0;
@@ -102,6 +108,10 @@ class GroupCommit {
   bool stopping_ = false;
   Stats stats_;
   std::function<void(Db&)> beforeCommit_;
+  std::function<void(Db&)> afterRollback_;
+  // Rolls back a batch that failed as a whole, then runs afterRollback_; quietly (the first
+  // failure is the one worth reporting).
+  void endFailedBatch(SqlConnection& db);
 };
 
 }  // namespace signet
