@@ -1,5 +1,7 @@
 #include "keys/key_material.hpp"
 
+#include <algorithm>
+
 #include "signet/hd_keys.hpp"
 
 namespace signing {
@@ -81,52 +83,41 @@ crypto::SecretBytes accountKeyFromSeed(const crypto::SecretBytes& seed, Curve cu
   }
 }
 
-const char* const kAccountsByAddress =
-    "SELECT id, wallet_id, curve, address_format, address, public_key, path FROM "
-    "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?)";
-const char* const kPrivateKeyAddressesByAddress =
-    "SELECT private_key_id, address_format, address FROM signing_private_key_addresses WHERE "
-    "organization_id = ? AND lower(address) = lower(?)";
+const char* const kSignWithTargets =
+    "SELECT 1 AS rank, id, wallet_id, curve, address_format, address, public_key, path FROM "
+    "signing_wallet_accounts WHERE organization_id = ? AND lower(address) = lower(?) "
+    "UNION ALL SELECT 2, k.id, '', k.curve, a.address_format, a.address, k.public_key, '' FROM "
+    "signing_private_key_addresses a JOIN signing_private_keys k ON k.organization_id = "
+    "a.organization_id AND k.id = a.private_key_id WHERE a.organization_id = ? AND "
+    "lower(a.address) = lower(?) "
+    "UNION ALL SELECT 3, id, '', curve, '', '', public_key, '' FROM signing_private_keys WHERE "
+    "organization_id = ? AND id = ?";
 
 namespace {
 std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
-  Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
   // Ethereum addresses are compared without their checksum case; others exactly.
   bool hexAddress = signWith.rfind("0x", 0) == 0;
   auto same = [&](const std::string& stored) {
     return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
-  for (const auto& row : db.query(kAccountsByAddress, {org, signWith}))
-    if (same(row.str("address")))
-      return SignWithTarget{true,
-                            row.str("id"),
-                            row.str("wallet_id"),
-                            row.str("address"),
-                            curveFromApi(row.str("curve"), "account curve"),
-                            row.str("address_format"),
-                            row.str("public_key"),
-                            row.str("path")};
-  std::string keyId = signWith, format, address;
-  for (const auto& row : db.query(kPrivateKeyAddressesByAddress, {org, signWith}))
-    if (same(row.str("address"))) {
-      keyId = row.str("private_key_id");
-      format = row.str("address_format");
-      address = row.str("address");
-      break;
-    }
-  auto key = db.queryOne(
-      "SELECT curve, public_key FROM signing_private_keys WHERE organization_id = ? AND id = ?",
-      {org, keyId});
-  if (!key) return std::nullopt;
-  return SignWithTarget{false,
-                        keyId,
-                        "",
-                        address,
-                        curveFromApi(key->str("curve"), "curve"),
-                        format,
-                        key->str("public_key"),
-                        ""};
+  auto rows = ctx.db().query(kSignWithTargets, {org, signWith, org, signWith, org, signWith});
+  // A wallet account's address first, then a private key's address, then a private key's id.
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.i64("rank") < b.i64("rank"); });
+  for (const auto& row : rows) {
+    const int64_t rank = row.i64("rank");
+    if (rank < 3 && !same(row.str("address"))) continue;
+    return SignWithTarget{rank == 1,
+                          row.str("id"),
+                          row.str("wallet_id"),
+                          row.str("address"),
+                          curveFromApi(row.str("curve"), rank == 1 ? "account curve" : "curve"),
+                          row.str("address_format"),
+                          row.str("public_key"),
+                          row.str("path")};
+  }
+  return std::nullopt;
 }
 }  // namespace
 

@@ -45,10 +45,11 @@ struct SigningKey {
   bool taproot = false;  // P2TR accounts sign BIP-341 Schnorr
   bool schnorr = false;  // Spark accounts sign plain BIP-340 Schnorr
 };
-// signWith's look-ups, by organization and address in any case (two parameters each); each goes
-// through an index (schema migration 7), whatever the organization holds.
-extern const char* const kAccountsByAddress;
-extern const char* const kPrivateKeyAddressesByAddress;
+// What signWith may name, in one statement: a wallet account's address, a private key's address
+// (a 0x address in either case), or a private key's id, ranked in that order. Its parameters are
+// the organization and signWith, three times. Each part goes through an index (schema migration
+// 7), whatever the organization holds.
+extern const char* const kSignWithTargets;
 // What signWith names, without opening any secret (policy facts use it).
 struct SignWithTarget {
   bool walletAccount = false;
