@@ -83,6 +83,15 @@ json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) 
   return result;
 }
 
+namespace {
+// A filter on the users of a sub-organization: the core's USERNAME, EMAIL and PHONE_NUMBER, and
+// the verified ones.
+std::pair<std::string, SqlParams> usersWhere(const std::string& condition,
+                                             const std::string& value) {
+  return {"id IN (SELECT organization_id FROM users WHERE " + condition + ")", {value}};
+}
+}  // namespace
+
 std::string filteredListSql(const std::string& condition) {
   // The filter finds the few that match, through its index, and the parent only checks them:
   // COALESCE keeps any index from serving the parent's column. A planner without statistics
@@ -94,25 +103,15 @@ std::string filteredListSql(const std::string& condition) {
 std::pair<std::string, SqlParams> verifiedCondition(const std::string& filterType,
                                                     const std::string& value) {
   if (filterType == "EMAIL")
-    return {
-        "id IN (SELECT organization_id FROM users WHERE lower(email) = lower(?) AND "
-        "email_verified = 1)",
-        {value}};
+    return usersWhere("lower(email) = lower(?) AND email_verified = 1", value);
   if (filterType == "PHONE_NUMBER")
-    return {
-        "id IN (SELECT organization_id FROM users WHERE phone_number = ? AND "
-        "phone_number_verified = 1)",
-        {value}};
+    return usersWhere("phone_number = ? AND phone_number_verified = 1", value);
   throw invalidArgument(
       "invalid field filterType: list_verified_suborgs filters by EMAIL or PHONE_NUMBER, not \"" +
       filterType + "\"");
 }
 
 namespace {
-std::pair<std::string, SqlParams> usersWhere(const std::string& condition,
-                                             const std::string& value) {
-  return {"id IN (SELECT organization_id FROM users WHERE " + condition + ")", {value}};
-}
 
 json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOnly) {
   auto filterType = json::optionalString(body, "filterType", "").value_or("");

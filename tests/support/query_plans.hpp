@@ -50,12 +50,11 @@ inline std::vector<std::string> planOf(Db& db, const std::string& sql,
   return out;
 }
 
-// The steps that read a whole table or index: SQLite's SCAN; PostgreSQL's Seq Scan, and an index
-// scan with no Index Cond (read whole for its order, its rows filtered).
-inline std::vector<std::string> fullScans(Db& db, const std::string& sql,
-                                          const std::vector<std::string>& values) {
+// The steps of `steps` (planOf's, on `db`) that read a whole table or index: SQLite's SCAN;
+// PostgreSQL's Seq Scan, and an index scan with no Index Cond (read whole for its order, its rows
+// filtered).
+inline std::vector<std::string> fullScans(const Db& db, const std::vector<std::string>& steps) {
   std::vector<std::string> out;
-  const auto steps = planOf(db, sql, values);
   for (size_t i = 0; i < steps.size(); ++i) {
     const std::string& step = steps[i];
     if (!db.isPostgres()) {
