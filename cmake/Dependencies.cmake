@@ -12,6 +12,10 @@ find_package(PostgreSQL REQUIRED)
 find_package(Poco REQUIRED COMPONENTS Foundation Net NetSSL JSON Util JWT Crypto)
 find_package(Boost 1.74 REQUIRED COMPONENTS filesystem)
 find_package(GTest REQUIRED)
+# The signet binary's allocator (gateway/CMakeLists.txt); ASan brings its own.
+if(NOT SIGNET_SANITIZE)
+  find_package(mimalloc 2 REQUIRED)
+endif()
 
 # PKCS#11's types and function list (the master key in an HSM): p11-kit's copy of the standard
 # header. No library is linked; the token's own module is loaded when the config names it.

@@ -27,7 +27,7 @@ arch=$(dpkg --print-architecture)
 echo "built $(basename "$runtime") ($(du -h "$runtime" | cut -f1)) and $(basename "$dev") ($(du -h "$dev" | cut -f1))"
 
 depends=$(dpkg-deb -f "$runtime" Depends)
-for needed in libpoco libssl3 libsecp256k1 libpq5 libcbor libsqlite3 libboost-filesystem adduser procps; do
+for needed in libpoco libssl3 libsecp256k1 libpq5 libcbor libsqlite3 libboost-filesystem libmimalloc adduser procps; do
   grep -q "$needed" <<<"$depends" || fail "signet does not depend on $needed: $depends"
 done
 grep -q "signet (= $version)" <<<"$(dpkg-deb -f "$dev" Depends)" || fail "signet-dev does not depend on signet $version"

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format
   libpoco-dev libsqlite3-dev libssl-dev libsecp256k1-dev libboost-dev libboost-filesystem-dev libcbor-dev
   libpq-dev libgtest-dev googletest
+  libmimalloc-dev       # the signet binary's allocator
   libp11-kit-dev        # the PKCS#11 header (the master key in an HSM)
   clang-14 libclang-rt-14-dev   # libFuzzer for the policy fuzz target
   postgresql            # the PostgreSQL store tests start their own server from this

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/serve_lock.hpp"
 #include "cli/stop_signals.hpp"
+#include "observability/allocator.hpp"
 #include "observability/scrape.hpp"
 #include "server/http_server.hpp"
 
@@ -50,6 +51,9 @@ int serveCommand(const std::vector<std::string>& argv) {
   gateway.setLocalUrl(scheme + reach + ":" + std::to_string(server.port()));
   gateway.startBackground();
   auto& log = Poco::Logger::get("signet");
+  auto allocator = allocatorInForce();
+  log.information("memory allocator: %s",
+                  allocator.name + (allocator.version.empty() ? "" : " " + allocator.version));
   for (const auto& m : gateway.catalog().modules()) {
     if (!m->enabled) continue;
     log.information("module %s %s: %z activity types, %z queries", m->name, m->version,

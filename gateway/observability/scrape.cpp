@@ -4,6 +4,7 @@
 
 #include "activity/handler_context.hpp"
 #include "gateway.hpp"
+#include "observability/allocator.hpp"
 #include "signet/egress.hpp"
 #include "signet/metrics.hpp"
 
@@ -19,6 +20,11 @@ std::string scrapeMetrics(Gateway& gateway) {
                     "Outbound calls in flight (webhooks, issuers, providers, nodes)",
                     {},
                     static_cast<double>(egress::inFlight())});
+  static const AllocatorInForce allocator = allocatorInForce();
+  gauges.push_back({"signet_memory_allocator_info",
+                    "The allocator serving the gateway's memory: mimalloc, or the C library's",
+                    {{"allocator", allocator.name}, {"version", allocator.version}},
+                    1});
   try {
     onSnapshot(gateway, [&](RequestContext& ctx) {
       // The outbox, per module: events written but not yet handled.

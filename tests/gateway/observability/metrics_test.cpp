@@ -161,6 +161,11 @@ TEST(MetricsAccessTest, LoopbackOnlyOnTheMainListener) {
   auto served = router.handle(request);
   EXPECT_EQ(served.status, 200);
   EXPECT_NE(served.body.find("# TYPE signet_http_requests_total counter"), std::string::npos);
+  // This test's own process links no mimalloc, and says so.
+  EXPECT_NE(served.body.find("signet_memory_allocator_info{allocator=\"" SIGNET_TEST_ALLOCATOR
+                             "\",version=\""),
+            std::string::npos)
+      << served.body;
 }
 
 // metrics.listen: served on that address to whoever reaches it, and no longer on the main one.
@@ -185,6 +190,11 @@ TEST(MetricsAccessTest, AnAddressOfItsOwn) {
   auto served = httpGet(base, "/metrics");
   EXPECT_EQ(served.status, 200);
   EXPECT_NE(served.body.find("signet_store_up 1"), std::string::npos) << served.body;
+  // The binary's allocator is in force: its blocks are mimalloc's, not merely its library loaded.
+  EXPECT_NE(served.body.find("signet_memory_allocator_info{allocator=\"" SIGNET_BINARY_ALLOCATOR
+                             "\",version=\""),
+            std::string::npos)
+      << served.body;
   auto main = httpGet(serve.baseUrl(), "/metrics");
   EXPECT_EQ(main.status, 404);
   EXPECT_NE(main.body.find("metrics.listen"), std::string::npos) << main.body;
