@@ -62,9 +62,18 @@ std::string Gateway::ensureSignerKey(Database& db, const crypto::SecretBytes& ma
   return ensureKey(db, masterKey, "signer_public_key", kSignerSecretId);
 }
 
-Gateway::Gateway(Config config)
-    : config_(std::move(config)),
-      clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
+int64_t Gateway::nowMs() const {
+  const auto* clock = clock_.load(std::memory_order_acquire);
+  return clock ? (*clock)() : systemNowMs();
+}
+
+void Gateway::setClock(std::function<int64_t()> clock) {
+  std::lock_guard lock(clocksMutex_);
+  clocks_.push_back(std::make_unique<const std::function<int64_t()>>(std::move(clock)));
+  clock_.store(clocks_.back().get(), std::memory_order_release);
+}
+
+Gateway::Gateway(Config config) : config_(std::move(config)) {
   egress::configure(config_.server.egress);
   masterKey_ = MasterKey::load(config_.masterKeyFile, config_.masterKeyPkcs11);
   database_ = std::make_unique<Database>(config_.database);
@@ -167,9 +176,7 @@ void Gateway::sealSecretsStoredInClear() {
     database_->read([](Db& db) { db.query("PRAGMA wal_checkpoint(TRUNCATE)"); });
 }
 
-Gateway::Gateway(Config config, Detached)
-    : config_(std::move(config)),
-      clock_(std::make_shared<const std::function<int64_t()>>(systemNowMs)) {
+Gateway::Gateway(Config config, Detached) : config_(std::move(config)) {
   egress::configure(config_.server.egress);
   loadModules();
   GatewayFacts facts;
