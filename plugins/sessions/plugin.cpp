@@ -48,7 +48,11 @@ void registerSessions(Registry& r) {
               .resultKey = "stampLoginResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = stampLogin});
+              .handler = stampLogin,
+              .parameters = {
+                  {.name = "publicKey"},
+                  {.name = "sessionProfileId", .required = false},
+                  {.name = "invalidateExisting", .type = ParamType::kBool, .required = false}}});
   r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN",
               .path = "otp_login",
               .intentKey = "otpLoginIntent",
@@ -99,7 +103,10 @@ void registerSessions(Registry& r) {
               .resultKey = "createSessionProfileResult",
               .resource = "SESSION_PROFILE",
               .action = "CREATE",
-              .handler = createSessionProfile});
+              .handler = createSessionProfile,
+              .parameters = {{.name = "sessionProfileName"},
+                             {.name = "scope"},
+                             {.name = "notes", .required = false}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP",
               .path = "init_otp",
               .intentKey = "initOtpIntent",
@@ -274,21 +281,28 @@ void registerSessions(Registry& r) {
               .resultKey = "createOauth2CredentialResult",
               .resource = "OAUTH2_CREDENTIAL",
               .action = "CREATE",
-              .handler = createOauth2Credential});
+              .handler = createOauth2Credential,
+              .parameters = {
+                  {.name = "provider"}, {.name = "clientId"}, {.name = "encryptedClientSecret"}}});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
               .path = "update_oauth2_credential",
               .intentKey = "updateOauth2CredentialIntent",
               .resultKey = "updateOauth2CredentialResult",
               .resource = "OAUTH2_CREDENTIAL",
               .action = "UPDATE",
-              .handler = updateOauth2Credential});
+              .handler = updateOauth2Credential,
+              .parameters = {{.name = "oauth2CredentialId"},
+                             {.name = "provider"},
+                             {.name = "clientId"},
+                             {.name = "encryptedClientSecret"}}});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL",
               .path = "delete_oauth2_credential",
               .intentKey = "deleteOauth2CredentialIntent",
               .resultKey = "deleteOauth2CredentialResult",
               .resource = "OAUTH2_CREDENTIAL",
               .action = "DELETE",
-              .handler = deleteOauth2Credential});
+              .handler = deleteOauth2Credential,
+              .parameters = {{.name = "oauth2CredentialId"}}});
   r.activity({.type = "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE",
               .path = "oauth2_authenticate",
               .intentKey = "oauth2AuthenticateIntent",

@@ -102,21 +102,29 @@ void registerSigning(Registry& r) {
               .resultKey = "createPrivateKeyTagResult",
               .resource = "PRIVATE_KEY",
               .action = "CREATE",
-              .handler = createPrivateKeyTag});
+              .handler = createPrivateKeyTag,
+              .parameters = {{.name = "privateKeyTagName"},
+                             {.name = "privateKeyIds", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",
               .path = "update_private_key_tag",
               .intentKey = "updatePrivateKeyTagIntent",
               .resultKey = "updatePrivateKeyTagResult",
               .resource = "PRIVATE_KEY",
               .action = "UPDATE",
-              .handler = updatePrivateKeyTag});
+              .handler = updatePrivateKeyTag,
+              .parameters = {
+                  {.name = "privateKeyTagId"},
+                  {.name = "newPrivateKeyTagName", .required = false},
+                  {.name = "addPrivateKeyIds", .type = ParamType::kArray, .required = false},
+                  {.name = "removePrivateKeyIds", .type = ParamType::kArray, .required = false}}});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
               .path = "delete_private_key_tags",
               .intentKey = "deletePrivateKeyTagsIntent",
               .resultKey = "deletePrivateKeyTagsResult",
               .resource = "PRIVATE_KEY",
               .action = "DELETE",
-              .handler = deletePrivateKeyTags});
+              .handler = deletePrivateKeyTags,
+              .parameters = {{.name = "privateKeyTagIds", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
               .path = "sign_raw_payload",
               .intentKey = "signRawPayloadIntentV2",
@@ -196,28 +204,39 @@ void registerSigning(Registry& r) {
               .resultKey = "initImportWalletResult",
               .resource = "WALLET",
               .action = "IMPORT",
-              .handler = initImportWallet});
+              .handler = initImportWallet,
+              .parameters = {{.name = "userId"}}});
   r.activity({.type = "ACTIVITY_TYPE_IMPORT_WALLET",
               .path = "import_wallet",
               .intentKey = "importWalletIntent",
               .resultKey = "importWalletResult",
               .resource = "WALLET",
               .action = "IMPORT",
-              .handler = importWallet});
+              .handler = importWallet,
+              .parameters = {{.name = "userId"},
+                             {.name = "walletName"},
+                             {.name = "encryptedBundle"},
+                             {.name = "accounts", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY",
               .path = "init_import_private_key",
               .intentKey = "initImportPrivateKeyIntent",
               .resultKey = "initImportPrivateKeyResult",
               .resource = "PRIVATE_KEY",
               .action = "IMPORT",
-              .handler = initImportPrivateKey});
+              .handler = initImportPrivateKey,
+              .parameters = {{.name = "userId"}}});
   r.activity({.type = "ACTIVITY_TYPE_IMPORT_PRIVATE_KEY",
               .path = "import_private_key",
               .intentKey = "importPrivateKeyIntent",
               .resultKey = "importPrivateKeyResult",
               .resource = "PRIVATE_KEY",
               .action = "IMPORT",
-              .handler = importPrivateKey});
+              .handler = importPrivateKey,
+              .parameters = {{.name = "userId"},
+                             {.name = "privateKeyName"},
+                             {.name = "encryptedBundle"},
+                             {.name = "curve"},
+                             {.name = "addressFormats", .type = ParamType::kArray}}});
   r.activity({.type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
               .path = "sign_raw_payloads",
               .intentKey = "signRawPayloadsIntent",
@@ -242,50 +261,63 @@ void registerSigning(Registry& r) {
        .parameters = {{.name = "signWith"}, {.name = "unsignedTransaction"}, {.name = "type"}},
        .facts = transactionSigningFacts,
        .readOnly = true});
-  r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
-              .path = "spark_prepare_transfer",
-              .intentKey = "sparkPrepareTransferIntent",
-              .resultKey = "sparkPrepareTransferResult",
-              .resource = "PRIVATE_KEY",
-              .action = "SIGN",
-              .handler = sparkPrepareTransfer});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
+       .path = "spark_prepare_transfer",
+       .intentKey = "sparkPrepareTransferIntent",
+       .resultKey = "sparkPrepareTransferResult",
+       .resource = "PRIVATE_KEY",
+       .action = "SIGN",
+       .handler = sparkPrepareTransfer,
+       .parameters = {{.name = "signWith"}, {.name = "transfer", .type = ParamType::kObject}}});
   r.activity({.type = "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
               .path = "spark_claim_transfer",
               .intentKey = "sparkClaimTransferIntent",
               .resultKey = "sparkClaimTransferResult",
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
-              .handler = sparkClaimTransfer});
+              .handler = sparkClaimTransfer,
+              .parameters = {{.name = "signWith"}, {.name = "claim", .type = ParamType::kObject}}});
   r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE",
               .path = "spark_prepare_lightning_receive",
               .intentKey = "sparkPrepareLightningReceiveIntent",
               .resultKey = "sparkPrepareLightningReceiveResult",
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
-              .handler = sparkPrepareLightningReceive});
+              .handler = sparkPrepareLightningReceive,
+              .parameters = {{.name = "signWith"},
+                             {.name = "lightningReceive", .type = ParamType::kObject}}});
   // Reads only: a share is derived from the request, and nothing is kept between rounds.
-  r.activity({.type = "ACTIVITY_TYPE_SPARK_SIGN_FROST",
-              .path = "spark_sign_frost",
-              .intentKey = "sparkSignFrostIntent",
-              .resultKey = "sparkSignFrostResult",
-              .resource = "PRIVATE_KEY",
-              .action = "SIGN",
-              .handler = sparkSignFrost,
-              .readOnly = true});
+  r.activity(
+      {.type = "ACTIVITY_TYPE_SPARK_SIGN_FROST",
+       .path = "spark_sign_frost",
+       .intentKey = "sparkSignFrostIntent",
+       .resultKey = "sparkSignFrostResult",
+       .resource = "PRIVATE_KEY",
+       .action = "SIGN",
+       .handler = sparkSignFrost,
+       .parameters = {{.name = "signWith"}, {.name = "signatures", .type = ParamType::kArray}},
+       .readOnly = true});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
               .path = "create_smart_contract_interface",
               .intentKey = "createSmartContractInterfaceIntent",
               .resultKey = "createSmartContractInterfaceResult",
               .resource = "SMART_CONTRACT_INTERFACE",
               .action = "CREATE",
-              .handler = createSmartContractInterface});
+              .handler = createSmartContractInterface,
+              .parameters = {{.name = "smartContractAddress"},
+                             {.name = "smartContractInterface"},
+                             {.name = "type"},
+                             {.name = "label"},
+                             {.name = "notes", .required = false}}});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE",
               .path = "delete_smart_contract_interface",
               .intentKey = "deleteSmartContractInterfaceIntent",
               .resultKey = "deleteSmartContractInterfaceResult",
               .resource = "SMART_CONTRACT_INTERFACE",
               .action = "DELETE",
-              .handler = deleteSmartContractInterface});
+              .handler = deleteSmartContractInterface,
+              .parameters = {{.name = "smartContractInterfaceId"}}});
 
   // clang-format off
   r.query({"get_wallet",           getWallet});
