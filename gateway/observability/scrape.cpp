@@ -22,7 +22,7 @@ std::string scrapeMetrics(Gateway& gateway) {
                     static_cast<double>(egress::inFlight())});
   static const AllocatorInForce allocator = allocatorInForce();
   gauges.push_back({"signet_memory_allocator_info",
-                    "The allocator serving the gateway's memory: mimalloc, or the C library's",
+                    "The allocator serving the gateway's memory: mimalloc, libc, asan, or other",
                     {{"allocator", allocator.name}, {"version", allocator.version}},
                     1});
   try {
