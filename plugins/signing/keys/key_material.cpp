@@ -1,7 +1,5 @@
 #include "keys/key_material.hpp"
 
-#include <algorithm>
-
 #include "signet/hd_keys.hpp"
 
 namespace signing {
@@ -91,7 +89,7 @@ const char* const kSignWithTargets =
     "a.organization_id AND k.id = a.private_key_id WHERE a.organization_id = ? AND "
     "lower(a.address) = lower(?) "
     "UNION ALL SELECT 3, id, '', curve, '', '', public_key, '' FROM signing_private_keys WHERE "
-    "organization_id = ? AND id = ?";
+    "organization_id = ? AND id = ? ORDER BY rank";
 
 namespace {
 std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
@@ -101,11 +99,9 @@ std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::str
   auto same = [&](const std::string& stored) {
     return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
-  auto rows = ctx.db().query(kSignWithTargets, {org, signWith, org, signWith, org, signWith});
   // A wallet account's address first, then a private key's address, then a private key's id.
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.i64("rank") < b.i64("rank"); });
-  for (const auto& row : rows) {
+  for (const auto& row :
+       ctx.db().query(kSignWithTargets, {org, signWith, org, signWith, org, signWith})) {
     const int64_t rank = row.i64("rank");
     if (rank < 3 && !same(row.str("address"))) continue;
     return SignWithTarget{rank == 1,

@@ -46,7 +46,7 @@ struct SigningKey {
   bool schnorr = false;  // Spark accounts sign plain BIP-340 Schnorr
 };
 // What signWith may name, in one statement: a wallet account's address, a private key's address
-// (a 0x address in either case), or a private key's id, ranked in that order. Its parameters are
+// (a 0x address in either case), or a private key's id, ordered by that rank. Its parameters are
 // the organization and signWith, three times. Each part goes through an index (schema migration
 // 7), whatever the organization holds.
 extern const char* const kSignWithTargets;
