@@ -8,7 +8,7 @@
 
 namespace signet::test {
 
-// Waits, for at most 10 s, until `sessions` sessions of the server wait for another
+// Waits, for at most 10 s, until `sessions` sessions of its database wait for another
 // transaction (a row lock, an uncommitted key, or a table it holds locked). False if they never
 // do.
 bool sessionsWaitForLocks(const DatabaseConfig& config, int64_t sessions = 1);
