@@ -49,7 +49,7 @@ struct SigningKey {
 // (a 0x address in either case), or a private key's id, ordered by that rank. Its parameters are
 // the organization and signWith, three times. Each part goes through an index (schema migration
 // 7), whatever the organization holds.
-extern const char* const kSignWithTargets;
+extern const std::string kSignWithTargets;
 // What signWith names, without opening any secret (policy facts use it).
 struct SignWithTarget {
   bool walletAccount = false;
@@ -60,6 +60,9 @@ struct SignWithTarget {
   std::string addressFormat;
   std::string publicKeyHex;  // canonical form, as stored
   std::string path;          // a wallet account's derivation path
+  // Its key's sealed cells, read with it; a target built elsewhere (a broadcast worker's, from
+  // its stored request) has none, and its key is read from the keyring.
+  std::optional<signet::SealedSecret> sealed;
 };
 // Looked up once per activity: the answer is kept in ctx.requestCache() for the facts and the
 // handler.

@@ -156,4 +156,31 @@ TEST(SigningHandlers, TheHandlerReusesTheKeyItsFactsLocated) {
   EXPECT_EQ(lookups(), 1);
 }
 
+// The key signWith names comes with its target: its sealed cells are read by the target's own
+// statement, so a signature opens its key without a keyring read of its own (on PostgreSQL, a
+// round trip). So for a wallet account's address, a private key's address and a private key's id.
+TEST(SigningHandlers, ASignatureReadsItsSealedKeyWithItsTarget) {
+  PluginHarness harness(signet_plugin_register);
+  Wallet w = createEthereumWallet(harness, "w");
+  auto created = harness.submit("ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", parse(R"({"privateKeys":[{
+      "privateKeyName":"k","curve":"CURVE_SECP256K1","privateKeyTags":[],
+      "addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]})"));
+  auto key = created->getArray("privateKeys")->getObject(0);
+  const std::string keyId = key->getValue<std::string>("privateKeyId");
+  const std::string keyAddress =
+      key->getArray("addresses")->getObject(0)->getValue<std::string>("address");
+  for (const std::string& signWith : {w.address, keyAddress, keyId}) {
+    auto decided = harness.submitAfterFacts("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                                            parse(R"({"signWith":")" + signWith + R"(",
+        "payload":"00","encoding":"PAYLOAD_ENCODING_HEXADECIMAL",
+        "hashFunction":"HASH_FUNCTION_KECCAK256"})"));
+    EXPECT_EQ(decided.result->getValue<std::string>("r").size(), 64u) << signWith;
+    std::vector<std::string> keyring;
+    for (const auto& sql : harness.statements())
+      if (sql.find("signet_secrets") != std::string::npos) keyring.push_back(sql);
+    ASSERT_EQ(keyring.size(), 1u) << signWith;
+    EXPECT_NE(keyring[0].find("FROM signing_wallet_accounts"), std::string::npos) << keyring[0];
+  }
+}
+
 }  // namespace

@@ -19,6 +19,7 @@
 #include "signet/json.hpp"
 #include "signet/plugin_descriptor.hpp"
 #include "signet/request_cache.hpp"
+#include "signet/sealed_secret.hpp"
 
 namespace signet {
 
@@ -44,6 +45,9 @@ class Keyring {
   virtual void seal(const std::string& id, const std::string& kind,
                     const crypto::SecretBytes& plaintext) = 0;
   virtual crypto::SecretBytes open(const std::string& id, const std::string& kind) = 0;
+  // The same secret from its cells, read by the caller's own statement (signet/sealed_secret.hpp).
+  virtual crypto::SecretBytes open(const std::string& id, const std::string& kind,
+                                   const SealedSecret& sealed) = 0;
   virtual void erase(const std::string& id) = 0;
 };
 

@@ -164,19 +164,21 @@ Bytes sealUnder(const crypto::SecretBytes& masterKey, const std::string& id,
 }
 
 crypto::SecretBytes DbKeyring::open(const std::string& id, const std::string& kind) {
-  auto row = db_.queryOne(
-      "SELECT kind, nonce, ciphertext, next_nonce, next_ciphertext FROM signet_secrets WHERE id = "
-      "?",
-      {id});
-  if (!row) throw notFound("no secret " + id + " in the keyring");
-  if (row->str("kind") != kind)
-    throw internalError("secret " + id + " is a " + row->str("kind") + ", not a " + kind);
-  auto opened = openSealed(masterKey_, id, kind, row->str("nonce"), row->str("ciphertext"));
+  auto row = db_.queryOne("SELECT " + SealedSecret::column("?"), {id});
+  auto sealed = row ? SealedSecret::fromRow(*row) : std::nullopt;
+  if (!sealed) throw notFound("no secret " + id + " in the keyring");
+  return open(id, kind, *sealed);
+}
+
+crypto::SecretBytes DbKeyring::open(const std::string& id, const std::string& kind,
+                                    const SealedSecret& sealed) {
+  if (sealed.kind != kind)
+    throw internalError("secret " + id + " is a " + sealed.kind + ", not a " + kind);
+  auto opened = openSealed(masterKey_, id, kind, sealed.nonce, sealed.ciphertext);
   // A master-key rotation that stopped after installing the new key left the secret's copy
   // under it beside the old one (signet keys rotate-master finishes the job).
-  if (!opened && row->optStr("next_ciphertext"))
-    opened = openSealed(masterKey_, id, kind, *row->optStr("next_nonce"),
-                        *row->optStr("next_ciphertext"));
+  if (!opened && sealed.nextNonce && sealed.nextCiphertext)
+    opened = openSealed(masterKey_, id, kind, *sealed.nextNonce, *sealed.nextCiphertext);
   // Never say more than this: the ciphertext or key must not reach a log.
   if (!opened) throw internalError("secret " + id + " does not open under this master key");
   return std::move(*opened);

@@ -40,6 +40,8 @@ class DbKeyring : public Keyring {
   void seal(const std::string& id, const std::string& kind,
             const crypto::SecretBytes& plaintext) override;
   crypto::SecretBytes open(const std::string& id, const std::string& kind) override;
+  crypto::SecretBytes open(const std::string& id, const std::string& kind,
+                           const SealedSecret& sealed) override;
   void erase(const std::string& id) override;
 
  private:

@@ -1,0 +1,31 @@
+// A keyring secret's sealed cells, read by a statement of the caller's own so that opening the
+// secret costs no read of its own (on PostgreSQL, a round trip). The statement selects
+// column(idExpression), the secret whose id that expression gives; fromRow takes the cells back,
+// and Keyring::open(id, kind, sealed) opens them as open(id, kind) would have. Nothing here is
+// plaintext: the cells open only under the master key.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "signet/db.hpp"
+
+namespace signet {
+
+struct SealedSecret {
+  // "(SELECT … FROM <the keyring's table> WHERE id = <idExpression>) AS sealed_secret": a scalar
+  // subquery, which both stores run as one look-up by the table's key for each row. (A join
+  // would let PostgreSQL keep a plan made on a young, small table: a scan of every secret.)
+  static std::string column(const std::string& idExpression);
+  // The cells column() selected; nullopt when there is no such secret.
+  static std::optional<SealedSecret> fromRow(const Row& row);
+
+  std::string kind;
+  std::string nonce;
+  std::string ciphertext;
+  // A master-key rotation that stopped halfway leaves a copy under the next key beside it.
+  std::optional<std::string> nextNonce;
+  std::optional<std::string> nextCiphertext;
+};
+
+}  // namespace signet
