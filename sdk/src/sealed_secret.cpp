@@ -10,9 +10,11 @@ namespace signet {
 // secret is one look-up whatever the statement: the four last are hex, or "-" for a missing
 // copy under the next key, and the kind is what comes before them.
 std::string SealedSecret::column(const std::string& idExpression) {
-  return "(SELECT sealed.kind || ' ' || sealed.nonce || ' ' || sealed.ciphertext || ' ' || "
-         "COALESCE(sealed.next_nonce, '-') || ' ' || COALESCE(sealed.next_ciphertext, '-') FROM "
-         "signet_secrets sealed WHERE sealed.id = " +
+  // The alias is one no caller's statement uses, so that `idExpression` names the caller's rows.
+  return "(SELECT signet_sealed.kind || ' ' || signet_sealed.nonce || ' ' || "
+         "signet_sealed.ciphertext || ' ' || COALESCE(signet_sealed.next_nonce, '-') || ' ' || "
+         "COALESCE(signet_sealed.next_ciphertext, '-') FROM signet_secrets signet_sealed WHERE "
+         "signet_sealed.id = " +
          idExpression + ") AS sealed_secret";
 }
 
@@ -22,8 +24,8 @@ std::optional<SealedSecret> SealedSecret::fromRow(const Row& row) {
   std::array<std::string, 4> hex;  // from the right: next_ciphertext, next_nonce, ...
   size_t end = text->size();
   for (auto& field : hex) {
-    size_t space = text->rfind(' ', end == 0 ? 0 : end - 1);
-    if (space == std::string::npos || end == 0)
+    size_t space = end == 0 ? std::string::npos : text->rfind(' ', end - 1);
+    if (space == std::string::npos)  // never says what it read: the cells are not for logs
       throw internalError("a sealed secret's cells do not read as kind and four hex fields");
     field = text->substr(space + 1, end - space - 1);
     end = space;

@@ -62,7 +62,7 @@ inline std::vector<std::string> fullScans(const Db& db, const std::vector<std::s
   std::vector<std::string> subqueries;
   for (const auto& step : steps)
     for (const char* kind : {"CO-ROUTINE ", "MATERIALIZE "})
-      if (step.rfind(kind, 0) == 0) subqueries.push_back("SCAN " + step.substr(strlen(kind)));
+      if (step.rfind(kind, 0) == 0) subqueries.push_back("SCAN " + step.substr(std::strlen(kind)));
   for (size_t i = 0; i < steps.size(); ++i) {
     const std::string& step = steps[i];
     if (!db.isPostgres()) {

@@ -273,8 +273,9 @@ TEST_P(SigningTest, SignWithIsLookedUpThroughAnIndex) {
   });
   if (GetParam() != Backend::kPostgres) return;
   // The plan PostgreSQL keeps for the prepared statement, made here on a young store whose
-  // secrets fit a page, with sequential scans allowed: the key's sealed cells are still one
-  // look-up by the secret's id, not a scan of every secret (as a join's hash would be).
+  // keyring table was never analyzed, with sequential scans allowed: the key's sealed cells are
+  // a look-up by the secret's id, where a join was a hash of every secret. (Once analyzed, a table
+  // of a page or two may be scanned instead; a kept plan is made again after each analysis.)
   auto connection = openConnection(gw.gateway().config().database);
   std::string numbered;
   int n = 0;

@@ -14,8 +14,10 @@ namespace signet {
 
 struct SealedSecret {
   // "(SELECT … FROM <the keyring's table> WHERE id = <idExpression>) AS sealed_secret": a scalar
-  // subquery, which both stores run as one look-up by the table's key for each row. (A join
-  // would let PostgreSQL keep a plan made on a young, small table: a scan of every secret.)
+  // subquery, a look-up of one secret for each row, planned for the keyring's table as it is.
+  // (A join let PostgreSQL keep a plan made when the table was young: a hash of every secret.)
+  // `idExpression` is SQL text: a `?` or a column qualified by its table's alias
+  // ("targets.secret_id"), never text from a request. One such column a statement.
   static std::string column(const std::string& idExpression);
   // The cells column() selected; nullopt when there is no such secret.
   static std::optional<SealedSecret> fromRow(const Row& row);

@@ -446,6 +446,57 @@ TEST_P(StoreTest, KeyringSealsBindsAndOpens) {
       [&](Db& db) { EXPECT_THROW(DbKeyring(db, master).open("wallet-2", "mnemonic"), Error); });
 }
 
+// A secret's cells read by a statement of the caller's own (SealedSecret::column, here beside
+// the rows of a table that names its secrets) open as the keyring's own read does, on both
+// stores: a kind with spaces in it, the copy under the next key of a rotation that stopped
+// halfway, no secret at all (nullopt), and cells opened as another secret or another kind
+// (refused: id and kind are bound into the ciphertext).
+TEST_P(StoreTest, ASecretsCellsReadWithAnotherStatementOpenAsTheKeyringsOwnRead) {
+  db_->migrate("core", {keyringMigration(1), keyringRotationMigration(2)});
+  crypto::SecretBytes master(crypto::randomBytes(32)), next(crypto::randomBytes(32));
+  db_->transaction([&](Db& db) {
+    db.exec("CREATE TABLE holders (id TEXT PRIMARY KEY, secret_id TEXT NOT NULL)");
+    for (const char* id : {"1", "2", "3"})
+      db.exec("INSERT INTO holders (id, secret_id) VALUES (?, ?)",
+              {std::string(id), std::string("k-") + id});
+    DbKeyring(db, master).seal("k-1", "private key", crypto::SecretBytes(toBytes("one")));
+    // k-2 under the old key and, beside it, the next one: a rotation stopped before the swap.
+    DbKeyring(db, next).seal("k-2", "private key", crypto::SecretBytes(toBytes("two")));
+    auto underNext = db.queryOne("SELECT nonce, ciphertext FROM signet_secrets WHERE id = 'k-2'");
+    DbKeyring(db, master).seal("k-2", "private key", crypto::SecretBytes(toBytes("two")));
+    db.exec("UPDATE signet_secrets SET next_nonce = ?, next_ciphertext = ? WHERE id = 'k-2'",
+            {underNext->str("nonce"), underNext->str("ciphertext")});
+  });
+  db_->read([&](Db& db) {
+    auto cells = [&](const std::string& holder) {
+      return SealedSecret::fromRow(*db.queryOne(
+          "SELECT h.id, " + SealedSecret::column("h.secret_id") + " FROM holders h WHERE h.id = ?",
+          {holder}));
+    };
+    auto one = cells("1");
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->kind, "private key");
+    EXPECT_FALSE(one->nextNonce);
+    DbKeyring keyring(db, master);
+    EXPECT_EQ(toString(keyring.open("k-1", "private key", *one).bytes()), "one");
+    EXPECT_EQ(toString(keyring.open("k-1", "private key").bytes()), "one");
+    // The old copy does not open under `next`, the next one does; under `master`, the old one.
+    auto two = cells("2");
+    ASSERT_TRUE(two && two->nextCiphertext);
+    EXPECT_EQ(toString(DbKeyring(db, next).open("k-2", "private key", *two).bytes()), "two");
+    EXPECT_EQ(toString(keyring.open("k-2", "private key", *two).bytes()), "two");
+    EXPECT_FALSE(cells("3"));  // no secret k-3
+    try {
+      keyring.open("k-3", "private key");
+      ADD_FAILURE() << "a missing secret opened";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Code::kNotFound);
+    }
+    EXPECT_THROW(keyring.open("k-2", "private key", *one), Error);  // k-1's cells as k-2
+    EXPECT_THROW(keyring.open("k-1", "mnemonic", *one), Error);
+  });
+}
+
 TEST(MasterKeyTest, CreatedPrivateAndRefusedWhenOthersCanRead) {
   auto dir = std::filesystem::temp_directory_path() / ("signet-mk-" + crypto::uuidV4());
   std::filesystem::create_directories(dir);
