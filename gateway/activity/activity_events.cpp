@@ -59,7 +59,7 @@ EventInterest askEventInterest(Gateway& gateway, Db& db, const ActivityRecord& r
     interest.modules.push_back(
         {&module, spec.interestQuery.empty()
                       ? nullptr
-                      : queryAhead(db, spec.interestQuery, {record.organizationId, parentOrSelf})});
+                      : db.queryAhead(spec.interestQuery, {record.organizationId, parentOrSelf})});
   return interest;
 }
 

@@ -568,6 +568,21 @@ ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
                   }};
 }
 
+void ActivityPipeline::sendReadsAhead(Db& db, const Submission& s, RequestCache& cache) {
+  // On SQLite a read is a call into the library, with no round trip to save: there the facts and
+  // the handler read when they need to, after the caller is known, and a stranger's request
+  // costs no more than its authentication.
+  if (!s.spec.readAhead || !db.isPostgres()) return;
+  // Before the caller is known: the plugin only sends reads, whose answers its facts and handler
+  // take from `cache` once the decision is made.
+  HandlerContext ctx(gateway_, db, Caller{}, s.envelope.organizationId, {}, s.spec.type, &cache);
+  try {
+    s.spec.readAhead(ctx, s.envelope.parameters);
+  } catch (const std::exception&) {
+    // Only an early start: what it did not send, the facts and the handler read themselves.
+  }
+}
+
 bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
   const ActivitySpec& spec = s.spec;
   const Caller& submitter = s.caller;
@@ -580,6 +595,7 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
   ActivityRecord& record = run.record;
   gateway_.database().snapshot([&](Db& db) {
     RequestCache cache;
+    sendReadsAhead(db, s, cache);
     DirectoryView directory(&gateway_.directoryCache(), db);
     // Admitted on this same snapshot, unless it was admitted before (off the snapshot).
     if (s.onSnapshot) {

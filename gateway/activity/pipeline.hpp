@@ -121,6 +121,9 @@ class ActivityPipeline {
   // The snapshot's part: false when there is nothing to write (a body stored before, whose
   // activity run.record now is).
   bool decideOnSnapshot(Submission& s, ReadOnlyRun& run);
+  // The activity's reads sent ahead on the snapshot, before its first statement
+  // (ActivitySpec::readAhead), into the cache its facts and handler share.
+  void sendReadsAhead(Db& db, const Submission& s, RequestCache& cache);
   // The write batch's part: the row, unless an identical request stored its own meanwhile.
   void storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution

@@ -137,7 +137,8 @@ void registerSigning(Registry& r) {
                              {.name = "encoding"},
                              {.name = "hashFunction"}},
               .facts = rawSigningFacts,
-              .readOnly = true});
+              .readOnly = true,
+              .readAhead = readSignWithAhead});
   r.activity({.type = "ACTIVITY_TYPE_EXPORT_WALLET",
               .path = "export_wallet",
               .intentKey = "exportWalletIntent",
@@ -249,7 +250,8 @@ void registerSigning(Registry& r) {
                              {.name = "encoding"},
                              {.name = "hashFunction"}},
               .facts = rawSigningFacts,
-              .readOnly = true});
+              .readOnly = true,
+              .readAhead = readSignWithAhead});
   r.activity(
       {.type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
        .path = "sign_transaction",
@@ -260,7 +262,8 @@ void registerSigning(Registry& r) {
        .handler = signTransaction,
        .parameters = {{.name = "signWith"}, {.name = "unsignedTransaction"}, {.name = "type"}},
        .facts = transactionSigningFacts,
-       .readOnly = true});
+       .readOnly = true,
+       .readAhead = readSignWithAhead});
   r.activity(
       {.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
        .path = "spark_prepare_transfer",

@@ -108,16 +108,24 @@ const std::string kSignWithTargets =
     "rank";
 
 namespace {
-std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
+// The statement's answer, sent once per activity: ahead of the snapshot's first statement when
+// the activity reads ahead (readSignWithAhead), else when the facts or the handler first ask.
+std::shared_ptr<RowsAhead>& signWithRead(RequestContext& ctx, const std::string& signWith) {
   const std::string& org = ctx.organizationId();
+  return ctx.requestCache().get<std::shared_ptr<RowsAhead>>(
+      "signing.signWithRows:" + org + ":" + signWith, [&] {
+        return ctx.db().queryAhead(kSignWithTargets, {org, signWith, org, signWith, org, signWith});
+      });
+}
+
+std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::string& signWith) {
   // Ethereum addresses are compared without their checksum case; others exactly.
   bool hexAddress = signWith.rfind("0x", 0) == 0;
   auto same = [&](const std::string& stored) {
     return hexAddress ? asciiLower(stored) == asciiLower(signWith) : stored == signWith;
   };
   // A wallet account's address first, then a private key's address, then a private key's id.
-  for (const auto& row :
-       ctx.db().query(kSignWithTargets, {org, signWith, org, signWith, org, signWith})) {
+  for (const auto& row : signWithRead(ctx, signWith)->rows()) {
     const int64_t rank = row.i64("rank");
     if (rank < 3 && !same(row.str("address"))) continue;
     return SignWithTarget{rank == 1,
@@ -133,6 +141,11 @@ std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::str
   return std::nullopt;
 }
 }  // namespace
+
+void readSignWithAhead(RequestContext& ctx, const json::Object& parameters) {
+  const auto signWith = parameters->get("signWith");
+  if (signWith.isString()) signWithRead(ctx, signWith.extract<std::string>());
+}
 
 std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::string& signWith) {
   // The policy facts locate it first; the handler then takes their answer from the request cache.

@@ -60,14 +60,18 @@ struct SignWithTarget {
   std::string addressFormat;
   std::string publicKeyHex;  // canonical form, as stored
   std::string path;          // a wallet account's derivation path
-  // Its key's sealed cells, read with it; a target built elsewhere (a broadcast worker's, from
-  // its stored request) has none, and its key is read from the keyring.
+  // Its key's sealed cells, read with it (kSignWithTargets' sealed_secret column); a target built
+  // elsewhere (a broadcast worker's, from its stored request) has none, and its key is read from
+  // the keyring, as it is when no secret was found (which that read then reports).
   std::optional<signet::SealedSecret> sealed;
 };
 // Looked up once per activity: the answer is kept in ctx.requestCache() for the facts and the
 // handler.
 std::optional<SignWithTarget> locateSignWith(signet::RequestContext& ctx,
                                              const std::string& signWith);
+// The activity's readAhead: the statement locateSignWith will make for the parameters' signWith,
+// sent ahead of the snapshot's first statement.
+void readSignWithAhead(signet::RequestContext& ctx, const signet::json::Object& parameters);
 
 // signWith: a wallet account address, a private key address, or a private key id, in the
 // context's organization. NotFound naming it otherwise.

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -43,6 +45,36 @@ class Row {
   Columns columns_;
 };
 
+// A failure the database reported (a constraint, a lost connection, a full disk). Not a
+// signet::Error: the pipeline treats it as an internal error, logs it and answers without it.
+class DatabaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The rows of a query sent ahead of when they are needed (Db::queryAhead). Valid in
+// the transaction that sent it.
+class RowsAhead {
+ public:
+  explicit RowsAhead(std::vector<Row> rows) : rows_(std::move(rows)) {}
+  explicit RowsAhead(std::function<void()> send) : send_(std::move(send)) {}
+  // The answer; when it has not come yet, what waits is sent now, in one round trip.
+  const std::vector<Row>& rows() {
+    if (!rows_ && send_) send_();
+    if (!rows_)
+      throw DatabaseError("a query sent ahead was dropped, unanswered, with its transaction");
+    return *rows_;
+  }
+  void answer(std::vector<Row> rows) { rows_ = std::move(rows); }
+  // It will not be sent any more (its transaction was rolled back, or a failure before it ended
+  // the pipeline): rows() then says so, instead of sending whatever the connection holds by then.
+  void forget() { send_ = nullptr; }
+
+ private:
+  std::optional<std::vector<Row>> rows_;
+  std::function<void()> send_;
+};
+
 class Db {
  public:
   virtual ~Db() = default;
@@ -52,6 +84,13 @@ class Db {
   // Whether the store is PostgreSQL: for the few statements the portable subset lacks, such
   // as claiming rows that several gateways share (FOR UPDATE SKIP LOCKED).
   virtual bool isPostgres() const { return false; }
+  // A read whose answer is wanted later in the transaction. On PostgreSQL inside a transaction or
+  // a snapshot it waits, as the store's unanswered writes do, and goes with the next statement:
+  // a read that costs no round trip of its own when another statement follows it anyway.
+  // Elsewhere it runs at once. Its failure fails the statement it goes with.
+  virtual std::shared_ptr<RowsAhead> queryAhead(const std::string& sql, const SqlParams& params) {
+    return std::make_shared<RowsAhead>(query(sql, params));
+  }
   std::optional<Row> queryOne(const std::string& sql, const SqlParams& params = {}) {
     auto rows = query(sql, params);
     if (rows.empty()) return std::nullopt;

@@ -475,6 +475,14 @@ using QueryHandler = std::function<json::Object(RequestContext&, const json::Obj
 // again before an approved activity executes, since its cache may have expired while the votes
 // came in.
 using ActivityPreparer = std::function<void(RequestContext&, const json::Object& parameters)>;
+// Runs first on a read-only activity's snapshot on PostgreSQL, before the caller is
+// authenticated and before the parameters are checked, to send the reads its facts and handler
+// will make ahead of them (Db::queryAhead, the answer kept in the request cache they share): they
+// then go with the snapshot's first statement instead of a round trip each. (SQLite has no round
+// trip to save; it is not called there.) It only sends: nothing it
+// reads may be answered or acted on before the decision. Skip what the parameters do not give
+// (a field missing or not a string); a throw is ignored, and the facts and handler read alone.
+using ActivityReadAhead = std::function<void(RequestContext&, const json::Object& parameters)>;
 
 // Where an activity type stands in its rollout. A plugin declares each version's default state
 // (ActivitySpec::rollout); the operator overrides it with `signet rollout set`.
@@ -535,6 +543,8 @@ struct ActivitySpec {
   bool readOnly = false;
   // Network calls before the transaction (ActivityPreparer); empty: none.
   ActivityPreparer prepare = {};
+  // Reads sent ahead on a read-only activity's snapshot (ActivityReadAhead); empty: none.
+  ActivityReadAhead readAhead = {};
   // Request fields that are single-use secrets or bearer credentials (an OTP code, a
   // verification token, an ID token), as paths into the parameters: "otpCode",
   // "rootUsers[].oauthProviders[].oidcToken" ([] walks every element of an array). Never stored

@@ -101,6 +101,7 @@ class PostgresConnection : public SqlConnection {
   // transaction as soon as it reads the command, so no snapshot stays open in the pool.
   void endSnapshot() override {
     if (dropUnsentTransaction()) return;
+    discard(waiting_);  // reads sent ahead that no one read: the ROLLBACK goes alone
     if (PQsendQuery(conn_, "ROLLBACK") != 1) fail("PostgreSQL [ROLLBACK]: " + lastError());
     rollbackUnanswered_ = true;
   }
@@ -122,10 +123,10 @@ class PostgresConnection : public SqlConnection {
     waiting_.push_back({"RELEASE SAVEPOINT " + savepointName(n)});
   }
   void execUnanswered(const std::string& sql, const SqlParams& params) override {
-    if (!wait(sql, params)) exec(sql, params);
+    if (!wait(sql, params, /*read=*/false)) exec(sql, params);
   }
   std::shared_ptr<RowsAhead> queryAhead(const std::string& sql, const SqlParams& params) override {
-    if (!wait(sql, params)) return std::make_shared<RowsAhead>(query(sql, params));
+    if (!wait(sql, params, /*read=*/true)) return std::make_shared<RowsAhead>(query(sql, params));
     auto ahead = std::make_shared<RowsAhead>([this] { sendWaiting(); });
     waiting_.back().ahead = ahead;
     return ahead;
@@ -248,14 +249,14 @@ class PostgresConnection : public SqlConnection {
     std::shared_ptr<RowsAhead> ahead = nullptr;  // a query's, whose rows someone reads later
   };
 
-  // Queues a statement to go with the next one, when it can wait: in a write transaction, and
-  // prepared already. Outside a transaction a statement commits by itself, and its answer says
-  // whether it did. One not prepared yet is run at once: preparing it is a round trip of its own
-  // anyway. In a snapshot the server refuses a write, and that must reach the caller that made
-  // it. Whether it was queued.
-  bool wait(const std::string& sql, const SqlParams& params) {
+  // Queues a statement to go with the next one, when it can wait: in a transaction, and prepared
+  // already. Outside a transaction a statement commits by itself, and its answer says whether it
+  // did. One not prepared yet is run at once: preparing it is a round trip of its own anyway. In
+  // a snapshot only a read waits: the server refuses a write there, and that must reach the
+  // caller that made it. Whether it was queued.
+  bool wait(const std::string& sql, const SqlParams& params, bool read) {
     auto it = names_.find(sql);
-    if (it == names_.end() || snapshot_ ||
+    if (it == names_.end() || (snapshot_ && !read) ||
         (waiting_.empty() && PQtransactionStatus(conn_) != PQTRANS_INTRANS))
       return false;
     Waiting w{sql, it->second, {}, nullptr};

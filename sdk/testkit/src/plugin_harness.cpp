@@ -294,7 +294,11 @@ json::Object PluginHarness::State::runActivity(const std::string& type,
   std::vector<AfterCommitCall> calls;
   try {
     database->transaction([&](Db& db) {
-      RequestCache cache;  // shared by the facts and the handler, as in the gateway
+      RequestCache cache;             // shared by the facts and the handler, as in the gateway
+      if (facts && spec.readAhead) {  // as on the gateway's snapshot, before the caller is known
+        HarnessContext aheadCtx(*this, db, Caller{}, options.organizationId, {}, &cache);
+        spec.readAhead(aheadCtx, parameters);
+      }
       if (facts && spec.facts) {
         HarnessContext factsCtx(*this, db, options.caller, options.organizationId, {}, &cache);
         *facts = spec.facts(factsCtx, parameters);

@@ -424,6 +424,40 @@ TEST_P(GroupCommitTest, AReadSentAheadGoesWithTheNextStatementAndSeesEarlierWrit
   EXPECT_EQ(count("n = 2"), 0);
 }
 
+// In a read-only snapshot a read sent ahead waits too (ActivitySpec::readAhead's reads): the
+// snapshot's BEGIN, the read and the statement after it are one round trip on PostgreSQL, and the
+// read sees the snapshot. A snapshot that ends with a read still waiting sends nothing of it: the
+// read is dropped (an error to read, not an empty answer) and the connection is fit to lend.
+TEST_P(GroupCommitTest, AReadSentAheadInASnapshotGoesWithItsFirstStatement) {
+  const bool postgres = GetParam() == Backend::kPostgres;
+  const std::string read = "SELECT id FROM widgets WHERE n = ? ORDER BY id";
+  auto connection = openConnection(scratch_->config());
+  insert(*connection, "a", 1);
+  connection->query(read, {int64_t{1}});  // both prepared before counting
+  connection->query("SELECT COUNT(*) AS n FROM widgets");
+  size_t before = connection->roundTrips();
+  connection->beginSnapshot();
+  auto ahead = connection->queryAhead(read, {int64_t{1}});
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"), 1);
+  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  ASSERT_EQ(ahead->rows().size(), 1u);
+  EXPECT_EQ(ahead->rows()[0].str("id"), "a");
+  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  connection->endSnapshot();
+
+  connection->beginSnapshot();
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"), 1);
+  auto unread = connection->queryAhead(read, {int64_t{1}});
+  connection->endSnapshot();
+  if (postgres)
+    EXPECT_THROW(unread->rows(), DatabaseError);
+  else
+    EXPECT_EQ(unread->rows().size(), 1u);  // answered at once
+  EXPECT_TRUE(connection->alive());
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets WHERE n = 1")->i64("n"), 1);
+}
+
 // SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up
 // to three batches at once, each in its own transaction.
 TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {

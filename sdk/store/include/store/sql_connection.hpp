@@ -16,13 +16,6 @@
 
 namespace signet {
 
-// A failure the database reported (a constraint, a lost connection, a full disk). Not a
-// signet::Error: the pipeline treats it as an internal error, logs it and answers without it.
-class DatabaseError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // A failure that says nothing about the request, only that the store could not serve it now: it
 // cannot be reached (a server down, a standby not promoted yet), the connection was lost while
 // in use (a failover, a restart, pg_terminate_backend), or the server asks for the transaction
@@ -34,29 +27,6 @@ class DatabaseError : public std::runtime_error {
 class StoreUnavailable : public DatabaseError {
  public:
   using DatabaseError::DatabaseError;
-};
-
-// The rows of a query sent ahead of when they are needed (SqlConnection::queryAhead). Valid in
-// the transaction that sent it.
-class RowsAhead {
- public:
-  explicit RowsAhead(std::vector<Row> rows) : rows_(std::move(rows)) {}
-  explicit RowsAhead(std::function<void()> send) : send_(std::move(send)) {}
-  // The answer; when it has not come yet, what waits is sent now, in one round trip.
-  const std::vector<Row>& rows() {
-    if (!rows_ && send_) send_();
-    if (!rows_)
-      throw DatabaseError("a query sent ahead was dropped, unanswered, with its transaction");
-    return *rows_;
-  }
-  void answer(std::vector<Row> rows) { rows_ = std::move(rows); }
-  // It will not be sent any more (its transaction was rolled back, or a failure before it ended
-  // the pipeline): rows() then says so, instead of sending whatever the connection holds by then.
-  void forget() { send_ = nullptr; }
-
- private:
-  std::optional<std::vector<Row>> rows_;
-  std::function<void()> send_;
 };
 
 class SqlConnection : public Db {
@@ -90,13 +60,6 @@ class SqlConnection : public Db {
   virtual void execUnanswered(const std::string& sql, const SqlParams& params) {
     exec(sql, params);
   }
-  // A read whose answer is wanted later in the transaction. On PostgreSQL inside a transaction it
-  // waits, as execUnanswered's statements do, and goes with the next statement: a read that
-  // costs no round trip of its own when a write follows it anyway. Elsewhere it runs at once.
-  // Its failure fails the statement it goes with.
-  virtual std::shared_ptr<RowsAhead> queryAhead(const std::string& sql, const SqlParams& params) {
-    return std::make_shared<RowsAhead>(query(sql, params));
-  }
   // False once the connection is lost or was left inside a transaction (a rollback that
   // failed); the pool then closes it instead of lending it again.
   virtual bool healthy() const = 0;
@@ -121,14 +84,6 @@ inline void execUnanswered(Db& db, const std::string& sql, const SqlParams& para
     connection->execUnanswered(sql, params);
   else
     db.exec(sql, params);
-}
-
-// queryAhead when `db` is a connection of the store, a query at once otherwise.
-inline std::shared_ptr<RowsAhead> queryAhead(Db& db, const std::string& sql,
-                                             const SqlParams& params) {
-  if (auto* connection = dynamic_cast<SqlConnection*>(&db))
-    return connection->queryAhead(sql, params);
-  return std::make_shared<RowsAhead>(db.query(sql, params));
 }
 
 // Opens (creating when missing) a SQLite file in WAL mode with synchronous=FULL, so a

@@ -58,8 +58,9 @@ class PluginHarness {
   json::Object query(const std::string& path, const json::Object& body);
   // The facts the activity's row gives policies ({} without a facts hook).
   json::Object facts(const std::string& type, const json::Object& parameters);
-  // As the gateway runs an activity that policies govern: its facts, then submit()'s run of the
-  // handler, on one transaction and with one request cache (RequestContext::requestCache).
+  // As the gateway runs an activity that policies govern: its reads ahead (ActivityReadAhead),
+  // its facts, then submit()'s run of the handler, on one transaction and with one request cache
+  // (RequestContext::requestCache).
   struct Decided {
     json::Object facts;
     json::Object result;
