@@ -570,16 +570,23 @@ ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
 
 void ActivityPipeline::sendReadsAhead(Db& db, const Submission& s, RequestCache& cache) {
   // On SQLite a read is a call into the library, with no round trip to save: there the facts and
-  // the handler read when they need to, after the caller is known, and a stranger's request
-  // costs no more than its authentication.
+  // the handler read when they need to, after the caller is known.
   if (!s.spec.readAhead || !db.isPostgres()) return;
-  // Before the caller is known: the plugin only sends reads, whose answers its facts and handler
-  // take from `cache` once the decision is made.
-  HandlerContext ctx(gateway_, db, Caller{}, s.envelope.organizationId, {}, s.spec.type, &cache);
+  // Before the caller is known, so only for a key the directory cache has seen in this
+  // organization: a stranger's request costs no read beyond its authentication, and its timing
+  // says nothing of what the organization holds.
+  const auto& key = s.stamp.apiKey();
+  if (!key || !gateway_.directoryCache().mayHoldApiKey(key->publicKey, s.envelope.organizationId))
+    return;
+  // The plugin only sends reads, whose answers its facts and handler take from `cache` once the
+  // decision is made. A plugin's failure or refusal (an Error; a PluginFailure is logged and
+  // counted by its guard) costs only the early start. The store's (a DatabaseError) may have
+  // ended the snapshot's transaction, and fails the request as any read of it would.
+  const Caller nobody;
+  HandlerContext ctx(gateway_, db, nobody, s.envelope.organizationId, {}, s.spec.type, &cache);
   try {
     s.spec.readAhead(ctx, s.envelope.parameters);
-  } catch (const std::exception&) {
-    // Only an early start: what it did not send, the facts and the handler read themselves.
+  } catch (const Error&) {
   }
 }
 

@@ -28,6 +28,8 @@ void ModuleRegistry::activity(ActivitySpec spec) {
   spec.handler = guard("handler of " + spec.type, std::move(spec.handler));
   if (spec.facts) spec.facts = guard("policy facts of " + spec.type, std::move(spec.facts));
   if (spec.prepare) spec.prepare = guard("preparation of " + spec.type, std::move(spec.prepare));
+  if (spec.readAhead)
+    spec.readAhead = guard("reads ahead of " + spec.type, std::move(spec.readAhead));
   module_.activities.push_back(std::move(spec));
 }
 

@@ -9,6 +9,16 @@ DirectoryCache::Hits DirectoryCache::hits() const {
   return hits_;
 }
 
+bool DirectoryCache::mayHoldApiKey(const std::string& publicKey,
+                                   const std::string& organizationId) const {
+  std::lock_guard lock(mutex_);
+  auto it = keys_.entries.find(publicKey);
+  if (it == keys_.entries.end()) return false;
+  for (const auto& key : it->second)
+    if (key.organizationId == organizationId) return true;
+  return false;
+}
+
 template <class T>
 std::optional<T> DirectoryCache::get(Map<T>& map, const std::string& key, int64_t generation) {
   std::lock_guard lock(mutex_);

@@ -41,6 +41,10 @@ class DirectoryCache {
     uint64_t hits = 0, misses = 0;
   };
   Hits hits() const;
+  // Whether the newest entries hold an API key with this public key in this organization: a
+  // guess, from memory and without the generation, for work worth starting before the caller is
+  // authenticated (ActivitySpec::readAhead), never for deciding anything.
+  bool mayHoldApiKey(const std::string& publicKey, const std::string& organizationId) const;
 
  private:
   friend class DirectoryView;

@@ -143,8 +143,12 @@ std::optional<SignWithTarget> lookUpSignWith(RequestContext& ctx, const std::str
 }  // namespace
 
 void readSignWithAhead(RequestContext& ctx, const json::Object& parameters) {
+  // Unchecked yet: only a string as long as an address or an id can be (the longest, a Spark
+  // address, is about a hundred characters) is worth sending.
+  constexpr size_t kLongestSignWith = 256;
   const auto signWith = parameters->get("signWith");
-  if (signWith.isString()) signWithRead(ctx, signWith.extract<std::string>());
+  if (signWith.isString() && signWith.extract<std::string>().size() <= kLongestSignWith)
+    signWithRead(ctx, signWith.extract<std::string>());
 }
 
 std::optional<SignWithTarget> locateSignWith(RequestContext& ctx, const std::string& signWith) {

@@ -3,6 +3,7 @@
 // Taproot Schnorr), Ed25519 and P-256, signWith by address or id, export guards, and the
 // hooks create_sub_organization, list_suborgs and delete_sub_organization use.
 #include "activity/activity_store.hpp"
+#include "activity/handler_context.hpp"
 #include "keys/key_material.hpp"
 #include "signet/bundles.hpp"
 #include "signet/hd_keys.hpp"
@@ -290,6 +291,44 @@ TEST_P(SigningTest, SignWithIsLookedUpThroughAnIndex) {
     plan += row.str("QUERY PLAN") + "\n";
   EXPECT_NE(plan.find("Index Scan using signet_secrets_pkey"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("Seq Scan on signet_secrets"), std::string::npos) << plan;
+}
+
+// On PostgreSQL a signature's signWith lookup is sent ahead (ActivitySpec::readAhead) and goes
+// with the snapshot's first statement, the directory's generation read: its facts then cost no
+// round trip of their own. The snapshot is played here as the pipeline plays it, on a connection
+// that counts its round trips, with and without the read ahead.
+TEST_P(SigningTest, OnPostgresTheSignWithLookupGoesWithTheSnapshotsFirstRead) {
+  if (GetParam() != Backend::kPostgres) return;  // not called on SQLite: no round trip to save
+  TestGateway gw(GetParam(), {"signing"});
+  const std::string org = gw.root().organizationId;
+  std::string id = createPrivateKey(gw, org,
+                                    json::parseObject(R"({"privateKeys":[{
+      "privateKeyName":"ahead","curve":"CURVE_SECP256K1","privateKeyTags":[],
+      "addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]})",
+                                                      "t"));
+  const ActivitySpec* spec =
+      gw.gateway().catalog().activityOfType("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2");
+  ASSERT_TRUE(spec && spec->readAhead);
+  const json::Object params =
+      signParams(id, "00ff", "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256");
+  auto connection = openConnection(gw.gateway().config().database);
+  auto roundTrips = [&](bool ahead) {
+    const size_t before = connection->roundTrips();
+    connection->beginSnapshot();
+    RequestCache cache;
+    const Caller nobody;
+    HandlerContext ctx(gw.gateway(), *connection, nobody, org, {}, spec->type, &cache);
+    if (ahead) spec->readAhead(ctx, params);
+    connection->queryOne("SELECT value FROM directory_generation WHERE id = 1");
+    auto facts = spec->facts(ctx, params);
+    EXPECT_EQ(facts->getObject("private_key")->getValue<std::string>("id"), id);
+    connection->endSnapshot();
+    EXPECT_TRUE(connection->alive());
+    return connection->roundTrips() - before;
+  };
+  roundTrips(true);  // the statements prepared
+  roundTrips(false);
+  EXPECT_EQ(roundTrips(true) + 1, roundTrips(false));
 }
 
 // A signature is admitted without looking its body up first: its row is inserted unless the

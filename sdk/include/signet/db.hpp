@@ -85,9 +85,10 @@ class Db {
   // as claiming rows that several gateways share (FOR UPDATE SKIP LOCKED).
   virtual bool isPostgres() const { return false; }
   // A read whose answer is wanted later in the transaction. On PostgreSQL inside a transaction or
-  // a snapshot it waits, as the store's unanswered writes do, and goes with the next statement:
-  // a read that costs no round trip of its own when another statement follows it anyway.
-  // Elsewhere it runs at once. Its failure fails the statement it goes with.
+  // a snapshot, once the connection has prepared it (its first use there runs it at once), it
+  // waits, as the store's unanswered writes do, and goes with the next statement: a read that
+  // costs no round trip of its own when another statement follows it anyway. Elsewhere it runs
+  // at once. Its failure fails the statement it goes with.
   virtual std::shared_ptr<RowsAhead> queryAhead(const std::string& sql, const SqlParams& params) {
     return std::make_shared<RowsAhead>(query(sql, params));
   }

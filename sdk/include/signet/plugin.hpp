@@ -479,9 +479,11 @@ using ActivityPreparer = std::function<void(RequestContext&, const json::Object&
 // authenticated and before the parameters are checked, to send the reads its facts and handler
 // will make ahead of them (Db::queryAhead, the answer kept in the request cache they share): they
 // then go with the snapshot's first statement instead of a round trip each. (SQLite has no round
-// trip to save; it is not called there.) It only sends: nothing it
-// reads may be answered or acted on before the decision. Skip what the parameters do not give
-// (a field missing or not a string); a throw is ignored, and the facts and handler read alone.
+// trip to save; it is not called there, nor for a stamp whose key the gateway has not seen in the
+// organization.) It only sends: nothing it reads may be answered or acted on before the decision,
+// and its context's caller is empty. The parameters are unchecked: skip what they do not give (a
+// field missing, not a string, or longer than any real value). A throw of the plugin's costs only
+// the early start; a read the server refuses fails the request, as any read of the snapshot would.
 using ActivityReadAhead = std::function<void(RequestContext&, const json::Object& parameters)>;
 
 // Where an activity type stands in its rollout. A plugin declares each version's default state

@@ -274,6 +274,7 @@ class PostgresConnection : public SqlConnection {
   // next statement): the last waiting one goes as the pipeline's statement.
   void sendWaiting() {
     if (waiting_.empty()) return;
+    if (!collectRollback()) fail("PostgreSQL [ROLLBACK]: " + lastError());
     std::vector<Waiting> last;
     last.push_back(std::move(waiting_.back()));
     waiting_.pop_back();
@@ -363,17 +364,19 @@ class PostgresConnection : public SqlConnection {
          sync.reset(PQgetResult(conn_))) {
     }
     PQexitPipelineMode(conn_);
+    // A plan the server refuses after a schema change is prepared again next time, whichever
+    // statement of the pipeline it was (a read sent ahead, say); inside a transaction, as this
+    // is, the statement cannot simply be retried (see run).
+    for (size_t i = 0; i < answers.size(); ++i)
+      if (PQresultStatus(answers[i].get()) == PGRES_FATAL_ERROR &&
+          sqlState(answers[i].get()) == "0A000")
+        forget(*commands[i]);
     for (size_t i = 0; i + 1 < answers.size(); ++i) {
       Result answer = check(std::move(answers[i]), *commands[i]);
       if (waiting[i].ahead) waiting[i].ahead->answer(rowsOf(answer.get()));
     }
     if (answers.size() < commands.size())
       fail("PostgreSQL [" + *commands[answers.size()] + "]: " + lastError());
-    // A plan the server refuses after a schema change is prepared again next time; inside a
-    // transaction, as this is, the statement cannot simply be retried (see run).
-    if (PQresultStatus(answers.back().get()) == PGRES_FATAL_ERROR &&
-        sqlState(answers.back().get()) == "0A000")
-      forget(sql);
     return check(std::move(answers.back()), sql);
   }
 

@@ -296,7 +296,8 @@ json::Object PluginHarness::State::runActivity(const std::string& type,
     database->transaction([&](Db& db) {
       RequestCache cache;             // shared by the facts and the handler, as in the gateway
       if (facts && spec.readAhead) {  // as on the gateway's snapshot, before the caller is known
-        HarnessContext aheadCtx(*this, db, Caller{}, options.organizationId, {}, &cache);
+        const Caller nobody;
+        HarnessContext aheadCtx(*this, db, nobody, options.organizationId, type, &cache);
         spec.readAhead(aheadCtx, parameters);
       }
       if (facts && spec.facts) {

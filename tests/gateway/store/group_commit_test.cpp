@@ -456,6 +456,58 @@ TEST_P(GroupCommitTest, AReadSentAheadInASnapshotGoesWithItsFirstStatement) {
   EXPECT_TRUE(connection->alive());
   EXPECT_TRUE(connection->healthy());
   EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets WHERE n = 1")->i64("n"), 1);
+
+  // Read first thing after a snapshot whose ROLLBACK's answer is still unread: it is sent.
+  connection->beginSnapshot();
+  connection->queryOne("SELECT COUNT(*) AS n FROM widgets");
+  connection->endSnapshot();
+  connection->beginSnapshot();
+  ASSERT_EQ(connection->queryAhead(read, {int64_t{1}})->rows().size(), 1u);
+  connection->endSnapshot();
+
+  // On PostgreSQL a read the server refuses (a division by zero; SQLite answers NULL) fails the
+  // statement it went with, naming the read; the connection ends the snapshot and serves the
+  // next one.
+  if (!postgres) return;
+  const std::string refused = "SELECT 1 / (n - 1) AS x FROM widgets WHERE n = ?";
+  connection->query(refused, {int64_t{0}});  // prepared
+  connection->beginSnapshot();
+  auto failing = connection->queryAhead(refused, {int64_t{1}});
+  try {
+    connection->queryOne("SELECT COUNT(*) AS n FROM widgets");
+    ADD_FAILURE() << "the refused read went unnoticed";
+  } catch (const DatabaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("1 / (n - 1)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(failing->rows(), DatabaseError);
+  connection->endSnapshot();
+  EXPECT_TRUE(connection->alive());
+  EXPECT_TRUE(connection->healthy());
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"), 1);
+}
+
+// A read sent ahead whose plan the server refuses after a schema change (another gateway
+// enabling a plugin) is prepared again for the next transaction, as a statement run alone is:
+// the refusal fails that one snapshot, not every later use of the connection.
+TEST_P(GroupCommitTest, AReadSentAheadWhosePlanIsRefusedIsPreparedAgain) {
+  if (GetParam() != Backend::kPostgres) return;  // SQLite prepares again by itself
+  const std::string read = "SELECT * FROM widgets WHERE n = ?";
+  auto connection = openConnection(scratch_->config());
+  insert(*connection, "a", 1);
+  connection->query(read, {int64_t{1}});
+  connection->query("SELECT COUNT(*) AS n FROM widgets");
+  openConnection(scratch_->config())->exec("ALTER TABLE widgets ADD COLUMN note TEXT");
+  connection->beginSnapshot();
+  auto stale = connection->queryAhead(read, {int64_t{1}});
+  EXPECT_THROW(connection->queryOne("SELECT COUNT(*) AS n FROM widgets"), DatabaseError);
+  connection->endSnapshot();
+  ASSERT_TRUE(connection->alive());
+  connection->beginSnapshot();
+  auto again = connection->queryAhead(read, {int64_t{1}});
+  EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"), 1);
+  ASSERT_EQ(again->rows().size(), 1u);
+  EXPECT_TRUE(again->rows()[0].isNull("note"));
+  connection->endSnapshot();
 }
 
 // SQLite has one writer: batches never overlap. PostgreSQL with database.writeLanes = 3 runs up

@@ -85,6 +85,21 @@ TEST_P(DirectoryCacheTest, RepeatedRequestsAreAnsweredFromTheCache) {
   EXPECT_EQ(after.misses, before.misses);
 }
 
+// What the pipeline asks before it sends a read-only activity's reads ahead of the caller's
+// authentication (ActivitySpec::readAhead): whether a request has shown this key in this
+// organization. A key no request showed, or the same key in another organization, is not.
+TEST_P(DirectoryCacheTest, AKeyIsGuessedKnownOnlyInTheOrganizationARequestShowedItIn) {
+  TestGateway gw(GetParam());
+  const std::string& org = gw.root().organizationId;
+  const std::string& publicKey = gw.rootStamper()->publicKeyHex();
+  auto& cache = gw.gateway().directoryCache();
+  EXPECT_FALSE(cache.mayHoldApiKey(publicKey, org));
+  gw.rootClient().query("whoami", orgBody(org));
+  EXPECT_TRUE(cache.mayHoldApiKey(publicKey, org));
+  EXPECT_FALSE(cache.mayHoldApiKey(publicKey, crypto::uuidV4()));
+  EXPECT_FALSE(cache.mayHoldApiKey(newKey().publicKey, org));
+}
+
 // The status of a new signature by `address`, requested on `url`.
 std::string signStatus(const std::string& url, const std::shared_ptr<ApiKeyStamper>& stamper,
                        const std::string& organizationId, const std::string& address) {
