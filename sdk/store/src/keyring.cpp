@@ -164,7 +164,8 @@ Bytes sealUnder(const crypto::SecretBytes& masterKey, const std::string& id,
 }
 
 crypto::SecretBytes DbKeyring::open(const std::string& id, const std::string& kind) {
-  auto row = db_.queryOne("SELECT " + SealedSecret::column("?"), {id});
+  static const std::string kRead = "SELECT " + SealedSecret::column("?");  // built once
+  auto row = db_.queryOne(kRead, {id});
   auto sealed = row ? SealedSecret::fromRow(*row) : std::nullopt;
   if (!sealed) throw notFound("no secret " + id + " in the keyring");
   return open(id, kind, *sealed);
