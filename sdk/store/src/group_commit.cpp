@@ -10,6 +10,8 @@ namespace signet {
 namespace {
 // A write that opened a transaction of its own from inside a batch would wait for itself.
 thread_local bool insideBatch = false;
+// The steps of the write that runs now on this thread (GroupCommit::afterWrites).
+thread_local std::vector<std::function<void(Db&)>>* writeSteps = nullptr;
 
 struct BatchFlag {
   BatchFlag() { insideBatch = true; }
@@ -147,6 +149,24 @@ void GroupCommit::lead(std::unique_lock<std::mutex>& lock) {
   lock.lock();
 }
 
+void GroupCommit::afterWrites(std::function<void(Db&)> step) {
+  if (!writeSteps) throw internalError("a step after the batch's writes asked for outside a write");
+  writeSteps->push_back(std::move(step));
+}
+
+void GroupCommit::runWrite(Job& job, Db& db) {
+  struct Steps {
+    explicit Steps(Job& job) { writeSteps = &job.afterWrites; }
+    ~Steps() { writeSteps = nullptr; }
+  } steps(job);
+  try {
+    (*job.write)(db);
+  } catch (...) {
+    job.afterWrites.clear();  // undone with the write
+    throw;
+  }
+}
+
 std::shared_ptr<GroupCommit::Job> GroupCommit::nextLeader() const {
   return !queue_.empty() && leaders_ < lanes_ ? queue_.front() : nullptr;
 }
@@ -158,7 +178,7 @@ void GroupCommit::runBatch(Batch& batch) {
   db.begin();
   if (batch.size() == 1) {
     try {
-      (*batch.front()->write)(db);
+      runWrite(*batch.front(), db);
     } catch (...) {
       batch.front()->error = std::current_exception();
       db.rollback();
@@ -169,25 +189,34 @@ void GroupCommit::runBatch(Batch& batch) {
     for (const auto& j : batch) {
       db.savepoint(++n);
       try {
-        (*j->write)(db);
+        runWrite(*j, db);
         db.releaseSavepoint(n);
       } catch (...) {
         j->error = std::current_exception();
+        j->afterWrites.clear();
         try {
           db.rollbackToSavepoint(n);
           db.releaseSavepoint(n);
-        } catch (...) {
-          // The failure took the whole transaction with it (a full disk, a lost connection):
-          // the writes that had succeeded are gone too and fail with the cause.
-          endFailedBatch(db);
+        } catch (const StoreUnavailable&) {
+          endFailedBatch(db);  // the store went away: that is what every write failed with
           throw;
+        } catch (...) {
+          // The failure took the whole transaction with it (a full disk, a deadlock, an earlier
+          // write's statement sent without waiting and refused, which this write's statement
+          // reported): the savepoint is gone, the writes that had succeeded are gone too, and
+          // they fail with the cause, not with the savepoint's absence.
+          endFailedBatch(db);
+          std::rethrow_exception(j->error);
         }
       }
     }
   }
   try {
     // A lone write that failed returned above; in a larger batch some write may have failed,
-    // its savepoint gone, and the step sees only what is to be committed.
+    // its savepoint gone (and its steps with it), and the steps see only what is to be
+    // committed.
+    for (const auto& j : batch)
+      for (const auto& step : j->afterWrites) step(db);
     if (beforeCommit_) beforeCommit_(db);
     const auto start = std::chrono::steady_clock::now();
     db.commit();

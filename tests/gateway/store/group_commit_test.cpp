@@ -9,6 +9,7 @@
 #include "config/config.hpp"
 #include "signet/metrics.hpp"
 #include "store/database.hpp"
+#include "store/sql_connection.hpp"
 #include "support/metric_sample.hpp"
 #include "support/test_gateway.hpp"
 
@@ -538,6 +539,129 @@ TEST_P(GroupCommitTest, BatchesOverlapOnlyInTheLanesPostgreSqlIsGiven) {
   else
     EXPECT_GT(most.load(), 1);
   EXPECT_LE(most.load(), 3);
+}
+
+// Posts `writes` while another write holds the only lane (the store's default is one), so that
+// they all run in one batch once it lets go; what each ended with ("" when committed).
+std::vector<std::string> postAsOneBatch(Database& database,
+                                        const std::vector<std::function<void(Db&)>>& writes) {
+  std::atomic<bool> holding{false}, release{false};
+  std::thread holder([&] {
+    database.transaction([&](Db&) {
+      holding = true;
+      for (int i = 0; i < 500 && !release; ++i)  // bounded: 5 s at most
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    });
+  });
+  for (int i = 0; i < 500 && !holding; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  // Shared with the completions, which may outlive a wait that gave up.
+  struct Ends {
+    std::mutex mutex;
+    std::vector<std::string> outcomes;
+    size_t ended = 0;
+  };
+  auto ends = std::make_shared<Ends>();
+  ends->outcomes.resize(writes.size());
+  for (size_t i = 0; i < writes.size(); ++i)
+    database.transactionThen(writes[i], [ends, i](std::exception_ptr failure) {
+      std::string outcome;
+      try {
+        if (failure) std::rethrow_exception(failure);
+      } catch (const std::exception& e) {
+        outcome = e.what();
+      }
+      std::lock_guard lock(ends->mutex);
+      ends->outcomes[i] = outcome;
+      ++ends->ended;
+    });
+  release = true;
+  holder.join();
+  auto ended = [&] {
+    std::lock_guard lock(ends->mutex);
+    return ends->ended;
+  };
+  for (int i = 0; i < 500 && ended() < writes.size(); ++i)  // bounded: 5 s at most
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(ended(), writes.size());
+  std::lock_guard lock(ends->mutex);
+  return ends->outcomes;
+}
+
+// A write's steps (Database::afterWrites) run once every write of its batch was sent, in the
+// writes' order, and read what the writes sent ahead: on PostgreSQL the batch's inserts and
+// savepoints are all answered in one round trip, the first step's. A write that fails drops its
+// steps with its savepoint. A step that throws fails the whole batch, and nothing of it is
+// stored, since its write's savepoint is gone by then. Outside a write a step is refused.
+TEST_P(GroupCommitTest, StepsAfterTheWritesReadWhatTheBatchSentAheadAndAFailingStepFailsIt) {
+  const bool postgres = GetParam() == Backend::kPostgres;
+  EXPECT_THROW(Database::afterWrites([](Db&) {}), Error);
+  const std::string sql = "INSERT INTO widgets (id, n) VALUES (?, ?) RETURNING n";
+  db_->transaction([&](Db& db) { db.query(sql, {std::string("warm"), int64_t{0}}); });
+  std::mutex mutex;
+  std::vector<std::string> events;
+  auto note = [&](const std::string& event) {
+    std::lock_guard lock(mutex);
+    events.push_back(event);
+  };
+  size_t tripsBefore = 0, tripsAfter = 0;
+  auto write = [&](int i, bool fails, bool stepFails) {
+    return [&, i, fails, stepFails](Db& db) {
+      auto& connection = static_cast<SqlConnection&>(db);
+      if (i == 0) tripsBefore = connection.roundTrips();
+      note("write " + std::to_string(i));
+      auto sent = db.queryAhead(sql, {"sent" + std::to_string(i), int64_t{i}});
+      Database::afterWrites([&, i, sent, stepFails](Db& db) {
+        note("step " + std::to_string(i) + " read " + std::to_string(sent->rows().at(0).i64("n")));
+        tripsAfter = static_cast<SqlConnection&>(db).roundTrips();
+        if (stepFails) throw std::runtime_error("step " + std::to_string(i) + " fails");
+      });
+      if (fails) throw std::runtime_error("write " + std::to_string(i) + " fails");
+    };
+  };
+
+  auto outcomes = postAsOneBatch(*db_, {write(0, false, false), write(1, false, false),
+                                        write(2, false, false), write(3, false, false)});
+  EXPECT_EQ(outcomes, std::vector<std::string>(4));
+  EXPECT_EQ(events,
+            (std::vector<std::string>{"write 0", "write 1", "write 2", "write 3", "step 0 read 0",
+                                      "step 1 read 1", "step 2 read 2", "step 3 read 3"}));
+  if (postgres) EXPECT_EQ(tripsAfter - tripsBefore, 1u);
+  EXPECT_EQ(count("id LIKE 'sent%'"), 4);
+
+  events.clear();
+  outcomes =
+      postAsOneBatch(*db_, {write(4, false, false), write(5, true, false), write(6, false, false)});
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"", "write 5 fails", ""}));
+  EXPECT_EQ(events, (std::vector<std::string>{"write 4", "write 5", "write 6", "step 4 read 4",
+                                              "step 6 read 6"}));
+  EXPECT_EQ(count("id IN ('sent4', 'sent5', 'sent6')"), 2);
+
+  outcomes = postAsOneBatch(*db_, {write(7, false, false), write(8, false, true)});
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"step 8 fails", "step 8 fails"}));
+  EXPECT_EQ(count("id IN ('sent7', 'sent8')"), 0);
+  // The lane is fit for the next batch.
+  db_->transaction([&](Db& db) { insert(db, "after", 9); });
+  EXPECT_EQ(count("id = 'after'"), 1);
+
+  // An insert sent ahead that the store refuses (a key already stored) is reported on
+  // PostgreSQL by the next write's statement, whose savepoint the pipeline then never made:
+  // both writes fail with the refusal, not with that savepoint's absence. SQLite runs the
+  // insert at once, and only its own write fails.
+  outcomes = postAsOneBatch(*db_, {[&](Db& db) {
+                                     db.queryAhead(sql, {std::string("sent0"), int64_t{0}});
+                                   },
+                                   [&](Db& db) { insert(db, "reporter", 10); }});
+  EXPECT_NE(outcomes[0], "");
+  EXPECT_EQ(outcomes[0].find("savepoint"), std::string::npos) << outcomes[0];
+  if (postgres) {
+    EXPECT_NE(outcomes[0].find("duplicate key"), std::string::npos) << outcomes[0];
+    EXPECT_EQ(outcomes[1], outcomes[0]);
+    EXPECT_EQ(count("id = 'reporter'"), 0);
+  } else {
+    EXPECT_EQ(outcomes[1], "");
+    EXPECT_EQ(count("id = 'reporter'"), 1);
+  }
 }
 
 // The SQLite files this process holds open that SQLite made for itself: temporary files

@@ -41,6 +41,11 @@ class Database {
   // The same, without waiting: `then` is called once the transaction committed (with null) or
   // failed (with why), on whichever thread ends its batch (GroupCommit::post).
   void transactionThen(std::function<void(Db&)> fn, std::function<void(std::exception_ptr)> then);
+  // From inside fn: `step` runs once every write of fn's batch was sent, before the COMMIT, to
+  // read what fn sent without waiting (GroupCommit::afterWrites says what it may do).
+  static void afterWrites(std::function<void(Db&)> step) {
+    GroupCommit::afterWrites(std::move(step));
+  }
   // Runs fn on a pooled connection outside any explicit transaction (reads). When the store
   // fails under it for a passing reason (StoreUnavailable: a connection lost in a failover, a
   // restarted server), fn runs once more on a live connection, so fn must only read.

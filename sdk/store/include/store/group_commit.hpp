@@ -63,6 +63,17 @@ class GroupCommit {
   // the next batch finds the session as it is. Set once, before the first write.
   void setAfterRollback(std::function<void(Db&)> step) { afterRollback_ = std::move(step); }
 
+  // Called by a write, from inside its batch: `step` runs once every write of the batch has
+  // been sent, after the last write's savepoint and before the before-commit step, in the order
+  // the writes asked. It is for reading the answers the write sent ahead without waiting for
+  // (Db::queryAhead): on PostgreSQL the batch's writes then share one round trip instead of
+  // taking one each. A write that fails drops its steps with its savepoint. A step that throws
+  // fails the whole batch, as the before-commit step does, since its write's savepoint is gone
+  // by then: so a step writes only rows that nothing but the store's own trouble can refuse
+  // (fresh keys, no conflict), and says anything else it finds through its write's own state.
+  // Throws outside a batch.
+  static void afterWrites(std::function<void(Db&)> step);
+
   struct Stats {
     uint64_t batches = 0, writes = 0;
   };
@@ -81,8 +92,9 @@ class GroupCommit {
     std::function<void(std::exception_ptr)> then;  // post(): no thread waits, this is called
     std::exception_ptr error;
     bool done = false;
-    bool taken = false;                            // in a batch that runs now
-    std::chrono::steady_clock::time_point queued;  // when the write joined the queue
+    bool taken = false;                                 // in a batch that runs now
+    std::chrono::steady_clock::time_point queued;       // when the write joined the queue
+    std::vector<std::function<void(Db&)>> afterWrites;  // its steps (afterWrites)
     std::condition_variable wake;
   };
   // Leads one batch, with the mutex held on entry and exit.
@@ -96,6 +108,8 @@ class GroupCommit {
   std::shared_ptr<Job> nextLeader() const;
   using Batch = std::deque<std::shared_ptr<Job>>;
   void runBatch(Batch& batch);
+  // Runs `job`'s write; what it throws is its caller's to handle.
+  static void runWrite(Job& job, Db& db);
 
   ConnectionPool& pool_;
   mutable std::mutex mutex_;
