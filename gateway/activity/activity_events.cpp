@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "activity/handler_context.hpp"
+#include "store/sql_connection.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet {
@@ -92,8 +93,11 @@ void recordActivityEvent(Gateway& gateway, Db& db, const ActivityRecord& record,
   std::string eventId = crypto::uuidV7(now);
   int64_t position = nextPosition();
   gateway.countActivityEventsWritten(interested.size());
+  // Fresh keys that nothing but the store's own trouble can refuse: on PostgreSQL the rows go
+  // with whatever is sent next (docs/durability.md).
   for (const std::string* module : interested)
-    db.exec(
+    execUnanswered(
+        db,
         "INSERT INTO activity_events (module, event_id, position, activity_id, organization_id, "
         "parent_organization_id, activity_type, status, activity, created_at_ms, attempts, "
         "next_attempt_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",

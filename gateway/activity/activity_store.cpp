@@ -181,29 +181,54 @@ std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
 }
 
 namespace {
-size_t insertRow(Db& db, const ActivityRecord& a, const char* onConflict) {
-  auto votes = vote_users::storedVotes(a.votes);
-  size_t written =
-      db.exec(std::string("INSERT INTO activities (") + kColumns + kDecisionColumns +
-                  ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
-              {a.id, a.organizationId, a.type, a.status, a.fingerprint, json::stringify(a.intent),
-               a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr), votes.text,
-               a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr), a.createdAtMs,
-               a.updatedAtMs, a.generateAppProofs ? 1 : 0,
-               a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr),
-               evaluationsText(a), presentationsText(a)});
-  if (written > 0) vote_users::writeUsers(db, a.organizationId, votes);
-  return written;
+std::string insertSql(const std::string& tail) {
+  return std::string("INSERT INTO activities (") + kColumns + kDecisionColumns +
+         ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + tail;
 }
+
+SqlParams insertParams(const ActivityRecord& a, const vote_users::StoredVotes& votes) {
+  return {a.id,
+          a.organizationId,
+          a.type,
+          a.status,
+          a.fingerprint,
+          json::stringify(a.intent),
+          a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
+          votes.text,
+          a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr),
+          a.createdAtMs,
+          a.updatedAtMs,
+          a.generateAppProofs ? 1 : 0,
+          a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr),
+          evaluationsText(a),
+          presentationsText(a)};
+}
+
+// SQLite (3.24 on) and PostgreSQL spell the upsert alike; the unique index on fingerprints
+// decides, so no read comes before the write.
+const std::string kUnlessStored = " ON CONFLICT (fingerprint) DO NOTHING";
 }  // namespace
 
 void insert(Db& db, const ActivityRecord& a) {
-  insertRow(db, a, "");
+  auto votes = vote_users::storedVotes(a.votes);
+  db.exec(insertSql({}), insertParams(a, votes));
+  vote_users::writeUsers(db, a.organizationId, a.id, votes);
 }
 
 bool insertUnlessStored(Db& db, const ActivityRecord& a) {
-  // SQLite (3.24 on) and PostgreSQL spell the upsert alike.
-  return insertRow(db, a, " ON CONFLICT (fingerprint) DO NOTHING") == 1;
+  auto votes = vote_users::storedVotes(a.votes);
+  if (db.exec(insertSql(kUnlessStored), insertParams(a, votes)) == 0) return false;
+  vote_users::writeUsers(db, a.organizationId, a.id, votes);
+  return true;
+}
+
+std::shared_ptr<RowsAhead> sendUnlessStored(Db& db, const ActivityRecord& a) {
+  // Its text is built once: it is a signature's every write.
+  static const std::string sql = insertSql(kUnlessStored + " RETURNING 1");
+  auto votes = vote_users::storedVotes(a.votes);
+  auto inserted = db.queryAhead(sql, insertParams(a, votes));
+  vote_users::writeUsers(db, a.organizationId, a.id, votes);  // only once the row is there
+  return inserted;
 }
 
 void update(Db& db, const ActivityRecord& a) {
@@ -223,7 +248,7 @@ void update(Db& db, const ActivityRecord& a) {
   }
   params.push_back(a.id);
   if (db.exec(sql + " WHERE id = ?", params) > 0)
-    vote_users::writeUsers(db, a.organizationId, votes);
+    vote_users::writeUsers(db, a.organizationId, a.id, votes);
 }
 
 namespace {

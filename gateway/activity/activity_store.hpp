@@ -78,6 +78,11 @@ void insert(Db& db, const ActivityRecord& record);
 // committed first): then it writes nothing and returns false. The unique index on fingerprints
 // decides, so no read comes before the write.
 bool insertUnlessStored(Db& db, const ActivityRecord& record);
+// The same, sent without waiting for its answer (Db::queryAhead): on PostgreSQL it goes with
+// whatever the connection sends next. The answer holds one row when the activity was inserted,
+// none when its fingerprint was stored already. Only for a row nothing needs to follow until
+// that answer is read (GroupCommit::afterWrites).
+std::shared_ptr<RowsAhead> sendUnlessStored(Db& db, const ActivityRecord& record);
 // The stored status of an activity ("" when there is none).
 std::string storedStatus(Db& db, const std::string& id);
 // Writes status, result, votes, failure and updated_at of an existing activity.

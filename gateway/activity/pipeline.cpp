@@ -471,8 +471,13 @@ std::optional<ActivityRecord> ActivityPipeline::storedActivity(const std::string
 
 bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record,
                                RowWrite row, const Decision& decision,
-                               const std::optional<std::string>& parent) {
+                               const std::optional<std::string>& parent,
+                               const std::function<void(Db&)>& lost) {
   const bool isNew = row != RowWrite::kUpdate;
+  // MFA statuses are stored only with a stored row: with any to store, the row waits.
+  if (row == RowWrite::kSendUnlessStored && decision.mfaStatuses &&
+      decision.mfaStatuses->size() > 0)
+    row = RowWrite::kInsertUnlessStored;
   bool redacted = activities::redactSecrets(spec, record);
   // The status it had, for the event outbox (read only when a module subscribes).
   std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
@@ -480,7 +485,7 @@ bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
                            : activities::storedStatus(db, record.id);
   // The decision is stored in the activity's own row, with the vote it decided.
   activities::recordEvaluation(record, lastVoteId(record), decision.evaluations, gateway_.nowMs());
-  if (!writeRow(db, spec, record, row, before, parent)) return false;
+  if (!writeRow(db, spec, record, row, before, parent, lost)) return false;
   if (redacted && !isNew) activities::storeIntent(db, record);
   // A new activity has no statuses to replace: without any to store, nothing to write.
   if (decision.mfaStatuses && (!isNew || decision.mfaStatuses->size() > 0))
@@ -490,7 +495,8 @@ bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
 
 bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
                                 RowWrite row, const std::string& before,
-                                const std::optional<std::string>& parent) {
+                                const std::optional<std::string>& parent,
+                                const std::function<void(Db&)>& lost) {
   // Bearer credentials are never stored in clear: in the result they are redacted and sealed
   // (secret_results.hpp), and so are secret parameters while the activity may still run
   // (secret_parameters.hpp). The record in hand keeps them for the answer.
@@ -506,7 +512,18 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
   const ActivityRecord& stored = redacted ? *redacted : record;
   // Asked before the row's write, so that on PostgreSQL the question goes with it.
   EventInterest interest = askEventInterest(gateway_, db, stored, before, parent);
-  if (row == RowWrite::kInsertUnlessStored) {
+  if (row == RowWrite::kSendUnlessStored && !keyring && lost) {
+    // Nothing but the event needs the row's answer, so both wait for the batch's other writes:
+    // on PostgreSQL the batch's rows then go in one round trip, not one each. Without secrets,
+    // `stored` is the caller's record, which outlives the batch's writes.
+    auto inserted = activities::sendUnlessStored(db, stored);
+    Database::afterWrites([this, inserted, &stored, interest, lost](Db& db) {
+      if (inserted->rows().empty()) return lost(db);
+      recordActivityEvent(gateway_, db, stored, interest);
+    });
+    return true;
+  }
+  if (row != RowWrite::kUpdate) {
     if (!activities::insertUnlessStored(db, stored)) return false;
   } else {
     activities::update(db, stored);
@@ -542,6 +559,10 @@ struct ActivityPipeline::ReadOnlyRun {
   std::optional<std::string> parent;
   bool decided = false;  // `decision` was made (a plugin's failing facts make none)
   bool raced = false;    // an identical request stored its activity first: record is that one
+  std::optional<Error> lostWinner;  // raced, and that activity is gone since: the answer
+  void answerable() const {
+    if (lostWinner) throw *lostWinner;
+  }
 };
 
 ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
@@ -554,6 +575,7 @@ ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
   if (run->record.status == kStatusPending) {
     // Calls to make once it is committed: they go out from this thread, after the commit.
     gateway_.database().transaction(write);
+    run->answerable();
     // The winner's calls are the winner's to make; this request's were never committed.
     if (!run->raced) {
       if (run->decided) countOutcome(run->decision);
@@ -563,6 +585,7 @@ ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
   }
   return Deferred{std::move(write),
                   [run, caller = s.caller, headers = std::move(s.responseHeaders)] {
+                    run->answerable();
                     if (run->decided && !run->raced) countOutcome(run->decision);
                     return respond(caller, headers, run->record);
                   }};
@@ -654,15 +677,28 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
 }
 
 void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run) {
-  ActivityRecord& record = run.record;
-  // The activity's row first: should a concurrent identical request have stored this
-  // fingerprint since the snapshot, nothing of this one is written and the winner answers.
-  if (!persist(db, spec, record, RowWrite::kInsertUnlessStored, run.decision, run.parent)) {
-    record = activities::findByFingerprint(db, record.fingerprint).value();
+  // Should a concurrent identical request have stored this fingerprint since the snapshot,
+  // nothing of this one is written and the winner answers. Found once the batch's writes are
+  // sent, this must not throw: that would fail the whole batch.
+  auto lost = [&run](Db& db) {
     run.raced = true;
+    if (auto winner = activities::findByFingerprint(db, run.record.fingerprint))
+      run.record = std::move(*winner);
+    else
+      run.lostWinner = Error(Code::kUnavailable,
+                             "an identical request stored this body, and its "
+                             "activity was deleted since; retry");
+  };
+  // What the handler asked to keep on failure goes only with the activity's row, so that row
+  // waits for its answer then.
+  const bool keepsOnFailure = run.failure && !run.failureWrites.empty();
+  if (!persist(db, spec, run.record,
+               keepsOnFailure ? RowWrite::kInsertUnlessStored : RowWrite::kSendUnlessStored,
+               run.decision, run.parent, lost)) {
+    lost(db);
     return;
   }
-  if (run.failure)
+  if (keepsOnFailure)
     for (const auto& write : run.failureWrites) write(db);
 }
 

@@ -156,17 +156,25 @@ class ActivityPipeline {
   // How persist writes the activity's own row.
   enum class RowWrite {
     kInsertUnlessStored,  // a new activity; nothing at all when the fingerprint is stored
+    // The same, without waiting for the row's answer where nothing else needs it: its event is
+    // written, or `lost` called (the fingerprint was stored), once the batch's writes are sent
+    // (Database::afterWrites). Where the row's secrets are sealed it waits, as the first does.
+    kSendUnlessStored,
     kUpdate,
   };
   // Writes the record, its policy evaluation and MFA statuses; false when `row` is
-  // kInsertUnlessStored and an activity with the record's fingerprint is already stored.
-  // `parent`: the organization's parent, when read already (recordActivityEvent).
+  // kInsertUnlessStored (or kSendUnlessStored, waiting) and an activity with the record's
+  // fingerprint is already stored. `parent`: the organization's parent, when read already
+  // (recordActivityEvent). `lost`: kSendUnlessStored's, which must outlive the batch's writes,
+  // as `record` must.
   bool persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, RowWrite row,
-               const Decision& decision, const std::optional<std::string>& parent = std::nullopt);
+               const Decision& decision, const std::optional<std::string>& parent = std::nullopt,
+               const std::function<void(Db&)>& lost = {});
   // The activity's row as stored (with its secret results redacted and sealed) and its event;
-  // false when `row` is kInsertUnlessStored and the fingerprint is already stored.
+  // false as persist says.
   bool writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record, RowWrite row,
-                const std::string& before, const std::optional<std::string>& parent = std::nullopt);
+                const std::string& before, const std::optional<std::string>& parent = std::nullopt,
+                const std::function<void(Db&)>& lost = {});
 
   Gateway& gateway_;
   Authorizer& authorizer_;

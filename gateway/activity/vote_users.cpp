@@ -47,7 +47,8 @@ StoredVotes storedVotes(const json::Array& votes) {
   return out;
 }
 
-void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& votes) {
+void writeUsers(Db& db, const std::string& organizationId, const std::string& activityId,
+                const StoredVotes& votes) {
   // Only a copy the store does not hold yet is written, and the statement neither conflicts
   // nor waits: on PostgreSQL the table has no unique key, so two batches writing the same new
   // copy at once store it twice (harmless, attach takes either) instead of one waiting on the
@@ -57,8 +58,8 @@ void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& vo
     execUnanswered(db,
                    "INSERT INTO vote_users (organization_id, digest, user_json) SELECT ?, ?, ? "
                    "WHERE NOT EXISTS (SELECT 1 FROM vote_users WHERE organization_id = ? AND "
-                   "digest = ?)",
-                   {organizationId, digest, text, organizationId, digest});
+                   "digest = ?) AND EXISTS (SELECT 1 FROM activities WHERE id = ?)",
+                   {organizationId, digest, text, organizationId, digest, activityId});
 }
 
 std::vector<std::string> digestsIn(const std::string& storedVotesText) {

@@ -25,10 +25,13 @@ struct StoredVotes {
 };
 StoredVotes storedVotes(const json::Array& votes);
 
-// Writes the users that `organizationId` (the activity's) does not hold yet: once the row that
-// names them is written, so that a row not written (an identical request's stored first, an
-// activity whose organization was deleted) leaves no copy behind.
-void writeUsers(Db& db, const std::string& organizationId, const StoredVotes& votes);
+// Writes the users that `organizationId` (the activity's) does not hold yet, once the row of
+// activity `activityId` that names them is written: a row not written (an identical request's
+// stored first, an activity whose organization was deleted) leaves no copy behind. The
+// statement itself checks that the row is there, so it may follow a write whose answer was not
+// waited for (activities::sendUnlessStored).
+void writeUsers(Db& db, const std::string& organizationId, const std::string& activityId,
+                const StoredVotes& votes);
 
 // The digests of the users that a stored `votes` column names, in its order.
 std::vector<std::string> digestsIn(const std::string& storedVotesText);

@@ -93,22 +93,34 @@ TEST_P(VoteUsersTest, ARowNotWrittenLeavesNoCopy) {
   const std::string org = gw.root().organizationId;
   auto submitted = submitMemo(gw.rootClient(), org, "kept");
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 1);
-  gw.write([&](Db& db) {
+  // The stored activity under a new id, its voter changed, so that writing its votes would need
+  // a new copy.
+  auto votedAs = [&](Db& db, const std::string& userName) {
     auto record =
         activities::findByFingerprint(db, submitted->getValue<std::string>("fingerprint"));
-    ASSERT_TRUE(record);
-    // The voter changed, so that writing the votes would need a new copy.
+    EXPECT_TRUE(record);
     json::Object user = json::object();
     user->set("userId", gw.root().userId);
-    user->set("userName", "never stored");
+    user->set("userName", userName);
     record->votes->getObject(0)->set("user", user);
-    ActivityRecord again = *record;
-    again.id = crypto::uuidV7(again.createdAtMs);
-    EXPECT_FALSE(activities::insertUnlessStored(db, again));
-    again.id = crypto::uuidV7(again.createdAtMs);
-    activities::update(db, again);
+    record->id = crypto::uuidV7(record->createdAtMs);
+    return *record;
+  };
+  gw.write([&](Db& db) {
+    EXPECT_FALSE(activities::insertUnlessStored(db, votedAs(db, "never stored")));
+    // Sent without waiting for its answer, the copy follows before anyone knows whether the
+    // row went in: the statement itself finds it did not.
+    EXPECT_TRUE(activities::sendUnlessStored(db, votedAs(db, "never stored"))->rows().empty());
+    activities::update(db, votedAs(db, "never stored"));
   });
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 1);
+  // A row that does go in brings its new copy, and the answer says it went in.
+  gw.write([&](Db& db) {
+    ActivityRecord fresh = votedAs(db, "stored with its row");
+    fresh.fingerprint = "sha256:" + std::string(64, 'e');
+    EXPECT_EQ(activities::sendUnlessStored(db, fresh)->rows().size(), 1u);
+  });
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 2);
 }
 
 // On PostgreSQL two batches writing the same new copy at once may both store it (the table has
