@@ -95,48 +95,68 @@ void writerSetup(Db& db) {
 
 namespace {
 
-// Locks the log's head and returns it, once the session is known to note changes: none when
-// nothing is noted. On PostgreSQL one statement does both: a round trip fewer a batch.
-std::optional<Row> lockHead(Db& db) {
+// The log's head, locked, and the notes taken under the lock: none when nothing is noted.
+struct Taken {
+  std::optional<Row> head;
+  std::vector<Row> notes;
+};
+
+// Locks the log's head and takes the notes, once the session is known to note changes. On
+// PostgreSQL this is one round trip: the check, the lock and the notes' DELETE go in one
+// pipeline, which the server runs in order, so the notes are taken once the lock is held.
+Taken lockHeadAndTakeNotes(Db& db) {
+  static const std::string kTake = "DELETE FROM activity_log_pending RETURNING seq, activity_id";
   auto present = [](std::optional<Row> head) {
     if (!head || head->isNull("size"))
       throw internalError("the activity log's head row is missing");
     return head;
   };
   if (!db.isPostgres()) {
-    if (!db.queryOne("SELECT seq FROM activity_log_pending LIMIT 1")) return std::nullopt;
-    return present(db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1"));
+    if (!db.queryOne("SELECT seq FROM activity_log_pending LIMIT 1")) return {};
+    auto head = present(db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1"));
+    return {std::move(head), db.query(kTake)};
   }
   // The head row is the log's lock: another gateway's batch waits here until this one commits,
   // and then reads the head this one wrote. It is taken only when something is noted, so that
-  // batches without activities do not wait for each other.
-  auto state = db.queryOne(
+  // batches without activities do not wait for each other (but for notes another batch took
+  // under the lock, which the DELETE waits for).
+  auto state = db.queryAhead(
       "SELECT current_setting('signet.activity_log', true) AS noting, noted.pending, head.size, "
       "head.frontier FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM activity_log_pending) THEN 1 "
       "ELSE 0 END AS pending) AS noted LEFT JOIN LATERAL (SELECT size, frontier FROM "
-      "activity_log_head WHERE id = 1 AND noted.pending = 1 FOR UPDATE) AS head ON true");
+      "activity_log_head WHERE id = 1 AND noted.pending = 1 FOR UPDATE) AS head ON true",
+      {});
+  // Taken under the lock: notes every session sees (a migration's, of a whole store) may have
+  // been appended by another gateway while this one waited for it.
+  std::vector<Row> notes = db.query(kTake);
+  const Row& row = state->rows().at(0);
   // A session that lost its setting (a pooler in between, DISCARD ALL) would write activities
   // without noting them: this batch fails, loudly. Setting it here would be rolled back with the
   // batch; the group commit sets the session up again once the batch is rolled back
   // (Database::setWriteHooks), and the next batch notes again.
-  if (!state->optStr("noting") || *state->optStr("noting") != "on")
+  if (!row.optStr("noting") || *row.optStr("noting") != "on")
     throw Error(Code::kUnavailable,
                 "the store's session stopped noting activity changes for the activity log; it "
                 "is set to note them again: retry");
-  if (state->i64("pending") == 0) return std::nullopt;
-  return present(state);
+  if (row.i64("pending") == 0) {
+    // Notes committed between the check and the DELETE (a migration's, run beside this
+    // gateway) were taken without the lock: appended now, they could go out of order. The
+    // batch fails and is rolled back, the notes with it; as after a deadlock, its callers are
+    // answered 503 and retry, and a starting gateway tries again.
+    if (!notes.empty())
+      throw StoreUnavailable(
+          "activity changes were noted while this batch checked the activity log; retry");
+    return {};
+  }
+  return {present(row), std::move(notes)};
 }
 
 }  // namespace
 
 void appendPending(Db& db, int64_t nowMs) {
-  auto headRow = lockHead(db);
-  if (!headRow) return;
+  auto [headRow, pending] = lockHeadAndTakeNotes(db);
+  if (!headRow || pending.empty()) return;
   merkle::Frontier frontier = frontierOf(*headRow);
-  // Taken under the lock: notes every session sees (a migration's, of a whole store) may have
-  // been appended by another gateway while this one waited for it.
-  auto pending = db.query("DELETE FROM activity_log_pending RETURNING seq, activity_id");
-  if (pending.empty()) return;
   std::sort(pending.begin(), pending.end(),
             [](const Row& a, const Row& b) { return a.i64("seq") < b.i64("seq"); });
   // An activity changed twice in one transaction is one leaf: its state at the commit.
