@@ -644,6 +644,24 @@ TEST_P(GroupCommitTest, StepsAfterTheWritesReadWhatTheBatchSentAheadAndAFailingS
   db_->transaction([&](Db& db) { insert(db, "after", 9); });
   EXPECT_EQ(count("id = 'after'"), 1);
 
+  // A lone write, which has no savepoint, runs its steps the same way, and a failing one fails
+  // it, nothing of it stored.
+  std::vector<std::string> lone;
+  db_->transaction([&](Db& db) {
+    auto sent = db.queryAhead(sql, {std::string("lone"), int64_t{11}});
+    Database::afterWrites(
+        [&, sent](Db&) { lone.push_back("read " + std::to_string(sent->rows().at(0).i64("n"))); });
+    lone.push_back("written");
+  });
+  EXPECT_EQ(lone, (std::vector<std::string>{"written", "read 11"}));
+  EXPECT_EQ(count("id = 'lone'"), 1);
+  EXPECT_THROW(db_->transaction([&](Db& db) {
+    insert(db, "lone failing", 12);
+    Database::afterWrites([](Db&) { throw std::runtime_error("the lone step fails"); });
+  }),
+               std::runtime_error);
+  EXPECT_EQ(count("id = 'lone failing'"), 0);
+
   // An insert sent ahead that the store refuses (a key already stored) is reported on
   // PostgreSQL by the next write's statement, whose savepoint the pipeline then never made:
   // both writes fail with the refusal, not with that savepoint's absence. SQLite runs the
