@@ -159,12 +159,7 @@ void GroupCommit::runWrite(Job& job, Db& db) {
     explicit Steps(Job& job) { writeSteps = &job.afterWrites; }
     ~Steps() { writeSteps = nullptr; }
   } steps(job);
-  try {
-    (*job.write)(db);
-  } catch (...) {
-    job.afterWrites.clear();  // undone with the write
-    throw;
-  }
+  (*job.write)(db);
 }
 
 std::shared_ptr<GroupCommit::Job> GroupCommit::nextLeader() const {
@@ -193,7 +188,7 @@ void GroupCommit::runBatch(Batch& batch) {
         db.releaseSavepoint(n);
       } catch (...) {
         j->error = std::current_exception();
-        j->afterWrites.clear();
+        j->afterWrites.clear();  // undone with the write's savepoint
         try {
           db.rollbackToSavepoint(n);
           db.releaseSavepoint(n);

@@ -108,7 +108,8 @@ class GroupCommit {
   std::shared_ptr<Job> nextLeader() const;
   using Batch = std::deque<std::shared_ptr<Job>>;
   void runBatch(Batch& batch);
-  // Runs `job`'s write; what it throws is its caller's to handle.
+  // Runs `job`'s write, whose afterWrites calls gather its steps in the job; what it throws
+  // is its caller's to handle, dropping its steps among it.
   static void runWrite(Job& job, Db& db);
 
   ConnectionPool& pool_;
