@@ -4,7 +4,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <stdexcept>
 
 #include "signet/crypto.hpp"
@@ -77,6 +76,30 @@ std::string leafOf(const Row& a) {
   return out;
 }
 
+// Line for line what leafOf and tombstoneOf write. A string literal may hold a newline in SQL,
+// on both stores.
+std::string leafSql(bool postgres, const std::string& row) {
+  auto column = [&](const char* name) { return row + "." + name; };
+  auto digest = [&](const char* name) {
+    const std::string c = column(name);
+    const std::string hex =
+        postgres ? "encode(sha256(convert_to(" + c + ", 'UTF8')), 'hex')" : "sha256_hex(" + c + ")";
+    return "(CASE WHEN " + c + " IS NULL THEN '-' ELSE 'sha256:' || " + hex + " END)";
+  };
+  auto number = [&](const char* name) { return "CAST(" + column(name) + " AS TEXT)"; };
+  return "('signet activity v1\nid ' || " + column("id") + " || '\norganization ' || " +
+         column("organization_id") + " || '\ntype ' || " + column("type") + " || '\nstatus ' || " +
+         column("status") + " || '\nfingerprint ' || " + column("fingerprint") +
+         " || '\nintent ' || " + digest("intent") + " || '\nresult ' || " + digest("result") +
+         " || '\nvotes ' || " + digest("votes") + " || '\nfailure ' || " + digest("failure") +
+         " || '\ncreated ' || " + number("created_at_ms") + " || '\nupdated ' || " +
+         number("updated_at_ms") + " || '\n')";
+}
+
+std::string tombstoneSql(const std::string& row) {
+  return "('signet activity v1\nid ' || " + row + ".id || '\nstatus DELETED\n')";
+}
+
 void writerSetup(Db& db) {
   if (db.isPostgres()) {
     db.exec("SET signet.activity_log = 'on'");
@@ -84,13 +107,13 @@ void writerSetup(Db& db) {
   }
   const std::string note =
       " ON main.activities BEGIN INSERT INTO activity_log_pending "
-      "(activity_id) VALUES (";
-  db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_insert AFTER INSERT" + note +
-          "NEW.id); END");
+      "(activity_id, leaf, previous_idx) VALUES (";
+  const std::string changed = "NEW.id, " + leafSql(false, "NEW") + ", NEW.log_index); END";
+  db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_insert AFTER INSERT" + note + changed);
   db.exec(std::string("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_update AFTER UPDATE OF ") +
-          kLeafColumns + note + "NEW.id); END");
-  db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_delete AFTER DELETE" + note +
-          "OLD.id); END");
+          kLeafColumns + note + changed);
+  db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_delete AFTER DELETE" + note + "OLD.id, " +
+          tombstoneSql("OLD") + ", NULL); END");
 }
 
 namespace {
@@ -105,7 +128,8 @@ struct Taken {
 // PostgreSQL this is one round trip: the check, the lock and the notes' DELETE go in one
 // pipeline, which the server runs in order, so the notes are taken once the lock is held.
 Taken lockHeadAndTakeNotes(Db& db) {
-  static const std::string kTake = "DELETE FROM activity_log_pending RETURNING seq, activity_id";
+  static const std::string kTake =
+      "DELETE FROM activity_log_pending RETURNING seq, activity_id, leaf, previous_idx";
   auto present = [](std::optional<Row> head) {
     if (!head || head->isNull("size"))
       throw internalError("the activity log's head row is missing");
@@ -151,6 +175,35 @@ Taken lockHeadAndTakeNotes(Db& db) {
   return {present(row), std::move(notes)};
 }
 
+// Activities read, and leaves appended, a slice at a time: a slice's statement has fewer than
+// 999 parameters (SQLite's limit), and a migration's notes may name a whole store's activities.
+// A batch of requests is one slice.
+constexpr size_t kSlice = 100;
+
+// What an activity's last note in the batch says: its leaf, and its last leaf before.
+struct Noted {
+  std::optional<std::string> leaf;  // none when the note came without (a migration's)
+  std::optional<int64_t> previous;
+};
+
+// The leaves of the activities `ids` whose notes came without one, read from the store as it is
+// now, which the append sees as the commit will (a tombstone for an activity deleted since).
+void readLeaves(Db& db, std::map<std::string, Noted>& noted, const SqlParams& ids) {
+  SqlParams missing;
+  for (const auto& id : ids)
+    if (!noted.at(std::get<std::string>(id)).leaf) missing.push_back(id);
+  if (missing.empty()) return;
+  for (const auto& row : db.query(std::string("SELECT ") + kLeafColumns +
+                                      ", log_index FROM activities WHERE id IN (" +
+                                      placeholders(missing.size()) + ")",
+                                  missing))
+    noted[row.str("id")] = {leafOf(row), row.optI64("log_index")};
+  for (const auto& id : missing) {
+    Noted& n = noted.at(std::get<std::string>(id));
+    if (!n.leaf) n = {tombstoneOf(std::get<std::string>(id)), std::nullopt};
+  }
+}
+
 }  // namespace
 
 void appendPending(Db& db, int64_t nowMs) {
@@ -159,28 +212,20 @@ void appendPending(Db& db, int64_t nowMs) {
   merkle::Frontier frontier = frontierOf(*headRow);
   std::sort(pending.begin(), pending.end(),
             [](const Row& a, const Row& b) { return a.i64("seq") < b.i64("seq"); });
-  // An activity changed twice in one transaction is one leaf: its state at the commit.
+  // An activity changed twice in one transaction is one leaf, in the place of its first change:
+  // its state at the commit, which its last note holds.
   std::vector<std::string> order;
-  std::set<std::string> seen;
-  for (const auto& p : pending)
-    if (seen.insert(p.str("activity_id")).second) order.push_back(p.str("activity_id"));
+  std::map<std::string, Noted> noted;
+  for (const auto& p : pending) {
+    auto [at, first] = noted.try_emplace(p.str("activity_id"));
+    if (first) order.push_back(at->first);
+    at->second = {p.optStr("leaf"), p.optI64("previous_idx")};
+  }
 
-  // In slices, so that a statement's parameters stay under SQLite's limit (999) when a
-  // migration appends a whole store's activities at once; a batch of requests is one slice.
-  constexpr size_t kSlice = 100;
   for (size_t from = 0; from < order.size(); from += kSlice) {
     SqlParams ids(order.begin() + from, order.begin() + std::min(order.size(), from + kSlice));
-    struct Current {
-      std::string leaf;
-      std::optional<int64_t> previous;  // the activity's last leaf so far
-    };
-    std::map<std::string, Current> current;
-    for (const auto& row :
-         db.query(std::string("SELECT ") + kLeafColumns +
-                      ", log_index FROM activities WHERE id IN (" + placeholders(ids.size()) + ")",
-                  ids))
-      current[row.str("id")] = {leafOf(row), row.optI64("log_index")};
-    std::string leafSql =
+    readLeaves(db, noted, ids);
+    std::string leavesSql =
         "INSERT INTO activity_log_leaves (idx, activity_id, previous_idx, leaf, appended_at_ms) "
         "VALUES ";
     SqlParams leafParams;
@@ -190,20 +235,22 @@ void appendPending(Db& db, int64_t nowMs) {
     std::vector<std::pair<merkle::Node, merkle::Hash>> nodes;
     for (const auto& id : ids) {
       const std::string& activityId = std::get<std::string>(id);
-      auto found = current.find(activityId);
+      // Taken out as it is used: a migration's notes may name a whole store's activities.
+      const Noted n = std::move(noted.at(activityId));
+      noted.erase(activityId);
       // A deleted activity (its organization deleted) leaves a tombstone: its absence is logged.
-      std::string leaf = found == current.end() ? tombstoneOf(activityId) : found->second.leaf;
+      const bool deleted = *n.leaf == tombstoneOf(activityId);
       SqlValue previous = nullptr;
-      if (found != current.end() && found->second.previous) previous = *found->second.previous;
+      if (n.previous && !deleted) previous = *n.previous;
       const auto index = static_cast<int64_t>(frontier.size());
-      leafSql += leafParams.empty() ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)";
-      leafParams.insert(leafParams.end(), {index, activityId, previous, leaf, nowMs});
-      if (found != current.end()) {
+      leavesSql += leafParams.empty() ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)";
+      leafParams.insert(leafParams.end(), {index, activityId, previous, *n.leaf, nowMs});
+      if (!deleted) {
         pointSql += " WHEN ? THEN CAST(? AS BIGINT)";
         pointParams.insert(pointParams.end(), {activityId, index});
         pointIds.push_back(activityId);
       }
-      merkle::Hash hash = merkle::leafHash(leaf);
+      merkle::Hash hash = merkle::leafHash(*n.leaf);
       nodes.push_back({{0, frontier.size()}, hash});
       frontier.append(hash, nodes);
     }
@@ -211,7 +258,7 @@ void appendPending(Db& db, int64_t nowMs) {
     // (a lock another gateway's batch holds ending in a deadlock, a lost connection) fails the
     // whole batch however it is reported: on PostgreSQL they go with the COMMIT instead of a
     // round trip each (execUnanswered).
-    execUnanswered(db, leafSql, leafParams);
+    execUnanswered(db, leavesSql, leafParams);
     if (!pointIds.empty()) {
       pointParams.insert(pointParams.end(), pointIds.begin(), pointIds.end());
       execUnanswered(db, pointSql + " END WHERE id IN (" + placeholders(pointIds.size()) + ")",

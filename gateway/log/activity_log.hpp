@@ -3,9 +3,10 @@
 // docs/activity-log.md.
 //
 // How a change becomes a leaf: triggers on `activities` note every inserted or updated row in
-// activity_log_pending, inside the writer's own savepoint, so a write that rolls back takes its
-// note with it and no write path can forget one. Before each COMMIT the store calls
-// appendPending, which turns this transaction's notes into leaves. On PostgreSQL the head row is
+// activity_log_pending, with its leaf made by the store from the row as written (leafSql),
+// inside the writer's own savepoint, so a write that rolls back takes its note with it and no
+// write path can forget one. Before each COMMIT the store calls appendPending, which turns this
+// transaction's notes into leaves. On PostgreSQL the head row is
 // locked for that, so that the batches of several gateways on one store append one after the
 // other: one total order for the store.
 //
@@ -31,6 +32,14 @@ extern const char* const kLeafColumns;
 std::string leafOf(const Row& activity);
 // The leaf of a deleted activity (its organization was deleted): its id and status DELETED.
 std::string tombstoneOf(const std::string& activityId);
+// The same two texts as SQL expressions, for the store to make: `row` is a row of `activities`
+// ("NEW" or "OLD" in a trigger, an alias in a query), and `postgres` picks the store's SHA-256
+// (on SQLite, the sha256_hex the store defines on each connection). The triggers note each
+// change with its leaf, so that the append need not read the activity back; leafOf stays what
+// `signet log verify` recomputes, and ActivityLogTest.TheStoreMakesTheLeavesLeafOfMakes pins
+// that they agree.
+std::string leafSql(bool postgres, const std::string& row);
+std::string tombstoneSql(const std::string& row);
 // The activity a leaf's text names (its hashed `id` line); empty when it names none.
 std::string idOf(const std::string& leaf);
 

@@ -105,6 +105,29 @@ Migration activityLog(int version) {
            "created_at_ms, id"}};
 }
 
+// The activity log's notes carry each change's leaf, made by the store from the row as the
+// change wrote it, and the activity's last leaf before it (activity_log::leafSql): the append
+// takes them with the notes instead of reading every noted activity back, a round trip of each
+// batch on PostgreSQL. Notes made without them (by this or an earlier migration, by a gateway
+// still on the earlier release during a rolling upgrade) are read back as before. The leaf's
+// text is version 1 of its format, fixed: another format would be another migration. SQLite's
+// triggers are the gateway's own (writerSetup), made on each of its connections.
+Migration activityLogNotesCarryLeaves(int version) {
+  return {version,
+          "the activity log's notes carry the leaf the store makes of each change",
+          {"ALTER TABLE activity_log_pending ADD COLUMN leaf TEXT",
+           "ALTER TABLE activity_log_pending ADD COLUMN previous_idx BIGINT",
+           "postgresql: CREATE OR REPLACE FUNCTION signet_activity_changed() RETURNS trigger "
+           "LANGUAGE plpgsql AS $$ BEGIN IF current_setting('signet.activity_log', true) = 'on' "
+           "THEN IF TG_OP = 'DELETE' THEN INSERT INTO activity_log_pending (activity_id, leaf) "
+           "VALUES (OLD.id, " +
+               activity_log::tombstoneSql("OLD") +
+               "); ELSE INSERT INTO activity_log_pending (activity_id, leaf, previous_idx) VALUES "
+               "(NEW.id, " +
+               activity_log::leafSql(true, "NEW") +
+               ", NEW.log_index); END IF; END IF; RETURN NULL; END $$"}};
+}
+
 // IP allowlists (tenancy/ip_allowlists.hpp): an organization's own (public_key '') and its keys'.
 // Read by every request an API key stamps, through the directory cache, so the table bumps its
 // generation.
@@ -396,6 +419,7 @@ std::vector<Migration> coreMigrations() {
         "CREATE INDEX users_name ON users (name)",
         "CREATE INDEX organizations_name ON organizations (name)",
         "CREATE INDEX authenticators_public_key ON authenticators (public_key)"}},
+      activityLogNotesCarryLeaves(26),
   };
 }
 

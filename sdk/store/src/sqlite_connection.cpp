@@ -4,6 +4,8 @@
 #include <cctype>
 #include <unordered_map>
 
+#include "signet/crypto.hpp"
+#include "signet/encoding.hpp"
 #include "store/sql_connection.hpp"
 #include "store/sqlite_checkpointer.hpp"
 
@@ -27,6 +29,19 @@ void withoutMemoryStatistics() {
   (void)configured;  // SQLITE_MISUSE if something initialized SQLite before: only slower
 }
 
+// sha256_hex(X): the lowercase hex SHA-256 of X's bytes (a text's UTF-8), NULL for NULL. What
+// PostgreSQL writes as encode(sha256(convert_to(X, 'UTF8')), 'hex'), so that a statement or a
+// trigger can hash on either store: the activity log's triggers make each leaf with it
+// (gateway/log/activity_log.hpp).
+void sha256Hex(sqlite3_context* context, int, sqlite3_value** values) {
+  if (sqlite3_value_type(values[0]) == SQLITE_NULL) return sqlite3_result_null(context);
+  const auto* bytes = static_cast<const uint8_t*>(sqlite3_value_blob(values[0]));
+  crypto::Digest digest =
+      crypto::sha256(bytes, static_cast<size_t>(sqlite3_value_bytes(values[0])));
+  std::string hex = toHex(digest.data(), digest.size());
+  sqlite3_result_text(context, hex.data(), static_cast<int>(hex.size()), SQLITE_TRANSIENT);
+}
+
 class SqliteConnection : public SqlConnection {
  public:
   SqliteConnection(const std::string& path, SqliteCheckpointer* checkpointer) {
@@ -39,6 +54,13 @@ class SqliteConnection : public SqlConnection {
     }
     // Another connection (or the CLI) holding the write lock is waited for, not failed on.
     sqlite3_busy_timeout(db_, 5000);
+    if (sqlite3_create_function_v2(db_, "sha256_hex", 1,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr,
+                                   sha256Hex, nullptr, nullptr, nullptr) != SQLITE_OK) {
+      std::string why = sqlite3_errmsg(db_);
+      sqlite3_close(db_);
+      throw DatabaseError("cannot define sha256_hex on " + path + ": " + why);
+    }
     exec("PRAGMA journal_mode=WAL", {});  // readers run beside the writer; persists in the file
     exec("PRAGMA synchronous=FULL", {});  // a COMMIT returns once the WAL is synced
     // Each request of a group commit runs in a savepoint, whose sub-journal (the pages as they

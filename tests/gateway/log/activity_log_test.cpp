@@ -502,7 +502,8 @@ TEST_P(ActivityLogTest, AStoreFromBeforeTheLogIsAppendedWhenTheGatewayStarts) {
   const std::string org = gw.root().organizationId;
   for (int i = 0; i < 5; ++i) memo(root, org, "old " + std::to_string(i));
   {
-    // The store as version 0.10 left it: no log, migration 21 not applied.
+    // The store as version 0.10 left it: no log, migrations 21 and 26 (its notes' leaves) not
+    // applied.
     auto db = openConnection(gw.gateway().config().database);
     for (const char* table :
          {"activity_log_pending", "activity_log_leaves", "activity_log_nodes", "activity_log_head",
@@ -513,7 +514,7 @@ TEST_P(ActivityLogTest, AStoreFromBeforeTheLogIsAppendedWhenTheGatewayStarts) {
       db->exec("DROP FUNCTION signet_activity_changed()");
     }
     db->exec("ALTER TABLE activities DROP COLUMN log_index");
-    db->exec("DELETE FROM signet_migrations WHERE module = 'core' AND version = 21");
+    db->exec("DELETE FROM signet_migrations WHERE module = 'core' AND version IN (21, 26)");
     db->exec("DELETE FROM gateway_settings WHERE name IN ('log_public_key', 'log_origin')");
   }
   gw.restart();
@@ -645,6 +646,66 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
 }
 
+// The triggers note each change with the leaf the store makes of the row (leafSql), which the
+// append takes as it is: it must be, byte for byte, what leafOf makes of the same row, which is
+// what `signet log verify` recomputes. Rows with absent fields, text beyond ASCII, large numbers,
+// an update and a deletion, on both stores (SQLite's SHA-256 is the store's sha256_hex).
+TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
+  TestGateway gw(GetParam());
+  const std::string org = gw.root().organizationId;
+  auto saved = log_checkpoint::open(
+      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
+      identityOf(gw));
+  const std::string bare = crypto::uuidV4(), full = crypto::uuidV4(), doomed = crypto::uuidV4();
+  std::vector<Row> notes;
+  std::map<std::string, std::string> expected;
+  gw.write([&](Db& db) {
+    const std::string insert =
+        "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, result, "
+        "votes, failure, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    db.exec(insert, {bare, org, "ACTIVITY_TYPE_X", "ACTIVITY_STATUS_PENDING", "sha256:" + bare,
+                     "{}", nullptr, "[]", nullptr, int64_t{0}, int64_t{1}});
+    db.exec(insert,
+            {full, org, "ACTIVITY_TYPE_Y", "ACTIVITY_STATUS_FAILED", "sha256:" + full,
+             "{\"text\":\"h\u00e9llo \u2603 \U0001F600\"}", "{\"r\":1}", "[{\"v\":\"\u00fc\"}]",
+             "{\"message\":\"no\"}", int64_t{9007199254740993}, int64_t{1764000000123}});
+    db.exec(insert, {doomed, org, "ACTIVITY_TYPE_Z", "ACTIVITY_STATUS_COMPLETED",
+                     "sha256:" + doomed, "{}", "{}", "[]", nullptr, int64_t{5}, int64_t{6}});
+    db.exec(
+        "UPDATE activities SET status = 'ACTIVITY_STATUS_COMPLETED', result = ?, "
+        "updated_at_ms = ? WHERE id = ?",
+        {"{\"signature\":\"00\"}", int64_t{2}, bare});
+    db.exec("DELETE FROM activities WHERE id = ?", {doomed});
+    notes = db.query("SELECT activity_id, leaf FROM activity_log_pending ORDER BY seq");
+    for (const auto& row : db.query(std::string("SELECT ") + activity_log::kLeafColumns +
+                                        " FROM activities WHERE id IN (?, ?)",
+                                    {bare, full}))
+      expected[row.str("id")] = activity_log::leafOf(row);
+  });
+  ASSERT_EQ(notes.size(), 5u);  // three inserts, an update, a deletion
+  EXPECT_EQ(notes[3].str("activity_id"), bare);
+  EXPECT_EQ(notes[3].str("leaf"), expected.at(bare));
+  EXPECT_EQ(notes[1].str("activity_id"), full);
+  EXPECT_EQ(notes[1].str("leaf"), expected.at(full));
+  EXPECT_EQ(notes[4].str("leaf"), activity_log::tombstoneOf(doomed));
+  EXPECT_NE(lineOf(notes[0].str("leaf"), "status"), lineOf(notes[3].str("leaf"), "status"));
+  EXPECT_EQ(lineOf(expected.at(bare), "failure"), "-");
+  EXPECT_EQ(lineOf(expected.at(full), "created"), "9007199254740993");
+  // The append took them as they were: one leaf each, in the order of their first change.
+  gw.gateway().database().read([&](Db& db) {
+    auto leaves = db.query(
+        "SELECT activity_id, leaf FROM activity_log_leaves WHERE activity_id IN (?, ?, ?) ORDER "
+        "BY idx",
+        {bare, full, doomed});
+    ASSERT_EQ(leaves.size(), 3u);
+    EXPECT_EQ(leaves[0].str("leaf"), expected.at(bare));
+    EXPECT_EQ(leaves[1].str("leaf"), expected.at(full));
+    EXPECT_EQ(leaves[2].str("leaf"), activity_log::tombstoneOf(doomed));
+  });
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
 // Noted activities are read a slice of 100 at a time (SQLite's parameter limit, and memory, when a
 // migration notes a whole store). Notes past a slice, some naming an activity noted before,
 // append each activity once, at its first note, with its state now; the others are tombstones.
@@ -694,19 +755,24 @@ TEST_P(ActivityLogTest, NotesPastASliceAppendEachActivityOnceAtItsFirstNote) {
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
 }
 
-// On PostgreSQL a batch's append is two round trips (the head locked with the session's noting
-// checked and the notes taken under the lock, in one pipeline; the noted activities read) and
-// its writes go with the COMMIT.
-TEST(ActivityLogPostgresTest, ABatchsAppendIsTwoRoundTripsAndItsWritesGoWithTheCommit) {
+// On PostgreSQL a batch's append is one round trip (the head locked with the session's noting
+// checked, and the notes, with their leaves, taken under the lock, in one pipeline), and its
+// writes go with the COMMIT. A note made without its leaf (a migration's) costs one more, the
+// activity's read.
+TEST(ActivityLogPostgresTest, ABatchsAppendIsOneRoundTripAndItsWritesGoWithTheCommit) {
   SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres);
   const std::string org = gw.root().organizationId;
   const std::string id = memo(gw.rootClient(), org, "noted again");
   auto db = openConnection(gw.gateway().config().database);
   activity_log::writerSetup(*db);
-  auto append = [&] {
+  int64_t updated = 0;
+  auto append = [&](bool byMigration) {
     db->begin();
-    db->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {id});
+    if (byMigration)
+      db->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {id});
+    else  // noted by the trigger
+      db->exec("UPDATE activities SET updated_at_ms = ? WHERE id = ?", {++updated, id});
     const size_t before = db->roundTrips();
     activity_log::appendPending(*db, 1);
     db->commit();
@@ -715,10 +781,11 @@ TEST(ActivityLogPostgresTest, ABatchsAppendIsTwoRoundTripsAndItsWritesGoWithTheC
   // Prepares the statements: a leaf adds as many subtree hashes as its index has trailing ones,
   // and each count is a statement of its own. After 64 leaves, the next (at an index under 127)
   // adds no more than one of them did.
-  for (int i = 0; i < 64; ++i) append();
+  for (int i = 0; i < 64; ++i) append(i % 2 == 0);
   ASSERT_LT(gw.count("SELECT size FROM activity_log_head"), 127);
-  EXPECT_EQ(append(), 3u);
-  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {id}), 66);
+  EXPECT_EQ(append(false), 2u);
+  EXPECT_EQ(append(true), 3u);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {id}), 67);
   // Nothing noted: one round trip, and the head is not locked.
   db->begin();
   size_t before = db->roundTrips();
