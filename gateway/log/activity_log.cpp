@@ -77,7 +77,9 @@ std::string leafOf(const Row& a) {
 }
 
 // Line for line what leafOf and tombstoneOf write. A string literal may hold a newline in SQL,
-// on both stores.
+// on both stores. Core migration 26 wrote this text into PostgreSQL's trigger function: a store
+// upgraded since keeps it, so a change here is a new leaf format and needs a migration of its
+// own (and leafOf's change, which ActivityLogTest.TheStoreMakesTheLeavesLeafOfMakes asks for).
 std::string leafSql(bool postgres, const std::string& row) {
   auto column = [&](const char* name) { return row + "." + name; };
   auto digest = [&](const char* name) {
@@ -86,7 +88,13 @@ std::string leafSql(bool postgres, const std::string& row) {
         postgres ? "encode(sha256(convert_to(" + c + ", 'UTF8')), 'hex')" : "sha256_hex(" + c + ")";
     return "(CASE WHEN " + c + " IS NULL THEN '-' ELSE 'sha256:' || " + hex + " END)";
   };
-  auto number = [&](const char* name) { return "CAST(" + column(name) + " AS TEXT)"; };
+  // A BIGINT column of SQLite may hold anything raw SQL put there; leafOf reads an integer. Any
+  // other value makes no leaf, and the append reads the row back through leafOf instead.
+  auto number = [&](const char* name) {
+    const std::string c = column(name);
+    return postgres ? "CAST(" + c + " AS TEXT)"
+                    : "(CASE WHEN typeof(" + c + ") = 'integer' THEN CAST(" + c + " AS TEXT) END)";
+  };
   return "('signet activity v1\nid ' || " + column("id") + " || '\norganization ' || " +
          column("organization_id") + " || '\ntype ' || " + column("type") + " || '\nstatus ' || " +
          column("status") + " || '\nfingerprint ' || " + column("fingerprint") +

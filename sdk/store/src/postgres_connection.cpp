@@ -82,6 +82,14 @@ class PostgresConnection : public SqlConnection {
       PQfinish(conn_);
       throw StoreUnavailable("cannot connect to PostgreSQL: " + trimmed(why));
     }
+    // Text crosses as UTF-8 whatever the database's encoding (libpq would take the database's):
+    // the gateway's text is JSON, and what the server hashes as UTF-8 (the activity log's
+    // triggers, convert_to(…, 'UTF8')) must be the bytes the gateway reads.
+    if (PQsetClientEncoding(conn_, "UTF8") != 0) {
+      std::string why = PQerrorMessage(conn_);
+      PQfinish(conn_);
+      throw StoreUnavailable("cannot set PostgreSQL's client encoding to UTF8: " + trimmed(why));
+    }
   }
   ~PostgresConnection() override { PQfinish(conn_); }
 

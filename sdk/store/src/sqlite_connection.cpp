@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "signet/crypto.hpp"
-#include "signet/encoding.hpp"
 #include "store/sql_connection.hpp"
 #include "store/sqlite_checkpointer.hpp"
 
@@ -29,17 +28,21 @@ void withoutMemoryStatistics() {
   (void)configured;  // SQLITE_MISUSE if something initialized SQLite before: only slower
 }
 
-// sha256_hex(X): the lowercase hex SHA-256 of X's bytes (a text's UTF-8), NULL for NULL. What
-// PostgreSQL writes as encode(sha256(convert_to(X, 'UTF8')), 'hex'), so that a statement or a
-// trigger can hash on either store: the activity log's triggers make each leaf with it
-// (gateway/log/activity_log.hpp).
+// sha256_hex(X): the lowercase hex SHA-256 of X as UTF-8 text (as a row's text is read), NULL
+// for NULL. What PostgreSQL writes as encode(sha256(convert_to(X, 'UTF8')), 'hex'), so that a
+// statement or a trigger can hash on either store: the activity log's triggers make each leaf
+// with it (gateway/log/activity_log.hpp).
 void sha256Hex(sqlite3_context* context, int, sqlite3_value** values) {
   if (sqlite3_value_type(values[0]) == SQLITE_NULL) return sqlite3_result_null(context);
-  const auto* bytes = static_cast<const uint8_t*>(sqlite3_value_blob(values[0]));
-  crypto::Digest digest =
-      crypto::sha256(bytes, static_cast<size_t>(sqlite3_value_bytes(values[0])));
-  std::string hex = toHex(digest.data(), digest.size());
-  sqlite3_result_text(context, hex.data(), static_cast<int>(hex.size()), SQLITE_TRANSIENT);
+  // Text, then its size: the order SQLite's documentation asks for.
+  const auto* text = sqlite3_value_text(values[0]);
+  const auto size = static_cast<size_t>(sqlite3_value_bytes(values[0]));
+  try {  // nothing may unwind through SQLite's C frames
+    std::string hex = crypto::toHex(crypto::sha256(text, size));
+    sqlite3_result_text(context, hex.data(), static_cast<int>(hex.size()), SQLITE_TRANSIENT);
+  } catch (const std::exception& e) {
+    sqlite3_result_error(context, e.what(), -1);
+  }
 }
 
 class SqliteConnection : public SqlConnection {

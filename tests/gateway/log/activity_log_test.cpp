@@ -648,27 +648,45 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
 
 // The triggers note each change with the leaf the store makes of the row (leafSql), which the
 // append takes as it is: it must be, byte for byte, what leafOf makes of the same row, which is
-// what `signet log verify` recomputes. Rows with absent fields, text beyond ASCII, large numbers,
-// an update and a deletion, on both stores (SQLite's SHA-256 is the store's sha256_hex).
+// what `signet log verify` recomputes. Rows with absent and empty fields, text beyond ASCII,
+// large and negative numbers, an update and a deletion, on both stores (SQLite's SHA-256 is the
+// store's sha256_hex). A note without a leaf (a migration's) after one with a leaf has the row
+// read back, and one before it does not matter; on SQLite a BIGINT column holding a REAL makes no
+// leaf in the trigger, so that row is read back too.
 TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
   TestGateway gw(GetParam());
   const std::string org = gw.root().organizationId;
   auto saved = log_checkpoint::open(
       logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
       identityOf(gw));
-  const std::string bare = crypto::uuidV4(), full = crypto::uuidV4(), doomed = crypto::uuidV4();
+  const std::string bare = crypto::uuidV4(), full = crypto::uuidV4(), odd = crypto::uuidV4(),
+                    real = crypto::uuidV4(), doomed = crypto::uuidV4();
+  const bool sqlite = GetParam() == Backend::kSqlite;
   std::vector<Row> notes;
   std::map<std::string, std::string> expected;
   gw.write([&](Db& db) {
     const std::string insert =
         "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, result, "
         "votes, failure, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    auto noteWithoutLeaf = [&](const std::string& id) {
+      db.exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {id});
+    };
     db.exec(insert, {bare, org, "ACTIVITY_TYPE_X", "ACTIVITY_STATUS_PENDING", "sha256:" + bare,
                      "{}", nullptr, "[]", nullptr, int64_t{0}, int64_t{1}});
+    noteWithoutLeaf(bare);  // then changed: the change's note is the last
     db.exec(insert,
             {full, org, "ACTIVITY_TYPE_Y", "ACTIVITY_STATUS_FAILED", "sha256:" + full,
              "{\"text\":\"h\u00e9llo \u2603 \U0001F600\"}", "{\"r\":1}", "[{\"v\":\"\u00fc\"}]",
              "{\"message\":\"no\"}", int64_t{9007199254740993}, int64_t{1764000000123}});
+    noteWithoutLeaf(full);  // the last: read back
+    db.exec(insert, {odd, org, "ACTIVITY_TYPE_\u00c9T\u00c9", "ACTIVITY_STATUS_\u2603",
+                     "sha256:" + odd, "", "", "[]", "", int64_t{-5}, int64_t{-9007199254740993}});
+    if (sqlite)
+      db.exec(
+          "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, "
+          "votes, created_at_ms, updated_at_ms) VALUES (?, ?, 'ACTIVITY_TYPE_X', "
+          "'ACTIVITY_STATUS_COMPLETED', ?, '{}', '[]', 1.5, 2)",
+          {real, org, "sha256:" + real});
     db.exec(insert, {doomed, org, "ACTIVITY_TYPE_Z", "ACTIVITY_STATUS_COMPLETED",
                      "sha256:" + doomed, "{}", "{}", "[]", nullptr, int64_t{5}, int64_t{6}});
     db.exec(
@@ -678,29 +696,46 @@ TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
     db.exec("DELETE FROM activities WHERE id = ?", {doomed});
     notes = db.query("SELECT activity_id, leaf FROM activity_log_pending ORDER BY seq");
     for (const auto& row : db.query(std::string("SELECT ") + activity_log::kLeafColumns +
-                                        " FROM activities WHERE id IN (?, ?)",
-                                    {bare, full}))
+                                        " FROM activities WHERE id IN (?, ?, ?, ?)",
+                                    {bare, full, odd, real}))
       expected[row.str("id")] = activity_log::leafOf(row);
   });
-  ASSERT_EQ(notes.size(), 5u);  // three inserts, an update, a deletion
-  EXPECT_EQ(notes[3].str("activity_id"), bare);
-  EXPECT_EQ(notes[3].str("leaf"), expected.at(bare));
-  EXPECT_EQ(notes[1].str("activity_id"), full);
-  EXPECT_EQ(notes[1].str("leaf"), expected.at(full));
-  EXPECT_EQ(notes[4].str("leaf"), activity_log::tombstoneOf(doomed));
-  EXPECT_NE(lineOf(notes[0].str("leaf"), "status"), lineOf(notes[3].str("leaf"), "status"));
+  // What was noted, in order: the triggers' notes with their leaves, the migration's without.
+  size_t at = 0;
+  auto next = [&](const std::string& id) -> const Row& {
+    EXPECT_EQ(notes.at(at).str("activity_id"), id) << at;
+    return notes.at(at++);
+  };
+  ASSERT_EQ(notes.size(), sqlite ? 9u : 8u);
+  EXPECT_EQ(lineOf(next(bare).str("leaf"), "status"), "ACTIVITY_STATUS_PENDING");  // its first
+  EXPECT_TRUE(next(bare).isNull("leaf"));
+  EXPECT_EQ(next(full).str("leaf"), expected.at(full));
+  EXPECT_TRUE(next(full).isNull("leaf"));
+  EXPECT_EQ(next(odd).str("leaf"), expected.at(odd));
+  if (sqlite) EXPECT_TRUE(next(real).isNull("leaf"));  // a REAL where an integer goes
+  EXPECT_EQ(lineOf(next(doomed).str("leaf"), "id"), doomed);
+  EXPECT_EQ(next(bare).str("leaf"), expected.at(bare));
+  EXPECT_EQ(next(doomed).str("leaf"), activity_log::tombstoneOf(doomed));
+  EXPECT_EQ(lineOf(expected.at(odd), "failure"), "sha256:" + crypto::toHex(crypto::sha256("")));
+  EXPECT_EQ(lineOf(expected.at(odd), "updated"), "-9007199254740993");
   EXPECT_EQ(lineOf(expected.at(bare), "failure"), "-");
   EXPECT_EQ(lineOf(expected.at(full), "created"), "9007199254740993");
-  // The append took them as they were: one leaf each, in the order of their first change.
+  // The append took them: one leaf each, in the order of their first change, each the row's.
+  std::vector<std::string> order = {bare, full, odd};
+  if (sqlite) order.push_back(real);
+  order.push_back(doomed);
   gw.gateway().database().read([&](Db& db) {
-    auto leaves = db.query(
-        "SELECT activity_id, leaf FROM activity_log_leaves WHERE activity_id IN (?, ?, ?) ORDER "
-        "BY idx",
-        {bare, full, doomed});
-    ASSERT_EQ(leaves.size(), 3u);
-    EXPECT_EQ(leaves[0].str("leaf"), expected.at(bare));
-    EXPECT_EQ(leaves[1].str("leaf"), expected.at(full));
-    EXPECT_EQ(leaves[2].str("leaf"), activity_log::tombstoneOf(doomed));
+    auto rows = db.query(
+        "SELECT activity_id, leaf FROM activity_log_leaves WHERE activity_id IN (?, ?, ?, ?, ?) "
+        "ORDER BY idx",
+        {bare, full, odd, real, doomed});
+    ASSERT_EQ(rows.size(), order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      EXPECT_EQ(rows[i].str("activity_id"), order[i]) << i;
+      EXPECT_EQ(rows[i].str("leaf"),
+                order[i] == doomed ? activity_log::tombstoneOf(doomed) : expected.at(order[i]))
+          << i;
+    }
   });
   auto report = verifyAfter(gw, saved, [](Db&) {});
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
