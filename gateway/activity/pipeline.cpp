@@ -230,7 +230,7 @@ ActivityRecord ActivityPipeline::answerAgain(const Submission& s, ActivityRecord
   if (activities::hasSecretResults(s.spec))  // the submitter may read what it made
     gateway_.database().read([&](Db& db) {
       DbKeyring keyring(db, gateway_.masterKey());
-      activities::openResults(keyring, stored);
+      activities::openResults(db, keyring, std::span(&stored, 1));
     });
   return stored;
 }

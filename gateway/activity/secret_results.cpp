@@ -1,6 +1,9 @@
 #include "activity/secret_results.hpp"
 
+#include <map>
+
 #include "activity/secret_parameters.hpp"
+#include "signet/sealed_secret.hpp"
 
 namespace signet::activities {
 
@@ -42,21 +45,42 @@ void sealResults(Keyring& keyring, const ActivitySpec& spec, const ActivityRecor
   }
 }
 
-void openResults(Keyring& keyring, ActivityRecord& record) {
-  if (!record.result) return;
-  for (const auto& key : record.result->getNames()) {
-    auto result = record.result->getObject(key);
-    if (!result) continue;
-    for (const auto& field : result->getNames()) {
-      if (!result->get(field).isString() || result->getValue<std::string>(field) != kRedacted)
-        continue;
-      try {
-        auto value = keyring.open(secretId(record, field), kKind);
-        result->set(field, std::string(value.data(), value.data() + value.size()));
-      } catch (const Error& e) {
-        if (e.code() != Code::kNotFound) throw;  // redacted as stored, with nothing sealed
-      }
+void openResults(Db& db, Keyring& keyring, std::span<ActivityRecord> records) {
+  struct Redacted {
+    json::Object result;
+    std::string field, id;
+  };
+  std::vector<Redacted> redacted;
+  for (const auto& record : records) {
+    if (!record.result) continue;
+    for (const auto& key : record.result->getNames()) {
+      auto result = record.result->getObject(key);
+      if (!result) continue;
+      for (const auto& field : result->getNames())
+        if (result->get(field).isString() && result->getValue<std::string>(field) == kRedacted)
+          redacted.push_back({result, field, secretId(record, field)});
     }
+  }
+  if (redacted.empty()) return;
+  // The cells of every one in one statement, its ids one JSON array, so that a page of
+  // activities is one read, not one a secret (on PostgreSQL, a round trip each), and the
+  // statement's text is the same for any number of them (the connection keeps one prepared).
+  static const std::string kSqlite =
+      "SELECT ids.value AS id, " + SealedSecret::column("ids.value") + " FROM json_each(?) AS ids";
+  static const std::string kPostgres = "SELECT ids.value AS id, " +
+                                       SealedSecret::column("ids.value") +
+                                       " FROM json_array_elements_text(CAST(? AS JSON)) AS ids";
+  std::vector<std::string> ids;
+  for (const auto& r : redacted) ids.push_back(r.id);
+  std::map<std::string, SealedSecret> sealed;
+  for (const auto& row :
+       db.query(db.isPostgres() ? kPostgres : kSqlite, {json::stringify(json::stringArray(ids))}))
+    if (auto cells = SealedSecret::fromRow(row)) sealed.emplace(row.str("id"), std::move(*cells));
+  for (auto& r : redacted) {
+    auto found = sealed.find(r.id);
+    if (found == sealed.end()) continue;  // redacted as stored, with nothing sealed
+    auto value = keyring.open(r.id, kKind, found->second);
+    r.result->set(r.field, std::string(value.data(), value.data() + value.size()));
   }
 }
 

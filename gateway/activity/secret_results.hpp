@@ -7,6 +7,8 @@
 // requires; what is copied elsewhere (webhook events) keeps "<redacted>".
 #pragma once
 
+#include <span>
+
 #include "activity/activity_store.hpp"
 #include "signet/plugin.hpp"
 
@@ -25,8 +27,10 @@ void sealResults(Keyring& keyring, const ActivitySpec& spec, const ActivityRecor
 // parameters of those still waiting for votes. Returns how many activities changed.
 int sealStoredInClear(Db& db, Keyring& keyring, const std::vector<const ActivitySpec*>& specs);
 
-// Puts the sealed values back into a stored record's result, for a caller allowed to read it:
+// Puts the sealed values back into stored records' results, for a caller allowed to read them:
 // each "<redacted>" field with a sealed value (the row that declared it need not be enabled).
-void openResults(Keyring& keyring, ActivityRecord& record);
+// The cells of all of them are read from `db`, the store `keyring` seals in, by one statement
+// (none when no field is redacted), so that a page of activities costs one read, not one a secret.
+void openResults(Db& db, Keyring& keyring, std::span<ActivityRecord> records);
 
 }  // namespace signet::activities
