@@ -122,7 +122,7 @@ void Gateway::startActivityLog() {
   // The system clock, not the gateway's (which tests move): when a leaf was appended is a
   // fact of the store, and the hook may run while the store closes, after the gateway's clock.
   database_->setWriteHooks(activity_log::writerSetup,
-                           [](Db& db) { activity_log::appendPending(db, systemNowMs()); });
+                           [](Db& db) { return activity_log::startAppend(db, systemNowMs()); });
   // What an older store held, which a migration noted, is appended now. On PostgreSQL that
   // append holds the log's head while it points each of those activities at its leaf, and
   // another gateway's transaction may hold one of them while it waits for the head: the server

@@ -132,22 +132,29 @@ struct Taken {
   std::vector<Row> notes;
 };
 
-// Locks the log's head and takes the notes, once the session is known to note changes. On
-// PostgreSQL this is one round trip: the check, the lock and the notes' DELETE go in one
-// pipeline, which the server runs in order, so the notes are taken once the lock is held.
-Taken lockHeadAndTakeNotes(Db& db) {
-  static const std::string kTake =
-      "DELETE FROM activity_log_pending RETURNING seq, activity_id, leaf, previous_idx";
-  auto present = [](std::optional<Row> head) {
-    if (!head || head->isNull("size"))
-      throw internalError("the activity log's head row is missing");
-    return head;
-  };
-  if (!db.isPostgres()) {
-    if (!db.queryOne("SELECT seq FROM activity_log_pending LIMIT 1")) return {};
-    auto head = present(db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1"));
-    return {std::move(head), db.query(kTake)};
-  }
+const char* const kTakeNotes =
+    "DELETE FROM activity_log_pending RETURNING seq, activity_id, leaf, previous_idx";
+
+std::optional<Row> present(std::optional<Row> head) {
+  if (!head || head->isNull("size")) throw internalError("the activity log's head row is missing");
+  return head;
+}
+
+// SQLite: the head and the notes, read when the append runs; its one writer is the lock.
+Taken takeNotes(Db& db) {
+  if (!db.queryOne("SELECT seq FROM activity_log_pending LIMIT 1")) return {};
+  auto head = present(db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1"));
+  return {std::move(head), db.query(kTakeNotes)};
+}
+
+// PostgreSQL: the check that the session notes changes, the head's lock and the notes' DELETE,
+// sent without waiting, in one pipeline which the server runs in order, so that the notes are
+// taken once the lock is held.
+struct Sent {
+  std::shared_ptr<RowsAhead> state, notes;
+};
+
+Sent lockHeadAndTakeNotes(Db& db) {
   // The head row is the log's lock: another gateway's batch waits here until this one commits,
   // and then reads the head this one wrote. It is taken only when something is noted, so that
   // batches without activities do not wait for each other (but for notes another batch took
@@ -160,8 +167,13 @@ Taken lockHeadAndTakeNotes(Db& db) {
       {});
   // Taken under the lock: notes every session sees (a migration's, of a whole store) may have
   // been appended by another gateway while this one waited for it.
-  std::vector<Row> notes = db.query(kTake);
-  const Row& row = state->rows().at(0);
+  return {state, db.queryAhead(kTakeNotes, {})};
+}
+
+// What the statements sent found, once answered.
+Taken taken(Sent& sent) {
+  const Row& row = sent.state->rows().at(0);
+  std::vector<Row> notes = sent.notes->rows();
   // A session that lost its setting (a pooler in between, DISCARD ALL) would write activities
   // without noting them: this batch fails, loudly. Setting it here would be rolled back with the
   // batch; the group commit sets the session up again once the batch is rolled back
@@ -214,8 +226,11 @@ void readLeaves(Db& db, std::map<std::string, Noted>& noted, const SqlParams& id
 
 }  // namespace
 
-void appendPending(Db& db, int64_t nowMs) {
-  auto [headRow, pending] = lockHeadAndTakeNotes(db);
+namespace {
+
+// Appends what `taken` holds as leaves.
+void appendTaken(Db& db, Taken taken, int64_t nowMs) {
+  auto& [headRow, pending] = taken;
   if (!headRow || pending.empty()) return;
   merkle::Frontier frontier = frontierOf(*headRow);
   std::sort(pending.begin(), pending.end(),
@@ -286,6 +301,18 @@ void appendPending(Db& db, int64_t nowMs) {
   }
   execUnanswered(db, "UPDATE activity_log_head SET size = ?, frontier = ? WHERE id = 1",
                  {static_cast<int64_t>(frontier.size()), joinHashes(frontier.subtrees())});
+}
+
+}  // namespace
+
+std::function<void(Db&)> startAppend(Db& db, int64_t nowMs) {
+  if (!db.isPostgres()) return [nowMs](Db& db) { appendTaken(db, takeNotes(db), nowMs); };
+  auto sent = std::make_shared<Sent>(lockHeadAndTakeNotes(db));
+  return [sent, nowMs](Db& db) { appendTaken(db, taken(*sent), nowMs); };
+}
+
+void appendPending(Db& db, int64_t nowMs) {
+  startAppend(db, nowMs)(db);
 }
 
 Head head(Db& db) {

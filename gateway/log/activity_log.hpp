@@ -15,6 +15,7 @@
 // it: `signet log verify` finds it differing from its last leaf.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,7 +49,14 @@ std::string idOf(const std::string& leaf);
 // migration's trigger asks.
 void writerSetup(Db& db);
 
-// Appends this transaction's pending changes as leaves. `nowMs` is recorded with them.
+// Appends this transaction's pending changes as leaves, in two parts (GroupCommit's
+// before-commit step): the start, once the batch's writes are sent, takes the notes (on
+// PostgreSQL it sends the head's lock and the notes' DELETE without waiting, to go in the round
+// trip the writes' steps make); the part it returns appends them, once those steps ran. So a
+// step must not change an activity: its note would wait for the next batch's append. `nowMs` is
+// recorded with the leaves.
+std::function<void(Db&)> startAppend(Db& db, int64_t nowMs);
+// Both parts at once (a starting gateway's append, tests).
 void appendPending(Db& db, int64_t nowMs);
 
 struct Head {

@@ -52,7 +52,7 @@ Database::Database(const DatabaseConfig& config)
 Database::~Database() = default;
 
 void Database::setWriteHooks(std::function<void(Db&)> setup,
-                             std::function<void(Db&)> beforeCommit) {
+                             GroupCommit::BeforeCommit beforeCommit) {
   *writerSetup_ = std::move(setup);
   writers_.closeIdle();
   commits_.setBeforeCommit(std::move(beforeCommit));

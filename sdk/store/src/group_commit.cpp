@@ -210,9 +210,10 @@ void GroupCommit::runBatch(Batch& batch) {
     // A lone write that failed returned above; in a larger batch some write may have failed,
     // its savepoint gone (and its steps with it), and the steps see only what is to be
     // committed.
+    std::function<void(Db&)> finish = beforeCommit_ ? beforeCommit_(db) : nullptr;
     for (const auto& j : batch)
       for (const auto& step : j->afterWrites) step(db);
-    if (beforeCommit_) beforeCommit_(db);
+    if (finish) finish(db);
     const auto start = std::chrono::steady_clock::now();
     db.commit();
     Metrics::global().observe("signet_store_commit_seconds", {}, secondsSince(start));

@@ -792,8 +792,8 @@ TEST_P(ActivityLogTest, NotesPastASliceAppendEachActivityOnceAtItsFirstNote) {
 
 // On PostgreSQL a batch's append is one round trip (the head locked with the session's noting
 // checked, and the notes, with their leaves, taken under the lock, in one pipeline), and its
-// writes go with the COMMIT. A note made without its leaf (a migration's) costs one more, the
-// activity's read.
+// writes go with the COMMIT; in a batch whose writes have steps, that round trip is the steps'.
+// A note made without its leaf (a migration's) costs one more, the activity's read.
 TEST(ActivityLogPostgresTest, ABatchsAppendIsOneRoundTripAndItsWritesGoWithTheCommit) {
   SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres);
@@ -821,6 +821,25 @@ TEST(ActivityLogPostgresTest, ABatchsAppendIsOneRoundTripAndItsWritesGoWithTheCo
   EXPECT_EQ(append(false), 2u);
   EXPECT_EQ(append(true), 3u);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {id}), 67);
+  // In a batch, the append's start goes with the round trip the writes' steps make (a step
+  // reading what a write sent ahead), and the append itself then makes none: the batch is that
+  // round trip and the COMMIT's. (Run twice: the first prepares the step's statement.)
+  auto batch = [&] {
+    db->begin();
+    db->exec("UPDATE activities SET updated_at_ms = ? WHERE id = ?", {++updated, id});
+    const size_t before = db->roundTrips();
+    auto written = db->queryAhead("SELECT COUNT(*) AS n FROM activities WHERE id = ?", {id});
+    auto finish = activity_log::startAppend(*db, 1);
+    EXPECT_EQ(written->rows().at(0).i64("n"), 1);  // the step
+    const size_t step = db->roundTrips() - before;
+    finish(*db);
+    const size_t appended = db->roundTrips() - before;
+    db->commit();
+    return std::vector<size_t>{step, appended, db->roundTrips() - before};
+  };
+  batch();
+  EXPECT_EQ(batch(), (std::vector<size_t>{1, 1, 2}));
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?", {id}), 69);
   // Nothing noted: one round trip, and the head is not locked.
   db->begin();
   size_t before = db->roundTrips();

@@ -238,6 +238,7 @@ TEST_P(GroupCommitTest, ASessionSetUpAgainInsideAFailedBatchIsSetUpAgainAfterIts
       [](Db& c) { c.exec("CREATE TEMP TABLE IF NOT EXISTS session_mark (x INTEGER)"); },
       [&](Db& c) {
         if (checking) c.queryOne("SELECT COUNT(*) AS n FROM session_mark");
+        return std::function<void(Db&)>();
       });
   db.transaction([](Db& c) { insert(c, "set-up", 1); });
   // The session loses its state, committed (as a pooler's reset would, between transactions).

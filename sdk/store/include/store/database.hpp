@@ -56,10 +56,11 @@ class Database {
   // What this process's write transactions do besides their writes: `setup` runs once on each
   // connection the write batches use (the idle ones are closed, so that every later one is set
   // up), and again after a batch that failed as a whole (GroupCommit::setAfterRollback); and
-  // `beforeCommit` in every batch before its COMMIT (GroupCommit::setBeforeCommit).
-  // The activity log notes this process's own changes through the first and appends them
-  // through the second (gateway/log/activity_log.hpp). Called once, before serving.
-  void setWriteHooks(std::function<void(Db&)> setup, std::function<void(Db&)> beforeCommit);
+  // `beforeCommit` in every batch before its COMMIT, in two parts around the writes' steps
+  // (GroupCommit::setBeforeCommit). The activity log notes this process's own changes through
+  // the first and appends them through the second (gateway/log/activity_log.hpp). Called once,
+  // before serving.
+  void setWriteHooks(std::function<void(Db&)> setup, GroupCommit::BeforeCommit beforeCommit);
   // Batches committed and writes they held since the start.
   GroupCommit::Stats commitStats() const { return commits_.stats(); }
   // SQLite: the checkpoints run off the commit path so far (sqlite_checkpointer.hpp).

@@ -52,10 +52,16 @@ class GroupCommit {
   // before queueing (a write inside a batch's own).
   void post(std::function<void(Db&)> write, std::function<void(std::exception_ptr)> then);
 
-  // A step every batch runs last, in its transaction, after its writes and before its COMMIT
-  // (the activity log appends what the batch changed: gateway/log/). When it throws, the batch
-  // fails as a failed COMMIT does: nothing of it is stored. Set once, before the first write.
-  void setBeforeCommit(std::function<void(Db&)> step) { beforeCommit_ = std::move(step); }
+  // A step every batch runs last, in its transaction, before its COMMIT, in two parts around the
+  // writes' steps (afterWrites): it starts once the writes are sent, before their steps, and
+  // what the start returns finishes after them. The start may send its reads without waiting
+  // (Db::queryAhead), so that on PostgreSQL they go in the round trip the steps' first read
+  // makes; a step must then not change what the start read (the activity log takes the batch's
+  // notes at its start and appends them at its finish: gateway/log/). When either part throws,
+  // the batch fails as a failed COMMIT does: nothing of it is stored. Set once, before the
+  // first write.
+  using BeforeCommit = std::function<std::function<void(Db&)>(Db&)>;
+  void setBeforeCommit(BeforeCommit step) { beforeCommit_ = std::move(step); }
   // A step run on a batch's connection after the batch's transaction failed as a whole (its
   // before-commit step or its COMMIT refused, or the transaction lost) and was rolled back,
   // outside any transaction: what the rollback undid of the session (a setting the
@@ -71,6 +77,8 @@ class GroupCommit {
   // fails the whole batch, as the before-commit step does, since its write's savepoint is gone
   // by then: so a step writes only rows that nothing but the store's own trouble can refuse
   // (fresh keys, no conflict), and says anything else it finds through its write's own state.
+  // Steps run after the before-commit step's start, so a step must not change what that read
+  // (the activity log's notes: a step changes no activity).
   // Throws outside a batch.
   static void afterWrites(std::function<void(Db&)> step);
 
@@ -122,7 +130,7 @@ class GroupCommit {
   std::condition_variable committerWake_;
   bool stopping_ = false;
   Stats stats_;
-  std::function<void(Db&)> beforeCommit_;
+  BeforeCommit beforeCommit_;
   std::function<void(Db&)> afterRollback_;
   // Rolls back a batch that failed as a whole, then runs afterRollback_; quietly (the first
   // failure is the one worth reporting).
