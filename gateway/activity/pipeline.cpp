@@ -517,6 +517,8 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
     // on PostgreSQL the batch's rows then go in one round trip, not one each. Without secrets,
     // `stored` is the caller's record, which outlives the batch's writes.
     auto inserted = activities::sendUnlessStored(db, stored);
+    // A step reads and inserts fresh keys only: it changes no activity and waits for no lock
+    // (GroupCommit::afterWrites; the activity log has taken the batch's notes by then).
     Database::afterWrites([this, inserted, &stored, interest, lost](Db& db) {
       if (inserted->rows().empty()) return lost(db);
       recordActivityEvent(gateway_, db, stored, interest);
@@ -679,7 +681,7 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
 void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run) {
   // Should a concurrent identical request have stored this fingerprint since the snapshot,
   // nothing of this one is written and the winner answers. Found once the batch's writes are
-  // sent, this must not throw: that would fail the whole batch.
+  // sent, this must not throw: that would fail the whole batch. A step, it only reads.
   auto lost = [&run](Db& db) {
     run.raced = true;
     if (auto winner = activities::findByFingerprint(db, run.record.fingerprint))

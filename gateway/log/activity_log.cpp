@@ -308,7 +308,17 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
 std::function<void(Db&)> startAppend(Db& db, int64_t nowMs) {
   if (!db.isPostgres()) return [nowMs](Db& db) { appendTaken(db, takeNotes(db), nowMs); };
   auto sent = std::make_shared<Sent>(lockHeadAndTakeNotes(db));
-  return [sent, nowMs](Db& db) { appendTaken(db, taken(*sent), nowMs); };
+  return [sent, nowMs](Db& db) {
+    appendTaken(db, taken(*sent), nowMs);
+    // A change noted since the start would be appended by the next batch, as a state this one
+    // never committed: the batch fails instead, at its COMMIT, with which this goes. Only this
+    // transaction's notes can carry a leaf here (other sessions' are uncommitted, or were taken
+    // by their own batches; a migration's carry none), and the cast of the id fails on any.
+    execUnanswered(db,
+                   "SELECT CAST(activity_id || ' was changed after the activity log took this "
+                   "batch''s notes' AS INTEGER) FROM activity_log_pending WHERE leaf IS NOT NULL",
+                   {});
+  };
 }
 
 void appendPending(Db& db, int64_t nowMs) {

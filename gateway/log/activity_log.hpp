@@ -5,8 +5,8 @@
 // How a change becomes a leaf: triggers on `activities` note every inserted or updated row in
 // activity_log_pending, with its leaf made by the store from the row as written (leafSql),
 // inside the writer's own savepoint, so a write that rolls back takes its note with it and no
-// write path can forget one. Before each COMMIT the store calls appendPending, which turns this
-// transaction's notes into leaves. On PostgreSQL the head row is
+// write path can forget one. Before each COMMIT the group commit runs startAppend and the append
+// it returns, which turn this transaction's notes into leaves. On PostgreSQL the head row is
 // locked for that, so that the batches of several gateways on one store append one after the
 // other: one total order for the store.
 //
@@ -50,11 +50,13 @@ std::string idOf(const std::string& leaf);
 void writerSetup(Db& db);
 
 // Appends this transaction's pending changes as leaves, in two parts (GroupCommit's
-// before-commit step): the start, once the batch's writes are sent, takes the notes (on
-// PostgreSQL it sends the head's lock and the notes' DELETE without waiting, to go in the round
-// trip the writes' steps make); the part it returns appends them, once those steps ran. So a
-// step must not change an activity: its note would wait for the next batch's append. `nowMs` is
-// recorded with the leaves.
+// before-commit step). On PostgreSQL the start, once the batch's writes are sent, sends the
+// head's lock and the notes' DELETE without waiting, to go in the round trip the writes' steps
+// make, and the part it returns appends the notes once those steps ran; a note made after the
+// start (a step that changed an activity, which none may) fails the batch at its COMMIT rather
+// than be appended by the next batch as a state this one never committed. On SQLite, whose one
+// writer is the lock, the start does nothing and the part it returns takes the notes and
+// appends them, after the steps. `nowMs` is recorded with the leaves.
 std::function<void(Db&)> startAppend(Db& db, int64_t nowMs);
 // Both parts at once (a starting gateway's append, tests).
 void appendPending(Db& db, int64_t nowMs);

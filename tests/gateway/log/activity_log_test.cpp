@@ -20,6 +20,7 @@
 #include "log/log_verify.hpp"
 #include "log/witnesses.hpp"
 #include "server/http_server.hpp"
+#include "store/database.hpp"
 #include "store/sql_connection.hpp"
 #include "support/child_process.hpp"
 #include "support/lock_waits.hpp"
@@ -849,6 +850,33 @@ TEST(ActivityLogPostgresTest, ABatchsAppendIsOneRoundTripAndItsWritesGoWithTheCo
   EXPECT_NO_THROW(
       other->queryOne("SELECT size FROM activity_log_head WHERE id = 1 FOR UPDATE NOWAIT"));
   db->commit();
+}
+
+// On PostgreSQL the append's start takes the batch's notes before the writes' steps run: a step
+// that changed an activity anyway would leave a note for the next batch, a state this one never
+// committed. The batch fails instead, whole, at its COMMIT.
+TEST(ActivityLogPostgresTest, AStepThatChangesAnActivityFailsItsBatch) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  const std::string org = gw.root().organizationId;
+  const std::string id = memo(gw.rootClient(), org, "changed by a step");
+  const int64_t leaves = gw.count("SELECT COUNT(*) FROM activity_log_leaves");
+  EXPECT_ANY_THROW(gw.write([&](Db& db) {
+    db.exec("UPDATE activities SET updated_at_ms = 7 WHERE id = ?", {id});
+    Database::afterWrites(
+        [&](Db& db) { db.exec("UPDATE activities SET updated_at_ms = 8 WHERE id = ?", {id}); });
+  }));
+  EXPECT_EQ(
+      gw.count("SELECT COUNT(*) FROM activities WHERE id = ? AND updated_at_ms IN (7, 8)", {id}),
+      0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_pending"), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), leaves);
+  // A write that changes it, without such a step, commits and is logged.
+  gw.write([&](Db& db) {
+    db.exec("UPDATE activities SET updated_at_ms = 9 WHERE id = ?", {id});
+    Database::afterWrites([](Db& db) { db.queryOne("SELECT 1 AS one"); });
+  });
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), leaves + 1);
 }
 
 // Runs statements on `db`, but commits a note from `other` just before the notes' DELETE: notes

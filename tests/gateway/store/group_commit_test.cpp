@@ -251,6 +251,39 @@ TEST_P(GroupCommitTest, ASessionSetUpAgainInsideAFailedBatchIsSetUpAgainAfterIts
   EXPECT_EQ(count("id = 'after'"), 1);
 }
 
+// The before-commit step runs in two parts around the writes' steps: its start once the writes
+// are sent, then the steps, then the finish the start returned, then the COMMIT. A finish that
+// throws fails the batch whole, and the session is set up again after the rollback.
+TEST_P(GroupCommitTest, TheBeforeCommitStepStartsBeforeTheStepsAndFinishesAfterThem) {
+  auto config = scratch_->config();
+  config.writeLanes = 1;
+  Database db(config);
+  std::vector<std::string> events;
+  int setUps = 0;
+  bool finishFails = false;
+  db.setWriteHooks([&](Db&) { ++setUps; },
+                   [&](Db&) -> std::function<void(Db&)> {
+                     events.push_back("start");
+                     return [&](Db&) {
+                       events.push_back("finish");
+                       if (finishFails) throw std::runtime_error("the finish fails");
+                     };
+                   });
+  db.transaction([&](Db& c) {
+    insert(c, "stepped", 1);
+    events.push_back("write");
+    Database::afterWrites([&](Db&) { events.push_back("step"); });
+  });
+  EXPECT_EQ(events, (std::vector<std::string>{"write", "start", "step", "finish"}));
+  EXPECT_EQ(count("id = 'stepped'"), 1);
+
+  finishFails = true;
+  const int setUpsBefore = setUps;
+  EXPECT_THROW(db.transaction([&](Db& c) { insert(c, "refused", 2); }), std::runtime_error);
+  EXPECT_EQ(count("id = 'refused'"), 0);
+  EXPECT_EQ(setUps, setUpsBefore + 1);  // set up again after the rollback
+}
+
 // A batch as GroupCommit runs it, on one connection: three writes of two rows, then a fourth
 // the database refuses, rolled back to its own savepoint. On PostgreSQL the BEGIN, each
 // SAVEPOINT and each RELEASE go with the statement after them, so the batch costs a round trip

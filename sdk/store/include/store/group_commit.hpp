@@ -70,16 +70,18 @@ class GroupCommit {
   void setAfterRollback(std::function<void(Db&)> step) { afterRollback_ = std::move(step); }
 
   // Called by a write, from inside its batch: `step` runs once every write of the batch has
-  // been sent, after the last write's savepoint and before the before-commit step, in the order
-  // the writes asked. It is for reading the answers the write sent ahead without waiting for
-  // (Db::queryAhead): on PostgreSQL the batch's writes then share one round trip instead of
-  // taking one each. A write that fails drops its steps with its savepoint. A step that throws
-  // fails the whole batch, as the before-commit step does, since its write's savepoint is gone
-  // by then: so a step writes only rows that nothing but the store's own trouble can refuse
+  // been sent, after the last write's savepoint and between the before-commit step's start and
+  // its finish, in the order the writes asked. It is for reading the answers the write sent ahead
+  // without waiting for (Db::queryAhead): on PostgreSQL the batch's writes then share one round
+  // trip instead of taking one each. A write that fails drops its steps with its savepoint. A step
+  // that throws fails the whole batch, as the before-commit step does, since its write's savepoint
+  // is gone by then: so a step writes only rows that nothing but the store's own trouble can refuse
   // (fresh keys, no conflict), and says anything else it finds through its write's own state.
-  // Steps run after the before-commit step's start, so a step must not change what that read
-  // (the activity log's notes: a step changes no activity).
-  // Throws outside a batch.
+  // Steps run after the before-commit step's start, which on PostgreSQL has taken the activity
+  // log's notes and holds its head's lock: so a step changes no activity (the batch would fail:
+  // activity_log::startAppend), and waits for no lock another gateway may hold while it waits
+  // for that head (the server would end the deadlock by failing one side: 503, retry). Reads
+  // and inserts of fresh keys are what a step is for. Throws outside a batch.
   static void afterWrites(std::function<void(Db&)> step);
 
   struct Stats {
