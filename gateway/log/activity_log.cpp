@@ -224,10 +224,6 @@ void readLeaves(Db& db, std::map<std::string, Noted>& noted, const SqlParams& id
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Appends what `taken` holds as leaves.
 void appendTaken(Db& db, Taken taken, int64_t nowMs) {
   auto& [headRow, pending] = taken;
