@@ -80,6 +80,7 @@ std::string leafOf(const Row& a) {
 // on both stores. Core migration 26 wrote this text into PostgreSQL's trigger function: a store
 // upgraded since keeps it, so a change here is a new leaf format and needs a migration of its
 // own (and leafOf's change, which ActivityLogTest.TheStoreMakesTheLeavesLeafOfMakes asks for).
+// ActivityLogTest.TheLeafFormatIsVersionOneAsFrozen holds version 1, written out by hand.
 std::string leafSql(bool postgres, const std::string& row) {
   auto column = [&](const char* name) { return row + "." + name; };
   auto digest = [&](const char* name) {

@@ -202,6 +202,19 @@ TEST_P(ActivityLogTest, EveryCommittedStateIsALeafAndTheProofsCheckOutWithAnInde
   EXPECT_EQ(lineOf(before->getValue<std::string>("leaf"), "status"),
             "ACTIVITY_STATUS_CONSENSUS_NEEDED");
   inclusions->add(before);
+  // What the store holds verifies, the pointers from the second leaf to the first included.
+  EXPECT_TRUE(verifyAfter(gw, checkpoint, [](Db&) {}).ok());
+  auto broken = verifyAfter(gw, checkpoint, [&](Db& db) {
+    db.exec("UPDATE activity_log_leaves SET previous_idx = NULL WHERE idx = ?",
+            {std::stoll(votedLeaves->getElement<std::string>(1))});
+  });
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.findings.front().activityId, voted);
+  EXPECT_NE(broken.findings.front().description.find(
+                "points back at no leaf as the activity's previous leaf, where that is leaf " +
+                votedLeaves->getElement<std::string>(0)),
+            std::string::npos)
+      << broken.findings.front().description;
 
   // The log only grew since the early checkpoint.
   auto grew = logQuery(root, org, "consistency_proof",
@@ -459,6 +472,23 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
       verifyAfter(gw, saved,
                   [&](Db& db) { db.exec("DELETE FROM vote_users WHERE digest = ?", {digest}); }),
       firstNaming, "names a voter (" + digest + ") whose stored copy was removed");
+  // The pointers that find an activity's leaves for its proofs: they are not hashed, but a
+  // broken one would leave leaves out of the activity's proofs.
+  expectNamed(verifyAfter(gw, saved,
+                          [&](Db& db) {
+                            db.exec("UPDATE activities SET log_index = NULL WHERE id = ?",
+                                    {memos[2]});
+                          }),
+              memos[2], "points at no leaf as its last");
+  expectNamed(verifyAfter(gw, saved,
+                          [&](Db& db) {
+                            db.exec(
+                                "UPDATE activity_log_leaves SET previous_idx = 0 WHERE "
+                                "activity_id = ?",
+                                {memos[3]});
+                          }),
+              memos[3],
+              "points back at leaf 0 as the activity's previous leaf, where that is no leaf");
   // The head rewritten: proofs and appends start from it.
   auto head = verifyAfter(gw, saved,
                           [&](Db& db) { db.exec("UPDATE activity_log_head SET size = size - 1"); });
@@ -740,6 +770,50 @@ TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
   });
   auto report = verifyAfter(gw, saved, [](Db&) {});
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// Version 1 of the leaf's format, as an auditor's tools read it and as core migration 26 froze
+// it into PostgreSQL's trigger: the text and its digests were written out by hand (the digests
+// with Python's hashlib), not by our code. A change to leafOf or leafSql fails here, and is a
+// new format that needs a migration of its own (docs/activity-log.md).
+TEST_P(ActivityLogTest, TheLeafFormatIsVersionOneAsFrozen) {
+  TestGateway gw(GetParam());
+  const std::string org = gw.root().organizationId;
+  const std::string id = "a0000000-0000-4000-8000-000000000001";
+  const std::string frozen =
+      "signet activity v1\n"
+      "id a0000000-0000-4000-8000-000000000001\n"
+      "organization " +
+      org +
+      "\n"
+      "type ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\n"
+      "status ACTIVITY_STATUS_COMPLETED\n"
+      "fingerprint sha256:00\n"
+      "intent sha256:015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862\n"
+      "result sha256:86028b41ba792eaf82aa26a45b218f6734f7f1096a86f1746c8296e088a0ccb4\n"
+      "votes sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945\n"
+      "failure -\n"
+      "created 1764000000000\n"
+      "updated 1764000000001\n";
+  std::string noted, read;
+  gw.write([&](Db& db) {
+    db.exec(
+        "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, result, "
+        "votes, failure, created_at_ms, updated_at_ms) VALUES (?, ?, "
+        "'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'ACTIVITY_STATUS_COMPLETED', 'sha256:00', ?, ?, "
+        "'[]', NULL, ?, ?)",
+        {id, org, "{\"a\":1}", "{\"s\":\"\u00e9\"}", int64_t{1764000000000},
+         int64_t{1764000000001}});
+    noted = db.queryOne("SELECT leaf FROM activity_log_pending WHERE activity_id = ?", {id})
+                ->str("leaf");
+    read = activity_log::leafOf(*db.queryOne(
+        std::string("SELECT ") + activity_log::kLeafColumns + " FROM activities WHERE id = ?",
+        {id}));
+  });
+  EXPECT_EQ(noted, frozen);  // the store's (leafSql)
+  EXPECT_EQ(read, frozen);   // what `signet log verify` recomputes (leafOf)
+  EXPECT_EQ(activity_log::tombstoneOf(id),
+            "signet activity v1\nid a0000000-0000-4000-8000-000000000001\nstatus DELETED\n");
 }
 
 // Noted activities are read a slice of 100 at a time (SQLite's parameter limit, and memory, when a
