@@ -6,9 +6,6 @@
 #include <Poco/PatternFormatter.h>
 
 #include <sys/stat.h>
-#ifdef SIGNET_WITH_MIMALLOC
-#include <mimalloc.h>
-#endif
 
 #include <algorithm>
 #include <cstring>
@@ -188,14 +185,6 @@ const signet::cli::Command* findCommand(const std::vector<std::string>& args,
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef SIGNET_WITH_MIMALLOC
-  // mimalloc hands a freed span's memory back to the system at once rather than 25 ms later: a
-  // delayed decommit runs only when the freeing thread allocates again, so what a thread that
-  // went idle had freed (a request thread after a burst, a webhook sender after a backlog) stayed
-  // resident. No cost a signature that the benchmark can see; 46 rather than 66 MB after its
-  // run (docs/performance.md).
-  mi_option_set(mi_option_decommit_delay, 0);
-#endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     printUsage();

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
+#include <malloc.h>
 
 namespace signet {
 
@@ -32,6 +33,20 @@ AllocatorInForce allocatorInForce() {
   }
   if (servesMalloc("libc.so.6")) return {"libc", ::gnu_get_libc_version()};
   return {"other", ""};  // preloaded: jemalloc, say
+}
+
+void releaseFreedMemory() {
+  // Looked up once: whether mimalloc serves malloc does not change while the process runs.
+  using Collect = void (*)(bool);
+  static const Collect collect = [] {
+    return servesMalloc("libmimalloc.so.2")
+               ? reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"))
+               : nullptr;
+  }();
+  if (collect)
+    collect(true);
+  else
+    ::malloc_trim(0);
 }
 
 }  // namespace signet

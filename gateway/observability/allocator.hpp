@@ -4,6 +4,7 @@
 // sanitizer build, whose allocator is ASan's) or a library loaded another way says what it has.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 namespace signet {
@@ -14,5 +15,35 @@ struct AllocatorInForce {
 };
 
 AllocatorInForce allocatorInForce();
+
+// Gives what this thread freed back to the system: mimalloc's mi_collect(true) when mimalloc
+// serves malloc (it keeps a thread's freed memory until that thread allocates again, 25 ms
+// later at the soonest), glibc's malloc_trim otherwise. Costly (it unmaps pages, which flushes
+// the other cores' TLBs): for a thread that has gone idle, not for every request.
+void releaseFreedMemory();
+
+// A worker thread's idle time: once it has done nothing for `after`, it releases what it freed,
+// once, until it works again. So the memory of a burst goes back when the burst ends, and a
+// thread under load never pays for it.
+class IdleRelease {
+ public:
+  explicit IdleRelease(std::chrono::milliseconds after = std::chrono::seconds(1)) : after_(after) {}
+  void worked() {
+    last_ = std::chrono::steady_clock::now();
+    released_ = false;
+  }
+  // Called when a wait ended with nothing to do; true when it released.
+  bool waitedIdle() {
+    if (released_ || std::chrono::steady_clock::now() - last_ < after_) return false;
+    releaseFreedMemory();
+    released_ = true;
+    return true;
+  }
+
+ private:
+  std::chrono::milliseconds after_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  bool released_ = false;
+};
 
 }  // namespace signet

@@ -22,6 +22,7 @@
 
 #include <openssl/err.h>
 
+#include "observability/allocator.hpp"
 #include "server/client_address.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
@@ -316,9 +317,13 @@ struct HttpServer::Impl {
   // itself: reads, parses, runs the request and writes the answer. No request is handed from
   // one thread to another unless every handler slot is taken (then it waits in `jobs`).
   void serve() {
+    // A thread idle for a second gives back what it freed: the allocator keeps it for the
+    // thread's next allocation, which an idle thread does not make (a burst's memory would stay).
+    IdleRelease idle;
     while (!stopping) {
       epoll_event event{};
       if (epoll_wait(epoll, &event, 1, 100) == 1) {
+        idle.worked();
         if (event.data.u64 == kListenerId) {
           acceptAll();
           watch(socket.impl()->sockfd(), kListenerId, kListenerEvents, EPOLL_CTL_MOD);
@@ -326,8 +331,10 @@ struct HttpServer::Impl {
           handle(event.data.u64, event.events);
           postAwaiting();
         }
+      } else {
+        idle.waitedIdle();
       }
-      runQueued();
+      if (runQueued()) idle.worked();
       sweepWhenDue();
     }
   }
@@ -610,12 +617,13 @@ struct HttpServer::Impl {
 
   // Queued requests, taken while a slot is free, each under its connection's hold. Called by a
   // thread that holds no connection, so that two threads never wait for each other's.
-  void runQueued() {
-    for (;;) {
+  // Whether it ran any.
+  bool runQueued() {
+    for (bool ran = false;; ran = true) {
       Job job;
       {
         std::lock_guard lock(queueMutex);
-        if (jobs.empty() || running >= slots) return;
+        if (jobs.empty() || running >= slots) return ran;
         job = std::move(jobs.front());
         jobs.pop_front();
         ++running;
