@@ -36,17 +36,18 @@ AllocatorInForce allocatorInForce() {
 }
 
 void releaseFreedMemory() {
-  // Looked up once: whether mimalloc serves malloc does not change while the process runs.
-  using Collect = void (*)(bool);
-  static const Collect collect = [] {
-    return servesMalloc("libmimalloc.so.2")
-               ? reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"))
-               : nullptr;
+  // Looked up once: which allocator serves malloc does not change while the process runs.
+  using Release = void (*)();
+  static const Release release = []() -> Release {
+    using Collect = void (*)(bool);
+    static Collect collect = nullptr;
+    if (servesMalloc("libmimalloc.so.2") &&
+        (collect = reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"))))
+      return [] { collect(true); };
+    if (servesMalloc("libc.so.6")) return [] { ::malloc_trim(0); };
+    return [] {};  // ASan's or a preloaded allocator: left to manage itself
   }();
-  if (collect)
-    collect(true);
-  else
-    ::malloc_trim(0);
+  release();
 }
 
 }  // namespace signet

@@ -16,10 +16,11 @@ struct AllocatorInForce {
 
 AllocatorInForce allocatorInForce();
 
-// Gives what this thread freed back to the system: mimalloc's mi_collect(true) when mimalloc
-// serves malloc (it keeps a thread's freed memory until that thread allocates again, 25 ms
-// later at the soonest), glibc's malloc_trim otherwise. Costly (it unmaps pages, which flushes
-// the other cores' TLBs): for a thread that has gone idle, not for every request.
+// Gives freed memory back to the system. Under mimalloc, what this thread freed
+// (mi_collect(true)): mimalloc keeps it until the thread allocates again, 25 ms after the free
+// at the soonest. Under glibc's malloc, every arena's free pages (malloc_trim). Nothing under
+// another allocator. Costly (it unmaps pages, which flushes the other cores' TLBs): for a thread
+// that has gone idle, not for every request.
 void releaseFreedMemory();
 
 // A worker thread's idle time: once it has done nothing for `after`, it releases what it freed,

@@ -774,8 +774,9 @@ TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
 
 // Version 1 of the leaf's format, as an auditor's tools read it and as core migration 26 froze
 // it into PostgreSQL's trigger: the text and its digests were written out by hand (the digests
-// with Python's hashlib), not by our code. A change to leafOf or leafSql fails here, and is a
-// new format that needs a migration of its own (docs/activity-log.md).
+// with Python's hashlib), not by our code, and the tombstone's beside it. A change to leafOf,
+// leafSql, tombstoneOf or tombstoneSql fails here, and is a new format that needs a migration
+// of its own (docs/activity-log.md).
 TEST_P(ActivityLogTest, TheLeafFormatIsVersionOneAsFrozen) {
   TestGateway gw(GetParam());
   const std::string org = gw.root().organizationId;
@@ -795,7 +796,7 @@ TEST_P(ActivityLogTest, TheLeafFormatIsVersionOneAsFrozen) {
       "failure -\n"
       "created 1764000000000\n"
       "updated 1764000000001\n";
-  std::string noted, read;
+  std::string noted, read, tombstone;
   gw.write([&](Db& db) {
     db.exec(
         "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, result, "
@@ -809,11 +810,19 @@ TEST_P(ActivityLogTest, TheLeafFormatIsVersionOneAsFrozen) {
     read = activity_log::leafOf(*db.queryOne(
         std::string("SELECT ") + activity_log::kLeafColumns + " FROM activities WHERE id = ?",
         {id}));
+    db.exec("DELETE FROM activities WHERE id = ?", {id});
+    tombstone = db.queryOne(
+                      "SELECT leaf FROM activity_log_pending WHERE activity_id = ? ORDER BY seq "
+                      "DESC LIMIT 1",
+                      {id})
+                    ->str("leaf");
   });
   EXPECT_EQ(noted, frozen);  // the store's (leafSql)
   EXPECT_EQ(read, frozen);   // what `signet log verify` recomputes (leafOf)
-  EXPECT_EQ(activity_log::tombstoneOf(id),
-            "signet activity v1\nid a0000000-0000-4000-8000-000000000001\nstatus DELETED\n");
+  const std::string deleted =
+      "signet activity v1\nid a0000000-0000-4000-8000-000000000001\nstatus DELETED\n";
+  EXPECT_EQ(tombstone, deleted);  // the store's (tombstoneSql)
+  EXPECT_EQ(activity_log::tombstoneOf(id), deleted);
 }
 
 // Noted activities are read a slice of 100 at a time (SQLite's parameter limit, and memory, when a
