@@ -175,8 +175,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   for (int64_t from = 0;;) {
     auto rows = db.query(
         "SELECT idx, activity_id, previous_idx, leaf FROM activity_log_leaves WHERE idx >= ? "
-        "ORDER BY idx "
-        "LIMIT ?",
+        "ORDER BY idx LIMIT ?",
         {from, kSlice});
     for (const auto& row : rows) {
       uint64_t index = static_cast<uint64_t>(row.i64("idx"));

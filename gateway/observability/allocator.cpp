@@ -36,18 +36,17 @@ AllocatorInForce allocatorInForce() {
 }
 
 void releaseFreedMemory() {
-  // Looked up once: which allocator serves malloc does not change while the process runs.
-  using Release = void (*)();
-  static const Release release = []() -> Release {
-    using Collect = void (*)(bool);
-    static Collect collect = nullptr;
-    if (servesMalloc("libmimalloc.so.2") &&
-        (collect = reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"))))
-      return [] { collect(true); };
-    if (servesMalloc("libc.so.6")) return [] { ::malloc_trim(0); };
-    return [] {};  // ASan's or a preloaded allocator: left to manage itself
-  }();
-  release();
+  // Found once: which allocator serves malloc does not change while the process runs. ASan's or
+  // a preloaded one is left to manage itself.
+  static const std::string allocator = allocatorInForce().name;
+  using Collect = void (*)(bool);
+  static const auto collect = allocator == "mimalloc"
+                                  ? reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"))
+                                  : nullptr;
+  if (collect)
+    collect(true);
+  else if (allocator == "libc")
+    ::malloc_trim(0);
 }
 
 }  // namespace signet
