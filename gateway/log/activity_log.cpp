@@ -114,8 +114,15 @@ void writerSetup(Db& db) {
     db.exec("SET signet.activity_log = 'on'");
     return;
   }
+  // SQLite: the connection's own notes live in its temporary schema, which is transactional
+  // like the main one (a savepoint rolled back takes its notes with it) but is not written to
+  // the WAL: the notes never outlive the batch that takes them, so putting them in the store
+  // file cost a page or more of the WAL a batch for nothing (docs/performance.md).
+  db.exec(
+      "CREATE TEMP TABLE IF NOT EXISTS activity_log_noted (seq INTEGER PRIMARY KEY, activity_id "
+      "TEXT NOT NULL, leaf TEXT, previous_idx INTEGER)");
   const std::string note =
-      " ON main.activities BEGIN INSERT INTO activity_log_pending "
+      " ON main.activities BEGIN INSERT INTO activity_log_noted "
       "(activity_id, leaf, previous_idx) VALUES (";
   const std::string changed = "NEW.id, " + leafSql(false, "NEW") + ", NEW.log_index); END";
   db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_insert AFTER INSERT" + note + changed);
@@ -127,25 +134,41 @@ void writerSetup(Db& db) {
 
 namespace {
 
-// The log's head, locked, and the notes taken under the lock: none when nothing is noted.
+// The log's head, locked, and the notes taken under the lock, in the order they were made: none
+// when nothing is noted.
 struct Taken {
   std::optional<Row> head;
   std::vector<Row> notes;
 };
 
-const char* const kTakeNotes =
-    "DELETE FROM activity_log_pending RETURNING seq, activity_id, leaf, previous_idx";
+std::string takeNotesFrom(const std::string& table) {
+  return "DELETE FROM " + table + " RETURNING seq, activity_id, leaf, previous_idx";
+}
 
 std::optional<Row> present(std::optional<Row> head) {
   if (!head || head->isNull("size")) throw internalError("the activity log's head row is missing");
   return head;
 }
 
-// SQLite: the head and the notes, read when the append runs; its one writer is the lock.
+// Notes in the order they were made: a table's sequence numbers, not the order a DELETE returns.
+void appendInOrder(std::vector<Row>& notes, std::vector<Row> taken) {
+  std::sort(taken.begin(), taken.end(),
+            [](const Row& a, const Row& b) { return a.i64("seq") < b.i64("seq"); });
+  notes.insert(notes.end(), std::make_move_iterator(taken.begin()),
+               std::make_move_iterator(taken.end()));
+}
+
+// SQLite: the head and the notes, read when the append runs; its one writer is the lock. A
+// migration's notes (in the store) were committed before this transaction began to write, so
+// they go before the connection's own (writerSetup).
 Taken takeNotes(Db& db) {
-  if (!db.queryOne("SELECT seq FROM activity_log_pending LIMIT 1")) return {};
-  auto head = present(db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1"));
-  return {std::move(head), db.query(kTakeNotes)};
+  std::vector<Row> notes;
+  if (db.queryOne("SELECT seq FROM main.activity_log_pending LIMIT 1"))
+    appendInOrder(notes, db.query(takeNotesFrom("main.activity_log_pending")));
+  appendInOrder(notes, db.query(takeNotesFrom("temp.activity_log_noted")));
+  if (notes.empty()) return {};
+  return {present(db.queryOne("SELECT size, frontier FROM activity_log_head WHERE id = 1")),
+          std::move(notes)};
 }
 
 // PostgreSQL: the check that the session notes changes, the head's lock and the notes' DELETE,
@@ -168,13 +191,14 @@ Sent lockHeadAndTakeNotes(Db& db) {
       {});
   // Taken under the lock: notes every session sees (a migration's, of a whole store) may have
   // been appended by another gateway while this one waited for it.
-  return {state, db.queryAhead(kTakeNotes, {})};
+  return {state, db.queryAhead(takeNotesFrom("activity_log_pending"), {})};
 }
 
 // What the statements sent found, once answered.
 Taken taken(Sent& sent) {
   const Row& row = sent.state->rows().at(0);
-  std::vector<Row> notes = sent.notes->rows();
+  std::vector<Row> notes;
+  appendInOrder(notes, sent.notes->rows());
   // A session that lost its setting (a pooler in between, DISCARD ALL) would write activities
   // without noting them: this batch fails, loudly. Setting it here would be rolled back with the
   // batch; the group commit sets the session up again once the batch is rolled back
@@ -230,8 +254,6 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
   auto& [headRow, pending] = taken;
   if (!headRow || pending.empty()) return;
   merkle::Frontier frontier = frontierOf(*headRow);
-  std::sort(pending.begin(), pending.end(),
-            [](const Row& a, const Row& b) { return a.i64("seq") < b.i64("seq"); });
   // An activity changed twice in one transaction is one leaf, in the place of its first change:
   // its state at the commit, which its last note holds.
   std::vector<std::string> order;

@@ -2,8 +2,9 @@
 // append-only Merkle tree (merkle.hpp) in the same transaction, in commit order. See
 // docs/activity-log.md.
 //
-// How a change becomes a leaf: triggers on `activities` note every inserted or updated row in
-// activity_log_pending, with its leaf made by the store from the row as written (leafSql),
+// How a change becomes a leaf: triggers on `activities` note every inserted or updated row (in
+// activity_log_pending on PostgreSQL; on SQLite in the connection's temporary schema, which the
+// WAL does not carry), with its leaf made by the store from the row as written (leafSql),
 // inside the writer's own savepoint, so a write that rolls back takes its note with it and no
 // write path can forget one. Before each COMMIT the group commit runs startAppend and the append
 // it returns, which turn this transaction's notes into leaves. On PostgreSQL the head row is
