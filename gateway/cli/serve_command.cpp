@@ -7,9 +7,9 @@
 #include "cli/commands.hpp"
 #include "cli/serve_lock.hpp"
 #include "cli/stop_signals.hpp"
-#include "observability/allocator.hpp"
 #include "observability/scrape.hpp"
 #include "server/http_server.hpp"
+#include "signet/memory.hpp"
 
 namespace signet::cli {
 

@@ -4,8 +4,8 @@
 
 #include "activity/handler_context.hpp"
 #include "gateway.hpp"
-#include "observability/allocator.hpp"
 #include "signet/egress.hpp"
+#include "signet/memory.hpp"
 #include "signet/metrics.hpp"
 
 namespace signet {

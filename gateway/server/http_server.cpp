@@ -22,11 +22,11 @@
 
 #include <openssl/err.h>
 
-#include "observability/allocator.hpp"
 #include "server/client_address.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
 #include "signet/egress.hpp"
+#include "signet/memory.hpp"
 #include "signet/metrics.hpp"
 
 namespace signet {

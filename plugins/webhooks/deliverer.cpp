@@ -1,7 +1,6 @@
 #include "deliverer.hpp"
 
 #include <Poco/Logger.h>
-#include <malloc.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +12,7 @@
 
 #include "deliveries.hpp"
 #include "sender.hpp"
+#include "signet/memory.hpp"
 #include "signing_keys.hpp"
 
 namespace webhooks {
@@ -52,16 +52,25 @@ class SenderPool {
 
  private:
   void work() {
+    // A sender idle for a second gives back what its last turns freed: a drained backlog's rows
+    // passed through it, and the allocator would keep their pages for its next allocation.
+    IdleRelease idle;
     for (;;) {
       std::function<void()> job;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+        if (!cv_.wait_for(lock, std::chrono::seconds(1),
+                          [&] { return stopping_ || !jobs_.empty(); })) {
+          lock.unlock();
+          idle.waitedIdle();
+          continue;
+        }
         if (jobs_.empty()) return;
         job = std::move(jobs_.front());
         jobs_.pop_front();
       }
       job();
+      idle.worked();
     }
   }
   std::vector<std::thread> threads_;
@@ -230,7 +239,6 @@ void Deliverer::drain(WorkerContext& worker, const std::string& endpointId) {
 void Deliverer::run(WorkerContext& worker) {
   const Settings& s = *settings_;
   std::atomic<int> running{0};
-  bool trimmed = true;
   SenderPool pool(s.senders);
   worker_ = &worker;
   while (!worker.stopping()) {
@@ -260,18 +268,11 @@ void Deliverer::run(WorkerContext& worker) {
     }
     for (const auto& id : taken) {
       ++running;
-      trimmed = false;
       pool.submit([this, &worker, &running, id] {
         drain(worker, id);
         --running;
         worker.wake();
       });
-    }
-    // A backlog drained leaves the allocator holding the pages its rows passed through: give
-    // them back to the system once nothing is being sent.
-    if (!trimmed && taken.empty() && running.load() == 0) {
-      malloc_trim(0);
-      trimmed = true;
     }
     worker.waitFor(1000);
   }

@@ -3,6 +3,7 @@
 #include <Poco/Logger.h>
 
 #include "signet/error.hpp"
+#include "signet/memory.hpp"
 #include "signet/metrics.hpp"
 
 namespace signet {
@@ -73,15 +74,21 @@ GroupCommit::~GroupCommit() {
 }
 
 void GroupCommit::commitPosted() {
+  // A committer idle for a second gives back what its batches freed (signet/memory.hpp), with
+  // the queue's lock let go: the release unmaps pages.
+  IdleRelease idle;
   std::unique_lock lock(mutex_);
   for (;;) {
     auto next = nextLeader();
     if (next && next->then) {
       lead(lock);
+      idle.worked();
     } else if (stopping_) {
       return;
-    } else {
-      committerWake_.wait(lock);
+    } else if (committerWake_.wait_for(lock, std::chrono::seconds(1)) == std::cv_status::timeout) {
+      lock.unlock();
+      idle.waitedIdle();
+      lock.lock();
     }
   }
 }

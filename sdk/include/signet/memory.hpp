@@ -1,7 +1,11 @@
-// Which allocator serves this process's malloc. The signet binary links mimalloc, whose
-// malloc takes the C library's place for the whole process, plugins included
-// (gateway/CMakeLists.txt). The answer is found at run time, so that a build without it (the
-// sanitizer build, whose allocator is ASan's) or a library loaded another way says what it has.
+// The process's memory allocator: which one serves malloc, and giving freed memory back to the
+// system once a thread goes idle. The signet binary links mimalloc, whose malloc takes the C
+// library's place for the whole process, plugins included (gateway/CMakeLists.txt). Which
+// allocator serves malloc is found at run time, so that a build without it (the sanitizer
+// build, whose allocator is ASan's) or a library loaded another way says what it has.
+//
+// Any thread that handles bursts (a request thread, a committer, a plugin's sender) holds what
+// it freed until it allocates again: IdleRelease gives it back once the thread goes idle.
 #pragma once
 
 #include <chrono>

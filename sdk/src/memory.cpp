@@ -1,4 +1,4 @@
-#include "observability/allocator.hpp"
+#include "signet/memory.hpp"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
