@@ -117,7 +117,10 @@ void writerSetup(Db& db) {
   // SQLite: the connection's own notes live in its temporary schema, which is transactional
   // like the main one (a savepoint rolled back takes its notes with it) but is not written to
   // the WAL: the notes never outlive the batch that takes them, so putting them in the store
-  // file cost a page or more of the WAL a batch for nothing (docs/performance.md).
+  // file cost a page or more of the WAL a batch for nothing (docs/performance.md). The schema is
+  // in memory (temp_store=MEMORY): auto_vacuum, set before its first table, gives the pages of
+  // a large batch's notes (an organization deleted with its activities) back at its commit.
+  db.exec("PRAGMA temp.auto_vacuum = FULL");
   db.exec(
       "CREATE TEMP TABLE IF NOT EXISTS activity_log_noted (seq INTEGER PRIMARY KEY, activity_id "
       "TEXT NOT NULL, leaf TEXT, previous_idx INTEGER)");

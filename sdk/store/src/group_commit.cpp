@@ -85,7 +85,11 @@ void GroupCommit::commitPosted() {
       idle.worked();
     } else if (stopping_) {
       return;
-    } else if (committerWake_.wait_for(lock, std::chrono::seconds(1)) == std::cv_status::timeout) {
+    } else {
+      // Woken or not, a committer that finds nothing to lead releases once a second has passed
+      // since it last led: a wake whose job a newcomer took does not start the second again.
+      committerWake_.wait_for(lock, std::chrono::seconds(1));
+      if (auto again = nextLeader(); (again && again->then) || stopping_) continue;
       lock.unlock();
       idle.waitedIdle();
       lock.lock();
