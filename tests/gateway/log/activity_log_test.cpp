@@ -82,7 +82,7 @@ int64_t notesLeft(TestGateway& gw) {
   gw.write([&](Db& db) {
     left = db.queryOne("SELECT COUNT(*) AS n FROM activity_log_pending")->i64("n");
     if (!db.isPostgres())
-      left += db.queryOne("SELECT COUNT(*) AS n FROM temp.activity_log_noted")->i64("n");
+      left += db.queryOne("SELECT COUNT(*) AS n FROM " + ownNotes(db))->i64("n");
   });
   return left;
 }
