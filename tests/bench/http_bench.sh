@@ -90,6 +90,10 @@ if database["driver"] == "postgresql" and os.environ.get("WRITE_LANES"):
 config["limits"]["rateLimit"] = {"perIpPerSecond": 0, "perOrganizationPerSecond": 0, "burst": 1}
 if os.environ.get("THREADS"):
     config["limits"]["threads"] = int(os.environ["THREADS"])
+    # `signet init` writes egress.maxConcurrent, which must stay below the threads.
+    egress = config["limits"].get("egress", {})
+    if egress.get("maxConcurrent", 0) >= config["limits"]["threads"]:
+        egress["maxConcurrent"] = max(1, config["limits"]["threads"] // 2)
 if os.environ.get("WEBHOOK") == "slow":
     config["plugins"].setdefault("settings", {})["webhooks"] = {"allowInsecureUrls": True}
 json.dump(config, open(path, "w"), indent=2)
