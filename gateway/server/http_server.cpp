@@ -23,6 +23,7 @@
 #include <openssl/err.h>
 
 #include "server/client_address.hpp"
+#include "server/cpu_gate.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
 #include "signet/egress.hpp"
@@ -222,6 +223,7 @@ struct HttpServer::Impl {
   int epoll = -1;
   int wake = -1;  // written once, at stop; never read, so every thread's epoll_wait sees it
   std::vector<std::thread> threads;
+  CpuGate gate{CpuGate::perMachine()};
   std::atomic<bool> stopping{false};
   std::atomic<int64_t> nextSweep{0};
 
@@ -277,6 +279,7 @@ struct HttpServer::Impl {
     uint64_t one = 1;
     if (wake >= 0) [[maybe_unused]]
       auto n = ::write(wake, &one, sizeof one);
+    gate.wakeAll();
     for (auto& t : threads)
       if (t.joinable()) t.join();
     threads.clear();
@@ -320,9 +323,17 @@ struct HttpServer::Impl {
     // A thread idle for a second gives back what it freed: the allocator keeps it for the
     // thread's next allocation, which an idle thread does not make (a burst's memory would stay).
     IdleRelease idle;
+    // Only a thread holding one of the gate's permits polls (cpu_gate.hpp).
+    CpuGate::Seat seat(gate);
     while (!stopping) {
+      if (!seat.enter(stopping, std::chrono::milliseconds(100))) {
+        idle.waitedIdle();
+        continue;
+      }
       epoll_event event{};
-      if (epoll_wait(epoll, &event, 1, 100) == 1) {
+      int events = epoll_wait(epoll, &event, 1, 100);
+      CpuGate::Work work(seat);  // what the poll returned, and the queue and sweep after it
+      if (events == 1) {
         idle.worked();
         if (event.data.u64 == kListenerId) {
           acceptAll();
