@@ -157,6 +157,15 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
               "invalid field limits.threads: expected 0 (sized for the machine) to 1024");
         c.threads = v.convert<int>();
       }
+      if (l->has("threadsRunning") && !l->get("threadsRunning").isEmpty()) {
+        auto v = l->get("threadsRunning");
+        if (!v.isInteger() || v.convert<int64_t>() < 0 || v.convert<int64_t>() > 1024)
+          throw invalidArgument(
+              "invalid field limits.threadsRunning: expected 0 (two a core) to "
+              "1024, got " +
+              v.toString());
+        c.threadsRunning = v.convert<int>();
+      }
       positive("maxConnections", c.server.maxConnections);
       positive("maxConnectionsPerAddress", c.server.maxConnectionsPerAddress);
       positive("maxHeadBytes", c.server.maxHeadBytes);

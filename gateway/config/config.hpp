@@ -76,6 +76,9 @@ struct Config {
   // thread more, to read while every one is taken); 0 sizes it for the machine (eight per
   // core, at least sixteen: handlers mostly wait on the database).
   int threads = 0;
+  // Of those threads, how many poll and run at once (server/cpu_gate.hpp); 0: two a core. A
+  // gateway whose requests wait long on the network (a distant PostgreSQL) may want more.
+  int threadsRunning = 0;
   ServerLimits server;
   std::string corsAllowOrigin = "*";
   // WebAuthn relying-party ids whose rpIdHash an assertion may carry; empty accepts any

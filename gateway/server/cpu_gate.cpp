@@ -78,10 +78,10 @@ bool CpuGate::Seat::enter(const std::atomic<bool>& stop, std::chrono::millisecon
         lock, std::min(deadline, std::chrono::steady_clock::now() +
                                      std::chrono::nanoseconds(gate_.stuckAfterNs_)));
   }
-  if (watched) {
-    gate_.watching_ = false;
-    gate_.changed_.notify_one();  // another waiter watches
-  }
+  if (watched) gate_.watching_ = false;
+  // Whoever leaves the wait with no watcher left wakes a waiter to watch (or to take a permit
+  // more, when several holders are stuck).
+  if (!gate_.watching_) gate_.changed_.notify_one();
   return holds_;
 }
 
@@ -91,6 +91,9 @@ void CpuGate::Seat::startWork() {
 
 void CpuGate::Seat::endWork() {
   busySince_.store(0, std::memory_order_relaxed);
+}
+
+void CpuGate::Seat::leaveIfOver() {
   // Only when a stuck holder let a waiter in can the gate hold more than its permits.
   if (!holds_ || gate_.holding_.load() <= gate_.permits_) return;
   std::lock_guard lock(gate_.mutex_);

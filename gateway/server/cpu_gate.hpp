@@ -4,17 +4,17 @@
 // The HTTP front end keeps many threads (limits.threads) so that requests which block, on an
 // outbound call, a commit's fsync or a PostgreSQL round trip, leave threads for the others. But
 // with every thread polling one epoll, a loaded server woke a different, cold thread for each
-// event and ran more of them than it has cores: on two cores, 16 threads made 2.8 context
-// switches a signature against 1.9 with 4, and cost 10 to 15 % more CPU
+// event and ran more of them than it has cores: on two cores the default install's signature
+// cost 2.8 context switches, against 1.8 with the gate, and its rate was 14 % lower
 // (docs/performance.md). With the gate, a thread polls only while it holds a permit, and keeps
 // it from one event to the next, so under load the same few threads, warm, take event after
 // event.
 //
 // A holder that blocks keeps its permit; so that blocked holders cannot starve the others, one
 // that has been on a single event for longer than `stuckAfter` stops counting, and a waiting
-// thread takes a permit beside it. It is how Go's scheduler hands the processor of a thread
-// stuck in a system call to another (sysmon's retake). Once the stuck thread's event ends, the
-// first holder to find the gate over its allowance gives its permit back.
+// thread takes a permit more. It is how Go's scheduler hands the processor of a thread stuck in
+// a system call to another (sysmon's retake). Once the stuck thread's event ends, the first
+// holder between events to find the gate over its allowance gives its permit back.
 #pragma once
 
 #include <atomic>
@@ -54,9 +54,11 @@ class CpuGate {
     // Before the thread polls: returns once it holds a permit (at once when it kept its own),
     // or, without one, when `stop` is set or `wait` passed (the thread's loop looks again).
     bool enter(const std::atomic<bool>& stop, std::chrono::milliseconds wait);
-    // Around the work of what the poll returned (Work).
+    // Around the work of one event or queued request (Work).
     void startWork();
-    void endWork();  // gives the permit back if the gate holds more than it now allows
+    void endWork();
+    // Between events: gives the permit back if the gate holds more than it now allows.
+    void leaveIfOver();
 
    private:
     friend class CpuGate;

@@ -223,7 +223,8 @@ struct HttpServer::Impl {
   int epoll = -1;
   int wake = -1;  // written once, at stop; never read, so every thread's epoll_wait sees it
   std::vector<std::thread> threads;
-  CpuGate gate{CpuGate::perMachine()};
+  CpuGate gate{gateway.config().threadsRunning > 0 ? gateway.config().threadsRunning
+                                                   : CpuGate::perMachine()};
   std::atomic<bool> stopping{false};
   std::atomic<int64_t> nextSweep{0};
 
@@ -331,10 +332,9 @@ struct HttpServer::Impl {
         continue;
       }
       epoll_event event{};
-      int events = epoll_wait(epoll, &event, 1, 100);
-      CpuGate::Work work(seat);  // what the poll returned, and the queue and sweep after it
-      if (events == 1) {
+      if (epoll_wait(epoll, &event, 1, 100) == 1) {
         idle.worked();
+        CpuGate::Work work(seat);
         if (event.data.u64 == kListenerId) {
           acceptAll();
           watch(socket.impl()->sockfd(), kListenerId, kListenerEvents, EPOLL_CTL_MOD);
@@ -345,8 +345,9 @@ struct HttpServer::Impl {
       } else {
         idle.waitedIdle();
       }
-      if (runQueued()) idle.worked();
+      if (runQueued(seat)) idle.worked();
       sweepWhenDue();
+      seat.leaveIfOver();
     }
   }
 
@@ -629,7 +630,7 @@ struct HttpServer::Impl {
   // Queued requests, taken while a slot is free, each under its connection's hold. Called by a
   // thread that holds no connection, so that two threads never wait for each other's.
   // Whether it ran any.
-  bool runQueued() {
+  bool runQueued(CpuGate::Seat& seat) {
     for (bool ran = false;; ran = true) {
       Job job;
       {
@@ -641,6 +642,7 @@ struct HttpServer::Impl {
       }
       Connection& c = *job.connection;
       {
+        CpuGate::Work work(seat);  // each job its own: a long queue is not one stuck event
         std::lock_guard hold(c.hold);
         if (!c.closed) {
           runRequest(job.connection, job.request, job.keepAlive);

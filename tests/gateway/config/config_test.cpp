@@ -91,5 +91,15 @@ TEST_F(ConfigTest, OutboundCallsForRequestsStayBelowTheThreads) {
   EXPECT_NE(m.find("limits.egress.maxPerDestination"), std::string::npos) << m;
 }
 
+TEST_F(ConfigTest, ThreadsRunningAtOnceAreTwoACoreUnlessGiven) {
+  EXPECT_EQ(loadWith({"memo"}).threadsRunning, 0);  // the server sizes it: two a core
+  EXPECT_EQ(loadWith({"memo"}, R"({"threadsRunning": 12})").threadsRunning, 12);
+  for (const std::string bad : {"-1", "1025", "\"4\"", "2.5"}) {
+    std::string m = refusal(R"({"threadsRunning": )" + bad + "}");
+    EXPECT_NE(m.find("invalid field limits.threadsRunning"), std::string::npos) << m;
+    EXPECT_NE(m.find(", got "), std::string::npos) << m;
+  }
+}
+
 }  // namespace
 }  // namespace signet::test
