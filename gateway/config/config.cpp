@@ -59,7 +59,7 @@ std::string Config::defaultFileText(const std::vector<std::string>& enabledPlugi
   "plugins": { "enabled": [)" +
          enabled + "]" + settings + R"( },
   "limits": {
-    "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 0,
+    "maxBodyBytes": 1048576, "maxHeaderBytes": 8000, "threads": 0, "threadsRunning": 0,
     "maxConnectionsPerAddress": 256, "headerTimeoutMs": 10000, "bodyTimeoutMs": 30000,
     "idleTimeoutMs": 5000, "maxActivityBytes": 524288,
     "rateLimit": { "perIpPerSecond": 200, "perOrganizationPerSecond": 50,
@@ -163,7 +163,7 @@ Config Config::load(const std::filesystem::path& dataDir, const std::filesystem:
           throw invalidArgument(
               "invalid field limits.threadsRunning: expected 0 (two a core) to "
               "1024, got " +
-              v.toString());
+              Poco::Dynamic::Var::toString(v));
         c.threadsRunning = v.convert<int>();
       }
       positive("maxConnections", c.server.maxConnections);

@@ -640,9 +640,11 @@ struct HttpServer::Impl {
         jobs.pop_front();
         ++running;
       }
+      // Each job is its own work, so a long queue is not one stuck event; its commit, which
+      // this thread may lead from postAwaiting (holding no connection), is part of it.
+      CpuGate::Work work(seat);
       Connection& c = *job.connection;
       {
-        CpuGate::Work work(seat);  // each job its own: a long queue is not one stuck event
         std::lock_guard hold(c.hold);
         if (!c.closed) {
           runRequest(job.connection, job.request, job.keepAlive);
