@@ -39,7 +39,6 @@ class CpuGate {
   // permit from another server's requests.
   static int perMachine();
 
-  int permits() const { return permits_; }
   // Threads holding a permit now (tests, and the next engineer's debugger).
   int holders() const { return holding_.load(); }
 
