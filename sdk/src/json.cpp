@@ -16,6 +16,7 @@ namespace {
 std::string fieldName(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
+}  // namespace
 
 std::string kindOf(const Poco::Dynamic::Var& v) {
   if (v.isEmpty()) return "null";
@@ -27,6 +28,7 @@ std::string kindOf(const Poco::Dynamic::Var& v) {
   return "an unsupported value";
 }
 
+namespace {
 Error wrongType(const std::string& field, const char* expected, const Poco::Dynamic::Var& v) {
   return invalidArgument("invalid field " + field + ": expected " + expected + ", got " +
                          kindOf(v));
@@ -131,8 +133,7 @@ std::string requireString(const Object& o, const std::string& key, const std::st
   return v->extract<std::string>();
 }
 
-namespace {
-const std::string& withoutControls(const std::string& text, const std::string& field) {
+const std::string& requireNoControls(const std::string& text, const std::string& field) {
   for (size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x20 || c == 0x7f) {
@@ -144,16 +145,15 @@ const std::string& withoutControls(const std::string& text, const std::string& f
   }
   return text;
 }
-}  // namespace
 
 std::string requireName(const Object& o, const std::string& key, const std::string& path) {
-  return withoutControls(requireString(o, key, path), fieldName(path, key));
+  return requireNoControls(requireString(o, key, path), fieldName(path, key));
 }
 
 std::optional<std::string> optionalName(const Object& o, const std::string& key,
                                         const std::string& path) {
   auto value = optionalString(o, key, path);
-  if (value) withoutControls(*value, fieldName(path, key));
+  if (value) requireNoControls(*value, fieldName(path, key));
   return value;
 }
 
@@ -230,7 +230,9 @@ Object objectAt(const Array& a, size_t index, const std::string& path) {
 int requireInt(const Object& o, const std::string& key, const std::string& path) {
   auto v = present(o, key);
   if (!v) throw invalidArgument("missing required field " + fieldName(path, key));
-  if (!v->isInteger() || v->isString()) throw wrongType(fieldName(path, key), "an integer", *v);
+  // Poco counts a boolean as an integer (numeric_limits<bool>::is_integer); JSON does not.
+  if (!v->isInteger() || v->isString() || v->isBoolean())
+    throw wrongType(fieldName(path, key), "an integer", *v);
   return v->convert<int>();
 }
 
@@ -250,16 +252,17 @@ std::optional<int64_t> optionalInt64String(const Object& o, const std::string& k
   auto v = present(o, key);
   if (!v) return std::nullopt;
   std::string field = fieldName(path, key);
-  if (v->isString()) {
-    const std::string& s = v->extract<std::string>();
-    int64_t out = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
-      throw invalidArgument("invalid field " + field + ": \"" + s + "\" is not a decimal integer");
-    return out;
-  }
-  if (v->isInteger()) return v->convert<int64_t>();
+  if (v->isString()) return decimalOf(v->extract<std::string>(), field);
+  if (v->isInteger() && !v->isBoolean()) return v->convert<int64_t>();
   throw wrongType(field, "a decimal integer string", *v);
+}
+
+int64_t decimalOf(const std::string& s, const std::string& field) {
+  int64_t out = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+    throw invalidArgument("invalid field " + field + ": \"" + s + "\" is not a decimal integer");
+  return out;
 }
 
 bool isUuid(std::string_view s) {

@@ -1,5 +1,7 @@
 #include "signet/parameter_shape.hpp"
 
+#include <Poco/Exception.h>
+
 namespace signet {
 
 namespace {
@@ -18,18 +20,15 @@ const char* describe(ParamType type) {
       return "an array";
     case ParamType::kUuid:
       return "a UUID string";
+    case ParamType::kDecimal:
+      return "a decimal integer string";
   }
   return "a value";
 }
 
-std::string kindOf(const Poco::Dynamic::Var& v) {
-  if (v.isEmpty()) return "null";
-  if (v.isString()) return "a string";
-  if (v.isBoolean()) return "a boolean";
-  if (v.isNumeric()) return "a number";
-  if (v.type() == typeid(Poco::JSON::Array::Ptr)) return "an array";
-  if (v.type() == typeid(Poco::JSON::Object::Ptr)) return "an object";
-  return "another type";
+// Poco counts a boolean as an integer (numeric_limits<bool>::is_integer); JSON does not.
+bool isWholeNumber(const Poco::Dynamic::Var& v) {
+  return v.isInteger() && !v.isBoolean();
 }
 
 bool matches(ParamType type, const Poco::Dynamic::Var& v) {
@@ -39,39 +38,76 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
     case ParamType::kBool:
       return v.isBoolean();
     case ParamType::kInteger:
-      return v.isInteger();
+      return isWholeNumber(v);
     case ParamType::kObject:
       return v.type() == typeid(Poco::JSON::Object::Ptr);
     case ParamType::kArray:
       return v.type() == typeid(Poco::JSON::Array::Ptr);
     case ParamType::kUuid:
       return v.isString() && json::isUuid(v.extract<std::string>());
+    case ParamType::kDecimal:
+      return isWholeNumber(v) || v.isString();  // the string's digits: decimalOf
   }
   return false;
 }
 
 }  // namespace
 
-void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Object& parameters) {
-  for (const auto& p : shapes) {
-    const std::string field = "parameters." + p.name;
-    // Null is absent, as the json:: helpers a handler reads with take it: an optional field a
-    // client sends as null is accepted, and a required one is missing.
-    auto v = parameters->has(p.name) ? parameters->get(p.name) : Poco::Dynamic::Var();
-    if (v.isEmpty()) {
-      if (p.required) throw invalidArgument("missing required field " + field);
-      continue;
-    }
-    if (!matches(p.type, v))
-      throw invalidArgument("invalid field " + field + ": expected " + describe(p.type) + ", got " +
-                            kindOf(v));
-    if (p.maxLength && v.isString()) {
-      size_t size = v.extract<std::string>().size();
-      if (size == 0 || size > p.maxLength)
-        throw invalidArgument("invalid field " + field + ": must be 1 to " +
-                              std::to_string(p.maxLength) + " bytes, got " + std::to_string(size));
+void checkParameter(const ParamSpec& p, const Poco::Dynamic::Var& v, const std::string& field) {
+  // Null is absent, as the json:: helpers a handler reads with take it: an optional field a
+  // client sends as null is accepted, and a required one is missing.
+  if (v.isEmpty()) {
+    if (p.required) throw invalidArgument("missing required field " + field);
+    return;
+  }
+  if (!matches(p.type, v))
+    throw invalidArgument("invalid field " + field + ": expected " + describe(p.type) + ", got " +
+                          json::kindOf(v));
+  if (v.isString()) {
+    const auto& text = v.extract<std::string>();
+    if (p.maxLength && (text.empty() || text.size() > p.maxLength))
+      throw invalidArgument("invalid field " + field + ": must be 1 to " +
+                            std::to_string(p.maxLength) + " bytes, got " +
+                            std::to_string(text.size()));
+    if (p.displayName) json::requireNoControls(text, field);
+    if (p.type == ParamType::kDecimal) json::decimalOf(text, field);
+  } else if (p.type == ParamType::kInteger || p.type == ParamType::kDecimal) {
+    // A JSON number past int64 (2^63 to 2^64 - 1) is an integer to Poco, but no handler can
+    // read it.
+    try {
+      v.convert<int64_t>();
+    } catch (const Poco::RangeException&) {
+      throw invalidArgument("invalid field " + field + ": " + v.toString() +
+                            " is out of range for a 64-bit integer");
     }
   }
+  if (p.type == ParamType::kObject) {
+    checkParameterShapes(p.fields, v.extract<Poco::JSON::Object::Ptr>(), field);
+  } else if (p.type == ParamType::kArray && (p.elements || !p.fields.empty())) {
+    // Each element is checked as a required field of the element's type, with the array's
+    // length bound and, for objects, its fields.
+    ParamSpec element{.name = p.name,
+                      .type = p.fields.empty() ? *p.elements : ParamType::kObject,
+                      .maxLength = p.maxLength,
+                      .displayName = p.displayName,
+                      .fields = p.fields};
+    const auto& items = *v.extract<Poco::JSON::Array::Ptr>();
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string at = field + "[" + std::to_string(i) + "]";
+      const auto& item = items.get(i);
+      if (item.isEmpty())  // an element is not optional: a null in a list is of the wrong type
+        throw invalidArgument("invalid field " + at + ": expected " + describe(element.type) +
+                              ", got null");
+      checkParameter(element, item, at);
+    }
+  }
+}
+
+void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Object& parameters,
+                          const std::string& path) {
+  for (const auto& p : shapes)
+    checkParameter(p, parameters->has(p.name) ? parameters->get(p.name) : Poco::Dynamic::Var(),
+                   path + "." + p.name);
 }
 
 }  // namespace signet

@@ -264,9 +264,12 @@ std::string activityBody(const std::string& type, const std::string& organizatio
   return json::stringify(body);
 }
 
-json::Object wellShaped(const ActivitySpec& spec) {
+namespace {
+// An object holding every declared field, each of its type: an object's own fields filled the
+// same way, an array empty.
+json::Object wellShapedFields(const std::vector<ParamSpec>& fields) {
   json::Object p = json::object();
-  for (const auto& param : spec.parameters) {
+  for (const auto& param : fields) {
     switch (param.type) {
       case ParamType::kString:
         p->set(param.name, "x");
@@ -275,10 +278,11 @@ json::Object wellShaped(const ActivitySpec& spec) {
         p->set(param.name, false);
         break;
       case ParamType::kInteger:
+      case ParamType::kDecimal:
         p->set(param.name, 0);
         break;
       case ParamType::kObject:
-        p->set(param.name, json::object());
+        p->set(param.name, wellShapedFields(param.fields));
         break;
       case ParamType::kArray:
         p->set(param.name, json::array());
@@ -289,6 +293,11 @@ json::Object wellShaped(const ActivitySpec& spec) {
     }
   }
   return p;
+}
+}  // namespace
+
+json::Object wellShaped(const ActivitySpec& spec) {
+  return wellShapedFields(spec.parameters);
 }
 
 json::Object resultOf(const json::Object& activity, const std::string& key) {

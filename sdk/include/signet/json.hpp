@@ -37,6 +37,12 @@ inline Array array() {
   return new Poco::JSON::Array();
 }
 
+// What a value is, for messages: "a string", "an object", "null", ...
+std::string kindOf(const Poco::Dynamic::Var& v);
+// A name's rule (requireName below): refuses a control character, naming `field`, the character
+// and its byte; returns `text`.
+const std::string& requireNoControls(const std::string& text, const std::string& field);
+
 // Field accessors. `path` is the dotted prefix used in messages ("parameters").
 // Absent and null are the same for optional fields: clients send null for unset optionals.
 std::string requireString(const Object& o, const std::string& key, const std::string& path);
@@ -69,6 +75,9 @@ int optionalIntInRange(const Object& o, const std::string& key, const std::strin
 // int64 values travel as decimal strings; a JSON number is accepted too.
 std::optional<int64_t> optionalInt64String(const Object& o, const std::string& key,
                                            const std::string& path);
+// A decimal integer written in a string, as the API writes 64-bit numbers; InvalidArgument
+// naming `field` and the text otherwise.
+int64_t decimalOf(const std::string& text, const std::string& field);
 // A UUID string (the form every Signet identifier takes).
 std::string requireUuid(const Object& o, const std::string& key, const std::string& path);
 bool isUuid(std::string_view s);

@@ -9,6 +9,11 @@
 
 namespace signet {
 
-void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Object& parameters);
+// path names the object in messages: "parameters", or "parameters.wallet" for a nested one.
+void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Object& parameters,
+                          const std::string& path = "parameters");
+// One field, its value as it came (empty when absent or null), at the path messages name.
+void checkParameter(const ParamSpec& shape, const Poco::Dynamic::Var& value,
+                    const std::string& field);
 
 }  // namespace signet

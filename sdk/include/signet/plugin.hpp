@@ -509,13 +509,24 @@ struct RolloutDefault {
 // The shape of one parameter of an activity's intent. Declared shapes are checked before the
 // policy engine runs, so a malformed intent is refused (400, nothing stored) instead of being
 // decided, recorded and failed. Fields not declared are left to the handler. A field sent as
-// null counts as absent, as the json:: helpers read it.
-enum class ParamType { kString, kBool, kInteger, kObject, kArray, kUuid };
+// null counts as absent, as the json:: helpers read it. A plugin usually declares them through
+// signet/typed_parameters.hpp, which also reads the checked intent into a struct.
+// kDecimal: an integer, or one written in decimal in a string (the API's 64-bit fields, which
+// clients send either way).
+enum class ParamType { kString, kBool, kInteger, kObject, kArray, kUuid, kDecimal };
 struct ParamSpec {
   std::string name;
   ParamType type = ParamType::kString;
   bool required = true;
-  size_t maxLength = 0;  // strings: 1 to maxLength bytes when set
+  size_t maxLength = 0;  // strings, and an array's strings: 1 to maxLength bytes when set
+  // A name (json::requireName's rule): strings, and an array's strings, without control
+  // characters.
+  bool displayName = false;
+  // An array's elements: each must be of this type when set.
+  std::optional<ParamType> elements = std::nullopt;
+  // An object's declared fields, or those of each element of an array (whose elements are then
+  // objects), checked as the top level's are, at paths like parameters.accounts[2].curve.
+  std::vector<ParamSpec> fields = {};
 };
 
 struct ActivitySpec {

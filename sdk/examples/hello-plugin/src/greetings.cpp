@@ -14,8 +14,10 @@ std::string greetingFor(const std::string& name) {
   return "Hello, " + name + "!";
 }
 
-json::Object greet(ActivityContext& ctx, const json::Object& params) {
-  std::string name = json::requireString(params, "name", "parameters");
+const Shape<GreetParameters> kGreet = {field("name", &GreetParameters::name, {.maxLength = 64})};
+
+json::Object greet(ActivityContext& ctx, const GreetParameters& params) {
+  const std::string& name = params.name;
   std::string greeting = greetingFor(name);
   std::string id = ctx.newId();
   ctx.db().exec(

@@ -5,16 +5,15 @@
 namespace {
 
 void registerHello(signet::Registry& r) {
-  // Named fields, and the parameter's shape: a name that is not a string of 1 to 64 bytes is
-  // refused before any policy runs (greetingFor adds the rule about control characters).
+  // Named fields; the handler and the parameters' shape come from one table (hello::kGreet).
   r.activity({.type = "ACTIVITY_TYPE_HELLO_GREET",
               .path = "hello_greet",
               .intentKey = "helloGreetIntent",
               .resultKey = "helloGreetResult",
               .resource = "HELLO",
               .action = "CREATE",
-              .handler = hello::greet,
-              .parameters = {{.name = "name", .maxLength = 64}},
+              .handler = hello::kGreet.handler(hello::greet),
+              .parameters = hello::kGreet.specs(),
               .facts = hello::facts});
   r.query({"hello_list_greetings", hello::listGreetings});
   r.factKeywords({"hello"});  // the policy keywords its facts fill
