@@ -91,32 +91,33 @@ Object signOne(const SigningKey& key, const Bytes& message, const Request& r) {
   return out;
 }
 
-Request readRequest(const Object& p) {
-  return {json::requireString(p, "encoding", "parameters"),
-          json::requireString(p, "hashFunction", "parameters")};
-}
 }  // namespace
 
-Object signRawPayload(ActivityContext& ctx, const Object& p) {
-  std::string signWith = json::requireString(p, "signWith", "parameters");
-  std::string payload = json::requireString(p, "payload", "parameters");
-  Request r = readRequest(p);
-  Bytes message = decodePayload(payload, r.encoding, "parameters.payload");
-  SigningKey key = resolveSignWith(ctx, signWith);
+using P1 = SignRawPayloadParameters;
+const Shape<P1> kSignRawPayload = {field("signWith", &P1::signWith), field("payload", &P1::payload),
+                                   field("encoding", &P1::encoding),
+                                   field("hashFunction", &P1::hashFunction)};
+using PN = SignRawPayloadsParameters;
+const Shape<PN> kSignRawPayloads = {
+    field("signWith", &PN::signWith), field("payloads", &PN::payloads),
+    field("encoding", &PN::encoding), field("hashFunction", &PN::hashFunction)};
+
+Object signRawPayload(ActivityContext& ctx, const SignRawPayloadParameters& p) {
+  Request r{p.encoding, p.hashFunction};
+  Bytes message = decodePayload(p.payload, r.encoding, "parameters.payload");
+  SigningKey key = resolveSignWith(ctx, p.signWith);
   return signOne(key, message, r);
 }
 
-Object signRawPayloads(ActivityContext& ctx, const Object& p) {
-  std::string signWith = json::requireString(p, "signWith", "parameters");
-  auto payloads = json::requireStringArray(p, "payloads", "parameters");
-  if (payloads.empty())
+Object signRawPayloads(ActivityContext& ctx, const SignRawPayloadsParameters& p) {
+  if (p.payloads.empty())
     throw invalidArgument("invalid field parameters.payloads: must not be empty");
-  Request r = readRequest(p);
+  Request r{p.encoding, p.hashFunction};
   std::vector<Bytes> messages;
-  for (size_t i = 0; i < payloads.size(); ++i)
+  for (size_t i = 0; i < p.payloads.size(); ++i)
     messages.push_back(
-        decodePayload(payloads[i], r.encoding, "parameters.payloads[" + std::to_string(i) + "]"));
-  SigningKey key = resolveSignWith(ctx, signWith);
+        decodePayload(p.payloads[i], r.encoding, "parameters.payloads[" + std::to_string(i) + "]"));
+  SigningKey key = resolveSignWith(ctx, p.signWith);
   json::Array signatures =
       json::array();  // in input order: Solana's signAllTransactions relies on it
   for (const auto& m : messages) signatures->add(signOne(key, m, r));

@@ -7,12 +7,24 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
+struct SignRawPayloadParameters {
+  std::string signWith, payload, encoding, hashFunction;
+};
+struct SignRawPayloadsParameters {
+  std::string signWith;
+  std::vector<std::string> payloads;
+  std::string encoding, hashFunction;
+};
+extern const signet::Shape<SignRawPayloadParameters> kSignRawPayload;
+extern const signet::Shape<SignRawPayloadsParameters> kSignRawPayloads;
+
 signet::json::Object signRawPayload(signet::ActivityContext& ctx,
-                                    const signet::json::Object& params);
+                                    const SignRawPayloadParameters& params);
 signet::json::Object signRawPayloads(signet::ActivityContext& ctx,
-                                     const signet::json::Object& params);
+                                     const SignRawPayloadsParameters& params);
 
 }  // namespace signing

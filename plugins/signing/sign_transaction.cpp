@@ -19,8 +19,7 @@ using json::Object;
 namespace {
 constexpr const char* kField = "parameters.unsignedTransaction";
 
-Bytes transactionBytes(const Object& p) {
-  std::string text = json::requireString(p, "unsignedTransaction", "parameters");
+Bytes transactionBytes(const std::string& text) {
   auto raw = fromHex(text);
   if (!raw || raw->empty())
     throw invalidArgument(
@@ -185,17 +184,21 @@ const Chain* chainOf(const std::string& type) {
 }
 }  // namespace
 
-Object signTransaction(ActivityContext& ctx, const Object& p) {
-  std::string signWith = json::requireString(p, "signWith", "parameters");
-  std::string type = json::requireString(p, "type", "parameters");
+const Shape<SignTransactionParameters> kSignTransaction = {
+    field("signWith", &SignTransactionParameters::signWith),
+    field("unsignedTransaction", &SignTransactionParameters::unsignedTransaction),
+    field("type", &SignTransactionParameters::type)};
+
+Object signTransaction(ActivityContext& ctx, const SignTransactionParameters& p) {
+  const std::string& type = p.type;
   const Chain* chain = chainOf(type);
   if (!chain)
     throw invalidArgument(
         "invalid field parameters.type: \"" + type +
         "\" is not a TRANSACTION_TYPE_* (ETHEREUM, SOLANA, TRON, TEMPO or BITCOIN)");
-  Bytes raw = transactionBytes(p);
+  Bytes raw = transactionBytes(p.unsignedTransaction);
   Object r = json::object();
-  r->set("signedTransaction", toHex(chain->sign(ctx, signWith, raw)));
+  r->set("signedTransaction", toHex(chain->sign(ctx, p.signWith, raw)));
   return r;
 }
 
@@ -203,7 +206,8 @@ Object transactionFacts(RequestContext& ctx, const SignWithTarget& signer, const
   Object facts = json::object();
   const Chain* chain = chainOf(p->optValue<std::string>("type", ""));
   if (!chain) return facts;
-  Object fact = chain->fact(ctx, signer, transactionBytes(p));
+  Object fact = chain->fact(
+      ctx, signer, transactionBytes(json::requireString(p, "unsignedTransaction", "parameters")));
   if (!fact) return facts;
   Object tx = json::object();
   tx->set("tx", fact);

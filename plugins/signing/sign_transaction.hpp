@@ -7,11 +7,16 @@
 
 #include "keys/key_material.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
+struct SignTransactionParameters {
+  std::string signWith, unsignedTransaction, type;
+};
+extern const signet::Shape<SignTransactionParameters> kSignTransaction;
 signet::json::Object signTransaction(signet::ActivityContext& ctx,
-                                     const signet::json::Object& params);
+                                     const SignTransactionParameters& params);
 
 // {"eth": {"tx": {...}}}, {"solana": {"tx": ...}}, ... for a transaction that parses; empty
 // otherwise (the handler then refuses it, naming what is wrong).

@@ -47,12 +47,21 @@ Object interfaceJson(const std::string& org, const Row& r) {
 }
 }  // namespace
 
-Object createSmartContractInterface(ActivityContext& ctx, const Object& p) {
-  std::string address = json::requireString(p, "smartContractAddress", "parameters");
-  std::string text = json::requireString(p, "smartContractInterface", "parameters");
-  std::string type = json::requireString(p, "type", "parameters");
-  std::string label = json::requireString(p, "label", "parameters");
-  std::string notes = json::optionalString(p, "notes", "parameters").value_or("");
+using PCreate = CreateSmartContractInterfaceParameters;
+const Shape<PCreate> kCreateSmartContractInterface = {
+    field("smartContractAddress", &PCreate::smartContractAddress),
+    field("smartContractInterface", &PCreate::smartContractInterface),
+    field("type", &PCreate::type), field("label", &PCreate::label),
+    field("notes", &PCreate::notes)};
+const Shape<DeleteSmartContractInterfaceParameters> kDeleteSmartContractInterface = {field(
+    "smartContractInterfaceId", &DeleteSmartContractInterfaceParameters::smartContractInterfaceId)};
+
+Object createSmartContractInterface(ActivityContext& ctx, const PCreate& p) {
+  const std::string& address = p.smartContractAddress;
+  const std::string& text = p.smartContractInterface;
+  const std::string& type = p.type;
+  const std::string& label = p.label;
+  const std::string notes = p.notes.value_or("");
   const std::string field = "parameters.smartContractInterface";
   if (type != kEthereum && type != kSolana)
     throw invalidArgument("invalid field parameters.type: \"" + type + "\" (expected " + kEthereum +
@@ -93,8 +102,9 @@ Object createSmartContractInterface(ActivityContext& ctx, const Object& p) {
   return r;
 }
 
-Object deleteSmartContractInterface(ActivityContext& ctx, const Object& p) {
-  std::string id = json::requireString(p, "smartContractInterfaceId", "parameters");
+Object deleteSmartContractInterface(ActivityContext& ctx,
+                                    const DeleteSmartContractInterfaceParameters& p) {
+  const std::string& id = p.smartContractInterfaceId;
   if (!ctx.db().queryOne(
           "SELECT 1 FROM signing_contract_interfaces WHERE organization_id = ? AND id = ?",
           {ctx.organizationId(), id}))

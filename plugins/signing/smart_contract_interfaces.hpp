@@ -8,16 +8,27 @@
 #include <string>
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
 inline constexpr size_t kMaxContractInterfaceBytes = 400 * 1024;
 inline constexpr size_t kMaxContractInterfacesPerOrganization = 100;
 
-signet::json::Object createSmartContractInterface(signet::ActivityContext& ctx,
-                                                  const signet::json::Object& params);
-signet::json::Object deleteSmartContractInterface(signet::ActivityContext& ctx,
-                                                  const signet::json::Object& params);
+struct CreateSmartContractInterfaceParameters {
+  std::string smartContractAddress, smartContractInterface, type, label;
+  std::optional<std::string> notes;
+};
+struct DeleteSmartContractInterfaceParameters {
+  std::string smartContractInterfaceId;
+};
+extern const signet::Shape<CreateSmartContractInterfaceParameters> kCreateSmartContractInterface;
+extern const signet::Shape<DeleteSmartContractInterfaceParameters> kDeleteSmartContractInterface;
+
+signet::json::Object createSmartContractInterface(
+    signet::ActivityContext& ctx, const CreateSmartContractInterfaceParameters& params);
+signet::json::Object deleteSmartContractInterface(
+    signet::ActivityContext& ctx, const DeleteSmartContractInterfaceParameters& params);
 signet::json::Object getSmartContractInterface(signet::RequestContext& ctx,
                                                const signet::json::Object& body);
 signet::json::Object listSmartContractInterfaces(signet::RequestContext& ctx,

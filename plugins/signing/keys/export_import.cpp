@@ -19,9 +19,8 @@ std::string importTargetId(const std::string& kind, const std::string& userId) {
   return "import-target:" + kind + ":" + userId;
 }
 
-Bytes targetKey(const Object& p) {
-  return p256PublicKeyParam(json::requireString(p, "targetPublicKey", "parameters"),
-                            "parameters.targetPublicKey");
+Bytes targetKey(const std::string& targetPublicKey) {
+  return p256PublicKeyParam(targetPublicKey, "parameters.targetPublicKey");
 }
 
 void requireUser(ActivityContext& ctx, const std::string& userId) {
@@ -29,8 +28,7 @@ void requireUser(ActivityContext& ctx, const std::string& userId) {
     throw notFound("user " + userId + " not found in organization " + ctx.organizationId());
 }
 
-Object initImport(ActivityContext& ctx, const Object& p, const std::string& kind) {
-  std::string userId = json::requireString(p, "userId", "parameters");
+Object initImport(ActivityContext& ctx, const std::string& userId, const std::string& kind) {
   requireUser(ctx, userId);
   // One live target per user and kind: a new init replaces the previous one.
   const std::string id = importTargetId(kind, userId);
@@ -42,10 +40,10 @@ Object initImport(ActivityContext& ctx, const Object& p, const std::string& kind
 }
 
 // Opens an import bundle with the user's target key, which is then spent.
-crypto::SecretBytes openImport(ActivityContext& ctx, const Object& p, const std::string& kind) {
-  std::string userId = json::requireString(p, "userId", "parameters");
+crypto::SecretBytes openImport(ActivityContext& ctx, const std::string& userId,
+                               const std::string& encryptedBundle, const std::string& kind) {
   requireUser(ctx, userId);
-  auto sealed = bundles::parseSealedJson(json::requireString(p, "encryptedBundle", "parameters"));
+  auto sealed = bundles::parseSealedJson(encryptedBundle);
   if (!sealed)
     throw invalidArgument(
         "invalid field parameters.encryptedBundle: expected {\"encappedPublic\",\"ciphertext\"}");
@@ -66,6 +64,28 @@ crypto::SecretBytes openImport(ActivityContext& ctx, const Object& p, const std:
   return std::move(*plain);
 }
 }  // namespace
+
+const Shape<ExportWalletParameters> kExportWallet = {
+    field("walletId", &ExportWalletParameters::walletId),
+    field("targetPublicKey", &ExportWalletParameters::targetPublicKey)};
+const Shape<ExportWalletAccountParameters> kExportWalletAccount = {
+    field("address", &ExportWalletAccountParameters::address),
+    field("targetPublicKey", &ExportWalletAccountParameters::targetPublicKey)};
+const Shape<ExportPrivateKeyParameters> kExportPrivateKey = {
+    field("privateKeyId", &ExportPrivateKeyParameters::privateKeyId),
+    field("targetPublicKey", &ExportPrivateKeyParameters::targetPublicKey)};
+const Shape<InitImportParameters> kInitImport = {field("userId", &InitImportParameters::userId)};
+const Shape<ImportWalletParameters> kImportWallet = {
+    field("userId", &ImportWalletParameters::userId),
+    field("walletName", &ImportWalletParameters::walletName, {.displayName = true}),
+    field("encryptedBundle", &ImportWalletParameters::encryptedBundle),
+    field("accounts", &ImportWalletParameters::accounts, accountShape())};
+const Shape<ImportPrivateKeyParameters> kImportPrivateKey = {
+    field("userId", &ImportPrivateKeyParameters::userId),
+    field("privateKeyName", &ImportPrivateKeyParameters::privateKeyName, {.displayName = true}),
+    field("encryptedBundle", &ImportPrivateKeyParameters::encryptedBundle),
+    field("curve", &ImportPrivateKeyParameters::curve),
+    field("addressFormats", &ImportPrivateKeyParameters::addressFormats)};
 
 std::string exportBundle(RequestContext& ctx, const Bytes& target,
                          const crypto::SecretBytes& secret) {
@@ -90,9 +110,9 @@ std::string newImportTarget(ActivityContext& ctx,
   return bundles::signedEnvelope(data + "}", ctx.gatewaySigner(), ctx.signerPublicKey());
 }
 
-Object exportWallet(ActivityContext& ctx, const Object& p) {
-  std::string walletId = json::requireString(p, "walletId", "parameters");
-  Bytes target = targetKey(p);
+Object exportWallet(ActivityContext& ctx, const ExportWalletParameters& p) {
+  const std::string& walletId = p.walletId;
+  Bytes target = targetKey(p.targetPublicKey);
   if (!ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND id = ?",
                          {ctx.organizationId(), walletId}))
     throw notFound("wallet " + walletId + " not found in organization " + ctx.organizationId());
@@ -106,9 +126,9 @@ Object exportWallet(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object exportWalletAccount(ActivityContext& ctx, const Object& p) {
-  std::string address = json::requireString(p, "address", "parameters");
-  Bytes target = targetKey(p);
+Object exportWalletAccount(ActivityContext& ctx, const ExportWalletAccountParameters& p) {
+  const std::string& address = p.address;
+  Bytes target = targetKey(p.targetPublicKey);
   auto row = ctx.db().queryOne(
       "SELECT id FROM signing_wallet_accounts WHERE organization_id = ? AND address = ?",
       {ctx.organizationId(), address});
@@ -125,9 +145,9 @@ Object exportWalletAccount(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object exportPrivateKey(ActivityContext& ctx, const Object& p) {
-  std::string id = json::requireString(p, "privateKeyId", "parameters");
-  Bytes target = targetKey(p);
+Object exportPrivateKey(ActivityContext& ctx, const ExportPrivateKeyParameters& p) {
+  const std::string& id = p.privateKeyId;
+  Bytes target = targetKey(p.targetPublicKey);
   if (!ctx.db().queryOne("SELECT 1 FROM signing_private_keys WHERE organization_id = ? AND id = ?",
                          {ctx.organizationId(), id}))
     throw notFound("private key " + id + " not found in organization " + ctx.organizationId());
@@ -141,16 +161,18 @@ Object exportPrivateKey(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object initImportWallet(ActivityContext& ctx, const Object& p) {
-  return initImport(ctx, p, "wallet");
+Object initImportWallet(ActivityContext& ctx, const InitImportParameters& p) {
+  return initImport(ctx, p.userId, "wallet");
 }
 
-Object initImportPrivateKey(ActivityContext& ctx, const Object& p) {
-  return initImport(ctx, p, "private_key");
+Object initImportPrivateKey(ActivityContext& ctx, const InitImportParameters& p) {
+  return initImport(ctx, p.userId, "private_key");
 }
 
-Object importWallet(ActivityContext& ctx, const Object& p) {
-  auto plain = openImport(ctx, p, "wallet");
+Object importWallet(ActivityContext& ctx, const ImportWalletParameters& p) {
+  // The accounts are checked before the bundle is opened, which spends the import target.
+  auto accounts = checkedAccounts(p.accounts, "parameters");
+  auto plain = openImport(ctx, p.userId, p.encryptedBundle, "wallet");
   // "words" or "words\npassphrase"; the words must be a valid BIP-39 mnemonic.
   std::string text = toString(plain.bytes());
   crypto::WipeOnExit wipeText(text);
@@ -161,17 +183,17 @@ Object importWallet(ActivityContext& ctx, const Object& p) {
   // The message clients match: "invalid mnemonic".
   if (!entropy) throw invalidArgument("invalid mnemonic: " + why);
   crypto::wipe(entropy->data(), entropy->size());  // only its validity was needed
-  return storeWallet(ctx, ctx.organizationId(), p, plain, true);
+  return storeWallet(ctx, ctx.organizationId(), p.walletName, accounts, plain, true);
 }
 
-Object importPrivateKey(ActivityContext& ctx, const Object& p) {
-  std::string name = json::requireName(p, "privateKeyName", "parameters");
-  std::string curveName = json::requireString(p, "curve", "parameters");
+Object importPrivateKey(ActivityContext& ctx, const ImportPrivateKeyParameters& p) {
+  const std::string& name = p.privateKeyName;
+  const std::string& curveName = p.curve;
   crypto::Curve curve = curveFromApi(curveName, "parameters.curve");
-  auto formats = json::requireStringArray(p, "addressFormats", "parameters");
+  const auto& formats = p.addressFormats;
   for (const auto& format : formats)
     requireFormatForCurve(format, curve, curveName, "parameters.addressFormats");
-  auto plain = openImport(ctx, p, "private_key");
+  auto plain = openImport(ctx, p.userId, p.encryptedBundle, "private_key");
   // A Solana key arrives as the 64-byte secret ‖ public key; the first 32 bytes are the key.
   crypto::SecretBytes key(
       Bytes(plain.bytes().begin(), plain.bytes().begin() + std::min<size_t>(32, plain.size())));

@@ -10,20 +10,49 @@
 #include <utility>
 #include <vector>
 
+#include "keys/wallets.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
 using signet::ActivityContext;
 using signet::json::Object;
 
-Object exportWallet(ActivityContext& ctx, const Object& params);
-Object exportWalletAccount(ActivityContext& ctx, const Object& params);
-Object exportPrivateKey(ActivityContext& ctx, const Object& params);
-Object initImportWallet(ActivityContext& ctx, const Object& params);
-Object initImportPrivateKey(ActivityContext& ctx, const Object& params);
-Object importWallet(ActivityContext& ctx, const Object& params);
-Object importPrivateKey(ActivityContext& ctx, const Object& params);
+struct ExportWalletParameters {
+  std::string walletId, targetPublicKey;
+};
+struct ExportWalletAccountParameters {
+  std::string address, targetPublicKey;
+};
+struct ExportPrivateKeyParameters {
+  std::string privateKeyId, targetPublicKey;
+};
+struct InitImportParameters {
+  std::string userId;
+};
+struct ImportWalletParameters {
+  std::string userId, walletName, encryptedBundle;
+  std::vector<AccountParameters> accounts;
+};
+struct ImportPrivateKeyParameters {
+  std::string userId, privateKeyName, encryptedBundle, curve;
+  std::vector<std::string> addressFormats;
+};
+extern const signet::Shape<ExportWalletParameters> kExportWallet;
+extern const signet::Shape<ExportWalletAccountParameters> kExportWalletAccount;
+extern const signet::Shape<ExportPrivateKeyParameters> kExportPrivateKey;
+extern const signet::Shape<InitImportParameters> kInitImport;
+extern const signet::Shape<ImportWalletParameters> kImportWallet;
+extern const signet::Shape<ImportPrivateKeyParameters> kImportPrivateKey;
+
+Object exportWallet(ActivityContext& ctx, const ExportWalletParameters& params);
+Object exportWalletAccount(ActivityContext& ctx, const ExportWalletAccountParameters& params);
+Object exportPrivateKey(ActivityContext& ctx, const ExportPrivateKeyParameters& params);
+Object initImportWallet(ActivityContext& ctx, const InitImportParameters& params);
+Object initImportPrivateKey(ActivityContext& ctx, const InitImportParameters& params);
+Object importWallet(ActivityContext& ctx, const ImportWalletParameters& params);
+Object importPrivateKey(ActivityContext& ctx, const ImportPrivateKeyParameters& params);
 
 // What every export answers (secrets.cpp too): `secret` sealed with HPKE to `target` in an
 // envelope the gateway signer signs, {encappedPublic, ciphertext, organizationId}.

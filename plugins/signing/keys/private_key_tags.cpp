@@ -20,9 +20,22 @@ const TagStore& privateKeyTags() {
   return s;
 }
 
-Object createPrivateKeyTag(ActivityContext& ctx, const Object& p) {
-  std::string name = json::requireName(p, "privateKeyTagName", "parameters");
-  auto ids = json::requireStringArray(p, "privateKeyIds", "parameters");
+using PCreate = CreatePrivateKeyTagParameters;
+const Shape<PCreate> kCreatePrivateKeyTag = {
+    field("privateKeyTagName", &PCreate::privateKeyTagName, {.displayName = true}),
+    field("privateKeyIds", &PCreate::privateKeyIds)};
+using PUpdate = UpdatePrivateKeyTagParameters;
+const Shape<PUpdate> kUpdatePrivateKeyTag = {
+    field("privateKeyTagId", &PUpdate::privateKeyTagId),
+    field("newPrivateKeyTagName", &PUpdate::newPrivateKeyTagName, {.displayName = true}),
+    field("addPrivateKeyIds", &PUpdate::addPrivateKeyIds),
+    field("removePrivateKeyIds", &PUpdate::removePrivateKeyIds)};
+const Shape<DeletePrivateKeyTagsParameters> kDeletePrivateKeyTags = {
+    field("privateKeyTagIds", &DeletePrivateKeyTagsParameters::privateKeyTagIds)};
+
+Object createPrivateKeyTag(ActivityContext& ctx, const CreatePrivateKeyTagParameters& p) {
+  const std::string& name = p.privateKeyTagName;
+  const auto& ids = p.privateKeyIds;
   privateKeyTags().requireUniqueName(ctx.db(), ctx.organizationId(), name,
                                      "parameters.privateKeyTagName");
   if (privateKeyTags().count(ctx.db(), ctx.organizationId()) >= kMaxPrivateKeyTagsPerOrganization)
@@ -36,20 +49,19 @@ Object createPrivateKeyTag(ActivityContext& ctx, const Object& p) {
   return r;
 }
 
-Object updatePrivateKeyTag(ActivityContext& ctx, const Object& p) {
-  std::string id = json::requireString(p, "privateKeyTagId", "parameters");
-  privateKeyTags().update(ctx.db(), ctx.organizationId(), id,
-                          json::optionalName(p, "newPrivateKeyTagName", "parameters"),
-                          json::optionalStringArray(p, "addPrivateKeyIds", "parameters"),
-                          json::optionalStringArray(p, "removePrivateKeyIds", "parameters"),
+Object updatePrivateKeyTag(ActivityContext& ctx, const UpdatePrivateKeyTagParameters& p) {
+  const std::string& id = p.privateKeyTagId;
+  privateKeyTags().update(ctx.db(), ctx.organizationId(), id, p.newPrivateKeyTagName,
+                          p.addPrivateKeyIds.value_or(std::vector<std::string>{}),
+                          p.removePrivateKeyIds.value_or(std::vector<std::string>{}),
                           "parameters.newPrivateKeyTagName", ctx.nowMs());
   Object r = json::object();
   r->set("privateKeyTagId", id);
   return r;
 }
 
-Object deletePrivateKeyTags(ActivityContext& ctx, const Object& p) {
-  auto ids = json::requireStringArray(p, "privateKeyTagIds", "parameters");
+Object deletePrivateKeyTags(ActivityContext& ctx, const DeletePrivateKeyTagsParameters& p) {
+  const auto& ids = p.privateKeyTagIds;
   if (ids.empty())
     throw invalidArgument("invalid field parameters.privateKeyTagIds: must not be empty");
   Object r = json::object();

@@ -4,6 +4,7 @@
 
 #include "signet/plugin.hpp"
 #include "signet/tag_store.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
@@ -11,12 +12,28 @@ inline constexpr size_t kMaxPrivateKeyTagsPerOrganization = 100;
 
 const signet::TagStore& privateKeyTags();
 
+struct CreatePrivateKeyTagParameters {
+  std::string privateKeyTagName;
+  std::vector<std::string> privateKeyIds;
+};
+struct UpdatePrivateKeyTagParameters {
+  std::string privateKeyTagId;
+  std::optional<std::string> newPrivateKeyTagName;
+  std::optional<std::vector<std::string>> addPrivateKeyIds, removePrivateKeyIds;
+};
+struct DeletePrivateKeyTagsParameters {
+  std::vector<std::string> privateKeyTagIds;
+};
+extern const signet::Shape<CreatePrivateKeyTagParameters> kCreatePrivateKeyTag;
+extern const signet::Shape<UpdatePrivateKeyTagParameters> kUpdatePrivateKeyTag;
+extern const signet::Shape<DeletePrivateKeyTagsParameters> kDeletePrivateKeyTags;
+
 signet::json::Object createPrivateKeyTag(signet::ActivityContext& ctx,
-                                         const signet::json::Object& params);
+                                         const CreatePrivateKeyTagParameters& params);
 signet::json::Object updatePrivateKeyTag(signet::ActivityContext& ctx,
-                                         const signet::json::Object& params);
+                                         const UpdatePrivateKeyTagParameters& params);
 signet::json::Object deletePrivateKeyTags(signet::ActivityContext& ctx,
-                                          const signet::json::Object& params);
+                                          const DeletePrivateKeyTagsParameters& params);
 signet::json::Object listPrivateKeyTags(signet::RequestContext& ctx,
                                         const signet::json::Object& body);
 

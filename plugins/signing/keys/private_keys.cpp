@@ -73,12 +73,23 @@ std::pair<std::string, json::Array> storePrivateKey(ActivityContext& ctx, const 
   return {id, addresses};
 }
 
-Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
-  auto list = json::requireArray(p, "privateKeys", "parameters");
-  if (list->size() == 0 || list->size() > kMaxKeysPerRequest)
+const Shape<PrivateKeyParameters> kPrivateKey = {
+    field("privateKeyName", &PrivateKeyParameters::privateKeyName, {.displayName = true}),
+    field("curve", &PrivateKeyParameters::curve),
+    field("addressFormats", &PrivateKeyParameters::addressFormats),
+    field("privateKeyTags", &PrivateKeyParameters::privateKeyTags)};
+const Shape<CreatePrivateKeysParameters> kCreatePrivateKeys = {
+    field("privateKeys", &CreatePrivateKeysParameters::privateKeys, kPrivateKey)};
+const Shape<DeletePrivateKeysParameters> kDeletePrivateKeys = {
+    field("privateKeyIds", &DeletePrivateKeysParameters::privateKeyIds),
+    field("deleteWithoutExport", &DeletePrivateKeysParameters::deleteWithoutExport)};
+
+Object createPrivateKeys(ActivityContext& ctx, const CreatePrivateKeysParameters& p) {
+  const auto& list = p.privateKeys;
+  if (list.empty() || list.size() > kMaxKeysPerRequest)
     throw invalidArgument("invalid field parameters.privateKeys: 1 to " +
                           std::to_string(kMaxKeysPerRequest) + " keys, got " +
-                          std::to_string(list->size()));
+                          std::to_string(list.size()));
   struct Wanted {
     std::string name, curveName;
     crypto::Curve curve;
@@ -86,15 +97,15 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
     std::vector<std::string> tags;
   };
   std::vector<Wanted> wanted;
-  for (size_t i = 0; i < list->size(); ++i) {
+  for (size_t i = 0; i < list.size(); ++i) {
     std::string f = "parameters.privateKeys[" + std::to_string(i) + "]";
-    auto k = json::objectAt(list, i, "parameters.privateKeys");
+    const PrivateKeyParameters& k = list[i];
     Wanted w;
-    w.name = json::requireName(k, "privateKeyName", f);
-    w.curveName = json::requireString(k, "curve", f);
+    w.name = k.privateKeyName;
+    w.curveName = k.curve;
     w.curve = curveFromApi(w.curveName, f + ".curve");
-    w.formats = json::requireStringArray(k, "addressFormats", f);
-    w.tags = json::requireStringArray(k, "privateKeyTags", f);
+    w.formats = k.addressFormats;
+    w.tags = k.privateKeyTags;
     for (const auto& format : w.formats)
       requireFormatForCurve(format, w.curve, w.curveName, f + ".addressFormats");
     if (w.name.empty()) throw invalidArgument("invalid field " + f + ".privateKeyName: empty");
@@ -123,9 +134,9 @@ Object createPrivateKeys(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object deletePrivateKeys(ActivityContext& ctx, const Object& p) {
-  auto ids = json::requireStringArray(p, "privateKeyIds", "parameters");
-  bool force = json::optionalBool(p, "deleteWithoutExport", "parameters", false);
+Object deletePrivateKeys(ActivityContext& ctx, const DeletePrivateKeysParameters& p) {
+  const auto& ids = p.privateKeyIds;
+  const bool force = p.deleteWithoutExport.value_or(false);
   if (ids.empty())
     throw invalidArgument("invalid field parameters.privateKeyIds: must not be empty");
   for (const auto& id : ids) {

@@ -30,44 +30,39 @@ std::string targetId(const std::string& organizationId, const std::string& targe
   return "secret-import-target:" + organizationId + ":" + targetPublicHex;
 }
 
-void requireSuite(const json::Object& o, const std::string& where) {
-  std::string suite = json::requireString(o, "encryptionSuite", where);
+void requireSuite(const std::string& suite, const std::string& where) {
   if (suite != kSuite)
     throw invalidArgument("invalid field " + where + ".encryptionSuite: \"" + suite +
                           "\" is not supported (only " + kSuite + ")");
 }
 
-// Each of parameters.secrets (1 to kMaxSecretsARequest objects in the one suite), with the path
-// that names it in an error.
-void forEachSecret(const json::Object& p,
-                   const std::function<void(const json::Object&, const std::string&)>& each) {
-  json::Array secrets = json::requireArray(p, "secrets", "parameters");
-  if (secrets->size() == 0 || secrets->size() > static_cast<size_t>(kMaxSecretsARequest))
-    throw invalidArgument("invalid field parameters.secrets: " + std::to_string(secrets->size()) +
+// Each of parameters.secrets (1 to kMaxSecretsARequest in the one suite), with the path that
+// names it in an error.
+template <class Secret, class Each>
+void forEachSecret(const std::vector<Secret>& secrets, const Each& each) {
+  if (secrets.empty() || secrets.size() > static_cast<size_t>(kMaxSecretsARequest))
+    throw invalidArgument("invalid field parameters.secrets: " + std::to_string(secrets.size()) +
                           " secrets, where 1 to " + std::to_string(kMaxSecretsARequest) +
                           " are taken");
-  for (unsigned i = 0; i < secrets->size(); ++i) {
+  for (size_t i = 0; i < secrets.size(); ++i) {
     const std::string at = "parameters.secrets[" + std::to_string(i) + "]";
-    auto s = json::objectAt(secrets, i, "parameters.secrets");
-    requireSuite(s, at);
-    each(s, at);
+    requireSuite(secrets[i].encryptionSuite, at);
+    each(secrets[i], at);
   }
 }
 
-// [{key, value}] as given, checked: strings, bounded, keys unique.
-json::Array staticProperties(const json::Object& s, const std::string& where) {
+// [{key, value}] as given, checked: bounded, keys unique.
+json::Array staticProperties(const std::optional<std::vector<StaticProperty>>& list,
+                             const std::string& where) {
   json::Array out = json::array();
-  auto list = json::optionalArray(s, "staticProperties", where);
   if (!list) return out;
   if (list->size() > kMaxProperties)
     throw invalidArgument("invalid field " + where + ".staticProperties: at most " +
                           std::to_string(kMaxProperties) + " properties");
   std::vector<std::string> keys;
-  for (unsigned i = 0; i < list->size(); ++i) {
+  for (size_t i = 0; i < list->size(); ++i) {
     const std::string at = where + ".staticProperties[" + std::to_string(i) + "]";
-    auto kv = json::objectAt(list, i, where + ".staticProperties");
-    std::string key = json::requireString(kv, "key", at);
-    std::string value = json::requireString(kv, "value", at);
+    const auto& [key, value] = (*list)[i];
     if (key.empty() || key.size() > kMaxNameBytes || value.size() > kMaxNameBytes)
       throw invalidArgument("invalid field " + at + ": key of 1 to 256 bytes, value of at most " +
                             "256");
@@ -94,14 +89,35 @@ json::Object metadataJson(const Row& r) {
 }
 }  // namespace
 
-json::Object initImportSecrets(ActivityContext& ctx, const json::Object& p) {
-  requireSuite(p, "parameters");
-  const int n = json::requireInt(p, "numSecrets", "parameters");
+const Shape<InitImportSecretsParameters> kInitImportSecrets = {
+    field("encryptionSuite", &InitImportSecretsParameters::encryptionSuite),
+    field("numSecrets", &InitImportSecretsParameters::numSecrets)};
+const Shape<StaticProperty> kStaticProperty = {field("key", &StaticProperty::key),
+                                               field("value", &StaticProperty::value)};
+const Shape<SecretToImport> kSecretToImport = {
+    field("encryptionSuite", &SecretToImport::encryptionSuite),
+    field("targetPublicKey", &SecretToImport::targetPublicKey),
+    field("secretPayload", &SecretToImport::secretPayload), field("name", &SecretToImport::name),
+    field("staticProperties", &SecretToImport::staticProperties, kStaticProperty)};
+const Shape<ImportSecretsParameters> kImportSecrets = {
+    field("secrets", &ImportSecretsParameters::secrets, kSecretToImport)};
+const Shape<SecretToExport> kSecretToExport = {
+    field("encryptionSuite", &SecretToExport::encryptionSuite),
+    field("secretId", &SecretToExport::secretId),
+    field("targetPublicKey", &SecretToExport::targetPublicKey)};
+const Shape<ExportSecretsParameters> kExportSecrets = {
+    field("secrets", &ExportSecretsParameters::secrets, kSecretToExport)};
+const Shape<DeleteSecretsParameters> kDeleteSecrets = {
+    field("secretIds", &DeleteSecretsParameters::secretIds)};
+
+json::Object initImportSecrets(ActivityContext& ctx, const InitImportSecretsParameters& p) {
+  requireSuite(p.encryptionSuite, "parameters");
+  const int64_t n = p.numSecrets;
   if (n < 1 || n > kMaxSecretsARequest)
     throw invalidArgument("invalid field parameters.numSecrets: " + std::to_string(n) +
                           ", where 1 to " + std::to_string(kMaxSecretsARequest) + " are taken");
   json::Array messages = json::array();
-  for (int i = 0; i < n; ++i)
+  for (int64_t i = 0; i < n; ++i)
     messages->add(newImportTarget(
         ctx,
         [&](const std::string& publicHex) { return targetId(ctx.organizationId(), publicHex); },
@@ -111,13 +127,13 @@ json::Object initImportSecrets(ActivityContext& ctx, const json::Object& p) {
   return result;
 }
 
-json::Object importSecrets(ActivityContext& ctx, const json::Object& p) {
+json::Object importSecrets(ActivityContext& ctx, const ImportSecretsParameters& p) {
   json::Array ids = json::array();
   std::vector<std::string> names;
-  forEachSecret(p, [&](const json::Object& s, const std::string& at) {
-    std::string targetHex = json::requireString(s, "targetPublicKey", at);
+  forEachSecret(p.secrets, [&](const SecretToImport& s, const std::string& at) {
+    const std::string& targetHex = s.targetPublicKey;
     p256PublicKeyParam(targetHex, at + ".targetPublicKey");
-    auto name = json::optionalString(s, "name", at);
+    const auto& name = s.name;
     if (name && (name->empty() || name->size() > kMaxNameBytes))
       throw invalidArgument("invalid field " + at + ".name: 1 to 256 bytes");
     if (name &&
@@ -128,8 +144,8 @@ json::Object importSecrets(ActivityContext& ctx, const json::Object& p) {
                             "\" exists in organization " + ctx.organizationId());
     if (name) names.push_back(*name);
     json::Object stored = json::object();  // {"staticProperties": [...]}, as given
-    stored->set("staticProperties", staticProperties(s, at));
-    auto sealed = bundles::parseSealedJson(json::requireString(s, "secretPayload", at));
+    stored->set("staticProperties", staticProperties(s.staticProperties, at));
+    auto sealed = bundles::parseSealedJson(s.secretPayload);
     if (!sealed)
       throw invalidArgument("invalid field " + at +
                             ".secretPayload: expected {\"encappedPublic\",\"ciphertext\"}");
@@ -164,12 +180,11 @@ json::Object importSecrets(ActivityContext& ctx, const json::Object& p) {
   return result;
 }
 
-json::Object exportSecrets(ActivityContext& ctx, const json::Object& p) {
+json::Object exportSecrets(ActivityContext& ctx, const ExportSecretsParameters& p) {
   json::Array payloads = json::array();
-  forEachSecret(p, [&](const json::Object& s, const std::string& at) {
-    std::string id = json::requireString(s, "secretId", at);
-    Bytes target =
-        p256PublicKeyParam(json::requireString(s, "targetPublicKey", at), at + ".targetPublicKey");
+  forEachSecret(p.secrets, [&](const SecretToExport& s, const std::string& at) {
+    const std::string& id = s.secretId;
+    Bytes target = p256PublicKeyParam(s.targetPublicKey, at + ".targetPublicKey");
     if (!ctx.db().queryOne("SELECT 1 FROM signing_secrets WHERE organization_id = ? AND id = ?",
                            {ctx.organizationId(), id}))
       throw notFound("secret " + id + " not found in organization " + ctx.organizationId());
@@ -180,8 +195,8 @@ json::Object exportSecrets(ActivityContext& ctx, const json::Object& p) {
   return result;
 }
 
-json::Object deleteSecrets(ActivityContext& ctx, const json::Object& p) {
-  auto ids = json::requireStringArray(p, "secretIds", "parameters");
+json::Object deleteSecrets(ActivityContext& ctx, const DeleteSecretsParameters& p) {
+  const auto& ids = p.secretIds;
   if (ids.empty() || ids.size() > kMaxDeletes)
     throw invalidArgument("invalid field parameters.secretIds: " + std::to_string(ids.size()) +
                           " ids, where 1 to " + std::to_string(kMaxDeletes) + " are taken");

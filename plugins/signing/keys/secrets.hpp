@@ -14,14 +14,49 @@
 // - list_secrets: the metadata, newest first, paginated.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
-signet::json::Object initImportSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
-signet::json::Object importSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
-signet::json::Object exportSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
-signet::json::Object deleteSecrets(signet::ActivityContext& ctx, const signet::json::Object& p);
+struct InitImportSecretsParameters {
+  std::string encryptionSuite;
+  int64_t numSecrets = 0;
+};
+struct StaticProperty {
+  std::string key, value;
+};
+struct SecretToImport {
+  std::string encryptionSuite, targetPublicKey, secretPayload;
+  std::optional<std::string> name;
+  std::optional<std::vector<StaticProperty>> staticProperties;
+};
+struct ImportSecretsParameters {
+  std::vector<SecretToImport> secrets;
+};
+struct SecretToExport {
+  std::string encryptionSuite, secretId, targetPublicKey;
+};
+struct ExportSecretsParameters {
+  std::vector<SecretToExport> secrets;
+};
+struct DeleteSecretsParameters {
+  std::vector<std::string> secretIds;
+};
+extern const signet::Shape<InitImportSecretsParameters> kInitImportSecrets;
+extern const signet::Shape<ImportSecretsParameters> kImportSecrets;
+extern const signet::Shape<ExportSecretsParameters> kExportSecrets;
+extern const signet::Shape<DeleteSecretsParameters> kDeleteSecrets;
+
+signet::json::Object initImportSecrets(signet::ActivityContext& ctx,
+                                       const InitImportSecretsParameters& p);
+signet::json::Object importSecrets(signet::ActivityContext& ctx, const ImportSecretsParameters& p);
+signet::json::Object exportSecrets(signet::ActivityContext& ctx, const ExportSecretsParameters& p);
+signet::json::Object deleteSecrets(signet::ActivityContext& ctx, const DeleteSecretsParameters& p);
 signet::json::Object listSecrets(signet::RequestContext& ctx, const signet::json::Object& body);
 void deleteOrganizationSecrets(signet::ActivityContext& ctx, const std::string& organizationId);
 

@@ -18,41 +18,6 @@ constexpr const char* kAccountColumns =
     "id, organization_id, wallet_id, curve, path_format, path, address_format, address, "
     "public_key, name, created_at_ms, updated_at_ms";
 
-struct AccountSpec {
-  crypto::Curve curve;
-  std::string curveName, path, addressFormat, name, field;
-};
-
-std::vector<AccountSpec> readAccounts(const Object& p, const std::string& path) {
-  auto list = json::requireArray(p, "accounts", path);
-  if (list->size() > kMaxAccountsPerRequest)
-    throw invalidArgument("invalid field " + path + ".accounts: at most " +
-                          std::to_string(kMaxAccountsPerRequest) + " per request, got " +
-                          std::to_string(list->size()));
-  std::vector<AccountSpec> out;
-  for (size_t i = 0; i < list->size(); ++i) {
-    std::string f = path + ".accounts[" + std::to_string(i) + "]";
-    auto a = json::objectAt(list, i, path + ".accounts");
-    AccountSpec s;
-    s.field = f;
-    s.curveName = json::requireString(a, "curve", f);
-    s.curve = curveFromApi(s.curveName, f + ".curve");
-    std::string pathFormat = json::requireString(a, "pathFormat", f);
-    if (pathFormat != "PATH_FORMAT_BIP32")
-      throw invalidArgument("invalid field " + f + ".pathFormat: \"" + pathFormat +
-                            "\" (expected PATH_FORMAT_BIP32)");
-    s.path = json::requireString(a, "path", f);
-    s.addressFormat = json::requireString(a, "addressFormat", f);
-    s.name = json::optionalString(a, "name", f).value_or("");
-    std::string why;
-    if (!hd::parsePath(s.path, why))
-      throw invalidArgument("invalid field " + f + ".path: \"" + s.path + "\": " + why);
-    requireFormatForCurve(s.addressFormat, s.curve, s.curveName, f + ".addressFormat");
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
 // An address-derivation app proof's payload (tkhq/sdk packages/crypto, proof.ts), in the field
 // order of the hosted service's proofs.
 std::string derivationProof(ActivityContext& ctx, const std::string& organizationId,
@@ -145,12 +110,64 @@ void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
 }
 }  // namespace
 
-Object storeWallet(ActivityContext& ctx, const std::string& organizationId, const Object& p,
-                   const crypto::SecretBytes& mnemonic, bool imported) {
-  const std::string path = "parameters";
-  std::string name = json::requireName(p, "walletName", path);
+const Shape<AccountParameters>& accountShape() {
+  static const Shape<AccountParameters> shape = {
+      field("curve", &AccountParameters::curve),
+      field("pathFormat", &AccountParameters::pathFormat), field("path", &AccountParameters::path),
+      field("addressFormat", &AccountParameters::addressFormat),
+      field("name", &AccountParameters::name)};
+  return shape;
+}
+const Shape<CreateWalletParameters> kCreateWallet = {
+    field("walletName", &CreateWalletParameters::walletName, {.displayName = true}),
+    field("accounts", &CreateWalletParameters::accounts, accountShape()),
+    field("mnemonicLength", &CreateWalletParameters::mnemonicLength, {.decimal = true})};
+const Shape<CreateWalletAccountsParameters> kCreateWalletAccounts = {
+    field("walletId", &CreateWalletAccountsParameters::walletId),
+    field("accounts", &CreateWalletAccountsParameters::accounts, accountShape()),
+    field("persist", &CreateWalletAccountsParameters::persist)};
+const Shape<UpdateWalletParameters> kUpdateWallet = {
+    field("walletId", &UpdateWalletParameters::walletId),
+    field("walletName", &UpdateWalletParameters::walletName, {.displayName = true})};
+const Shape<DeleteWalletsParameters> kDeleteWallets = {
+    field("walletIds", &DeleteWalletsParameters::walletIds),
+    field("deleteWithoutExport", &DeleteWalletsParameters::deleteWithoutExport)};
+const Shape<DeleteWalletAccountsParameters> kDeleteWalletAccounts = {
+    field("walletAccountIds", &DeleteWalletAccountsParameters::walletAccountIds),
+    field("deleteWithoutExport", &DeleteWalletAccountsParameters::deleteWithoutExport)};
+
+std::vector<AccountSpec> checkedAccounts(const std::vector<AccountParameters>& accounts,
+                                         const std::string& path) {
+  if (accounts.size() > kMaxAccountsPerRequest)
+    throw invalidArgument("invalid field " + path + ".accounts: at most " +
+                          std::to_string(kMaxAccountsPerRequest) + " per request, got " +
+                          std::to_string(accounts.size()));
+  std::vector<AccountSpec> out;
+  for (size_t i = 0; i < accounts.size(); ++i) {
+    const AccountParameters& a = accounts[i];
+    AccountSpec s;
+    s.field = path + ".accounts[" + std::to_string(i) + "]";
+    s.curveName = a.curve;
+    s.curve = curveFromApi(s.curveName, s.field + ".curve");
+    if (a.pathFormat != "PATH_FORMAT_BIP32")
+      throw invalidArgument("invalid field " + s.field + ".pathFormat: \"" + a.pathFormat +
+                            "\" (expected PATH_FORMAT_BIP32)");
+    s.path = a.path;
+    s.addressFormat = a.addressFormat;
+    s.name = a.name.value_or("");
+    std::string why;
+    if (!hd::parsePath(s.path, why))
+      throw invalidArgument("invalid field " + s.field + ".path: \"" + s.path + "\": " + why);
+    requireFormatForCurve(s.addressFormat, s.curve, s.curveName, s.field + ".addressFormat");
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Object storeWallet(ActivityContext& ctx, const std::string& organizationId, const std::string& name,
+                   const std::vector<AccountSpec>& accounts, const crypto::SecretBytes& mnemonic,
+                   bool imported) {
   if (name.empty()) throw invalidArgument("invalid field parameters.walletName: must not be empty");
-  auto accounts = readAccounts(p, path);
   if (ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND name = ?",
                         {organizationId, name}))
     throw Error(Code::kAlreadyExists,
@@ -170,38 +187,43 @@ Object storeWallet(ActivityContext& ctx, const std::string& organizationId, cons
   return result;
 }
 
-Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
-  int words =
-      static_cast<int>(json::optionalInt64String(p, "mnemonicLength", "parameters").value_or(12));
+namespace {
+Object createWalletFrom(ActivityContext& ctx, const std::string& organizationId,
+                        const CreateWalletParameters& p) {
+  const int64_t words = p.mnemonicLength.value_or(12);
   if (words < 12 || words > 24 || words % 3 != 0)
     throw invalidArgument(
         "invalid field parameters.mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
         std::to_string(words));
-  std::string mnemonic = hd::generateMnemonic(words);
+  auto accounts = checkedAccounts(p.accounts, "parameters");
+  std::string mnemonic = hd::generateMnemonic(static_cast<int>(words));
   crypto::WipeOnExit wipeMnemonic(mnemonic);
   crypto::SecretBytes sealed(toBytes(mnemonic));
-  return storeWallet(ctx, organizationId, p, sealed, false);
+  return storeWallet(ctx, organizationId, p.walletName, accounts, sealed, false);
+}
+}  // namespace
+
+Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
+  return createWalletFrom(ctx, organizationId, kCreateWallet.read(p));
 }
 
-Object createWallet(ActivityContext& ctx, const Object& p) {
-  return createWalletIn(ctx, ctx.organizationId(), p);
+Object createWallet(ActivityContext& ctx, const CreateWalletParameters& p) {
+  return createWalletFrom(ctx, ctx.organizationId(), p);
 }
 
-Object createWalletAccounts(ActivityContext& ctx, const Object& p) {
-  std::string walletId = json::requireString(p, "walletId", "parameters");
-  auto accounts = readAccounts(p, "parameters");
-  bool persist = json::optionalBool(p, "persist", "parameters", true);
-  requireWallet(ctx, walletId);
+Object createWalletAccounts(ActivityContext& ctx, const CreateWalletAccountsParameters& p) {
+  auto accounts = checkedAccounts(p.accounts, "parameters");
+  requireWallet(ctx, p.walletId);
   Object result = json::object();
-  result->set("addresses", json::stringArray(addAccounts(ctx, ctx.organizationId(), walletId,
-                                                         accounts, persist)));
+  result->set("addresses", json::stringArray(addAccounts(ctx, ctx.organizationId(), p.walletId,
+                                                         accounts, p.persist.value_or(true))));
   return result;
 }
 
-Object updateWallet(ActivityContext& ctx, const Object& p) {
-  std::string walletId = json::requireString(p, "walletId", "parameters");
+Object updateWallet(ActivityContext& ctx, const UpdateWalletParameters& p) {
+  const std::string& walletId = p.walletId;
   requireWallet(ctx, walletId);
-  if (auto name = json::optionalName(p, "walletName", "parameters")) {
+  if (const auto& name = p.walletName) {
     if (name->empty())
       throw invalidArgument("invalid field parameters.walletName: must not be empty");
     ctx.db().exec("UPDATE signing_wallets SET name = ?, updated_at_ms = ? WHERE id = ?",
@@ -212,9 +234,9 @@ Object updateWallet(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object deleteWallets(ActivityContext& ctx, const Object& p) {
-  auto ids = json::requireStringArray(p, "walletIds", "parameters");
-  bool force = json::optionalBool(p, "deleteWithoutExport", "parameters", false);
+Object deleteWallets(ActivityContext& ctx, const DeleteWalletsParameters& p) {
+  const auto& ids = p.walletIds;
+  const bool force = p.deleteWithoutExport.value_or(false);
   if (ids.empty()) throw invalidArgument("invalid field parameters.walletIds: must not be empty");
   for (const auto& id : ids) {
     Row w = requireWallet(ctx, id);
@@ -229,9 +251,9 @@ Object deleteWallets(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object deleteWalletAccounts(ActivityContext& ctx, const Object& p) {
-  auto ids = json::requireStringArray(p, "walletAccountIds", "parameters");
-  bool force = json::optionalBool(p, "deleteWithoutExport", "parameters", false);
+Object deleteWalletAccounts(ActivityContext& ctx, const DeleteWalletAccountsParameters& p) {
+  const auto& ids = p.walletAccountIds;
+  const bool force = p.deleteWithoutExport.value_or(false);
   if (ids.empty())
     throw invalidArgument("invalid field parameters.walletAccountIds: must not be empty");
   for (const auto& id : ids) {

@@ -4,17 +4,69 @@
 // create_sub_organization calls.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
 using signet::json::Object;
 
-Object createWallet(signet::ActivityContext& ctx, const Object& params);
-Object createWalletAccounts(signet::ActivityContext& ctx, const Object& params);
-Object updateWallet(signet::ActivityContext& ctx, const Object& params);
-Object deleteWallets(signet::ActivityContext& ctx, const Object& params);
-Object deleteWalletAccounts(signet::ActivityContext& ctx, const Object& params);
+// An account to derive, as the API sends it (v1WalletAccountParams).
+struct AccountParameters {
+  std::string curve, pathFormat, path, addressFormat;
+  std::optional<std::string> name;
+};
+// A function, not a global: other files' shapes copy it while statics are initialized.
+const signet::Shape<AccountParameters>& accountShape();
+// An account whose parameters hold beyond their shape: a curve, a BIP-32 path and an address
+// format for it. `field` names it in messages (parameters.accounts[2]).
+struct AccountSpec {
+  signet::crypto::Curve curve;
+  std::string curveName, path, addressFormat, name, field;
+};
+// At most 100 accounts, each checked; `path` is the object holding them ("parameters").
+std::vector<AccountSpec> checkedAccounts(const std::vector<AccountParameters>& accounts,
+                                         const std::string& path);
+
+struct CreateWalletParameters {
+  std::string walletName;
+  std::vector<AccountParameters> accounts;
+  std::optional<int64_t> mnemonicLength;
+};
+struct CreateWalletAccountsParameters {
+  std::string walletId;
+  std::vector<AccountParameters> accounts;
+  std::optional<bool> persist;
+};
+struct UpdateWalletParameters {
+  std::string walletId;
+  std::optional<std::string> walletName;
+};
+struct DeleteWalletsParameters {
+  std::vector<std::string> walletIds;
+  std::optional<bool> deleteWithoutExport;
+};
+struct DeleteWalletAccountsParameters {
+  std::vector<std::string> walletAccountIds;
+  std::optional<bool> deleteWithoutExport;
+};
+extern const signet::Shape<CreateWalletParameters> kCreateWallet;
+extern const signet::Shape<CreateWalletAccountsParameters> kCreateWalletAccounts;
+extern const signet::Shape<UpdateWalletParameters> kUpdateWallet;
+extern const signet::Shape<DeleteWalletsParameters> kDeleteWallets;
+extern const signet::Shape<DeleteWalletAccountsParameters> kDeleteWalletAccounts;
+
+Object createWallet(signet::ActivityContext& ctx, const CreateWalletParameters& params);
+Object createWalletAccounts(signet::ActivityContext& ctx,
+                            const CreateWalletAccountsParameters& params);
+Object updateWallet(signet::ActivityContext& ctx, const UpdateWalletParameters& params);
+Object deleteWallets(signet::ActivityContext& ctx, const DeleteWalletsParameters& params);
+Object deleteWalletAccounts(signet::ActivityContext& ctx,
+                            const DeleteWalletAccountsParameters& params);
 Object getWallet(signet::RequestContext& ctx, const Object& body);
 Object listWallets(signet::RequestContext& ctx, const Object& body);
 Object getWalletAccount(signet::RequestContext& ctx, const Object& body);
@@ -25,8 +77,8 @@ Object createWalletIn(signet::ActivityContext& ctx, const std::string& organizat
                       const Object& walletParams);
 // A wallet from a given mnemonic ("words" or "words\npassphrase"), for import_wallet.
 Object storeWallet(signet::ActivityContext& ctx, const std::string& organizationId,
-                   const Object& params, const signet::crypto::SecretBytes& mnemonic,
-                   bool imported);
+                   const std::string& walletName, const std::vector<AccountSpec>& accounts,
+                   const signet::crypto::SecretBytes& mnemonic, bool imported);
 // Deletion hook: refuses while a wallet or key has not been exported (unless told to delete
 // without export), else removes the organization's wallets, keys and their secrets.
 void deleteOrganizationKeys(signet::ActivityContext& ctx, const std::string& organizationId,
