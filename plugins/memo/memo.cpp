@@ -15,12 +15,16 @@ std::vector<Migration> migrations() {
           {2, "memo titles (V2)", {"ALTER TABLE memo_entries ADD COLUMN title TEXT"}}};
 }
 
-json::Object createMemo(ActivityContext& ctx, const json::Object& params) {
-  // Shapes and lengths were checked before policies ran (the rows' parameters). V2 adds a
-  // title; V1 memos have none.
-  std::optional<std::string> title;
-  if (ctx.activityVersion() >= 2) title = json::requireString(params, "title", "parameters");
-  std::string text = json::requireString(params, "text", "parameters");
+const Shape<MemoParameters> kCreateMemoV1 = {
+    field("text", &MemoParameters::text, {.maxLength = kMaxMemoBytes})};
+const Shape<MemoParameters> kCreateMemoV2 = {
+    field("title", &MemoParameters::title, {.maxLength = kMaxTitleBytes, .required = true}),
+    field("text", &MemoParameters::text, {.maxLength = kMaxMemoBytes})};
+
+json::Object createMemo(ActivityContext& ctx, const MemoParameters& params) {
+  // V2 added a title, which V1's shape does not read: V1 memos have none.
+  const auto& title = params.title;
+  const std::string& text = params.text;
   std::string id = ctx.newId();
   ctx.db().exec(
       "INSERT INTO memo_entries (id, organization_id, activity_id, author_user_id, text, "

@@ -11,18 +11,17 @@ void registerMemo(signet::Registry& r) {
               .resultKey = "signetCreateMemoResult",
               .resource = "MEMO",
               .action = "CREATE",
-              .handler = memo::createMemo,
-              .parameters = {{.name = "text", .maxLength = memo::kMaxMemoBytes}}});
+              .handler = memo::kCreateMemoV1.handler(memo::createMemo),
+              .parameters = memo::kCreateMemoV1.specs()});
   r.activity({.type = "ACTIVITY_TYPE_SIGNET_CREATE_MEMO_V2",
               .path = "signet_create_memo",
               .intentKey = "signetCreateMemoIntentV2",
               .resultKey = "signetCreateMemoResult",
               .resource = "MEMO",
               .action = "CREATE",
-              .handler = memo::createMemo,
+              .handler = memo::kCreateMemoV2.handler(memo::createMemo),
               .rollout = {.state = RolloutState::kCanary},  // reaches no one until opened
-              .parameters = {{.name = "title", .maxLength = memo::kMaxTitleBytes},
-                             {.name = "text", .maxLength = memo::kMaxMemoBytes}}});
+              .parameters = memo::kCreateMemoV2.specs()});
   // clang-format off
   r.query({"signet_list_memos", memo::listMemos});
   r.migrations("memo", memo::migrations());
