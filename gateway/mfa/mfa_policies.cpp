@@ -11,17 +11,14 @@
 namespace signet::mfa {
 
 namespace {
-UserRecord requireUserOf(RequestContext& ctx, const json::Object& o, const std::string& field) {
-  std::string userId = json::requireString(o, "userId", field);
+UserRecord requireUser(RequestContext& ctx, const std::string& userId) {
   auto user = directory::findUser(ctx.db(), ctx.organizationId(), userId);
   if (!user)
     throw notFound("user " + userId + " not found in organization " + ctx.organizationId());
   return *user;
 }
 
-MfaPolicyRecord requirePolicy(RequestContext& ctx, const UserRecord& user, const json::Object& o,
-                              const std::string& field) {
-  std::string id = json::requireString(o, "mfaPolicyId", field);
+MfaPolicyRecord requirePolicy(RequestContext& ctx, const UserRecord& user, const std::string& id) {
   auto p = findPolicy(ctx.db(), ctx.organizationId(), user.id, id);
   if (!p)
     throw notFound("MFA policy " + id + " not found for user " + user.id + " in organization " +
@@ -130,20 +127,41 @@ json::Object idResult(const std::string& id) {
 }
 }  // namespace
 
-json::Object createMfaPolicy(ActivityContext& ctx, const json::Object& params) {
-  UserRecord user = requireUserOf(ctx, params, "parameters");
+const Shape<MfaPolicyParameters> kCreateMfaPolicy = {
+    field("userId", &MfaPolicyParameters::userId),
+    field("mfaPolicyName", &MfaPolicyParameters::mfaPolicyName,
+          {.maxLength = 256, .displayName = true, .required = true}),
+    field("condition", &MfaPolicyParameters::condition, {.required = true}),
+    field("requiredAuthenticationMethods", &MfaPolicyParameters::requiredAuthenticationMethods,
+          {.required = true}),
+    field("order", &MfaPolicyParameters::order, {.decimal = true, .required = true}),
+    field("notes", &MfaPolicyParameters::notes)};
+const Shape<MfaPolicyParameters> kUpdateMfaPolicy = {
+    field("userId", &MfaPolicyParameters::userId),
+    field("mfaPolicyId", &MfaPolicyParameters::mfaPolicyId, {.required = true}),
+    field("mfaPolicyName", &MfaPolicyParameters::mfaPolicyName,
+          {.maxLength = 256, .displayName = true}),
+    field("condition", &MfaPolicyParameters::condition),
+    field("requiredAuthenticationMethods", &MfaPolicyParameters::requiredAuthenticationMethods),
+    field("order", &MfaPolicyParameters::order, {.decimal = true}),
+    field("notes", &MfaPolicyParameters::notes)};
+const Shape<DeleteMfaPolicyParameters> kDeleteMfaPolicy = {
+    field("userId", &DeleteMfaPolicyParameters::userId),
+    field("mfaPolicyId", &DeleteMfaPolicyParameters::mfaPolicyId)};
+
+json::Object createMfaPolicy(ActivityContext& ctx, const MfaPolicyParameters& params) {
+  UserRecord user = requireUser(ctx, params.userId);
   MfaPolicyRecord p;
   p.id = ctx.newId();
   p.organizationId = ctx.organizationId();
   p.userId = user.id;
-  p.name = checkedName(json::requireName(params, "mfaPolicyName", "parameters"));
-  p.condition = checkedCondition(ctx, json::requireString(params, "condition", "parameters"));
-  p.steps = parseSteps(json::requireArray(params, "requiredAuthenticationMethods", "parameters"),
+  // The shape requires the name, condition, methods and order of a new policy.
+  p.name = checkedName(params.mfaPolicyName.value_or(""));
+  p.condition = checkedCondition(ctx, params.condition.value_or(""));
+  p.steps = parseSteps(params.requiredAuthenticationMethods.value_or(json::array()),
                        "parameters.requiredAuthenticationMethods");
-  auto order = json::optionalInt64String(params, "order", "parameters");
-  if (!order) throw invalidArgument("missing required field parameters.order");
-  p.order = checkedOrder(*order);
-  p.notes = json::optionalString(params, "notes", "parameters").value_or("");
+  p.order = checkedOrder(params.order.value_or(0));
+  p.notes = params.notes.value_or("");
   requireUniqueName(ctx.db(), p);
   requireSatisfiable(ctx, user, p);
   size_t count = policiesOfUser(ctx.db(), user.id).size();
@@ -155,19 +173,17 @@ json::Object createMfaPolicy(ActivityContext& ctx, const json::Object& params) {
   return idResult(p.id);
 }
 
-json::Object updateMfaPolicy(ActivityContext& ctx, const json::Object& params) {
-  UserRecord user = requireUserOf(ctx, params, "parameters");
-  MfaPolicyRecord p = requirePolicy(ctx, user, params, "parameters");
+json::Object updateMfaPolicy(ActivityContext& ctx, const MfaPolicyParameters& params) {
+  UserRecord user = requireUser(ctx, params.userId);
+  MfaPolicyRecord p = requirePolicy(ctx, user, params.mfaPolicyId.value_or(""));
   // Omitted fields stay as they are.
-  if (auto name = json::optionalName(params, "mfaPolicyName", "parameters"))
-    p.name = checkedName(*name);
-  if (auto condition = json::optionalString(params, "condition", "parameters"))
-    p.condition = checkedCondition(ctx, *condition);
-  if (auto steps = json::optionalArray(params, "requiredAuthenticationMethods", "parameters"))
-    p.steps = parseSteps(steps, "parameters.requiredAuthenticationMethods");
-  if (auto order = json::optionalInt64String(params, "order", "parameters"))
-    p.order = checkedOrder(*order);
-  if (auto notes = json::optionalString(params, "notes", "parameters")) p.notes = *notes;
+  if (params.mfaPolicyName) p.name = checkedName(*params.mfaPolicyName);
+  if (params.condition) p.condition = checkedCondition(ctx, *params.condition);
+  if (params.requiredAuthenticationMethods)
+    p.steps = parseSteps(*params.requiredAuthenticationMethods,
+                         "parameters.requiredAuthenticationMethods");
+  if (params.order) p.order = checkedOrder(*params.order);
+  if (params.notes) p.notes = *params.notes;
   requireUniqueName(ctx.db(), p);
   requireSatisfiable(ctx, user, p);
   p.updatedAtMs = ctx.nowMs();
@@ -175,22 +191,23 @@ json::Object updateMfaPolicy(ActivityContext& ctx, const json::Object& params) {
   return idResult(p.id);
 }
 
-json::Object deleteMfaPolicy(ActivityContext& ctx, const json::Object& params) {
-  UserRecord user = requireUserOf(ctx, params, "parameters");
-  MfaPolicyRecord p = requirePolicy(ctx, user, params, "parameters");
+json::Object deleteMfaPolicy(ActivityContext& ctx, const DeleteMfaPolicyParameters& params) {
+  UserRecord user = requireUser(ctx, params.userId);
+  MfaPolicyRecord p = requirePolicy(ctx, user, params.mfaPolicyId);
   deletePolicy(ctx.db(), p.id);
   return idResult(p.id);
 }
 
 json::Object getMfaPolicy(RequestContext& ctx, const json::Object& body) {
-  UserRecord user = requireUserOf(ctx, body, "");
+  UserRecord user = requireUser(ctx, json::requireString(body, "userId", ""));
   json::Object r = json::object();
-  r->set("mfaPolicy", policyJson(requirePolicy(ctx, user, body, "")));
+  r->set("mfaPolicy",
+         policyJson(requirePolicy(ctx, user, json::requireString(body, "mfaPolicyId", ""))));
   return r;
 }
 
 json::Object getMfaPolicies(RequestContext& ctx, const json::Object& body) {
-  UserRecord user = requireUserOf(ctx, body, "");
+  UserRecord user = requireUser(ctx, json::requireString(body, "userId", ""));
   json::Array list = json::array();
   for (const auto& p : policiesOfUser(ctx.db(), user.id)) list->add(policyJson(p));
   json::Object r = json::object();

@@ -3,14 +3,29 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet::mfa {
 
 inline constexpr size_t kMaxPoliciesPerUser = 20;
 
-json::Object createMfaPolicy(ActivityContext& ctx, const json::Object& params);
-json::Object updateMfaPolicy(ActivityContext& ctx, const json::Object& params);
-json::Object deleteMfaPolicy(ActivityContext& ctx, const json::Object& params);
+// create_mfa_policy's and update_mfa_policy's: update changes what it is given.
+struct MfaPolicyParameters {
+  std::string userId;
+  std::optional<std::string> mfaPolicyId;  // update's
+  std::optional<std::string> mfaPolicyName, condition, notes;
+  std::optional<json::Array> requiredAuthenticationMethods;  // read by parseSteps
+  std::optional<int64_t> order;
+};
+struct DeleteMfaPolicyParameters {
+  std::string userId, mfaPolicyId;
+};
+extern const Shape<MfaPolicyParameters> kCreateMfaPolicy, kUpdateMfaPolicy;
+extern const Shape<DeleteMfaPolicyParameters> kDeleteMfaPolicy;
+
+json::Object createMfaPolicy(ActivityContext& ctx, const MfaPolicyParameters& params);
+json::Object updateMfaPolicy(ActivityContext& ctx, const MfaPolicyParameters& params);
+json::Object deleteMfaPolicy(ActivityContext& ctx, const DeleteMfaPolicyParameters& params);
 json::Object getMfaPolicy(RequestContext& ctx, const json::Object& body);
 json::Object getMfaPolicies(RequestContext& ctx, const json::Object& body);
 json::Object getMfaStatus(RequestContext& ctx, const json::Object& body);

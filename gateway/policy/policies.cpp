@@ -21,16 +21,17 @@ void requireUniqueName(Db& db, const std::string& org, const std::string& name,
                                           *other + " of organization " + org);
 }
 
-std::string create(ActivityContext& ctx, const json::Object& p, const std::string& field) {
+std::string create(ActivityContext& ctx, const CreatePolicyParameters& p,
+                   const std::string& field) {
   PolicyRecord r;
   r.id = ctx.newId();
   r.organizationId = ctx.organizationId();
-  r.name = json::requireName(p, "policyName", field);
-  r.effect = effect(json::requireString(p, "effect", field), field + ".effect");
-  r.condition = json::optionalString(p, "condition", field).value_or("");
-  r.consensus = json::optionalString(p, "consensus", field).value_or("");
-  r.time = json::optionalString(p, "time", field).value_or("");
-  r.notes = json::optionalString(p, "notes", field).value_or("");
+  r.name = p.policyName;
+  r.effect = effect(p.effect, field + ".effect");
+  r.condition = p.condition.value_or("");
+  r.consensus = p.consensus.value_or("");
+  r.time = p.time.value_or("");
+  r.notes = p.notes.value_or("");
   validateExpression(r.condition, "condition", field + ".condition", ctx.services().factKeywords);
   validateExpression(r.consensus, "consensus", field + ".consensus");
   validateExpression(r.time, "time", field + ".time");
@@ -51,33 +52,56 @@ PolicyRecord requirePolicy(RequestContext& ctx, const std::string& id) {
 }
 }  // namespace
 
-json::Object createPolicy(ActivityContext& ctx, const json::Object& params) {
+const Shape<CreatePolicyParameters>& createPolicyShape() {
+  using P = CreatePolicyParameters;
+  static const Shape<P> shape = {field("policyName", &P::policyName, {.displayName = true}),
+                                 field("effect", &P::effect),
+                                 field("condition", &P::condition),
+                                 field("consensus", &P::consensus),
+                                 field("time", &P::time),
+                                 field("notes", &P::notes)};
+  return shape;
+}
+const Shape<CreatePoliciesParameters> kCreatePolicies = {
+    field("policies", &CreatePoliciesParameters::policies, createPolicyShape())};
+const Shape<UpdatePolicyParameters> kUpdatePolicy = {
+    field("policyId", &UpdatePolicyParameters::policyId),
+    field("policyName", &UpdatePolicyParameters::policyName, {.displayName = true}),
+    field("policyEffect", &UpdatePolicyParameters::policyEffect),
+    field("policyCondition", &UpdatePolicyParameters::policyCondition),
+    field("policyConsensus", &UpdatePolicyParameters::policyConsensus),
+    field("policyNotes", &UpdatePolicyParameters::policyNotes),
+    field("time", &UpdatePolicyParameters::time)};
+const Shape<DeletePolicyParameters> kDeletePolicy = {
+    field("policyId", &DeletePolicyParameters::policyId)};
+const Shape<DeletePoliciesParameters> kDeletePolicies = {
+    field("policyIds", &DeletePoliciesParameters::policyIds)};
+
+json::Object createPolicy(ActivityContext& ctx, const CreatePolicyParameters& params) {
   json::Object r = json::object();
   r->set("policyId", create(ctx, params, "parameters"));
   return r;
 }
 
-json::Object createPolicies(ActivityContext& ctx, const json::Object& params) {
-  auto list = json::requireArray(params, "policies", "parameters");
-  if (list->size() == 0)
-    throw invalidArgument("invalid field parameters.policies: must not be empty");
+json::Object createPolicies(ActivityContext& ctx, const CreatePoliciesParameters& params) {
+  const auto& list = params.policies;
+  if (list.empty()) throw invalidArgument("invalid field parameters.policies: must not be empty");
   std::vector<std::string> ids;
-  for (size_t i = 0; i < list->size(); ++i)
-    ids.push_back(create(ctx, json::objectAt(list, i, "parameters.policies"),
-                         "parameters.policies[" + std::to_string(i) + "]"));
+  for (size_t i = 0; i < list.size(); ++i)
+    ids.push_back(create(ctx, list[i], "parameters.policies[" + std::to_string(i) + "]"));
   json::Object r = json::object();
   r->set("policyIds", json::stringArray(ids));
   return r;
 }
 
-json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& params) {
-  std::string id = json::requireString(params, "policyId", "parameters");
-  auto name = json::optionalName(params, "policyName", "parameters");
-  auto eff = json::optionalString(params, "policyEffect", "parameters");
-  auto condition = json::optionalString(params, "policyCondition", "parameters");
-  auto consensus = json::optionalString(params, "policyConsensus", "parameters");
-  auto notes = json::optionalString(params, "policyNotes", "parameters");
-  auto time = json::optionalString(params, "time", "parameters");
+json::Object updatePolicyHandler(ActivityContext& ctx, const UpdatePolicyParameters& params) {
+  const std::string& id = params.policyId;
+  const auto& name = params.policyName;
+  const auto& eff = params.policyEffect;
+  const auto& condition = params.policyCondition;
+  const auto& consensus = params.policyConsensus;
+  const auto& notes = params.policyNotes;
+  const auto& time = params.time;
   if (eff) effect(*eff, "parameters.policyEffect");
   if (condition)
     validateExpression(*condition, "condition", "parameters.policyCondition",
@@ -102,8 +126,8 @@ json::Object updatePolicyHandler(ActivityContext& ctx, const json::Object& param
   return out;
 }
 
-json::Object deletePolicyHandler(ActivityContext& ctx, const json::Object& params) {
-  std::string id = json::requireString(params, "policyId", "parameters");
+json::Object deletePolicyHandler(ActivityContext& ctx, const DeletePolicyParameters& params) {
+  const std::string& id = params.policyId;
   requirePolicy(ctx, id);
   deletePolicy(ctx.db(), ctx.organizationId(), id);
   json::Object r = json::object();
@@ -111,8 +135,8 @@ json::Object deletePolicyHandler(ActivityContext& ctx, const json::Object& param
   return r;
 }
 
-json::Object deletePolicies(ActivityContext& ctx, const json::Object& params) {
-  auto ids = json::requireStringArray(params, "policyIds", "parameters");
+json::Object deletePolicies(ActivityContext& ctx, const DeletePoliciesParameters& params) {
+  const auto& ids = params.policyIds;
   if (ids.empty()) throw invalidArgument("invalid field parameters.policyIds: must not be empty");
   for (const auto& id : ids) {
     requirePolicy(ctx, id);

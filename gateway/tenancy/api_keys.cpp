@@ -97,44 +97,46 @@ ApiKeyRecord addKey(Db& db, const std::string& organizationId, const std::string
   return key;
 }
 
-json::Object createApiKeys(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto list = json::requireArray(params, "apiKeys", "parameters");
-  if (list->size() == 0)
+const Shape<ApiKeyParameters> kApiKey = {
+    field("apiKeyName", &ApiKeyParameters::apiKeyName),
+    field("publicKey", &ApiKeyParameters::publicKey),
+    field("curveType", &ApiKeyParameters::curveType),
+    field("expirationSeconds", &ApiKeyParameters::expirationSeconds, {.decimal = true})};
+const Shape<CreateApiKeysParameters> kCreateApiKeys = {
+    field("userId", &CreateApiKeysParameters::userId),
+    field("apiKeys", &CreateApiKeysParameters::apiKeys, kApiKey)};
+const Shape<DeleteApiKeysParameters> kDeleteApiKeys = {
+    field("userId", &DeleteApiKeysParameters::userId),
+    field("apiKeyIds", &DeleteApiKeysParameters::apiKeyIds)};
+
+json::Object createApiKeys(ActivityContext& ctx, const CreateApiKeysParameters& params) {
+  const std::string& userId = params.userId;
+  if (params.apiKeys.empty())
     throw invalidArgument("invalid field parameters.apiKeys: must not be empty");
-  // Validate every entry's shape before touching the store.
-  struct Wanted {
-    std::string name, publicKey, curve, field;
-    std::optional<int64_t> expiration;
-  };
-  std::vector<Wanted> wanted;
+  // Check every entry before touching the store.
   std::set<std::string> seen;
-  for (size_t i = 0; i < list->size(); ++i) {
-    std::string field = "parameters.apiKeys[" + std::to_string(i) + "]";
-    auto item = json::objectAt(list, i, "parameters.apiKeys");
-    Wanted w{json::requireString(item, "apiKeyName", field),
-             json::requireString(item, "publicKey", field),
-             json::requireString(item, "curveType", field), field,
-             json::optionalInt64String(item, "expirationSeconds", field)};
-    if (!seen.insert(w.publicKey).second)
-      throw invalidArgument("invalid field " + field + ".publicKey: " + w.publicKey +
+  for (size_t i = 0; i < params.apiKeys.size(); ++i)
+    if (!seen.insert(params.apiKeys[i].publicKey).second)
+      throw invalidArgument("invalid field parameters.apiKeys[" + std::to_string(i) +
+                            "].publicKey: " + params.apiKeys[i].publicKey +
                             " appears twice in this request");
-    wanted.push_back(std::move(w));
-  }
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   std::vector<std::string> ids;
-  for (const auto& w : wanted)
-    ids.push_back(addKey(ctx.db(), ctx.organizationId(), userId, w.name, w.publicKey, w.curve,
-                         w.expiration, ctx.nowMs(), w.field)
+  for (size_t i = 0; i < params.apiKeys.size(); ++i) {
+    const ApiKeyParameters& k = params.apiKeys[i];
+    ids.push_back(addKey(ctx.db(), ctx.organizationId(), userId, k.apiKeyName, k.publicKey,
+                         k.curveType, k.expirationSeconds, ctx.nowMs(),
+                         "parameters.apiKeys[" + std::to_string(i) + "]")
                       .id);
+  }
   json::Object result = json::object();
   result->set("apiKeyIds", json::stringArray(ids));
   return result;
 }
 
-json::Object deleteApiKeys(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto ids = json::requireStringArray(params, "apiKeyIds", "parameters");
+json::Object deleteApiKeys(ActivityContext& ctx, const DeleteApiKeysParameters& params) {
+  const std::string& userId = params.userId;
+  const auto& ids = params.apiKeyIds;
   if (ids.empty()) throw invalidArgument("invalid field parameters.apiKeyIds: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   for (const auto& id : ids) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet::api_keys {
@@ -11,8 +12,23 @@ namespace signet::api_keys {
 inline constexpr size_t kMaxLongLivedKeysPerUser = 10;
 inline constexpr size_t kMaxExpiringKeysPerUser = 10;
 
-json::Object createApiKeys(ActivityContext& ctx, const json::Object& params);
-json::Object deleteApiKeys(ActivityContext& ctx, const json::Object& params);
+struct ApiKeyParameters {
+  std::string apiKeyName, publicKey, curveType;
+  std::optional<int64_t> expirationSeconds;
+};
+struct CreateApiKeysParameters {
+  std::string userId;
+  std::vector<ApiKeyParameters> apiKeys;
+};
+struct DeleteApiKeysParameters {
+  std::string userId;
+  std::vector<std::string> apiKeyIds;
+};
+extern const Shape<CreateApiKeysParameters> kCreateApiKeys;
+extern const Shape<DeleteApiKeysParameters> kDeleteApiKeys;
+
+json::Object createApiKeys(ActivityContext& ctx, const CreateApiKeysParameters& params);
+json::Object deleteApiKeys(ActivityContext& ctx, const DeleteApiKeysParameters& params);
 json::Object getApiKeys(RequestContext& ctx, const json::Object& body);
 json::Object getApiKey(RequestContext& ctx, const json::Object& body);
 

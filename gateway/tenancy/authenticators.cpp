@@ -5,9 +5,17 @@
 
 namespace signet::authenticators {
 
-json::Object createAuthenticators(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto list = json::requireArray(params, "authenticators", "parameters");
+const Shape<CreateAuthenticatorsParameters> kCreateAuthenticators = {
+    field("userId", &CreateAuthenticatorsParameters::userId),
+    field("authenticators", &CreateAuthenticatorsParameters::authenticators)};
+const Shape<RecoverUserParameters> kRecoverUser = {
+    field("userId", &RecoverUserParameters::userId),
+    field("authenticator", &RecoverUserParameters::authenticator)};
+
+json::Object createAuthenticators(ActivityContext& ctx,
+                                  const CreateAuthenticatorsParameters& params) {
+  const std::string& userId = params.userId;
+  const auto& list = params.authenticators;
   if (list->size() == 0)
     throw invalidArgument("invalid field parameters.authenticators: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
@@ -22,9 +30,14 @@ json::Object createAuthenticators(ActivityContext& ctx, const json::Object& para
   return r;
 }
 
-json::Object deleteAuthenticators(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto ids = json::requireStringArray(params, "authenticatorIds", "parameters");
+const Shape<DeleteAuthenticatorsParameters> kDeleteAuthenticators = {
+    field("userId", &DeleteAuthenticatorsParameters::userId),
+    field("authenticatorIds", &DeleteAuthenticatorsParameters::authenticatorIds)};
+
+json::Object deleteAuthenticators(ActivityContext& ctx,
+                                  const DeleteAuthenticatorsParameters& params) {
+  const std::string& userId = params.userId;
+  const auto& ids = params.authenticatorIds;
   if (ids.empty())
     throw invalidArgument("invalid field parameters.authenticatorIds: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
@@ -40,9 +53,9 @@ json::Object deleteAuthenticators(ActivityContext& ctx, const json::Object& para
   return r;
 }
 
-json::Object recoverUser(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto authenticator = json::requireObject(params, "authenticator", "parameters");
+json::Object recoverUser(ActivityContext& ctx, const RecoverUserParameters& params) {
+  const std::string& userId = params.userId;
+  const auto& authenticator = params.authenticator;
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   // Only the credential init_user_email_recovery emailed to this user may recover them, and
   // only once: it is removed with the recovery.

@@ -3,11 +3,29 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet::authenticators {
-json::Object createAuthenticators(ActivityContext& ctx, const json::Object& params);
-json::Object deleteAuthenticators(ActivityContext& ctx, const json::Object& params);
-json::Object recoverUser(ActivityContext& ctx, const json::Object& params);
+struct CreateAuthenticatorsParameters {
+  std::string userId;
+  json::Array authenticators;  // each read by users::addAuthenticator, as a new user's are
+};
+extern const Shape<CreateAuthenticatorsParameters> kCreateAuthenticators;
+json::Object createAuthenticators(ActivityContext& ctx,
+                                  const CreateAuthenticatorsParameters& params);
+struct DeleteAuthenticatorsParameters {
+  std::string userId;
+  std::vector<std::string> authenticatorIds;
+};
+extern const Shape<DeleteAuthenticatorsParameters> kDeleteAuthenticators;
+json::Object deleteAuthenticators(ActivityContext& ctx,
+                                  const DeleteAuthenticatorsParameters& params);
+struct RecoverUserParameters {
+  std::string userId;
+  json::Object authenticator;  // read by users::addAuthenticator
+};
+extern const Shape<RecoverUserParameters> kRecoverUser;
+json::Object recoverUser(ActivityContext& ctx, const RecoverUserParameters& params);
 json::Object getAuthenticator(RequestContext& ctx, const json::Object& body);
 json::Object getAuthenticators(RequestContext& ctx, const json::Object& body);
 }  // namespace signet::authenticators

@@ -114,8 +114,8 @@ IdentityServices identityServices(const Catalog& catalog) {
                           const std::string& invitationId) {
     return invitations::remove(ctx.db(), organizationId, invitationId);
   };
-  s.createUsers = users::createUsers;
-  s.createApiKeys = api_keys::createApiKeys;
+  s.createUsers = users::kCreateUsers.handler(users::createUsers);
+  s.createApiKeys = api_keys::kCreateApiKeys.handler(api_keys::createApiKeys);
   s.setApiKeyRateBudget = [](ActivityContext& ctx, const std::string& apiKeyId,
                              const std::string& budget) {
     if (budget != kAuthProxyBudget)
@@ -124,7 +124,7 @@ IdentityServices identityServices(const Catalog& catalog) {
     ctx.db().exec("UPDATE api_keys SET rate_budget = ? WHERE organization_id = ? AND id = ?",
                   {budget, ctx.organizationId(), apiKeyId});
   };
-  s.createPolicy = policy::createPolicy;
+  s.createPolicy = policy::createPolicyShape().handler(policy::createPolicy);
   s.issueSessionKey = issueSessionKey;
   s.revokeSessionKeys = revokeSessionKeys;
   s.deleteSessionKey = deleteSessionKey;

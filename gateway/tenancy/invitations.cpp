@@ -5,39 +5,49 @@
 
 namespace signet::invitations {
 
-json::Object createInvitations(ActivityContext& ctx, const json::Object& params) {
-  auto list = json::requireArray(params, "invitations", "parameters");
-  if (list->size() == 0)
+const Shape<InvitationParameters> kInvitation = {
+    field("receiverUserName", &InvitationParameters::receiverUserName, {.displayName = true}),
+    field("receiverUserEmail", &InvitationParameters::receiverUserEmail),
+    field("receiverUserTags", &InvitationParameters::receiverUserTags),
+    field("accessType", &InvitationParameters::accessType),
+    field("senderUserId", &InvitationParameters::senderUserId)};
+const Shape<CreateInvitationsParameters> kCreateInvitations = {
+    field("invitations", &CreateInvitationsParameters::invitations, kInvitation)};
+const Shape<DeleteInvitationParameters> kDeleteInvitation = {
+    field("invitationId", &DeleteInvitationParameters::invitationId)};
+
+json::Object createInvitations(ActivityContext& ctx, const CreateInvitationsParameters& params) {
+  const auto& list = params.invitations;
+  if (list.empty())
     throw invalidArgument("invalid field parameters.invitations: must not be empty");
   Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
   if (static_cast<size_t>(
           db.queryOne("SELECT COUNT(*) AS n FROM invitations WHERE organization_id = ?", {org})
               ->i64("n")) +
-          list->size() >
+          list.size() >
       kMaxPerOrganization)
     throw resourceExhausted("organization " + org + " would have more than " +
                             std::to_string(kMaxPerOrganization) + " invitations, the limit");
   std::string organizationName = directory::requireOrganization(db, org).name;
   std::vector<std::string> ids;
-  for (size_t i = 0; i < list->size(); ++i) {
+  for (size_t i = 0; i < list.size(); ++i) {
     std::string f = "parameters.invitations[" + std::to_string(i) + "]";
-    auto inv = json::objectAt(list, i, "parameters.invitations");
-    std::string name = json::requireName(inv, "receiverUserName", f);
+    const InvitationParameters& inv = list[i];
+    const std::string& name = inv.receiverUserName;
     if (name.empty()) throw invalidArgument("invalid field " + f + ".receiverUserName: empty");
-    std::string email =
-        validateEmail(json::requireString(inv, "receiverUserEmail", f), f + ".receiverUserEmail");
-    auto tags = json::requireStringArray(inv, "receiverUserTags", f);
+    std::string email = validateEmail(inv.receiverUserEmail, f + ".receiverUserEmail");
+    const auto& tags = inv.receiverUserTags;
     for (size_t t = 0; t < tags.size(); ++t)
       if (!db.queryOne("SELECT 1 FROM user_tags WHERE organization_id = ? AND id = ?",
                        {org, tags[t]}))
         throw notFound("user tag " + tags[t] + " (" + f + ".receiverUserTags[" + std::to_string(t) +
                        "]) not found in organization " + org);
-    std::string access = json::requireString(inv, "accessType", f);
+    const std::string& access = inv.accessType;
     if (access != "ACCESS_TYPE_WEB" && access != "ACCESS_TYPE_API" && access != "ACCESS_TYPE_ALL")
       throw invalidArgument("invalid field " + f + ".accessType: \"" + access +
                             "\" (expected ACCESS_TYPE_WEB, ACCESS_TYPE_API or ACCESS_TYPE_ALL)");
-    std::string senderId = json::requireString(inv, "senderUserId", f);
+    const std::string& senderId = inv.senderUserId;
     auto sender = directory::findUser(db, org, senderId);
     if (!sender)
       throw notFound("user " + senderId + " (" + f + ".senderUserId) not found in organization " +
@@ -75,8 +85,8 @@ bool remove(Db& db, const std::string& organizationId, const std::string& invita
   return existed;
 }
 
-json::Object deleteInvitation(ActivityContext& ctx, const json::Object& params) {
-  std::string id = json::requireString(params, "invitationId", "parameters");
+json::Object deleteInvitation(ActivityContext& ctx, const DeleteInvitationParameters& params) {
+  const std::string& id = params.invitationId;
   if (!remove(ctx.db(), ctx.organizationId(), id))
     throw notFound("invitation " + id + " not found in organization " + ctx.organizationId());
   json::Object r = json::object();

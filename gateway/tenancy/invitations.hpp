@@ -4,13 +4,27 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet::invitations {
 
 inline constexpr size_t kMaxPerOrganization = 100;
 
-json::Object createInvitations(ActivityContext& ctx, const json::Object& params);
-json::Object deleteInvitation(ActivityContext& ctx, const json::Object& params);
+struct InvitationParameters {
+  std::string receiverUserName, receiverUserEmail, accessType, senderUserId;
+  std::vector<std::string> receiverUserTags;
+};
+struct CreateInvitationsParameters {
+  std::vector<InvitationParameters> invitations;
+};
+struct DeleteInvitationParameters {
+  std::string invitationId;
+};
+extern const Shape<CreateInvitationsParameters> kCreateInvitations;
+extern const Shape<DeleteInvitationParameters> kDeleteInvitation;
+
+json::Object createInvitations(ActivityContext& ctx, const CreateInvitationsParameters& params);
+json::Object deleteInvitation(ActivityContext& ctx, const DeleteInvitationParameters& params);
 bool remove(Db& db, const std::string& organizationId, const std::string& invitationId);
 
 }  // namespace signet::invitations

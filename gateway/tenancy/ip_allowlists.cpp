@@ -44,8 +44,8 @@ std::optional<IpAllowlist> find(Db& db, const std::string& organizationId,
 }
 
 // The key a list names: an API key of the organization, as it was registered.
-std::string keyParam(Db& db, const std::string& organizationId, const json::Object& params) {
-  auto key = json::optionalString(params, "publicKey", "parameters");
+std::string keyParam(Db& db, const std::string& organizationId,
+                     const std::optional<std::string>& key) {
   if (!key || key->empty()) return "";
   if (!db.queryOne("SELECT 1 FROM api_keys WHERE organization_id = ? AND public_key = ?",
                    {organizationId, *key}))
@@ -144,31 +144,41 @@ void check(DirectoryView& directory, const Caller& caller, bool serviceKey,
                     caller.organizationId + ": " + *why);
 }
 
-json::Object setIpAllowlist(ActivityContext& ctx, const json::Object& params) {
+const Shape<IpAllowlistRuleParameters> kRule = {
+    field("cidr", &IpAllowlistRuleParameters::cidr),
+    field("label", &IpAllowlistRuleParameters::label, {.displayName = true})};
+const Shape<SetIpAllowlistParameters> kSetIpAllowlist = {
+    field("publicKey", &SetIpAllowlistParameters::publicKey),
+    field("onEvaluationError", &SetIpAllowlistParameters::onEvaluationError),
+    field("enabled", &SetIpAllowlistParameters::enabled),
+    field("rules", &SetIpAllowlistParameters::rules, kRule)};
+const Shape<RemoveIpAllowlistParameters> kRemoveIpAllowlist = {
+    field("publicKey", &RemoveIpAllowlistParameters::publicKey)};
+
+json::Object setIpAllowlist(ActivityContext& ctx, const SetIpAllowlistParameters& params) {
   Db& db = ctx.db();
   const std::string& org = ctx.organizationId();
-  std::string publicKey = keyParam(db, org, params);
-  std::string onError =
-      json::optionalString(params, "onEvaluationError", "parameters").value_or("DENY");
+  std::string publicKey = keyParam(db, org, params.publicKey);
+  const std::string onError = params.onEvaluationError.value_or("DENY");
   if (onError != "ALLOW" && onError != "DENY")
     throw invalidArgument("invalid field parameters.onEvaluationError: \"" + onError +
                           "\" (expected ALLOW or DENY)");
   // The organization's list is on unless it says otherwise; a key's list is on by being there.
   std::optional<bool> enabled;
-  if (publicKey.empty()) enabled = json::optionalBool(params, "enabled", "parameters", true);
+  if (publicKey.empty()) enabled = params.enabled.value_or(true);
   auto previous = find(db, org, publicKey);
   std::vector<IpAllowlistRule> rules;
-  auto given = json::optionalArray(params, "rules", "parameters");
+  const auto& given = params.rules;
   for (size_t i = 0; given && i < given->size(); ++i) {
     std::string path = "parameters.rules[" + std::to_string(i) + "]";
-    auto rule = json::objectAt(given, i, "parameters.rules");
-    std::string cidr = json::requireString(rule, "cidr", path);
+    const IpAllowlistRuleParameters& rule = (*given)[i];
+    const std::string& cidr = rule.cidr;
     auto network = parseCidr(cidr);
     if (!network)
       throw invalidArgument("invalid field " + path + ".cidr: \"" + cidr +
                             "\" is not a CIDR: an IPv4 or IPv6 network such as 192.168.1.0/24 or "
                             "2001:db8::/32, its host bits clear");
-    std::string label = json::optionalName(rule, "label", path).value_or("");
+    std::string label = rule.label.value_or("");
     int64_t createdAt = ctx.nowMs();
     if (previous)  // a rule kept from the list before keeps its time
       for (const auto& old : previous->rules)
@@ -185,8 +195,8 @@ json::Object setIpAllowlist(ActivityContext& ctx, const json::Object& params) {
   return json::object();
 }
 
-json::Object removeIpAllowlist(ActivityContext& ctx, const json::Object& params) {
-  std::string publicKey = json::optionalString(params, "publicKey", "parameters").value_or("");
+json::Object removeIpAllowlist(ActivityContext& ctx, const RemoveIpAllowlistParameters& params) {
+  const std::string publicKey = params.publicKey.value_or("");
   if (ctx.db().exec("DELETE FROM ip_allowlists WHERE organization_id = ? AND public_key = ?",
                     {ctx.organizationId(), publicKey}) == 0)
     throw notFound(publicKey.empty()

@@ -22,6 +22,7 @@
 
 #include "server/client_address.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet {
 
@@ -56,8 +57,23 @@ std::vector<IpAllowlist> listsOf(Db& db, const std::string& organizationId);
 void check(DirectoryView& directory, const Caller& caller, bool serviceKey,
            const std::string& client);
 
-json::Object setIpAllowlist(ActivityContext& ctx, const json::Object& params);
-json::Object removeIpAllowlist(ActivityContext& ctx, const json::Object& params);
+struct IpAllowlistRuleParameters {
+  std::string cidr;
+  std::optional<std::string> label;
+};
+struct SetIpAllowlistParameters {
+  std::optional<std::string> publicKey, onEvaluationError;
+  std::optional<bool> enabled;
+  std::optional<std::vector<IpAllowlistRuleParameters>> rules;
+};
+struct RemoveIpAllowlistParameters {
+  std::optional<std::string> publicKey;
+};
+extern const Shape<SetIpAllowlistParameters> kSetIpAllowlist;
+extern const Shape<RemoveIpAllowlistParameters> kRemoveIpAllowlist;
+
+json::Object setIpAllowlist(ActivityContext& ctx, const SetIpAllowlistParameters& params);
+json::Object removeIpAllowlist(ActivityContext& ctx, const RemoveIpAllowlistParameters& params);
 json::Object getIpAllowlist(RequestContext& ctx, const json::Object& body);
 
 }  // namespace ip_allowlists

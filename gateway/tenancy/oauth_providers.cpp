@@ -169,9 +169,17 @@ void prepareTokens(RequestContext& ctx, const json::Object& params) {
   }
 }
 
-json::Object createOauthProviders(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto list = json::requireArray(params, "oauthProviders", "parameters");
+const Shape<CreateOauthProvidersParameters> kCreateOauthProviders = {
+    field("userId", &CreateOauthProvidersParameters::userId),
+    field("oauthProviders", &CreateOauthProvidersParameters::oauthProviders)};
+const Shape<DeleteOauthProvidersParameters> kDeleteOauthProviders = {
+    field("userId", &DeleteOauthProvidersParameters::userId),
+    field("providerIds", &DeleteOauthProvidersParameters::providerIds)};
+
+json::Object createOauthProviders(ActivityContext& ctx,
+                                  const CreateOauthProvidersParameters& params) {
+  const std::string& userId = params.userId;
+  const auto& list = params.oauthProviders;
   if (list->size() == 0)
     throw invalidArgument("invalid field parameters.oauthProviders: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
@@ -185,9 +193,10 @@ json::Object createOauthProviders(ActivityContext& ctx, const json::Object& para
   return r;
 }
 
-json::Object deleteOauthProviders(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  auto ids = json::requireStringArray(params, "providerIds", "parameters");
+json::Object deleteOauthProviders(ActivityContext& ctx,
+                                  const DeleteOauthProvidersParameters& params) {
+  const std::string& userId = params.userId;
+  const auto& ids = params.providerIds;
   if (ids.empty()) throw invalidArgument("invalid field parameters.providerIds: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   for (const auto& id : ids) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet::oauth_providers {
 
@@ -37,8 +38,20 @@ std::vector<std::string> secretsWith(std::vector<std::string> more);
 // or rootUsers): fetches the issuers' keys and refuses a bad token before anything is stored.
 void prepareTokens(RequestContext& ctx, const json::Object& params);
 
-json::Object createOauthProviders(ActivityContext& ctx, const json::Object& params);
-json::Object deleteOauthProviders(ActivityContext& ctx, const json::Object& params);
+struct CreateOauthProvidersParameters {
+  std::string userId;
+  json::Array oauthProviders;  // each read as a new user's are
+};
+struct DeleteOauthProvidersParameters {
+  std::string userId;
+  std::vector<std::string> providerIds;
+};
+extern const Shape<CreateOauthProvidersParameters> kCreateOauthProviders;
+extern const Shape<DeleteOauthProvidersParameters> kDeleteOauthProviders;
+json::Object createOauthProviders(ActivityContext& ctx,
+                                  const CreateOauthProvidersParameters& params);
+json::Object deleteOauthProviders(ActivityContext& ctx,
+                                  const DeleteOauthProvidersParameters& params);
 json::Object getOauthProviders(RequestContext& ctx, const json::Object& body);
 
 }  // namespace signet::oauth_providers

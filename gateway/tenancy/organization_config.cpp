@@ -21,8 +21,8 @@ constexpr const char* kFeatures[] = {"FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
                                      "FEATURE_NAME_SWAP_CONFIG",
                                      "FEATURE_NAME_EARN_CONFIG"};
 
-std::string featureName(const json::Object& params) {
-  std::string name = json::requireString(params, "name", "parameters");
+const std::string& featureName(const FeatureParameters& params) {
+  const std::string& name = params.name;
   if (std::find(std::begin(kFeatures), std::end(kFeatures), name) == std::end(kFeatures))
     throw invalidArgument("invalid field parameters.name: \"" + name +
                           "\" is not a FEATURE_NAME_* value");
@@ -37,6 +37,17 @@ json::Object featuresResult(Db& db, const std::string& organizationId) {
 
 }  // namespace
 
+const Shape<UpdateRootQuorumParameters> kUpdateRootQuorum = {
+    field("threshold", &UpdateRootQuorumParameters::threshold),
+    field("userIds", &UpdateRootQuorumParameters::userIds)};
+const Shape<FeatureParameters> kSetFeature = {
+    field("name", &FeatureParameters::name),
+    field("value", &FeatureParameters::value, {.required = true})};
+const Shape<FeatureParameters> kRemoveFeature = {field("name", &FeatureParameters::name)};
+const Shape<UpdateOrganizationNameParameters> kUpdateOrganizationName = {
+    field("organizationName", &UpdateOrganizationNameParameters::organizationName,
+          {.displayName = true})};
+
 json::Array features(Db& db, const std::string& organizationId) {
   json::Array list = json::array();
   for (const auto& row : db.query("SELECT name, value FROM organization_features WHERE "
@@ -50,9 +61,9 @@ json::Array features(Db& db, const std::string& organizationId) {
   return list;
 }
 
-json::Object updateRootQuorum(ActivityContext& ctx, const json::Object& params) {
-  int threshold = json::requireInt(params, "threshold", "parameters");
-  auto userIds = json::requireStringArray(params, "userIds", "parameters");
+json::Object updateRootQuorum(ActivityContext& ctx, const UpdateRootQuorumParameters& params) {
+  const int64_t threshold = params.threshold;
+  const auto& userIds = params.userIds;
   if (threshold < 1)
     throw invalidArgument(
         "invalid field parameters.threshold: quorum threshold must be non-zero integer");
@@ -65,13 +76,14 @@ json::Object updateRootQuorum(ActivityContext& ctx, const json::Object& params) 
     throw invalidArgument("invalid field parameters.threshold: " + std::to_string(threshold) +
                           " is more than the " + std::to_string(userIds.size()) + " quorum users");
   for (const auto& id : userIds) directory::requireUser(ctx.db(), ctx.organizationId(), id);
-  directory::setRootQuorum(ctx.db(), ctx.organizationId(), userIds, threshold, ctx.nowMs());
+  directory::setRootQuorum(ctx.db(), ctx.organizationId(), userIds, static_cast<int>(threshold),
+                           ctx.nowMs());
   return json::object();
 }
 
-json::Object setFeature(ActivityContext& ctx, const json::Object& params) {
-  std::string name = featureName(params);
-  std::string value = json::requireString(params, "value", "parameters");
+json::Object setFeature(ActivityContext& ctx, const FeatureParameters& params) {
+  const std::string& name = featureName(params);
+  const std::string value = params.value.value_or("");
   Db& db = ctx.db();
   db.exec("DELETE FROM organization_features WHERE organization_id = ? AND name = ?",
           {ctx.organizationId(), name});
@@ -85,8 +97,8 @@ json::Object setFeature(ActivityContext& ctx, const json::Object& params) {
   return featuresResult(db, ctx.organizationId());
 }
 
-json::Object removeFeature(ActivityContext& ctx, const json::Object& params) {
-  std::string name = featureName(params);
+json::Object removeFeature(ActivityContext& ctx, const FeatureParameters& params) {
+  const std::string& name = featureName(params);
   Db& db = ctx.db();
   if (db.exec("DELETE FROM organization_features WHERE organization_id = ? AND name = ?",
               {ctx.organizationId(), name}) == 0)
@@ -98,8 +110,9 @@ json::Object removeFeature(ActivityContext& ctx, const json::Object& params) {
   return featuresResult(db, ctx.organizationId());
 }
 
-json::Object updateOrganizationName(ActivityContext& ctx, const json::Object& params) {
-  std::string name = json::requireName(params, "organizationName", "parameters");
+json::Object updateOrganizationName(ActivityContext& ctx,
+                                    const UpdateOrganizationNameParameters& params) {
+  const std::string& name = params.organizationName;
   if (name.empty())
     throw invalidArgument("invalid field parameters.organizationName: must not be empty");
   directory::renameOrganization(ctx.db(), ctx.organizationId(), name, ctx.nowMs());

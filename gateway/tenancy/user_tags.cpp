@@ -19,9 +19,20 @@ const TagStore& store() {
 }
 }  // namespace
 
-json::Object createUserTag(ActivityContext& ctx, const json::Object& params) {
-  std::string name = json::requireName(params, "userTagName", "parameters");
-  auto userIds = json::requireStringArray(params, "userIds", "parameters");
+const Shape<CreateUserTagParameters> kCreateUserTag = {
+    field("userTagName", &CreateUserTagParameters::userTagName, {.displayName = true}),
+    field("userIds", &CreateUserTagParameters::userIds)};
+const Shape<UpdateUserTagParameters> kUpdateUserTag = {
+    field("userTagId", &UpdateUserTagParameters::userTagId),
+    field("newUserTagName", &UpdateUserTagParameters::newUserTagName, {.displayName = true}),
+    field("addUserIds", &UpdateUserTagParameters::addUserIds),
+    field("removeUserIds", &UpdateUserTagParameters::removeUserIds)};
+const Shape<DeleteUserTagsParameters> kDeleteUserTags = {
+    field("userTagIds", &DeleteUserTagsParameters::userTagIds)};
+
+json::Object createUserTag(ActivityContext& ctx, const CreateUserTagParameters& params) {
+  const std::string& name = params.userTagName;
+  const auto& userIds = params.userIds;
   Db& db = ctx.db();
   store().requireUniqueName(db, ctx.organizationId(), name, "parameters.userTagName");
   auto org = directory::requireOrganization(db, ctx.organizationId());
@@ -38,20 +49,19 @@ json::Object createUserTag(ActivityContext& ctx, const json::Object& params) {
   return r;
 }
 
-json::Object updateUserTag(ActivityContext& ctx, const json::Object& params) {
-  std::string id = json::requireString(params, "userTagId", "parameters");
-  store().update(ctx.db(), ctx.organizationId(), id,
-                 json::optionalName(params, "newUserTagName", "parameters"),
-                 json::optionalStringArray(params, "addUserIds", "parameters"),
-                 json::optionalStringArray(params, "removeUserIds", "parameters"),
+json::Object updateUserTag(ActivityContext& ctx, const UpdateUserTagParameters& params) {
+  const std::string& id = params.userTagId;
+  store().update(ctx.db(), ctx.organizationId(), id, params.newUserTagName,
+                 params.addUserIds.value_or(std::vector<std::string>{}),
+                 params.removeUserIds.value_or(std::vector<std::string>{}),
                  "parameters.newUserTagName", ctx.nowMs());
   json::Object r = json::object();
   r->set("userTagId", id);
   return r;
 }
 
-json::Object deleteUserTags(ActivityContext& ctx, const json::Object& params) {
-  auto ids = json::requireStringArray(params, "userTagIds", "parameters");
+json::Object deleteUserTags(ActivityContext& ctx, const DeleteUserTagsParameters& params) {
+  const auto& ids = params.userTagIds;
   if (ids.empty()) throw invalidArgument("invalid field parameters.userTagIds: must not be empty");
   json::Object r = json::object();
   r->set("userIds", json::stringArray(store().remove(ctx.db(), ctx.organizationId(), ids)));

@@ -42,8 +42,29 @@ void applyContact(ActivityContext& ctx, UserRecord& user, const std::string& typ
 }
 }  // namespace
 
-json::Object createUsers(ActivityContext& ctx, const json::Object& params) {
-  auto list = json::requireArray(params, "users", "parameters");
+const Shape<CreateUsersParameters> kCreateUsers = {field("users", &CreateUsersParameters::users)};
+const Shape<DeleteUsersParameters> kDeleteUsers = {
+    field("userIds", &DeleteUsersParameters::userIds)};
+const Shape<UpdateUserParameters> kUpdateUser = {
+    field("userId", &UpdateUserParameters::userId),
+    field("userName", &UpdateUserParameters::userName, {.displayName = true}),
+    field("userEmail", &UpdateUserParameters::userEmail),
+    field("userPhoneNumber", &UpdateUserParameters::userPhoneNumber),
+    field("userTagIds", &UpdateUserParameters::userTagIds)};
+const Shape<UpdateUserNameParameters> kUpdateUserName = {
+    field("userId", &UpdateUserNameParameters::userId),
+    field("userName", &UpdateUserNameParameters::userName, {.displayName = true})};
+const Shape<UpdateContactParameters> kUpdateUserEmail = {
+    field("userId", &UpdateContactParameters::userId),
+    field("userEmail", &UpdateContactParameters::userEmail, {.required = true}),
+    field("verificationToken", &UpdateContactParameters::verificationToken)};
+const Shape<UpdateContactParameters> kUpdateUserPhoneNumber = {
+    field("userId", &UpdateContactParameters::userId),
+    field("userPhoneNumber", &UpdateContactParameters::userPhoneNumber, {.required = true}),
+    field("verificationToken", &UpdateContactParameters::verificationToken)};
+
+json::Object createUsers(ActivityContext& ctx, const CreateUsersParameters& params) {
+  const auto& list = params.users;
   if (list->size() == 0) throw invalidArgument("invalid field parameters.users: must not be empty");
   std::vector<std::string> ids;
   for (size_t i = 0; i < list->size(); ++i)
@@ -56,8 +77,8 @@ json::Object createUsers(ActivityContext& ctx, const json::Object& params) {
   return r;
 }
 
-json::Object deleteUsers(ActivityContext& ctx, const json::Object& params) {
-  auto ids = json::requireStringArray(params, "userIds", "parameters");
+json::Object deleteUsers(ActivityContext& ctx, const DeleteUsersParameters& params) {
+  const auto& ids = params.userIds;
   if (ids.empty()) throw invalidArgument("invalid field parameters.userIds: must not be empty");
   auto quorum = directory::rootQuorumUserIds(ctx.db(), ctx.organizationId());
   for (const auto& id : ids) {
@@ -76,29 +97,29 @@ json::Object deleteUsers(ActivityContext& ctx, const json::Object& params) {
   return r;
 }
 
-json::Object updateUser(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
+json::Object updateUser(ActivityContext& ctx, const UpdateUserParameters& params) {
+  const std::string& userId = params.userId;
   auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
-  if (auto name = json::optionalName(params, "userName", "parameters")) {
+  if (const auto& name = params.userName) {
     if (name->empty())
       throw invalidArgument("invalid field parameters.userName: must not be empty");
     user.name = *name;
   }
-  if (auto email = json::optionalString(params, "userEmail", "parameters"))
-    applyContact(ctx, user, "OTP_TYPE_EMAIL", *email, std::nullopt, "userEmail");
-  if (auto phone = json::optionalString(params, "userPhoneNumber", "parameters"))
-    applyContact(ctx, user, "OTP_TYPE_SMS", *phone, std::nullopt, "userPhoneNumber");
-  if (params->has("userTagIds") && !params->get("userTagIds").isEmpty())
-    setTags(ctx.db(), ctx.organizationId(), userId,
-            json::requireStringArray(params, "userTagIds", "parameters"), "parameters.userTagIds");
+  if (params.userEmail)
+    applyContact(ctx, user, "OTP_TYPE_EMAIL", *params.userEmail, std::nullopt, "userEmail");
+  if (params.userPhoneNumber)
+    applyContact(ctx, user, "OTP_TYPE_SMS", *params.userPhoneNumber, std::nullopt,
+                 "userPhoneNumber");
+  if (params.userTagIds)
+    setTags(ctx.db(), ctx.organizationId(), userId, *params.userTagIds, "parameters.userTagIds");
   user.updatedAtMs = ctx.nowMs();
   directory::updateUser(ctx.db(), user);
   return userIdResult(userId);
 }
 
-json::Object updateUserName(ActivityContext& ctx, const json::Object& params) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  std::string name = json::requireName(params, "userName", "parameters");
+json::Object updateUserName(ActivityContext& ctx, const UpdateUserNameParameters& params) {
+  const std::string& userId = params.userId;
+  const std::string& name = params.userName;
   if (name.empty()) throw invalidArgument("invalid field parameters.userName: must not be empty");
   auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   user.name = name;
@@ -109,11 +130,11 @@ json::Object updateUserName(ActivityContext& ctx, const json::Object& params) {
 
 namespace {
 // update_user_email and update_user_phone_number: the same steps for either contact.
-json::Object updateContact(ActivityContext& ctx, const json::Object& params,
-                           const std::string& type, const std::string& field) {
-  std::string userId = json::requireString(params, "userId", "parameters");
-  std::string value = json::requireString(params, field, "parameters");
-  auto token = json::optionalString(params, "verificationToken", "parameters");
+json::Object updateContact(ActivityContext& ctx, const UpdateContactParameters& params,
+                           const std::string& type, const std::string& field,
+                           const std::string& value) {
+  const std::string& userId = params.userId;
+  const auto& token = params.verificationToken;
   auto user = directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   applyContact(ctx, user, type, value, token, field);
   user.updatedAtMs = ctx.nowMs();
@@ -122,12 +143,14 @@ json::Object updateContact(ActivityContext& ctx, const json::Object& params,
 }
 }  // namespace
 
-json::Object updateUserEmail(ActivityContext& ctx, const json::Object& params) {
-  return updateContact(ctx, params, "OTP_TYPE_EMAIL", "userEmail");
+// Each shape requires its own contact.
+json::Object updateUserEmail(ActivityContext& ctx, const UpdateContactParameters& params) {
+  return updateContact(ctx, params, "OTP_TYPE_EMAIL", "userEmail", params.userEmail.value_or(""));
 }
 
-json::Object updateUserPhoneNumber(ActivityContext& ctx, const json::Object& params) {
-  return updateContact(ctx, params, "OTP_TYPE_SMS", "userPhoneNumber");
+json::Object updateUserPhoneNumber(ActivityContext& ctx, const UpdateContactParameters& params) {
+  return updateContact(ctx, params, "OTP_TYPE_SMS", "userPhoneNumber",
+                       params.userPhoneNumber.value_or(""));
 }
 
 json::Object listUsers(RequestContext& ctx, const json::Object&) {
