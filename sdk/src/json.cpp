@@ -230,9 +230,7 @@ Object objectAt(const Array& a, size_t index, const std::string& path) {
 int requireInt(const Object& o, const std::string& key, const std::string& path) {
   auto v = present(o, key);
   if (!v) throw invalidArgument("missing required field " + fieldName(path, key));
-  // Poco counts a boolean as an integer (numeric_limits<bool>::is_integer); JSON does not.
-  if (!v->isInteger() || v->isString() || v->isBoolean())
-    throw wrongType(fieldName(path, key), "an integer", *v);
+  if (!isWholeNumber(*v)) throw wrongType(fieldName(path, key), "an integer", *v);
   return v->convert<int>();
 }
 
@@ -253,7 +251,7 @@ std::optional<int64_t> optionalInt64String(const Object& o, const std::string& k
   if (!v) return std::nullopt;
   std::string field = fieldName(path, key);
   if (v->isString()) return decimalOf(v->extract<std::string>(), field);
-  if (v->isInteger() && !v->isBoolean()) return v->convert<int64_t>();
+  if (isWholeNumber(*v)) return v->convert<int64_t>();
   throw wrongType(field, "a decimal integer string", *v);
 }
 

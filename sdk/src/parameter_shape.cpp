@@ -26,11 +26,6 @@ const char* describe(ParamType type) {
   return "a value";
 }
 
-// Poco counts a boolean as an integer (numeric_limits<bool>::is_integer); JSON does not.
-bool isWholeNumber(const Poco::Dynamic::Var& v) {
-  return v.isInteger() && !v.isBoolean();
-}
-
 bool matches(ParamType type, const Poco::Dynamic::Var& v) {
   switch (type) {
     case ParamType::kString:
@@ -38,7 +33,7 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
     case ParamType::kBool:
       return v.isBoolean();
     case ParamType::kInteger:
-      return isWholeNumber(v);
+      return json::isWholeNumber(v);
     case ParamType::kObject:
       return v.type() == typeid(Poco::JSON::Object::Ptr);
     case ParamType::kArray:
@@ -46,7 +41,7 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
     case ParamType::kUuid:
       return v.isString() && json::isUuid(v.extract<std::string>());
     case ParamType::kDecimal:
-      return isWholeNumber(v) || v.isString();  // the string's digits: decimalOf
+      return json::isWholeNumber(v) || v.isString();  // the string's digits: decimalOf
   }
   return false;
 }

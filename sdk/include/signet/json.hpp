@@ -39,6 +39,10 @@ inline Array array() {
 
 // What a value is, for messages: "a string", "an object", "null", ...
 std::string kindOf(const Poco::Dynamic::Var& v);
+// A JSON integer. Poco counts a boolean as one (numeric_limits<bool>::is_integer); JSON does not.
+inline bool isWholeNumber(const Poco::Dynamic::Var& v) {
+  return v.isInteger() && !v.isBoolean();
+}
 // A name's rule (requireName below): refuses a control character, naming `field`, the character
 // and its byte; returns `text`.
 const std::string& requireNoControls(const std::string& text, const std::string& field);
