@@ -23,22 +23,6 @@ namespace oc = organization_config;
 namespace so = sub_organizations;
 
 void registerCoreModule(Registry& r) {
-  // create_sub_organization's parameters, which V7 extended by three that V4 to V6 do not read.
-  // (V7's clientSignature is read only with a verificationToken: the handler's to check.)
-  const std::vector<ParamSpec> subOrganizationV4 = {
-      {.name = "subOrganizationName"},
-      {.name = "rootUsers", .type = ParamType::kArray},
-      {.name = "rootQuorumThreshold", .type = ParamType::kInteger},
-      {.name = "wallet", .type = ParamType::kObject, .required = false},
-      {.name = "disableEmailRecovery", .type = ParamType::kBool, .required = false},
-      {.name = "disableEmailAuth", .type = ParamType::kBool, .required = false}};
-  std::vector<ParamSpec> subOrganizationV7 = subOrganizationV4;
-  subOrganizationV7.insert(
-      subOrganizationV7.end(),
-      {{.name = "disableSmsAuth", .type = ParamType::kBool, .required = false},
-       {.name = "disableOtpEmailAuth", .type = ParamType::kBool, .required = false},
-       {.name = "verificationToken", .required = false}});
-
   r.activity({.type = "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
               .path = "create_api_keys",
               .intentKey = "createApiKeysIntentV2",
@@ -220,8 +204,8 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createSubOrganizationResultV4",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization,
-              .parameters = subOrganizationV4,
+              .handler = so::kCreateSubOrganizationV4.handler(so::createSubOrganization),
+              .parameters = so::kCreateSubOrganizationV4.specs(),
               .prepare = oauth_providers::prepareTokens,
               .secrets = oauth_providers::secretsWith({})});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5",
@@ -230,8 +214,8 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createSubOrganizationResultV5",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization,
-              .parameters = subOrganizationV4,
+              .handler = so::kCreateSubOrganizationV4.handler(so::createSubOrganization),
+              .parameters = so::kCreateSubOrganizationV4.specs(),
               .prepare = oauth_providers::prepareTokens,
               .secrets = oauth_providers::secretsWith({})});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6",
@@ -240,8 +224,8 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createSubOrganizationResultV6",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization,
-              .parameters = subOrganizationV4,
+              .handler = so::kCreateSubOrganizationV4.handler(so::createSubOrganization),
+              .parameters = so::kCreateSubOrganizationV4.specs(),
               .prepare = oauth_providers::prepareTokens,
               .secrets = oauth_providers::secretsWith({})});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
@@ -250,8 +234,8 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createSubOrganizationResultV7",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization,
-              .parameters = subOrganizationV7,
+              .handler = so::kCreateSubOrganizationV7.handler(so::createSubOrganization),
+              .parameters = so::kCreateSubOrganizationV7.specs(),
               .prepare = oauth_providers::prepareTokens,
               .secrets = oauth_providers::secretsWith({"verificationToken"})});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
@@ -260,8 +244,8 @@ void registerCoreModule(Registry& r) {
               .resultKey = "createSubOrganizationResultV8",
               .resource = "ORGANIZATION",
               .action = "CREATE",
-              .handler = so::createSubOrganization,
-              .parameters = subOrganizationV7,
+              .handler = so::kCreateSubOrganizationV7.handler(so::createSubOrganization),
+              .parameters = so::kCreateSubOrganizationV7.specs(),
               .prepare = oauth_providers::prepareTokens,
               .secrets = oauth_providers::secretsWith({"verificationToken"})});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_POLICY_V3",
@@ -406,9 +390,8 @@ void registerCoreModule(Registry& r) {
               .resultKey = "deleteSubOrganizationResult",
               .resource = "ORGANIZATION",
               .action = "DELETE",
-              .handler = so::deleteSubOrganization,
-              .parameters = {
-                  {.name = "deleteWithoutExport", .type = ParamType::kBool, .required = false}}});
+              .handler = so::kDeleteSubOrganization.handler(so::deleteSubOrganization),
+              .parameters = so::kDeleteSubOrganization.specs()});
 
   // clang-format off
   r.query({"whoami",                   identity::whoami});

@@ -12,29 +12,52 @@
 
 namespace signet::sub_organizations {
 
-json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) {
-  const int version = ctx.activityVersion();
+namespace {
+using P = CreateSubOrganizationParameters;
+}  // namespace
+
+const Shape<P> kCreateSubOrganizationV4 = {
+    field("subOrganizationName", &P::subOrganizationName, {.displayName = true}),
+    field("rootUsers", &P::rootUsers),
+    field("rootQuorumThreshold", &P::rootQuorumThreshold),
+    field("wallet", &P::wallet),
+    field("disableEmailRecovery", &P::disableEmailRecovery),
+    field("disableEmailAuth", &P::disableEmailAuth)};
+const Shape<P> kCreateSubOrganizationV7 = {
+    field("subOrganizationName", &P::subOrganizationName, {.displayName = true}),
+    field("rootUsers", &P::rootUsers),
+    field("rootQuorumThreshold", &P::rootQuorumThreshold),
+    field("wallet", &P::wallet),
+    field("disableEmailRecovery", &P::disableEmailRecovery),
+    field("disableEmailAuth", &P::disableEmailAuth),
+    field("disableSmsAuth", &P::disableSmsAuth),
+    field("disableOtpEmailAuth", &P::disableOtpEmailAuth),
+    field("verificationToken", &P::verificationToken),
+    field("clientSignature", &P::clientSignature)};
+const Shape<DeleteSubOrganizationParameters> kDeleteSubOrganization = {
+    field("deleteWithoutExport", &DeleteSubOrganizationParameters::deleteWithoutExport)};
+
+// A V4 shape leaves the V7 fields unread, so they are absent here below V7.
+json::Object createSubOrganization(ActivityContext& ctx, const P& p) {
   Db& db = ctx.db();
   auto parent = directory::requireOrganization(db, ctx.organizationId());
-  std::string name = json::requireName(p, "subOrganizationName", "parameters");
+  const std::string& name = p.subOrganizationName;
   if (name.empty())
     throw invalidArgument("invalid field parameters.subOrganizationName: must not be empty");
-  auto rootUsers = json::requireArray(p, "rootUsers", "parameters");
+  const json::Array& rootUsers = p.rootUsers;
   if (rootUsers->size() == 0)
     throw invalidArgument("invalid field parameters.rootUsers: must not be empty");
-  int threshold = json::requireInt(p, "rootQuorumThreshold", "parameters");
+  const int64_t threshold = p.rootQuorumThreshold;
   if (threshold < 1 || static_cast<size_t>(threshold) > rootUsers->size())
     throw invalidArgument(
         "invalid field parameters.rootQuorumThreshold: " + std::to_string(threshold) +
         " must be between 1 and the " + std::to_string(rootUsers->size()) + " root users");
-  auto wallet = json::optionalObject(p, "wallet", "parameters");
+  const auto& wallet = p.wallet;
   OrganizationFlags flags;
-  flags.disableEmailRecovery = json::optionalBool(p, "disableEmailRecovery", "parameters", false);
-  flags.disableEmailAuth = json::optionalBool(p, "disableEmailAuth", "parameters", false);
-  if (version >= 7) {
-    flags.disableSmsAuth = json::optionalBool(p, "disableSmsAuth", "parameters", false);
-    flags.disableOtpEmailAuth = json::optionalBool(p, "disableOtpEmailAuth", "parameters", false);
-  }
+  flags.disableEmailRecovery = p.disableEmailRecovery.value_or(false);
+  flags.disableEmailAuth = p.disableEmailAuth.value_or(false);
+  flags.disableSmsAuth = p.disableSmsAuth.value_or(false);
+  flags.disableOtpEmailAuth = p.disableOtpEmailAuth.value_or(false);
   if (parent.parentId)
     throw failedPrecondition("organization " + parent.id + " is itself a sub-organization of " +
                              *parent.parentId + "; sub-organizations cannot have their own");
@@ -44,7 +67,8 @@ json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) 
                 "enabled in this gateway's config (plugins.enabled); enable it or omit wallet");
 
   int64_t now = ctx.nowMs();
-  OrganizationRecord org{crypto::uuidV4(), name, parent.id, threshold, now, now, flags};
+  OrganizationRecord org{
+      crypto::uuidV4(), name, parent.id, static_cast<int>(threshold), now, now, flags};
   directory::insertOrganization(db, org);
   std::vector<std::string> rootUserIds;
   std::vector<UserRecord> created;
@@ -56,30 +80,28 @@ json::Object createSubOrganization(ActivityContext& ctx, const json::Object& p) 
     rootUserIds.push_back(user.id);
     created.push_back(user);
   }
-  if (version >= 7) {
-    if (auto token = json::optionalString(p, "verificationToken", "parameters")) {
-      auto v = contacts::spendVerificationToken(ctx, *token, org.id, parent.id,
-                                                "parameters.verificationToken",
-                                                contacts::TokenUse::kSignup);
-      if (auto sig = json::optionalObject(p, "clientSignature", "parameters"))
-        checkClientSignature(sig, v, "USAGE_TYPE_SIGNUP", "parameters.clientSignature");
-      bool matched = false;
-      for (auto& u : created) {
-        if (u.email && contacts::sameContact(v, "OTP_TYPE_EMAIL", *u.email))
-          u.emailVerified = matched = true;
-        if (u.phoneNumber && contacts::sameContact(v, "OTP_TYPE_SMS", *u.phoneNumber))
-          u.phoneNumberVerified = matched = true;
-        directory::updateUser(db, u);
-      }
-      if (!matched)
-        throw invalidArgument("invalid field parameters.verificationToken: it verifies " +
-                              v.contact + ", which no root user has");
+  if (const auto& token = p.verificationToken) {
+    auto v = contacts::spendVerificationToken(ctx, *token, org.id, parent.id,
+                                              "parameters.verificationToken",
+                                              contacts::TokenUse::kSignup);
+    if (const auto& sig = p.clientSignature)
+      checkClientSignature(*sig, v, "USAGE_TYPE_SIGNUP", "parameters.clientSignature");
+    bool matched = false;
+    for (auto& u : created) {
+      if (u.email && contacts::sameContact(v, "OTP_TYPE_EMAIL", *u.email))
+        u.emailVerified = matched = true;
+      if (u.phoneNumber && contacts::sameContact(v, "OTP_TYPE_SMS", *u.phoneNumber))
+        u.phoneNumberVerified = matched = true;
+      directory::updateUser(db, u);
     }
+    if (!matched)
+      throw invalidArgument("invalid field parameters.verificationToken: it verifies " + v.contact +
+                            ", which no root user has");
   }
   json::Object result = json::object();
   result->set("subOrganizationId", org.id);
   result->set("rootUserIds", json::stringArray(rootUserIds));
-  if (wallet) result->set("wallet", ctx.services().createWallet(ctx, org.id, wallet));
+  if (wallet) result->set("wallet", ctx.services().createWallet(ctx, org.id, *wallet));
   return result;
 }
 
@@ -172,8 +194,9 @@ json::Object list(RequestContext& ctx, const json::Object& body, bool verifiedOn
 }
 }  // namespace
 
-json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params) {
-  bool withoutExport = json::optionalBool(params, "deleteWithoutExport", "parameters", false);
+json::Object deleteSubOrganization(ActivityContext& ctx,
+                                   const DeleteSubOrganizationParameters& params) {
+  const bool withoutExport = params.deleteWithoutExport.value_or(false);
   auto org = directory::requireOrganization(ctx.db(), ctx.organizationId());
   if (!org.parentId)
     throw failedPrecondition("organization " + org.id +

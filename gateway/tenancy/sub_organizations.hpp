@@ -3,11 +3,32 @@
 #pragma once
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet::sub_organizations {
-// V4..V8 share it; it reads ctx.activityVersion() where they differ.
-json::Object createSubOrganization(ActivityContext& ctx, const json::Object& params);
-json::Object deleteSubOrganization(ActivityContext& ctx, const json::Object& params);
+struct CreateSubOrganizationParameters {
+  std::string subOrganizationName;
+  json::Array rootUsers;  // each read by users::createFromParams
+  int64_t rootQuorumThreshold = 0;
+  std::optional<json::Object> wallet;  // read by the wallet provider (Services::createWallet)
+  std::optional<bool> disableEmailRecovery, disableEmailAuth;
+  // V7 on:
+  std::optional<bool> disableSmsAuth, disableOtpEmailAuth;
+  std::optional<std::string> verificationToken;
+  std::optional<json::Object> clientSignature;
+};
+struct DeleteSubOrganizationParameters {
+  std::optional<bool> deleteWithoutExport;
+};
+// V4 to V6 share the first; V7 and V8 add the SMS and OTP flags and the sign-up token.
+extern const Shape<CreateSubOrganizationParameters> kCreateSubOrganizationV4,
+    kCreateSubOrganizationV7;
+extern const Shape<DeleteSubOrganizationParameters> kDeleteSubOrganization;
+
+json::Object createSubOrganization(ActivityContext& ctx,
+                                   const CreateSubOrganizationParameters& params);
+json::Object deleteSubOrganization(ActivityContext& ctx,
+                                   const DeleteSubOrganizationParameters& params);
 json::Object listSubOrganizations(RequestContext& ctx, const json::Object& body);
 json::Object listVerifiedSubOrganizations(RequestContext& ctx, const json::Object& body);
 // CREDENTIAL_ID, NAME, USERNAME, EMAIL, PHONE_NUMBER, PUBLIC_KEY (OIDC_TOKEN is matched in

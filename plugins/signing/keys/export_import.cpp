@@ -183,7 +183,7 @@ Object importWallet(ActivityContext& ctx, const ImportWalletParameters& p) {
   // The message clients match: "invalid mnemonic".
   if (!entropy) throw invalidArgument("invalid mnemonic: " + why);
   crypto::wipe(entropy->data(), entropy->size());  // only its validity was needed
-  return storeWallet(ctx, ctx.organizationId(), p.walletName, accounts, plain, true);
+  return storeWallet(ctx, ctx.organizationId(), p.walletName, accounts, plain, true, "parameters");
 }
 
 Object importPrivateKey(ActivityContext& ctx, const ImportPrivateKeyParameters& p) {

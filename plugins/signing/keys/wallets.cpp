@@ -166,8 +166,9 @@ std::vector<AccountSpec> checkedAccounts(const std::vector<AccountParameters>& a
 
 Object storeWallet(ActivityContext& ctx, const std::string& organizationId, const std::string& name,
                    const std::vector<AccountSpec>& accounts, const crypto::SecretBytes& mnemonic,
-                   bool imported) {
-  if (name.empty()) throw invalidArgument("invalid field parameters.walletName: must not be empty");
+                   bool imported, const std::string& path) {
+  if (name.empty())
+    throw invalidArgument("invalid field " + path + ".walletName: must not be empty");
   if (ctx.db().queryOne("SELECT 1 FROM signing_wallets WHERE organization_id = ? AND name = ?",
                         {organizationId, name}))
     throw Error(Code::kAlreadyExists,
@@ -188,27 +189,30 @@ Object storeWallet(ActivityContext& ctx, const std::string& organizationId, cons
 }
 
 namespace {
+// `path` names the parameters in messages: "parameters", or "parameters.wallet" for a
+// sub-organization's wallet.
 Object createWalletFrom(ActivityContext& ctx, const std::string& organizationId,
-                        const CreateWalletParameters& p) {
+                        const CreateWalletParameters& p, const std::string& path) {
   const int64_t words = p.mnemonicLength.value_or(12);
   if (words < 12 || words > 24 || words % 3 != 0)
-    throw invalidArgument(
-        "invalid field parameters.mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
-        std::to_string(words));
-  auto accounts = checkedAccounts(p.accounts, "parameters");
+    throw invalidArgument("invalid field " + path +
+                          ".mnemonicLength: must be 12, 15, 18, 21 or 24, got " +
+                          std::to_string(words));
+  auto accounts = checkedAccounts(p.accounts, path);
   std::string mnemonic = hd::generateMnemonic(static_cast<int>(words));
   crypto::WipeOnExit wipeMnemonic(mnemonic);
   crypto::SecretBytes sealed(toBytes(mnemonic));
-  return storeWallet(ctx, organizationId, p.walletName, accounts, sealed, false);
+  return storeWallet(ctx, organizationId, p.walletName, accounts, sealed, false, path);
 }
 }  // namespace
 
 Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
-  return createWalletFrom(ctx, organizationId, kCreateWallet.read(p));
+  return createWalletFrom(ctx, organizationId, kCreateWallet.read(p, "parameters.wallet"),
+                          "parameters.wallet");
 }
 
 Object createWallet(ActivityContext& ctx, const CreateWalletParameters& p) {
-  return createWalletFrom(ctx, ctx.organizationId(), p);
+  return createWalletFrom(ctx, ctx.organizationId(), p, "parameters");
 }
 
 Object createWalletAccounts(ActivityContext& ctx, const CreateWalletAccountsParameters& p) {

@@ -75,10 +75,12 @@ Object listWalletAccounts(signet::RequestContext& ctx, const Object& body);
 // WalletCreator: a wallet in `organizationId` from v1WalletParams → {walletId, addresses}.
 Object createWalletIn(signet::ActivityContext& ctx, const std::string& organizationId,
                       const Object& walletParams);
-// A wallet from a given mnemonic ("words" or "words\npassphrase"), for import_wallet.
+// A wallet from a given mnemonic ("words" or "words\npassphrase"), for import_wallet. `path`
+// names the parameters in messages ("parameters.wallet" for a sub-organization's).
 Object storeWallet(signet::ActivityContext& ctx, const std::string& organizationId,
                    const std::string& walletName, const std::vector<AccountSpec>& accounts,
-                   const signet::crypto::SecretBytes& mnemonic, bool imported);
+                   const signet::crypto::SecretBytes& mnemonic, bool imported,
+                   const std::string& path);
 // Deletion hook: refuses while a wallet or key has not been exported (unless told to delete
 // without export), else removes the organization's wallets, keys and their secrets.
 void deleteOrganizationKeys(signet::ActivityContext& ctx, const std::string& organizationId,

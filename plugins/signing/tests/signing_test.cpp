@@ -395,6 +395,27 @@ TEST_P(SigningTest, SubOrganizationWalletsListByAddressAndGuardDeletion) {
           R"(","curveType":"API_KEY_CURVE_P256"}],"authenticators":[],"oauthProviders":[]}],
           "wallet":{"walletName":"default","accounts":[{"curve":"CURVE_SECP256K1","pathFormat":"PATH_FORMAT_BIP32","path":"m/44'/60'/0'/0/0","addressFormat":"ADDRESS_FORMAT_ETHEREUM"}]}})",
       "t");
+  // A wrong wallet is refused (400) naming its place in the request, and nothing of the
+  // sub-organization is stored.
+  auto refusal = [&] {
+    try {
+      gw.rootClient().submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                             gw.root().organizationId, p);
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto wallet = p->getObject("wallet");
+  auto account = wallet->getArray("accounts")->getObject(0);
+  account->remove("curve");
+  EXPECT_EQ(refusal(), "missing required field parameters.wallet.accounts[0].curve");
+  account->set("curve", "CURVE_SECP256K1");
+  wallet->set("walletName", "");
+  EXPECT_EQ(refusal(), "invalid field parameters.wallet.walletName: must not be empty");
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations WHERE parent_id IS NOT NULL"), 0);
+  wallet->set("walletName", "default");
   auto r = resultOf(
       gw.rootClient().submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
                              gw.root().organizationId, p),
