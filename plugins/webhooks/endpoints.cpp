@@ -46,21 +46,19 @@ Row requireEndpoint(RequestContext& ctx, const std::string& id) {
   return *row;
 }
 
-std::string requireNonEmptyName(const json::Object& p, const std::string& key) {
-  std::string name = json::requireName(p, key, "parameters");
+// A name of only blanks would show as none in a list.
+const std::string& requireNonBlankName(const std::string& name) {
   if (name.find_first_not_of(" \t") == std::string::npos)
-    throw invalidArgument("invalid field parameters." + key + ": must not be empty");
-  if (name.size() > 256)
-    throw invalidArgument("invalid field parameters." + key + ": longer than 256 bytes");
+    throw invalidArgument("invalid field parameters.name: must not be empty");
   return name;
 }
 
 void addSubscriptions(ActivityContext& ctx, const std::string& endpointId,
-                      const json::Array& list) {
-  for (size_t i = 0; list && i < list->size(); ++i) {
+                      const std::vector<SubscriptionParameters>& list) {
+  for (size_t i = 0; i < list.size(); ++i) {
     std::string at = "parameters.subscriptions[" + std::to_string(i) + "]";
-    auto s = json::objectAt(list, i, "parameters.subscriptions");
-    std::string type = json::requireString(s, "eventType", at);
+    const SubscriptionParameters& s = list[i];
+    const std::string& type = s.eventType;
     if (type != kActivityUpdates) {
       bool known = type == "BALANCE_CONFIRMED_UPDATES" || type == "BALANCE_FINALIZED_UPDATES" ||
                    type == "SEND_TRANSACTION_STATUS_UPDATES";
@@ -70,13 +68,13 @@ void addSubscriptions(ActivityContext& ctx, const std::string& endpointId,
                    "balances emit no events); only ACTIVITY_UPDATES can be subscribed to"
                  : "is not an event type; only ACTIVITY_UPDATES can be subscribed to"));
     }
-    std::string filters = json::optionalString(s, "filtersJson", at).value_or("");
+    const std::string filters = s.filtersJson.value_or("");
     parseFilter(filters, at + ".filtersJson");
     ctx.db().exec(
         "INSERT INTO webhook_subscriptions (id, endpoint_id, event_type, filters_json, is_active, "
         "position) VALUES (?, ?, ?, ?, ?, ?)",
-        {ctx.newId(), endpointId, type, filters,
-         int64_t(json::optionalBool(s, "isActive", at, true) ? 1 : 0), int64_t(i)});
+        {ctx.newId(), endpointId, type, filters, int64_t(s.isActive.value_or(true) ? 1 : 0),
+         int64_t(i)});
   }
 }
 
@@ -98,10 +96,29 @@ void deleteEndpoint(Db& db, const std::string& id) {
 
 }  // namespace
 
-json::Object EndpointOps::create(ActivityContext& ctx, const json::Object& p) const {
-  std::string url = checkUrl(json::requireString(p, "url", "parameters"), "parameters.url",
-                             settings->allowInsecureUrls);
-  std::string name = requireNonEmptyName(p, "name");
+namespace {
+const Shape<SubscriptionParameters> kSubscription = {
+    field("eventType", &SubscriptionParameters::eventType),
+    field("filtersJson", &SubscriptionParameters::filtersJson),
+    field("isActive", &SubscriptionParameters::isActive)};
+}  // namespace
+
+// A URL's and a name's bounds are the hosted API's.
+const Shape<CreateEndpointParameters> kCreateEndpoint = {
+    field("url", &CreateEndpointParameters::url, {.maxLength = 2048}),
+    field("name", &CreateEndpointParameters::name, {.maxLength = 256, .displayName = true}),
+    field("subscriptions", &CreateEndpointParameters::subscriptions, kSubscription)};
+const Shape<UpdateEndpointParameters> kUpdateEndpoint = {
+    field("endpointId", &UpdateEndpointParameters::endpointId, {.uuid = true}),
+    field("url", &UpdateEndpointParameters::url, {.maxLength = 2048}),
+    field("name", &UpdateEndpointParameters::name, {.maxLength = 256, .displayName = true}),
+    field("isActive", &UpdateEndpointParameters::isActive)};
+const Shape<DeleteEndpointParameters> kDeleteEndpoint = {
+    field("endpointId", &DeleteEndpointParameters::endpointId, {.uuid = true})};
+
+json::Object EndpointOps::create(ActivityContext& ctx, const CreateEndpointParameters& p) const {
+  std::string url = checkUrl(p.url, "parameters.url", settings->allowInsecureUrls);
+  const std::string& name = requireNonBlankName(p.name);
   auto count = ctx.db()
                    .queryOne(
                        "SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ? AND "
@@ -117,20 +134,18 @@ json::Object EndpointOps::create(ActivityContext& ctx, const json::Object& p) co
       "INSERT INTO webhook_endpoints (id, organization_id, name, url, is_active, legacy, "
       "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 1, 0, ?, ?)",
       {id, ctx.organizationId(), name, url, ctx.nowMs(), ctx.nowMs()});
-  addSubscriptions(ctx, id, json::optionalArray(p, "subscriptions", "parameters"));
+  if (p.subscriptions) addSubscriptions(ctx, id, *p.subscriptions);
   return endpointResult(ctx, id);
 }
 
-json::Object EndpointOps::update(ActivityContext& ctx, const json::Object& p) const {
-  std::string id = json::requireString(p, "endpointId", "parameters");
+json::Object EndpointOps::update(ActivityContext& ctx, const UpdateEndpointParameters& p) const {
+  const std::string& id = p.endpointId;
   Row e = requireEndpoint(ctx, id);
   std::string url = e.str("url"), name = e.str("name");
   int64_t active = e.i64("is_active");
-  if (auto u = json::optionalString(p, "url", "parameters"))
-    url = checkUrl(*u, "parameters.url", settings->allowInsecureUrls);
-  if (p->has("name") && !p->isNull("name")) name = requireNonEmptyName(p, "name");
-  if (p->has("isActive") && !p->isNull("isActive"))
-    active = json::optionalBool(p, "isActive", "parameters", true) ? 1 : 0;
+  if (p.url) url = checkUrl(*p.url, "parameters.url", settings->allowInsecureUrls);
+  if (p.name) name = requireNonBlankName(*p.name);
+  if (p.isActive) active = *p.isActive ? 1 : 0;
   ctx.db().exec(
       "UPDATE webhook_endpoints SET url = ?, name = ?, is_active = ?, updated_at_ms = ? WHERE "
       "id = ?",
@@ -138,8 +153,8 @@ json::Object EndpointOps::update(ActivityContext& ctx, const json::Object& p) co
   return endpointResult(ctx, id);
 }
 
-json::Object EndpointOps::remove(ActivityContext& ctx, const json::Object& p) const {
-  std::string id = json::requireString(p, "endpointId", "parameters");
+json::Object EndpointOps::remove(ActivityContext& ctx, const DeleteEndpointParameters& p) const {
+  const std::string& id = p.endpointId;
   requireEndpoint(ctx, id);
   deleteEndpoint(ctx.db(), id);
   json::Object r = json::object();

@@ -9,16 +9,41 @@
 
 #include "settings.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace webhooks {
 
 inline constexpr const char* kActivityUpdates = "ACTIVITY_UPDATES";
 
+struct SubscriptionParameters {
+  std::string eventType;
+  std::optional<std::string> filtersJson;
+  std::optional<bool> isActive;
+};
+struct CreateEndpointParameters {
+  std::string url, name;
+  std::optional<std::vector<SubscriptionParameters>> subscriptions;
+};
+struct UpdateEndpointParameters {
+  std::string endpointId;
+  std::optional<std::string> url, name;
+  std::optional<bool> isActive;
+};
+struct DeleteEndpointParameters {
+  std::string endpointId;
+};
+extern const signet::Shape<CreateEndpointParameters> kCreateEndpoint;
+extern const signet::Shape<UpdateEndpointParameters> kUpdateEndpoint;
+extern const signet::Shape<DeleteEndpointParameters> kDeleteEndpoint;
+
 struct EndpointOps {
   std::shared_ptr<const Settings> settings;
-  signet::json::Object create(signet::ActivityContext& ctx, const signet::json::Object& p) const;
-  signet::json::Object update(signet::ActivityContext& ctx, const signet::json::Object& p) const;
-  signet::json::Object remove(signet::ActivityContext& ctx, const signet::json::Object& p) const;
+  signet::json::Object create(signet::ActivityContext& ctx,
+                              const CreateEndpointParameters& p) const;
+  signet::json::Object update(signet::ActivityContext& ctx,
+                              const UpdateEndpointParameters& p) const;
+  signet::json::Object remove(signet::ActivityContext& ctx,
+                              const DeleteEndpointParameters& p) const;
   signet::json::Object list(signet::RequestContext& ctx, const signet::json::Object& body) const;
   // organization.feature_set / feature_removed of FEATURE_NAME_WEBHOOK.
   void featureChanged(signet::ActivityContext& ctx, const std::string& event,

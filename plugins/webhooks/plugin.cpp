@@ -29,26 +29,27 @@ void registerWebhooks(Registry& r) {
         "an endpoint at a time");
   auto ops = std::make_shared<const EndpointOps>(EndpointOps{settings});
   auto deliverer = std::make_shared<Deliverer>(settings);
-  auto activity = [ops](json::Object (EndpointOps::*op)(ActivityContext&, const json::Object&)
-                            const) -> ActivityHandler {
-    return [ops, op](ActivityContext& ctx, const json::Object& p) { return ((*ops).*op)(ctx, p); };
+  // An endpoint operation's handler: its shape reads the parameters for the shared EndpointOps.
+  auto activity = [ops](const auto& shape, auto op) -> ActivityHandler {
+    return shape.handler(
+        [ops, op](ActivityContext& ctx, const auto& p) { return ((*ops).*op)(ctx, p); });
   };
   // clang-format off
   r.activity({.type = "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", .path = "create_webhook_endpoint",
               .intentKey = "createWebhookEndpointIntent",  .resultKey = "createWebhookEndpointResult",
               .resource = "WEBHOOK_ENDPOINT", .action = "CREATE",
-              .handler = activity(&EndpointOps::create),
-              .parameters = {{.name = "url", .maxLength = 2048}, {.name = "name", .maxLength = 256}}});
+              .handler = activity(kCreateEndpoint, &EndpointOps::create),
+              .parameters = kCreateEndpoint.specs()});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", .path = "update_webhook_endpoint",
               .intentKey = "updateWebhookEndpointIntent",  .resultKey = "updateWebhookEndpointResult",
               .resource = "WEBHOOK_ENDPOINT", .action = "UPDATE",
-              .handler = activity(&EndpointOps::update),
-              .parameters = {{.name = "endpointId", .type = ParamType::kUuid}}});
+              .handler = activity(kUpdateEndpoint, &EndpointOps::update),
+              .parameters = kUpdateEndpoint.specs()});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", .path = "delete_webhook_endpoint",
               .intentKey = "deleteWebhookEndpointIntent",  .resultKey = "deleteWebhookEndpointResult",
               .resource = "WEBHOOK_ENDPOINT", .action = "DELETE",
-              .handler = activity(&EndpointOps::remove),
-              .parameters = {{.name = "endpointId", .type = ParamType::kUuid}}});
+              .handler = activity(kDeleteEndpoint, &EndpointOps::remove),
+              .parameters = kDeleteEndpoint.specs()});
   r.query({"list_webhook_endpoints", [ops](RequestContext& ctx, const json::Object& b) {
              return ops->list(ctx, b); }});
   r.query({"signet_list_webhook_deliveries", listDeliveries});
