@@ -25,8 +25,6 @@ const SealedCredentials::Part& privatePart() {
 }
 
 namespace {
-const std::string kParams = "parameters";
-
 const char* kColumns =
     "SELECT id, organization_id, provider, project_id, publishable_api_key, "
     "encrypted_secret_api_key, encrypted_private_api_key, sandbox_mode, created_at_ms, "
@@ -67,29 +65,27 @@ json::Object toJson(const Credential& c) {
   return o;
 }
 
-std::string boundedText(const json::Object& p, const char* key, bool required) {
-  auto v = required ? std::optional(json::requireString(p, key, kParams))
-                    : json::optionalString(p, key, kParams);
-  if (!v) return "";
-  if ((required && v->empty()) || v->size() > 4096)
+// An optional key's bound; the required ones' is their shape's.
+std::string bounded(const std::optional<std::string>& v, const char* key) {
+  if (v && v->size() > 4096)
     throw invalidArgument(std::string("invalid field parameters.") + key +
                           ": 1 to 4096 characters");
-  return *v;
+  return v.value_or("");
 }
 
 // The fields create and update share, checked; the keys opened and sealed under `id`. A
 // Coinbase private key is parsed here, so that a key that cannot sign is refused now rather
 // than at the first purchase.
-Credential fromParams(ActivityContext& ctx, const json::Object& p, const std::string& id,
+Credential fromParams(ActivityContext& ctx, const CredentialParameters& p, const std::string& id,
                       bool sandboxMode) {
   Credential c;
   c.id = id;
   c.organizationId = ctx.organizationId();
-  c.provider = requireProvider(p, "parameters.onrampProvider");
-  c.projectId = boundedText(p, "projectId", false);
-  c.publishableApiKey = boundedText(p, "publishableApiKey", true);
-  c.encryptedSecretApiKey = boundedText(p, "encryptedSecretApiKey", true);
-  c.encryptedPrivateApiKey = boundedText(p, "encryptedPrivateApiKey", false);
+  c.provider = checkProvider(p.onrampProvider, "parameters.onrampProvider");
+  c.projectId = bounded(p.projectId, "projectId");
+  c.publishableApiKey = p.publishableApiKey;
+  c.encryptedSecretApiKey = p.encryptedSecretApiKey;
+  c.encryptedPrivateApiKey = bounded(p.encryptedPrivateApiKey, "encryptedPrivateApiKey");
   c.sandboxMode = sandboxMode;
   bool coinbase = c.provider == kCoinbase;
   if (coinbase && c.projectId.empty())
@@ -117,8 +113,8 @@ Credential fromParams(ActivityContext& ctx, const json::Object& p, const std::st
   return c;
 }
 
-Credential requireCredential(RequestContext& ctx, const json::Object& p) {
-  std::string id = json::requireUuid(p, "fiatOnrampCredentialId", kParams);
+Credential requireCredential(RequestContext& ctx, const CredentialParameters& p) {
+  const std::string& id = p.fiatOnrampCredentialId;
   auto c = findCredential(ctx.db(), ctx.organizationId(), id);
   if (!c)
     throw notFound("fiat on-ramp credential " + id +
@@ -144,9 +140,30 @@ std::optional<Credential> credentialFor(Db& db, const std::string& organizationI
   return row ? std::optional(fromRow(*row)) : std::nullopt;
 }
 
-json::Object createCredential(ActivityContext& ctx, const json::Object& p) {
+namespace {
+using P = CredentialParameters;
+}  // namespace
+
+const Shape<P> kCreateCredential = {
+    field("onrampProvider", &P::onrampProvider),
+    field("projectId", &P::projectId),
+    field("publishableApiKey", &P::publishableApiKey, {.maxLength = 4096}),
+    field("encryptedSecretApiKey", &P::encryptedSecretApiKey, {.maxLength = 4096}),
+    field("encryptedPrivateApiKey", &P::encryptedPrivateApiKey),
+    field("sandboxMode", &P::sandboxMode)};
+const Shape<P> kUpdateCredential = {
+    field("fiatOnrampCredentialId", &P::fiatOnrampCredentialId, {.uuid = true}),
+    field("onrampProvider", &P::onrampProvider),
+    field("projectId", &P::projectId),
+    field("publishableApiKey", &P::publishableApiKey, {.maxLength = 4096}),
+    field("encryptedSecretApiKey", &P::encryptedSecretApiKey, {.maxLength = 4096}),
+    field("encryptedPrivateApiKey", &P::encryptedPrivateApiKey)};
+const Shape<P> kDeleteCredential = {
+    field("fiatOnrampCredentialId", &P::fiatOnrampCredentialId, {.uuid = true})};
+
+json::Object createCredential(ActivityContext& ctx, const P& p) {
   sealedCredentials().requireRoom(ctx.db(), ctx.organizationId());
-  auto c = fromParams(ctx, p, ctx.newId(), json::optionalBool(p, "sandboxMode", kParams, false));
+  auto c = fromParams(ctx, p, ctx.newId(), p.sandboxMode.value_or(false));
   ctx.db().exec(
       "INSERT INTO fiat_onramp_credentials (id, organization_id, provider, project_id, "
       "publishable_api_key, encrypted_secret_api_key, encrypted_private_api_key, sandbox_mode, "
@@ -158,7 +175,7 @@ json::Object createCredential(ActivityContext& ctx, const json::Object& p) {
 }
 
 // The update intent has no sandboxMode: a credential keeps the mode it was created in.
-json::Object updateCredential(ActivityContext& ctx, const json::Object& p) {
+json::Object updateCredential(ActivityContext& ctx, const P& p) {
   auto old = requireCredential(ctx, p);
   auto c = fromParams(ctx, p, old.id, old.sandboxMode);
   ctx.db().exec(
@@ -170,7 +187,7 @@ json::Object updateCredential(ActivityContext& ctx, const json::Object& p) {
   return idResult(old.id);
 }
 
-json::Object deleteCredential(ActivityContext& ctx, const json::Object& p) {
+json::Object deleteCredential(ActivityContext& ctx, const P& p) {
   auto c = requireCredential(ctx, p);
   sealedCredentials().remove(ctx.db(), ctx.keyring(), c.organizationId, c.id);
   return idResult(c.id);

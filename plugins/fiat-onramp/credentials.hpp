@@ -17,6 +17,7 @@
 
 #include "signet/plugin.hpp"
 #include "signet/sealed_credentials.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace fiat_onramp {
 
@@ -44,9 +45,21 @@ std::optional<Credential> findCredential(signet::Db& db, const std::string& orga
 std::optional<Credential> credentialFor(signet::Db& db, const std::string& organizationId,
                                         const std::string& provider, bool sandboxMode);
 
-signet::json::Object createCredential(signet::ActivityContext& ctx, const signet::json::Object& p);
-signet::json::Object updateCredential(signet::ActivityContext& ctx, const signet::json::Object& p);
-signet::json::Object deleteCredential(signet::ActivityContext& ctx, const signet::json::Object& p);
+// One struct for the three operations; each shape reads the fields its operation has.
+struct CredentialParameters {
+  std::string fiatOnrampCredentialId;  // update's and delete's
+  std::string onrampProvider;
+  std::optional<std::string> projectId;
+  std::string publishableApiKey, encryptedSecretApiKey;
+  std::optional<std::string> encryptedPrivateApiKey;
+  std::optional<bool> sandboxMode;  // create's: a credential keeps the mode it was created in
+};
+extern const signet::Shape<CredentialParameters> kCreateCredential, kUpdateCredential,
+    kDeleteCredential;
+
+signet::json::Object createCredential(signet::ActivityContext& ctx, const CredentialParameters& p);
+signet::json::Object updateCredential(signet::ActivityContext& ctx, const CredentialParameters& p);
+signet::json::Object deleteCredential(signet::ActivityContext& ctx, const CredentialParameters& p);
 signet::json::Object listCredentials(signet::RequestContext& ctx, const signet::json::Object& b);
 
 }  // namespace fiat_onramp

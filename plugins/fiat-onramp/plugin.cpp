@@ -22,24 +22,20 @@ void registerFiatOnRamp(Registry& r) {
     r.startupNotice(
         "allowInsecureUrls is on: on-ramp provider URLs may be plain http (development only; "
         "plugins.settings.fiat-onramp.allowInsecureUrls)");
-  std::vector<ParamSpec> keys = {{.name = "publishableApiKey", .maxLength = 4096},
-                                 {.name = "encryptedSecretApiKey", .maxLength = 4096}};
-  auto withId = keys;
-  withId.push_back({.name = "fiatOnrampCredentialId", .type = ParamType::kUuid});
   // clang-format off
   r.activity({.type = "ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL", .path = "create_fiat_on_ramp_credential",
               .intentKey = "createFiatOnRampCredentialIntent", .resultKey = "createFiatOnRampCredentialResult",
               .resource = "ON_RAMP_CREDENTIALS", .action = "CREATE",
-              .handler = createCredential, .parameters = keys});
+              .handler = kCreateCredential.handler(createCredential), .parameters = kCreateCredential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL", .path = "update_fiat_on_ramp_credential",
               .intentKey = "updateFiatOnRampCredentialIntent", .resultKey = "updateFiatOnRampCredentialResult",
               .resource = "ON_RAMP_CREDENTIALS", .action = "UPDATE",
-              .handler = updateCredential, .parameters = withId});
+              .handler = kUpdateCredential.handler(updateCredential), .parameters = kUpdateCredential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL", .path = "delete_fiat_on_ramp_credential",
               .intentKey = "deleteFiatOnRampCredentialIntent", .resultKey = "deleteFiatOnRampCredentialResult",
               .resource = "ON_RAMP_CREDENTIALS", .action = "DELETE",
-              .handler = deleteCredential,
-              .parameters = {{.name = "fiatOnrampCredentialId", .type = ParamType::kUuid}}});
+              .handler = kDeleteCredential.handler(deleteCredential),
+              .parameters = kDeleteCredential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_FIAT_ON_RAMP", .path = "init_fiat_on_ramp",
               .intentKey = "initFiatOnRampIntent", .resultKey = "initFiatOnRampResult",
               .resource = "FIAT_TRANSACTION", .action = "CREATE",

@@ -82,12 +82,15 @@ bool isUpperAlpha(const std::string& s, size_t low, size_t high) {
 }
 }  // namespace
 
-std::string requireProvider(const json::Object& o, const std::string& field) {
-  std::string v = json::requireString(o, "onrampProvider", kParams);
+const std::string& checkProvider(const std::string& v, const std::string& field) {
   if (v != kMoonPay && v != kCoinbase)
     throw invalidArgument("invalid field " + field + ": \"" + v + "\" (expected " + kMoonPay +
                           " or " + kCoinbase + ")");
   return v;
+}
+
+std::string requireProvider(const json::Object& o, const std::string& field) {
+  return checkProvider(json::requireString(o, "onrampProvider", kParams), field);
 }
 
 Purchase parsePurchase(const json::Object& o) {

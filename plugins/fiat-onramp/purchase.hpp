@@ -14,6 +14,7 @@ inline constexpr const char* kMoonPay = "FIAT_ON_RAMP_PROVIDER_MOONPAY";
 inline constexpr const char* kCoinbase = "FIAT_ON_RAMP_PROVIDER_COINBASE";
 
 // FIAT_ON_RAMP_PROVIDER_*, or InvalidArgument naming `field`.
+const std::string& checkProvider(const std::string& provider, const std::string& field);
 std::string requireProvider(const signet::json::Object& o, const std::string& field);
 
 struct Purchase {
