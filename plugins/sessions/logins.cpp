@@ -25,21 +25,43 @@ UserRef callerUser(ActivityContext& ctx) {
 }
 }  // namespace
 
-json::Object loginSession(ActivityContext& ctx, const UserRef& user, const json::Object& p) {
-  std::string publicKey =
-      compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
-  int64_t lifetime = lifetimeOf(p);
+const Shape<LoginParameters> kStampLogin = {
+    field("publicKey", &LoginParameters::publicKey),
+    field("expirationSeconds", &LoginParameters::expirationSeconds, {.decimal = true}),
+    field("sessionProfileId", &LoginParameters::sessionProfileId),
+    field("invalidateExisting", &LoginParameters::invalidateExisting)};
+const Shape<LoginParameters> kOtpLogin = {
+    field("verificationToken", &LoginParameters::verificationToken),
+    field("publicKey", &LoginParameters::publicKey),
+    field("clientSignature", &LoginParameters::clientSignature),
+    field("expirationSeconds", &LoginParameters::expirationSeconds, {.decimal = true}),
+    field("sessionProfileId", &LoginParameters::sessionProfileId),
+    field("invalidateExisting", &LoginParameters::invalidateExisting)};
+const Shape<BundleParameters> kCreateReadWriteSessionV1 = {
+    field("targetPublicKey", &BundleParameters::targetPublicKey),
+    field("email", &BundleParameters::email),
+    field("apiKeyName", &BundleParameters::apiKeyName, {.displayName = true}),
+    field("expirationSeconds", &BundleParameters::expirationSeconds, {.decimal = true})};
+const Shape<BundleParameters> kCreateReadWriteSessionV2 = {
+    field("targetPublicKey", &BundleParameters::targetPublicKey),
+    field("userId", &BundleParameters::userId),
+    field("apiKeyName", &BundleParameters::apiKeyName, {.displayName = true}),
+    field("expirationSeconds", &BundleParameters::expirationSeconds, {.decimal = true}),
+    field("invalidateExisting", &BundleParameters::invalidateExisting)};
+
+json::Object loginSession(ActivityContext& ctx, const UserRef& user, const LoginParameters& p) {
+  std::string publicKey = compressedP256(p.publicKey, "parameters.publicKey");
+  int64_t lifetime = lifetimeOf(p.expirationSeconds);
   SessionClaims claims;
   claims.sessionType = "SESSION_TYPE_READ_WRITE";
-  if (auto profileId = json::optionalString(p, "sessionProfileId", "parameters");
-      profileId && !profileId->empty()) {
+  if (const auto& profileId = p.sessionProfileId; profileId && !profileId->empty()) {
     auto profile = requireProfile(ctx, user.organizationId, *profileId);
     if (profile.expirationSeconds) lifetime = std::min(lifetime, *profile.expirationSeconds);
     claims.sessionType = profile.name;
     claims.sessionProfileId = profile.id;
     claims.scope = profile.scope;
   }
-  if (json::optionalBool(p, "invalidateExisting", "parameters", false))
+  if (p.invalidateExisting.value_or(false))
     identity(ctx).revokeSessionKeys(ctx, user.organizationId, user.userId,
                                     {"CREDENTIAL_TYPE_LOGIN"});
   identity(ctx).issueSessionKey(
@@ -63,12 +85,12 @@ std::string keyName(const std::string& prefix, int64_t nowMs) {
   return prefix + " - " + std::to_string(nowMs / 1000);
 }
 
-std::string apiKeyNameOf(ActivityContext& ctx, const json::Object& p, const std::string& prefix) {
-  return json::optionalName(p, "apiKeyName", "parameters").value_or(keyName(prefix, ctx.nowMs()));
+std::string apiKeyNameOf(ActivityContext& ctx, const std::optional<std::string>& apiKeyName,
+                         const std::string& prefix) {
+  return apiKeyName.value_or(keyName(prefix, ctx.nowMs()));
 }
 
-int64_t lifetimeOf(const json::Object& p) {
-  auto seconds = json::optionalInt64String(p, "expirationSeconds", "parameters");
+int64_t lifetimeOf(const std::optional<int64_t>& seconds) {
   if (!seconds) return kDefaultSessionSeconds;
   if (*seconds <= 0)
     throw invalidArgument("invalid field parameters.expirationSeconds: must be positive, got " +
@@ -76,7 +98,7 @@ int64_t lifetimeOf(const json::Object& p) {
   return *seconds;
 }
 
-json::Object stampLogin(ActivityContext& ctx, const json::Object& p) {
+json::Object stampLogin(ActivityContext& ctx, const LoginParameters& p) {
   UserRef user = callerUser(ctx);
   // An attested stamp's verification token is single use: this login spends it (the
   // get_activity polls that follow may still show it). An OIDC attestation is the issuer's,
@@ -87,14 +109,13 @@ json::Object stampLogin(ActivityContext& ctx, const json::Object& p) {
   return loginSession(ctx, user, p);
 }
 
-json::Object otpLogin(ActivityContext& ctx, const json::Object& p) {
+json::Object otpLogin(ActivityContext& ctx, const LoginParameters& p) {
   const int version = ctx.activityVersion();
-  std::string token = json::requireString(p, "verificationToken", "parameters");
-  std::string publicKey =
-      compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
+  const std::string& token = p.verificationToken;
+  std::string publicKey = compressedP256(p.publicKey, "parameters.publicKey");
   VerifiedContact v = identity(ctx).verificationToken(ctx, token, ctx.organizationId(),
                                                       "parameters.verificationToken", true);
-  auto signature = json::optionalObject(p, "clientSignature", "parameters");
+  json::Object signature = p.clientSignature ? *p.clientSignature : json::Object();
   if (!signature && (version >= 2 || v.publicKey))
     throw invalidArgument("invalid field parameters.clientSignature: required " +
                           std::string(version >= 2 ? "by OTP_LOGIN_V2"
@@ -154,28 +175,26 @@ IssuedCredential issueCredentialBundle(ActivityContext& ctx, const UserRef& user
   return out;
 }
 
-json::Object createReadWriteSession(ActivityContext& ctx, const json::Object& p) {
+// V1's shape reads email, V2's userId and invalidateExisting.
+json::Object createReadWriteSession(ActivityContext& ctx, const BundleParameters& p) {
   const int version = ctx.activityVersion();
-  std::string target = json::requireString(p, "targetPublicKey", "parameters");
   std::optional<UserRef> user;
   if (version == 1) {
-    std::string email =
-        validateEmail(json::requireString(p, "email", "parameters"), "parameters.email");
+    std::string email = validateEmail(p.email, "parameters.email");
     user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), "OTP_TYPE_EMAIL", email);
     if (!user)
       throw notFound("no user with email " + email + " in organization " + ctx.organizationId());
-  } else if (auto userId = json::optionalString(p, "userId", "parameters");
-             userId && !userId->empty()) {
+  } else if (const auto& userId = p.userId; userId && !userId->empty()) {
     user = identity(ctx).findUser(ctx, ctx.organizationId(), *userId);
     if (!user)
       throw notFound("user " + *userId + " not found in organization " + ctx.organizationId());
   } else {
     user = callerUser(ctx);
   }
-  std::string name = apiKeyNameOf(ctx, p, "Read Write Session");
+  std::string name = apiKeyNameOf(ctx, p.apiKeyName, "Read Write Session");
   auto issued = issueCredentialBundle(
-      ctx, *user, target, "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256", name, lifetimeOf(p),
-      version >= 2 && json::optionalBool(p, "invalidateExisting", "parameters", false));
+      ctx, *user, p.targetPublicKey, "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256", name,
+      lifetimeOf(p.expirationSeconds), p.invalidateExisting.value_or(false));
   json::Object result = json::object();
   result->set("organizationId", user->organizationId);
   result->set("organizationName", identity(ctx).organizationName(ctx, user->organizationId));

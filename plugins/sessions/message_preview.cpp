@@ -13,11 +13,24 @@ std::string sampleCode(int length, bool alphanumeric) {
   const std::string mixed = "A1B2C3D4E";
   return (alphanumeric ? mixed : digits).substr(0, static_cast<size_t>(length));
 }
+
+// The customization fields of an intent, which the preview takes at the top of its body.
+const Shape<MessageParameters>& previewShape() {
+  using P = MessageParameters;
+  static const Shape<P> shape = {
+      field("appName", &P::appName, {.displayName = true}),
+      field("emailCustomization", &P::emailCustomization, emailCustomizationShape()),
+      field("smsCustomization", &P::smsCustomization, smsCustomizationShape()),
+      field("sendFromEmailAddress", &P::sendFromEmailAddress),
+      field("sendFromEmailSenderName", &P::sendFromEmailSenderName, {.displayName = true}),
+      field("replyToEmailAddress", &P::replyToEmailAddress)};
+  return shape;
+}
 }  // namespace
 
 json::Object previewOtpMessage(const PluginState& state, RequestContext&,
                                const json::Object& body) {
-  Customization c = readCustomization(body, state.settings);
+  Customization c = readCustomization(previewShape().read(body), state.settings);
   int length = json::optionalIntInRange(body, "otpLength", "", 9, 6, 9);
   bool alphanumeric = json::optionalBool(body, "alphanumeric", "", true);
   int expires = json::optionalIntInRange(body, "expirationSeconds", "", 300, 1, 600);

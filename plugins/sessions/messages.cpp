@@ -97,30 +97,43 @@ const EmailTemplate kCredentialTemplate{
     ""};
 }  // namespace
 
-Customization readCustomization(const json::Object& p, const Settings& settings) {
+const Shape<EmailCustomizationParameters>& emailCustomizationShape() {
+  using E = EmailCustomizationParameters;
+  // A function's static: other files' shapes nest it while their globals are made.
+  static const Shape<E> shape = {
+      field("appName", &E::appName, {.displayName = true}), field("logoUrl", &E::logoUrl),
+      field("magicLinkTemplate", &E::magicLinkTemplate), field("templateId", &E::templateId),
+      field("templateVariables", &E::templateVariables)};
+  return shape;
+}
+
+const Shape<SmsCustomizationParameters>& smsCustomizationShape() {
+  static const Shape<SmsCustomizationParameters> shape = {
+      field("template", &SmsCustomizationParameters::smsTemplate)};
+  return shape;
+}
+
+Customization readCustomization(const MessageParameters& p, const Settings& settings) {
   Customization c;
-  c.appName = json::optionalName(p, "appName", "parameters").value_or("");
+  c.appName = p.appName.value_or("");
   const std::string ef = "parameters.emailCustomization";
-  if (auto e = json::optionalObject(p, "emailCustomization", "parameters")) {
-    if (c.appName.empty()) c.appName = json::optionalName(e, "appName", ef).value_or("");
-    c.logoUrl = json::optionalString(e, "logoUrl", ef).value_or("");
-    c.magicLinkTemplate = json::optionalString(e, "magicLinkTemplate", ef).value_or("");
-    c.templateId = json::optionalString(e, "templateId", ef).value_or("");
-    if (auto vars = json::optionalString(e, "templateVariables", ef); vars && !vars->empty())
-      c.templateVariables = json::parseObject(*vars, ef + ".templateVariables");
+  if (const auto& e = p.emailCustomization) {
+    if (c.appName.empty()) c.appName = e->appName.value_or("");
+    c.logoUrl = e->logoUrl.value_or("");
+    c.magicLinkTemplate = e->magicLinkTemplate.value_or("");
+    c.templateId = e->templateId.value_or("");
+    if (e->templateVariables && !e->templateVariables->empty())
+      c.templateVariables = json::parseObject(*e->templateVariables, ef + ".templateVariables");
   }
   if (!c.logoUrl.empty() && c.logoUrl.rfind("https://", 0) != 0 &&
       c.logoUrl.rfind("http://", 0) != 0)
     throw invalidArgument("invalid field " + ef + ".logoUrl: \"" + c.logoUrl +
                           "\" is not an http(s) URL");
-  if (auto s = json::optionalObject(p, "smsCustomization", "parameters"))
-    c.smsTemplate = json::optionalString(s, "template", "parameters.smsCustomization").value_or("");
+  if (const auto& sms = p.smsCustomization) c.smsTemplate = sms->smsTemplate.value_or("");
   if (c.appName.empty()) c.appName = settings.defaultAppName;
-  c.sendFromEmailAddress =
-      json::optionalString(p, "sendFromEmailAddress", "parameters").value_or("");
-  c.sendFromEmailSenderName =
-      json::optionalName(p, "sendFromEmailSenderName", "parameters").value_or("");
-  c.replyToEmailAddress = json::optionalString(p, "replyToEmailAddress", "parameters").value_or("");
+  c.sendFromEmailAddress = p.sendFromEmailAddress.value_or("");
+  c.sendFromEmailSenderName = p.sendFromEmailSenderName.value_or("");
+  c.replyToEmailAddress = p.replyToEmailAddress.value_or("");
   const auto& allowed = settings.email.allowedFromAddresses;
   if (!c.sendFromEmailAddress.empty() &&
       std::find(allowed.begin(), allowed.end(), c.sendFromEmailAddress) == allowed.end())

@@ -9,8 +9,37 @@
 
 #include "delivery.hpp"
 #include "signet/json.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace sessions {
+
+struct EmailCustomizationParameters {
+  std::optional<std::string> appName, logoUrl, magicLinkTemplate, templateId;
+  std::optional<std::string> templateVariables;  // a JSON object, as a string
+};
+struct SmsCustomizationParameters {
+  std::optional<std::string> smsTemplate;  // "template"
+};
+// The intent of an activity that sends a message: init_otp, init_otp_auth, email_auth and
+// init_user_email_recovery. Each shape (otp.hpp) reads the fields its activity has.
+struct MessageParameters {
+  // Where it goes: init_otp and init_otp_auth's code, or email_auth and recovery's credential.
+  std::string otpType, contact;
+  std::string email, targetPublicKey;
+  std::optional<std::string> apiKeyName;
+  std::optional<bool> invalidateExisting;
+  std::optional<int64_t> expirationSeconds, otpLength;
+  std::optional<bool> alphanumeric;
+  std::optional<std::string> userIdentifier;
+  // How it looks (readCustomization).
+  std::optional<std::string> appName;
+  std::optional<EmailCustomizationParameters> emailCustomization;
+  std::optional<SmsCustomizationParameters> smsCustomization;
+  std::optional<std::string> sendFromEmailAddress, sendFromEmailSenderName, replyToEmailAddress;
+};
+// The customization fields' shapes, for the shapes of the activities above and the preview.
+const signet::Shape<EmailCustomizationParameters>& emailCustomizationShape();
+const signet::Shape<SmsCustomizationParameters>& smsCustomizationShape();
 
 struct Customization {
   std::string appName;
@@ -24,11 +53,11 @@ struct Customization {
   std::string replyToEmailAddress;
 };
 
-// Reads the customization fields of an init_otp / init_otp_auth / email_auth intent:
-// top-level appName (V2+), emailCustomization{appName?, logoUrl, magicLinkTemplate,
-// templateVariables (a JSON string), templateId}, smsCustomization{template}, and the sender
-// fields. Checks the sender address against the allowed list. InvalidArgument naming the field.
-Customization readCustomization(const signet::json::Object& params, const Settings& settings);
+// The customization of an intent: top-level appName, emailCustomization{appName?,
+// logoUrl, magicLinkTemplate, templateVariables (a JSON string), templateId},
+// smsCustomization{template}, and the sender fields. Checks the logo URL, the template
+// variables and the sender address against the allowed list. InvalidArgument naming the field.
+Customization readCustomization(const MessageParameters& params, const Settings& settings);
 
 // Replaces the placeholders; values are HTML-escaped when `html`.
 std::string renderTemplate(const std::string& text,

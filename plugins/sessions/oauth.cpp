@@ -46,21 +46,31 @@ UserRef userOfToken(ActivityContext& ctx, const PluginState& state, const std::s
 }
 }  // namespace
 
-json::Object oauthLogin(ActivityContext& ctx, const json::Object& p, const PluginState& state) {
-  std::string publicKey =
-      compressedP256(json::requireString(p, "publicKey", "parameters"), "parameters.publicKey");
-  UserRef user =
-      userOfToken(ctx, state, json::requireString(p, "oidcToken", "parameters"), publicKey);
+const Shape<LoginParameters> kOauthLogin = {
+    field("oidcToken", &LoginParameters::oidcToken),
+    field("publicKey", &LoginParameters::publicKey),
+    field("expirationSeconds", &LoginParameters::expirationSeconds, {.decimal = true}),
+    field("sessionProfileId", &LoginParameters::sessionProfileId),
+    field("invalidateExisting", &LoginParameters::invalidateExisting)};
+const Shape<BundleParameters> kOauth = {
+    field("oidcToken", &BundleParameters::oidcToken),
+    field("targetPublicKey", &BundleParameters::targetPublicKey),
+    field("apiKeyName", &BundleParameters::apiKeyName, {.displayName = true}),
+    field("expirationSeconds", &BundleParameters::expirationSeconds, {.decimal = true}),
+    field("invalidateExisting", &BundleParameters::invalidateExisting)};
+
+json::Object oauthLogin(ActivityContext& ctx, const LoginParameters& p, const PluginState& state) {
+  std::string publicKey = compressedP256(p.publicKey, "parameters.publicKey");
+  UserRef user = userOfToken(ctx, state, p.oidcToken, publicKey);
   return loginSession(ctx, user, p);
 }
 
-json::Object oauth(ActivityContext& ctx, const json::Object& p, const PluginState& state) {
-  std::string target = compressedP256(json::requireString(p, "targetPublicKey", "parameters"),
-                                      "parameters.targetPublicKey");
-  UserRef user = userOfToken(ctx, state, json::requireString(p, "oidcToken", "parameters"), target);
+json::Object oauth(ActivityContext& ctx, const BundleParameters& p, const PluginState& state) {
+  std::string target = compressedP256(p.targetPublicKey, "parameters.targetPublicKey");
+  UserRef user = userOfToken(ctx, state, p.oidcToken, target);
   auto issued = issueCredentialBundle(
-      ctx, user, target, "CREDENTIAL_TYPE_OAUTH_KEY_P256", apiKeyNameOf(ctx, p, "Oauth"),
-      lifetimeOf(p), json::optionalBool(p, "invalidateExisting", "parameters", false));
+      ctx, user, target, "CREDENTIAL_TYPE_OAUTH_KEY_P256", apiKeyNameOf(ctx, p.apiKeyName, "Oauth"),
+      lifetimeOf(p.expirationSeconds), p.invalidateExisting.value_or(false));
   json::Object result = json::object();
   result->set("userId", user.userId);
   result->set("apiKeyId", issued.apiKeyId);
@@ -78,7 +88,8 @@ OidcVerifier oidcVerifier(std::shared_ptr<const PluginState> state) {
 
 ActivityPreparer oidcTokenPreparer(std::shared_ptr<const PluginState> state) {
   return [state](RequestContext& ctx, const json::Object& p) {
-    if (!p->has("oidcToken") || !p->get("oidcToken").isString()) return;  // the handler refuses
+    // Admission refused a missing or non-string token already; a preparer stays defensive.
+    if (!p->has("oidcToken") || !p->get("oidcToken").isString()) return;
     verifyIdToken(state->oidcKeys, state->settings.oidc, ctx.services().gateway,
                   storedIssuers(ctx.services(), ctx.db()), p->getValue<std::string>("oidcToken"),
                   kTokenField, ctx.nowMs(), true);

@@ -4,14 +4,18 @@
 // providers on issuer, subject and audience.
 #pragma once
 
+#include "logins.hpp"
 #include "plugin_state.hpp"
 #include "signet/plugin.hpp"
 
 namespace sessions {
 
-signet::json::Object oauthLogin(signet::ActivityContext& ctx, const signet::json::Object& params,
+extern const signet::Shape<LoginParameters> kOauthLogin;
+extern const signet::Shape<BundleParameters> kOauth;
+
+signet::json::Object oauthLogin(signet::ActivityContext& ctx, const LoginParameters& params,
                                 const PluginState& state);
-signet::json::Object oauth(signet::ActivityContext& ctx, const signet::json::Object& params,
+signet::json::Object oauth(signet::ActivityContext& ctx, const BundleParameters& params,
                            const PluginState& state);
 
 // The verifier the plugin offers the core and its own handlers (Registry::oidcVerifier).

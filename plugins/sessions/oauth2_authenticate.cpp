@@ -13,34 +13,30 @@ namespace sessions {
 using namespace signet;
 
 namespace {
-struct Request {
-  std::string credentialId, authCode, redirectUri, codeVerifier, nonce;
-};
+using Request = OAuth2AuthenticateParameters;
+}  // namespace
 
-Request requestOf(const json::Object& p) {
-  Request r;
-  r.credentialId = json::requireString(p, "oauth2CredentialId", "parameters");
-  r.authCode = json::requireString(p, "authCode", "parameters");
-  r.redirectUri = json::requireString(p, "redirectUri", "parameters");
-  r.codeVerifier = json::requireString(p, "codeVerifier", "parameters");
-  r.nonce = json::requireString(p, "nonce", "parameters");
-  for (const auto& [field, value] :
-       {std::pair{"authCode", &r.authCode}, std::pair{"redirectUri", &r.redirectUri},
-        std::pair{"codeVerifier", &r.codeVerifier}, std::pair{"nonce", &r.nonce}})
-    if (value->empty() || value->size() > 2048)
-      throw invalidArgument("invalid field parameters." + std::string(field) +
-                            ": must be 1 to 2048 characters");
-  // Checked before the code is exchanged, so that a bad key does not waste it.
-  if (auto target = json::optionalString(p, "bearerTokenTargetPublicKey", "parameters");
-      target && !target->empty())
-    p256PublicKeyParam(*target, "parameters.bearerTokenTargetPublicKey");
-  return r;
+const Shape<Request> kOauth2Authenticate = {
+    field("oauth2CredentialId", &Request::oauth2CredentialId),
+    field("authCode", &Request::authCode, {.maxLength = 2048}),
+    field("redirectUri", &Request::redirectUri, {.maxLength = 2048}),
+    field("codeVerifier", &Request::codeVerifier, {.maxLength = 2048}),
+    field("nonce", &Request::nonce, {.maxLength = 2048}),
+    field("bearerTokenTargetPublicKey", &Request::bearerTokenTargetPublicKey)};
+
+namespace {
+// The key the bearer token is sealed to, if any: checked by the preparer before the code is
+// exchanged, and by the handler before it is spent, so that a bad key wastes neither.
+std::optional<Bytes> bearerKeyOf(const Request& r) {
+  const auto& target = r.bearerTokenTargetPublicKey;
+  if (!target || target->empty()) return std::nullopt;
+  return p256PublicKeyParam(*target, "parameters.bearerTokenTargetPublicKey");
 }
 
 // Where the code's answer is kept between preparer and handler, and what marks it spent: the
 // code bound to its credential, hashed (the code itself is a secret).
 std::string codeKey(const Request& r) {
-  auto d = crypto::sha256(r.credentialId + "\n" + r.authCode);
+  auto d = crypto::sha256(r.oauth2CredentialId + "\n" + r.authCode);
   return toHex(Bytes(d.begin(), d.end()));
 }
 
@@ -133,9 +129,9 @@ bool spent(Db& db, const std::string& key) {
 }
 
 OAuth2Credential credentialOf(RequestContext& ctx, const Request& r) {
-  auto c = findOAuth2Credential(ctx.db(), ctx.organizationId(), r.credentialId);
+  auto c = findOAuth2Credential(ctx.db(), ctx.organizationId(), r.oauth2CredentialId);
   if (!c)
-    throw notFound("OAuth 2.0 credential " + r.credentialId +
+    throw notFound("OAuth 2.0 credential " + r.oauth2CredentialId +
                    " (parameters.oauth2CredentialId) not found in organization " +
                    ctx.organizationId());
   return *c;
@@ -144,7 +140,8 @@ OAuth2Credential credentialOf(RequestContext& ctx, const Request& r) {
 
 ActivityPreparer oauth2Preparer(std::shared_ptr<const PluginState> state) {
   return [state](RequestContext& ctx, const json::Object& p) {
-    Request r = requestOf(p);
+    Request r = kOauth2Authenticate.read(p);
+    bearerKeyOf(r);
     auto credential = credentialOf(ctx, r);
     std::string key = codeKey(r);
     if (spent(ctx.db(), key))
@@ -155,9 +152,8 @@ ActivityPreparer oauth2Preparer(std::shared_ptr<const PluginState> state) {
   };
 }
 
-json::Object oauth2Authenticate(ActivityContext& ctx, const json::Object& p,
-                                const PluginState& state) {
-  Request r = requestOf(p);
+json::Object oauth2Authenticate(ActivityContext& ctx, const Request& r, const PluginState& state) {
+  const auto bearerKey = bearerKeyOf(r);
   auto credential = credentialOf(ctx, r);
   std::string key = codeKey(r);
   if (spent(ctx.db(), key))
@@ -179,12 +175,9 @@ json::Object oauth2Authenticate(ActivityContext& ctx, const json::Object& p,
   claims->set("iat", now);
   claims->set("exp", now + state.settings.oauth2.tokenLifetimeSeconds);
   claims->set("nonce", r.nonce);
-  if (auto target = json::optionalString(p, "bearerTokenTargetPublicKey", "parameters");
-      target && !target->empty())
+  if (bearerKey)
     claims->set("encrypted_bearer_token",
-                bundles::credentialBundle(
-                    p256PublicKeyParam(*target, "parameters.bearerTokenTargetPublicKey"),
-                    exchanged->bearerToken));
+                bundles::credentialBundle(*bearerKey, exchanged->bearerToken));
   json::Object header = json::object();
   header->set("alg", "ES256");
   header->set("typ", "JWT");

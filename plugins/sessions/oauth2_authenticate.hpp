@@ -7,12 +7,19 @@
 
 #include "plugin_state.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace sessions {
 
+struct OAuth2AuthenticateParameters {
+  std::string oauth2CredentialId, authCode, redirectUri, codeVerifier, nonce;
+  std::optional<std::string> bearerTokenTargetPublicKey;
+};
+extern const signet::Shape<OAuth2AuthenticateParameters> kOauth2Authenticate;
+
 signet::ActivityPreparer oauth2Preparer(std::shared_ptr<const PluginState> state);
 signet::json::Object oauth2Authenticate(signet::ActivityContext& ctx,
-                                        const signet::json::Object& params,
+                                        const OAuth2AuthenticateParameters& params,
                                         const PluginState& state);
 
 }  // namespace sessions

@@ -42,18 +42,19 @@ const char* kColumns =
     "updated_at_ms FROM oauth2_credentials";
 
 // The fields create and update share, checked; the secret opened and sealed under `id`.
-OAuth2Credential fromParams(ActivityContext& ctx, const json::Object& p, const std::string& id) {
+OAuth2Credential fromParams(ActivityContext& ctx, const OAuth2CredentialParameters& p,
+                            const std::string& id) {
   OAuth2Credential c;
   c.id = id;
   c.organizationId = ctx.organizationId();
-  c.provider = json::requireString(p, "provider", "parameters");
+  c.provider = p.provider;
   if (c.provider != "OAUTH2_PROVIDER_X" && c.provider != "OAUTH2_PROVIDER_DISCORD")
     throw invalidArgument("invalid field parameters.provider: \"" + c.provider +
                           "\" (expected OAUTH2_PROVIDER_X or OAUTH2_PROVIDER_DISCORD)");
-  c.clientId = json::requireName(p, "clientId", "parameters");
+  c.clientId = p.clientId;
   if (c.clientId.empty())
     throw invalidArgument("invalid field parameters.clientId: must not be empty");
-  c.encryptedClientSecret = json::requireString(p, "encryptedClientSecret", "parameters");
+  c.encryptedClientSecret = p.encryptedClientSecret;
   auto secret = ctx.openClientSecret(c.encryptedClientSecret, "parameters.encryptedClientSecret");
   if (secret.size() == 0)
     throw invalidArgument("invalid field parameters.encryptedClientSecret: the secret is empty");
@@ -85,7 +86,20 @@ std::optional<OAuth2Credential> findOAuth2Credential(Db& db, const std::string& 
   return row ? std::optional<OAuth2Credential>(fromRow(*row)) : std::nullopt;
 }
 
-json::Object createOauth2Credential(ActivityContext& ctx, const json::Object& p) {
+namespace {
+using P = OAuth2CredentialParameters;
+}  // namespace
+
+const Shape<P> kCreateOauth2Credential = {
+    field("provider", &P::provider), field("clientId", &P::clientId, {.displayName = true}),
+    field("encryptedClientSecret", &P::encryptedClientSecret)};
+const Shape<P> kUpdateOauth2Credential = {
+    field("oauth2CredentialId", &P::oauth2CredentialId), field("provider", &P::provider),
+    field("clientId", &P::clientId, {.displayName = true}),
+    field("encryptedClientSecret", &P::encryptedClientSecret)};
+const Shape<P> kDeleteOauth2Credential = {field("oauth2CredentialId", &P::oauth2CredentialId)};
+
+json::Object createOauth2Credential(ActivityContext& ctx, const P& p) {
   oauth2Credentials().requireRoom(ctx.db(), ctx.organizationId());
   auto c = fromParams(ctx, p, ctx.newId());
   ctx.db().exec(
@@ -96,8 +110,8 @@ json::Object createOauth2Credential(ActivityContext& ctx, const json::Object& p)
   return idResult(c.id);
 }
 
-json::Object updateOauth2Credential(ActivityContext& ctx, const json::Object& p) {
-  std::string id = json::requireString(p, "oauth2CredentialId", "parameters");
+json::Object updateOauth2Credential(ActivityContext& ctx, const P& p) {
+  const std::string& id = p.oauth2CredentialId;
   auto old = requireCredential(ctx, id, "parameters.oauth2CredentialId");
   auto c = fromParams(ctx, p, id);
   ctx.db().exec(
@@ -107,8 +121,8 @@ json::Object updateOauth2Credential(ActivityContext& ctx, const json::Object& p)
   return idResult(id);
 }
 
-json::Object deleteOauth2Credential(ActivityContext& ctx, const json::Object& p) {
-  std::string id = json::requireString(p, "oauth2CredentialId", "parameters");
+json::Object deleteOauth2Credential(ActivityContext& ctx, const P& p) {
+  const std::string& id = p.oauth2CredentialId;
   requireCredential(ctx, id, "parameters.oauth2CredentialId");
   oauth2Credentials().remove(ctx.db(), ctx.keyring(), ctx.organizationId(), id);
   return idResult(id);

@@ -6,6 +6,7 @@
 
 #include "signet/plugin.hpp"
 #include "signet/sealed_credentials.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace sessions {
 
@@ -28,12 +29,20 @@ std::optional<OAuth2Credential> findOAuth2Credential(signet::Db& db,
                                                      const std::string& organizationId,
                                                      const std::string& id);
 
+// One struct for the three operations; each shape reads the fields its operation has.
+struct OAuth2CredentialParameters {
+  std::string oauth2CredentialId;  // update's and delete's
+  std::string provider, clientId, encryptedClientSecret;
+};
+extern const signet::Shape<OAuth2CredentialParameters> kCreateOauth2Credential,
+    kUpdateOauth2Credential, kDeleteOauth2Credential;
+
 signet::json::Object createOauth2Credential(signet::ActivityContext& ctx,
-                                            const signet::json::Object& params);
+                                            const OAuth2CredentialParameters& params);
 signet::json::Object updateOauth2Credential(signet::ActivityContext& ctx,
-                                            const signet::json::Object& params);
+                                            const OAuth2CredentialParameters& params);
 signet::json::Object deleteOauth2Credential(signet::ActivityContext& ctx,
-                                            const signet::json::Object& params);
+                                            const OAuth2CredentialParameters& params);
 signet::json::Object getOauth2Credential(signet::RequestContext& ctx,
                                          const signet::json::Object& body);
 signet::json::Object listOauth2Credentials(signet::RequestContext& ctx,

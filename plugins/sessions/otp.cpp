@@ -20,8 +20,7 @@ const IdentityServices& identity(RequestContext& ctx) {
   return ctx.services().identity;
 }
 
-int64_t boundedSeconds(const json::Object& p, int64_t fallback, int64_t max) {
-  auto v = json::optionalInt64String(p, "expirationSeconds", "parameters");
+int64_t boundedSeconds(const std::optional<int64_t>& v, int64_t fallback, int64_t max) {
   if (!v) return fallback;
   if (*v <= 0 || *v > max)
     throw invalidArgument("invalid field parameters.expirationSeconds: must be 1 to " +
@@ -30,9 +29,9 @@ int64_t boundedSeconds(const json::Object& p, int64_t fallback, int64_t max) {
 }
 
 // Where the code goes, checked: {otpType, contact}.
-std::pair<std::string, std::string> destination(const json::Object& p) {
-  std::string type = json::requireString(p, "otpType", "parameters");
-  std::string contact = json::requireString(p, "contact", "parameters");
+std::pair<std::string, std::string> destination(const MessageParameters& p) {
+  const std::string& type = p.otpType;
+  const std::string& contact = p.contact;
   if (type == "OTP_TYPE_EMAIL") return {type, validateEmail(contact, "parameters.contact")};
   if (type == "OTP_TYPE_SMS") return {type, validatePhoneNumber(contact, "parameters.contact")};
   throw invalidArgument("invalid field parameters.otpType: \"" + type +
@@ -58,29 +57,27 @@ struct Initiated {
   std::string otpId;
   std::string targetPublicKey;
 };
-Initiated initiate(ActivityContext& ctx, const json::Object& p, const PluginState& state,
+// The shape requires appName where the version does; it must then not be empty.
+Initiated initiate(ActivityContext& ctx, const MessageParameters& p, const PluginState& state,
                    const std::string& purpose, bool appNameRequired, bool lengthAllowed,
                    bool withTargetKey) {
   auto [type, contact] = destination(p);
-  if (appNameRequired) {
-    std::string appName = json::requireName(p, "appName", "parameters");
-    if (appName.empty())
-      throw invalidArgument("invalid field parameters.appName: must not be empty");
-  }
+  if (appNameRequired && p.appName.value_or("").empty())
+    throw invalidArgument("invalid field parameters.appName: must not be empty");
   OtpRequest r;
   r.otpType = type;
   r.contact = contact;
   r.purpose = purpose;
   if (lengthAllowed) {
-    auto length = json::optionalInt64String(p, "otpLength", "parameters");
+    const auto& length = p.otpLength;
     if (length && (*length < 6 || *length > 9))
       throw invalidArgument("invalid field parameters.otpLength: must be 6 to 9, got " +
                             std::to_string(*length));
     r.length = static_cast<int>(length.value_or(9));
-    r.alphanumeric = json::optionalBool(p, "alphanumeric", "parameters", true);
+    r.alphanumeric = p.alphanumeric.value_or(true);
   }
-  r.expirationSeconds = boundedSeconds(p, kDefaultOtpSeconds, kMaxOtpSeconds);
-  std::string userIdentifier = json::optionalString(p, "userIdentifier", "parameters").value_or("");
+  r.expirationSeconds = boundedSeconds(p.expirationSeconds, kDefaultOtpSeconds, kMaxOtpSeconds);
+  const std::string userIdentifier = p.userIdentifier.value_or("");
   // The mailbox an email reaches is what is counted: victim+1@ and "victim"@ count as victim@.
   r.rateKey = !userIdentifier.empty()    ? "user:" + userIdentifier
               : type == "OTP_TYPE_EMAIL" ? mailboxKey(contact)
@@ -127,7 +124,63 @@ std::string verificationToken(ActivityContext& ctx, const OtpRecord& otp,
 
 }  // namespace
 
-Object initOtp(ActivityContext& ctx, const Object& p, const PluginState& state) {
+namespace {
+using M = MessageParameters;
+
+// The fields of init_otp and init_otp_auth.
+Shape<M> otpShape(bool appNameRequired) {
+  return {field("otpType", &M::otpType),
+          field("contact", &M::contact),
+          field("otpLength", &M::otpLength, {.decimal = true}),
+          field("alphanumeric", &M::alphanumeric),
+          field("expirationSeconds", &M::expirationSeconds, {.decimal = true}),
+          field("userIdentifier", &M::userIdentifier),
+          field("appName", &M::appName, {.displayName = true, .required = appNameRequired}),
+          field("emailCustomization", &M::emailCustomization, emailCustomizationShape()),
+          field("smsCustomization", &M::smsCustomization, smsCustomizationShape()),
+          field("sendFromEmailAddress", &M::sendFromEmailAddress),
+          field("sendFromEmailSenderName", &M::sendFromEmailSenderName, {.displayName = true}),
+          field("replyToEmailAddress", &M::replyToEmailAddress)};
+}
+
+// The fields of email_auth and init_user_email_recovery.
+Shape<M> emailedCredentialShape(bool customizationRequired) {
+  return {field("email", &M::email),
+          field("targetPublicKey", &M::targetPublicKey),
+          field("apiKeyName", &M::apiKeyName, {.displayName = true}),
+          field("expirationSeconds", &M::expirationSeconds, {.decimal = true}),
+          field("invalidateExisting", &M::invalidateExisting),
+          field("appName", &M::appName, {.displayName = true}),
+          field("emailCustomization", &M::emailCustomization, emailCustomizationShape(),
+                {.required = customizationRequired}),
+          field("smsCustomization", &M::smsCustomization, smsCustomizationShape()),
+          field("sendFromEmailAddress", &M::sendFromEmailAddress),
+          field("sendFromEmailSenderName", &M::sendFromEmailSenderName, {.displayName = true}),
+          field("replyToEmailAddress", &M::replyToEmailAddress)};
+}
+}  // namespace
+
+const Shape<M> kInitOtp = otpShape(false), kInitOtpNamed = otpShape(true);
+const Shape<M> kEmailCredential = emailedCredentialShape(false),
+               kEmailCredentialCustomized = emailedCredentialShape(true);
+const Shape<VerifyOtpParameters> kVerifyOtpV1 = {
+    field("otpId", &VerifyOtpParameters::otpId),
+    field("otpCode", &VerifyOtpParameters::otpCode, {.required = true}),
+    field("publicKey", &VerifyOtpParameters::publicKey),
+    field("expirationSeconds", &VerifyOtpParameters::expirationSeconds, {.decimal = true})};
+const Shape<VerifyOtpParameters> kVerifyOtpV2 = {
+    field("otpId", &VerifyOtpParameters::otpId),
+    field("encryptedOtpBundle", &VerifyOtpParameters::encryptedOtpBundle, {.required = true}),
+    field("expirationSeconds", &VerifyOtpParameters::expirationSeconds, {.decimal = true})};
+const Shape<BundleParameters> kOtpAuth = {
+    field("otpId", &BundleParameters::otpId),
+    field("otpCode", &BundleParameters::otpCode),
+    field("targetPublicKey", &BundleParameters::targetPublicKey),
+    field("apiKeyName", &BundleParameters::apiKeyName, {.displayName = true}),
+    field("expirationSeconds", &BundleParameters::expirationSeconds, {.decimal = true}),
+    field("invalidateExisting", &BundleParameters::invalidateExisting)};
+
+Object initOtp(ActivityContext& ctx, const M& p, const PluginState& state) {
   const int version = ctx.activityVersion();
   auto done = initiate(ctx, p, state, "verify", version >= 2, true, version >= 3);
   json::Object result = json::object();
@@ -140,20 +193,19 @@ Object initOtp(ActivityContext& ctx, const Object& p, const PluginState& state) 
   return result;
 }
 
-Object verifyOtp(ActivityContext& ctx, const Object& p) {
-  const int version = ctx.activityVersion();
-  std::string otpId = json::requireString(p, "otpId", "parameters");
-  int64_t lifetime = boundedSeconds(p, kDefaultTokenSeconds, kMaxTokenSeconds);
+// V1's shape reads otpCode, V2's encryptedOtpBundle.
+Object verifyOtp(ActivityContext& ctx, const VerifyOtpParameters& p) {
+  const std::string& otpId = p.otpId;
+  int64_t lifetime = boundedSeconds(p.expirationSeconds, kDefaultTokenSeconds, kMaxTokenSeconds);
   std::string code;
   std::optional<std::string> publicKey;
-  if (version == 1) {
-    code = json::requireString(p, "otpCode", "parameters");
-    if (auto key = json::optionalString(p, "publicKey", "parameters"); key && !key->empty())
+  if (!p.encryptedOtpBundle) {
+    code = p.otpCode.value_or("");
+    if (const auto& key = p.publicKey; key && !key->empty())
       publicKey = compressedP256(*key, "parameters.publicKey");
   } else {
     const std::string f = "parameters.encryptedOtpBundle";
-    auto sealed =
-        bundles::parseSealedJson(json::requireString(p, "encryptedOtpBundle", "parameters"));
+    auto sealed = bundles::parseSealedJson(*p.encryptedOtpBundle);
     if (!sealed)
       throw invalidArgument("invalid field " + f +
                             ": expected {\"encappedPublic\":\"04…\",\"ciphertext\":\"…\"}");
@@ -171,7 +223,7 @@ Object verifyOtp(ActivityContext& ctx, const Object& p) {
   return result;
 }
 
-Object initOtpAuth(ActivityContext& ctx, const Object& p, const PluginState& state) {
+Object initOtpAuth(ActivityContext& ctx, const M& p, const PluginState& state) {
   const int version = ctx.activityVersion();
   auto done = initiate(ctx, p, state, "auth", version >= 3, version >= 2, false);
   json::Object result = json::object();
@@ -179,20 +231,17 @@ Object initOtpAuth(ActivityContext& ctx, const Object& p, const PluginState& sta
   return result;
 }
 
-Object otpAuth(ActivityContext& ctx, const Object& p) {
-  std::string otpId = json::requireString(p, "otpId", "parameters");
-  std::string code = json::requireString(p, "otpCode", "parameters");
-  std::string target = json::requireString(p, "targetPublicKey", "parameters");
-  int64_t lifetime = lifetimeOf(p);
-  OtpRecord otp = redeemOtp(ctx, otpId, code, "auth");
+Object otpAuth(ActivityContext& ctx, const BundleParameters& p) {
+  int64_t lifetime = lifetimeOf(p.expirationSeconds);
+  OtpRecord otp = redeemOtp(ctx, p.otpId, p.otpCode, "auth");
   auto user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), otp.otpType, otp.contact);
   if (!user)
     throw notFound("no user with contact " + otp.contact + " in organization " +
                    ctx.organizationId());
-  std::string name = apiKeyNameOf(ctx, p, "OTP Auth");
+  std::string name = apiKeyNameOf(ctx, p.apiKeyName, "OTP Auth");
   auto issued =
-      issueCredentialBundle(ctx, *user, target, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", name, lifetime,
-                            json::optionalBool(p, "invalidateExisting", "parameters", false));
+      issueCredentialBundle(ctx, *user, p.targetPublicKey, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256",
+                            name, lifetime, p.invalidateExisting.value_or(false));
   json::Object result = json::object();
   result->set("userId", user->userId);
   result->set("apiKeyId", issued.apiKeyId);
@@ -215,13 +264,11 @@ struct EmailedCredential {
   std::string apiKeyId;
 };
 
-EmailedCredential emailCredential(ActivityContext& ctx, const Object& p, const PluginState& state,
-                                  const EmailedCredentialKind& kind, bool customizationRequired) {
-  std::string email =
-      validateEmail(json::requireString(p, "email", "parameters"), "parameters.email");
-  std::string target = json::requireString(p, "targetPublicKey", "parameters");
-  if (customizationRequired) json::requireObject(p, "emailCustomization", "parameters");
-  int64_t lifetime = lifetimeOf(p);
+EmailedCredential emailCredential(ActivityContext& ctx, const M& p, const PluginState& state,
+                                  const EmailedCredentialKind& kind) {
+  std::string email = validateEmail(p.email, "parameters.email");
+  const std::string& target = p.targetPublicKey;
+  int64_t lifetime = lifetimeOf(p.expirationSeconds);
   Customization custom = readCustomization(p, state.settings);
   requireFeature(ctx, kind.feature, kind.what);
   auto user = identity(ctx).findUserByContact(ctx, ctx.organizationId(), "OTP_TYPE_EMAIL", email);
@@ -235,10 +282,9 @@ EmailedCredential emailCredential(ActivityContext& ctx, const Object& p, const P
                              user->organizationId +
                              ": recovering root users by email needs "
                              "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY");
-  std::string name = apiKeyNameOf(ctx, p, kind.keyName);
-  auto issued =
-      issueCredentialBundle(ctx, *user, target, kind.credentialType, name, lifetime,
-                            json::optionalBool(p, "invalidateExisting", "parameters", false));
+  std::string name = apiKeyNameOf(ctx, p.apiKeyName, kind.keyName);
+  auto issued = issueCredentialBundle(ctx, *user, target, kind.credentialType, name, lifetime,
+                                      p.invalidateExisting.value_or(false));
   // The bundle travels only by email: the activity result carries the key's id, not the key.
   // Sent once the key is committed; if it cannot be, the key is revoked.
   ctx.afterCommit(emailCall(
@@ -254,24 +300,22 @@ EmailedCredential emailCredential(ActivityContext& ctx, const Object& p, const P
 }
 }  // namespace
 
-Object emailAuth(ActivityContext& ctx, const Object& p, const PluginState& state) {
+Object emailAuth(ActivityContext& ctx, const M& p, const PluginState& state) {
   auto sent =
       emailCredential(ctx, p, state,
                       {"FEATURE_NAME_EMAIL_AUTH", "email auth",
-                       "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", "Email Auth", EmailPurpose::kSignIn},
-                      ctx.activityVersion() >= 3);
+                       "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256", "Email Auth", EmailPurpose::kSignIn});
   json::Object result = json::object();
   result->set("userId", sent.user.userId);
   result->set("apiKeyId", sent.apiKeyId);
   return result;
 }
 
-Object initUserEmailRecovery(ActivityContext& ctx, const Object& p, const PluginState& state) {
+Object initUserEmailRecovery(ActivityContext& ctx, const M& p, const PluginState& state) {
   auto sent = emailCredential(
       ctx, p, state,
       {"FEATURE_NAME_EMAIL_RECOVERY", "email recovery", "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256",
-       "Recovery", EmailPurpose::kRecovery},
-      ctx.activityVersion() >= 2);
+       "Recovery", EmailPurpose::kRecovery});
   json::Object result = json::object();
   result->set("userId", sent.user.userId);
   return result;

@@ -36,11 +36,9 @@ void registerSessions(Registry& r) {
         ", not sent (set plugins.settings.sessions.email.transport / sms.transport)");
   // Each gateway that loads the plugin gets its own settings, delivery and key cache; the
   // handlers that need them hold them.
-  auto withState = [state](json::Object (*handler)(ActivityContext&, const json::Object&,
-                                                   const PluginState&)) -> ActivityHandler {
-    return [handler, state](ActivityContext& ctx, const json::Object& p) {
-      return handler(ctx, p, *state);
-    };
+  auto withState = [state](const auto& shape, auto handler) -> ActivityHandler {
+    return shape.handler(
+        [handler, state](ActivityContext& ctx, const auto& p) { return handler(ctx, p, *state); });
   };
   r.activity({.type = "ACTIVITY_TYPE_STAMP_LOGIN",
               .path = "stamp_login",
@@ -48,20 +46,17 @@ void registerSessions(Registry& r) {
               .resultKey = "stampLoginResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = stampLogin,
-              .parameters = {
-                  {.name = "publicKey"},
-                  {.name = "sessionProfileId", .required = false},
-                  {.name = "invalidateExisting", .type = ParamType::kBool, .required = false}}});
+              .handler = kStampLogin.handler(stampLogin),
+              .parameters = kStampLogin.specs()});
   r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN",
               .path = "otp_login",
               .intentKey = "otpLoginIntent",
               .resultKey = "otpLoginResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = otpLogin,
+              .handler = kOtpLogin.handler(otpLogin),
               .allowParentOrganization = true,
-              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}},
+              .parameters = kOtpLogin.specs(),
               .secrets = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_OTP_LOGIN_V2",
               .path = "otp_login",
@@ -69,9 +64,9 @@ void registerSessions(Registry& r) {
               .resultKey = "otpLoginResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = otpLogin,
+              .handler = kOtpLogin.handler(otpLogin),
               .allowParentOrganization = true,
-              .parameters = {{.name = "verificationToken"}, {.name = "publicKey"}},
+              .parameters = kOtpLogin.specs(),
               .secrets = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
               .path = "create_read_write_session",
@@ -79,17 +74,17 @@ void registerSessions(Registry& r) {
               .resultKey = "createReadWriteSessionResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = createReadWriteSession,
+              .handler = kCreateReadWriteSessionV1.handler(createReadWriteSession),
               .allowParentOrganization = true,
-              .parameters = {{.name = "targetPublicKey"}, {.name = "email"}}});
+              .parameters = kCreateReadWriteSessionV1.specs()});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
               .path = "create_read_write_session",
               .intentKey = "createReadWriteSessionIntentV2",
               .resultKey = "createReadWriteSessionResultV2",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = createReadWriteSession,
-              .parameters = {{.name = "targetPublicKey"}}});
+              .handler = kCreateReadWriteSessionV2.handler(createReadWriteSession),
+              .parameters = kCreateReadWriteSessionV2.specs()});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION",
               .path = "create_read_only_session",
               .intentKey = "createReadOnlySessionIntent",
@@ -103,46 +98,44 @@ void registerSessions(Registry& r) {
               .resultKey = "createSessionProfileResult",
               .resource = "SESSION_PROFILE",
               .action = "CREATE",
-              .handler = createSessionProfile,
-              .parameters = {{.name = "sessionProfileName"},
-                             {.name = "scope"},
-                             {.name = "notes", .required = false}}});
+              .handler = kCreateSessionProfile.handler(createSessionProfile),
+              .parameters = kCreateSessionProfile.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP",
               .path = "init_otp",
               .intentKey = "initOtpIntent",
               .resultKey = "initOtpResult",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = withState(initOtp),
+              .handler = withState(kInitOtp, initOtp),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
+              .parameters = kInitOtp.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V2",
               .path = "init_otp",
               .intentKey = "initOtpIntentV2",
               .resultKey = "initOtpResult",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = withState(initOtp),
+              .handler = withState(kInitOtpNamed, initOtp),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
+              .parameters = kInitOtpNamed.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_V3",
               .path = "init_otp",
               .intentKey = "initOtpIntentV3",
               .resultKey = "initOtpResultV2",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = withState(initOtp),
+              .handler = withState(kInitOtpNamed, initOtp),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
+              .parameters = kInitOtpNamed.specs()});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP",
               .path = "verify_otp",
               .intentKey = "verifyOtpIntent",
               .resultKey = "verifyOtpResult",
               .resource = "OTP",
               .action = "VERIFY",
-              .handler = verifyOtp,
+              .handler = kVerifyOtpV1.handler(verifyOtp),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}, {.name = "otpCode"}},
+              .parameters = kVerifyOtpV1.specs(),
               .secrets = {"otpCode"},
               .secretResults = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_VERIFY_OTP_V2",
@@ -151,9 +144,9 @@ void registerSessions(Registry& r) {
               .resultKey = "verifyOtpResult",
               .resource = "OTP",
               .action = "VERIFY",
-              .handler = verifyOtp,
+              .handler = kVerifyOtpV2.handler(verifyOtp),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}},
+              .parameters = kVerifyOtpV2.specs(),
               .secretResults = {"verificationToken"}});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH",
               .path = "init_otp_auth",
@@ -161,36 +154,36 @@ void registerSessions(Registry& r) {
               .resultKey = "initOtpAuthResult",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = withState(initOtpAuth),
+              .handler = withState(kInitOtp, initOtpAuth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
+              .parameters = kInitOtp.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V2",
               .path = "init_otp_auth",
               .intentKey = "initOtpAuthIntentV2",
               .resultKey = "initOtpAuthResultV2",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = withState(initOtpAuth),
+              .handler = withState(kInitOtp, initOtpAuth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
+              .parameters = kInitOtp.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
               .path = "init_otp_auth",
               .intentKey = "initOtpAuthIntentV3",
               .resultKey = "initOtpAuthResultV2",
               .resource = "OTP",
               .action = "CREATE",
-              .handler = withState(initOtpAuth),
+              .handler = withState(kInitOtpNamed, initOtpAuth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpType"}, {.name = "contact"}}});
+              .parameters = kInitOtpNamed.specs()});
   r.activity({.type = "ACTIVITY_TYPE_OTP_AUTH",
               .path = "otp_auth",
               .intentKey = "otpAuthIntent",
               .resultKey = "otpAuthResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = otpAuth,
+              .handler = kOtpAuth.handler(otpAuth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "otpId"}, {.name = "otpCode"}, {.name = "targetPublicKey"}},
+              .parameters = kOtpAuth.specs(),
               .secrets = {"otpCode"}});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V2",
               .path = "email_auth",
@@ -198,20 +191,18 @@ void registerSessions(Registry& r) {
               .resultKey = "emailAuthResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = withState(emailAuth),
+              .handler = withState(kEmailCredential, emailAuth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "email"}, {.name = "targetPublicKey"}}});
+              .parameters = kEmailCredential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_EMAIL_AUTH_V3",
               .path = "email_auth",
               .intentKey = "emailAuthIntentV3",
               .resultKey = "emailAuthResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = withState(emailAuth),
+              .handler = withState(kEmailCredentialCustomized, emailAuth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "email"},
-                             {.name = "targetPublicKey"},
-                             {.name = "emailCustomization", .type = ParamType::kObject}}});
+              .parameters = kEmailCredentialCustomized.specs()});
 
   r.activity({.type = "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY",
               .path = "init_user_email_recovery",
@@ -219,20 +210,18 @@ void registerSessions(Registry& r) {
               .resultKey = "initUserEmailRecoveryResult",
               .resource = "RECOVERY",
               .action = "CREATE",
-              .handler = withState(initUserEmailRecovery),
+              .handler = withState(kEmailCredential, initUserEmailRecovery),
               .allowParentOrganization = true,
-              .parameters = {{.name = "email"}, {.name = "targetPublicKey"}}});
+              .parameters = kEmailCredential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2",
               .path = "init_user_email_recovery",
               .intentKey = "initUserEmailRecoveryIntentV2",
               .resultKey = "initUserEmailRecoveryResult",
               .resource = "RECOVERY",
               .action = "CREATE",
-              .handler = withState(initUserEmailRecovery),
+              .handler = withState(kEmailCredentialCustomized, initUserEmailRecovery),
               .allowParentOrganization = true,
-              .parameters = {{.name = "email"},
-                             {.name = "targetPublicKey"},
-                             {.name = "emailCustomization", .type = ParamType::kObject}}});
+              .parameters = kEmailCredentialCustomized.specs()});
   // Invitations are the core's; this plugin, which sends email, delivers them after the commit
   // and removes one it could not send.
   r.subscribe(kEventInvitationCreated, [state](ActivityContext& ctx, const std::string&,
@@ -256,9 +245,9 @@ void registerSessions(Registry& r) {
               .resultKey = "oauthLoginResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = withState(oauthLogin),
+              .handler = withState(kOauthLogin, oauthLogin),
               .allowParentOrganization = true,
-              .parameters = {{.name = "oidcToken"}, {.name = "publicKey"}},
+              .parameters = kOauthLogin.specs(),
               .prepare = oidcTokenPreparer(state),
               .secrets = {"oidcToken"}});
   r.activity({.type = "ACTIVITY_TYPE_OAUTH",
@@ -267,9 +256,9 @@ void registerSessions(Registry& r) {
               .resultKey = "oauthResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = withState(oauth),
+              .handler = withState(kOauth, oauth),
               .allowParentOrganization = true,
-              .parameters = {{.name = "oidcToken"}, {.name = "targetPublicKey"}},
+              .parameters = kOauth.specs(),
               .prepare = oidcTokenPreparer(state),
               .secrets = {"oidcToken"}});
   r.oidcVerifier(oidcVerifier(state));
@@ -281,41 +270,33 @@ void registerSessions(Registry& r) {
               .resultKey = "createOauth2CredentialResult",
               .resource = "OAUTH2_CREDENTIAL",
               .action = "CREATE",
-              .handler = createOauth2Credential,
-              .parameters = {
-                  {.name = "provider"}, {.name = "clientId"}, {.name = "encryptedClientSecret"}}});
+              .handler = kCreateOauth2Credential.handler(createOauth2Credential),
+              .parameters = kCreateOauth2Credential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
               .path = "update_oauth2_credential",
               .intentKey = "updateOauth2CredentialIntent",
               .resultKey = "updateOauth2CredentialResult",
               .resource = "OAUTH2_CREDENTIAL",
               .action = "UPDATE",
-              .handler = updateOauth2Credential,
-              .parameters = {{.name = "oauth2CredentialId"},
-                             {.name = "provider"},
-                             {.name = "clientId"},
-                             {.name = "encryptedClientSecret"}}});
+              .handler = kUpdateOauth2Credential.handler(updateOauth2Credential),
+              .parameters = kUpdateOauth2Credential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL",
               .path = "delete_oauth2_credential",
               .intentKey = "deleteOauth2CredentialIntent",
               .resultKey = "deleteOauth2CredentialResult",
               .resource = "OAUTH2_CREDENTIAL",
               .action = "DELETE",
-              .handler = deleteOauth2Credential,
-              .parameters = {{.name = "oauth2CredentialId"}}});
+              .handler = kDeleteOauth2Credential.handler(deleteOauth2Credential),
+              .parameters = kDeleteOauth2Credential.specs()});
   r.activity({.type = "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE",
               .path = "oauth2_authenticate",
               .intentKey = "oauth2AuthenticateIntent",
               .resultKey = "oauth2AuthenticateResult",
               .resource = "AUTH",
               .action = "CREATE",
-              .handler = withState(oauth2Authenticate),
+              .handler = withState(kOauth2Authenticate, oauth2Authenticate),
               .allowParentOrganization = true,
-              .parameters = {{.name = "oauth2CredentialId"},
-                             {.name = "authCode"},
-                             {.name = "redirectUri"},
-                             {.name = "codeVerifier"},
-                             {.name = "nonce"}},
+              .parameters = kOauth2Authenticate.specs(),
               .prepare = oauth2Preparer(state),
               .secrets = {"authCode", "codeVerifier"},
               .secretResults = {"oidcToken"}});

@@ -50,12 +50,20 @@ std::optional<std::string> profileScope(RequestContext& ctx, const std::string& 
   return row->str("scope");
 }
 
-json::Object createSessionProfile(ActivityContext& ctx, const json::Object& p) {
+const Shape<CreateSessionProfileParameters> kCreateSessionProfile = {
+    field("sessionProfileName", &CreateSessionProfileParameters::sessionProfileName,
+          {.displayName = true}),
+    field("scope", &CreateSessionProfileParameters::scope),
+    field("expirationSeconds", &CreateSessionProfileParameters::expirationSeconds,
+          {.decimal = true}),
+    field("notes", &CreateSessionProfileParameters::notes)};
+
+json::Object createSessionProfile(ActivityContext& ctx, const CreateSessionProfileParameters& p) {
   Profile profile;
-  profile.name = json::requireName(p, "sessionProfileName", "parameters");
-  profile.scope = json::requireString(p, "scope", "parameters");
-  profile.expirationSeconds = json::optionalInt64String(p, "expirationSeconds", "parameters");
-  profile.notes = json::optionalString(p, "notes", "parameters").value_or("");
+  profile.name = p.sessionProfileName;
+  profile.scope = p.scope;
+  profile.expirationSeconds = p.expirationSeconds;
+  profile.notes = p.notes.value_or("");
   if (profile.name.empty() || profile.name.size() > 256)
     throw invalidArgument("invalid field parameters.sessionProfileName: must be 1 to 256 bytes");
   if (profile.scope.size() > 4096)

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace sessions {
 
@@ -28,8 +29,15 @@ std::optional<std::string> profileScope(signet::RequestContext& ctx,
                                         const std::string& organizationId,
                                         const std::string& profileId);
 
+struct CreateSessionProfileParameters {
+  std::string sessionProfileName, scope;
+  std::optional<int64_t> expirationSeconds;
+  std::optional<std::string> notes;
+};
+extern const signet::Shape<CreateSessionProfileParameters> kCreateSessionProfile;
+
 signet::json::Object createSessionProfile(signet::ActivityContext& ctx,
-                                          const signet::json::Object& params);
+                                          const CreateSessionProfileParameters& params);
 signet::json::Object getSessionProfile(signet::RequestContext& ctx,
                                        const signet::json::Object& body);
 signet::json::Object getSessionProfiles(signet::RequestContext& ctx,
