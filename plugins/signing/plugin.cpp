@@ -243,43 +243,40 @@ void registerSigning(Registry& r) {
               .facts = transactionSigningFacts,
               .readOnly = true,
               .readAhead = readSignWithAhead});
-  r.activity(
-      {.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
-       .path = "spark_prepare_transfer",
-       .intentKey = "sparkPrepareTransferIntent",
-       .resultKey = "sparkPrepareTransferResult",
-       .resource = "PRIVATE_KEY",
-       .action = "SIGN",
-       .handler = sparkPrepareTransfer,
-       .parameters = {{.name = "signWith"}, {.name = "transfer", .type = ParamType::kObject}}});
+  r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
+              .path = "spark_prepare_transfer",
+              .intentKey = "sparkPrepareTransferIntent",
+              .resultKey = "sparkPrepareTransferResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = kSparkPrepareTransfer.handler(sparkPrepareTransfer),
+              .parameters = kSparkPrepareTransfer.specs()});
   r.activity({.type = "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
               .path = "spark_claim_transfer",
               .intentKey = "sparkClaimTransferIntent",
               .resultKey = "sparkClaimTransferResult",
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
-              .handler = sparkClaimTransfer,
-              .parameters = {{.name = "signWith"}, {.name = "claim", .type = ParamType::kObject}}});
+              .handler = kSparkClaimTransfer.handler(sparkClaimTransfer),
+              .parameters = kSparkClaimTransfer.specs()});
   r.activity({.type = "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE",
               .path = "spark_prepare_lightning_receive",
               .intentKey = "sparkPrepareLightningReceiveIntent",
               .resultKey = "sparkPrepareLightningReceiveResult",
               .resource = "PRIVATE_KEY",
               .action = "SIGN",
-              .handler = sparkPrepareLightningReceive,
-              .parameters = {{.name = "signWith"},
-                             {.name = "lightningReceive", .type = ParamType::kObject}}});
+              .handler = kSparkPrepareLightningReceive.handler(sparkPrepareLightningReceive),
+              .parameters = kSparkPrepareLightningReceive.specs()});
   // Reads only: a share is derived from the request, and nothing is kept between rounds.
-  r.activity(
-      {.type = "ACTIVITY_TYPE_SPARK_SIGN_FROST",
-       .path = "spark_sign_frost",
-       .intentKey = "sparkSignFrostIntent",
-       .resultKey = "sparkSignFrostResult",
-       .resource = "PRIVATE_KEY",
-       .action = "SIGN",
-       .handler = sparkSignFrost,
-       .parameters = {{.name = "signWith"}, {.name = "signatures", .type = ParamType::kArray}},
-       .readOnly = true});
+  r.activity({.type = "ACTIVITY_TYPE_SPARK_SIGN_FROST",
+              .path = "spark_sign_frost",
+              .intentKey = "sparkSignFrostIntent",
+              .resultKey = "sparkSignFrostResult",
+              .resource = "PRIVATE_KEY",
+              .action = "SIGN",
+              .handler = kSparkSignFrost.handler(sparkSignFrost),
+              .parameters = kSparkSignFrost.specs(),
+              .readOnly = true});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE",
               .path = "create_smart_contract_interface",
               .intentKey = "createSmartContractInterfaceIntent",

@@ -36,8 +36,8 @@ std::string configuredChain(const Broadcast& b, const std::string& given, const 
   return *chain;
 }
 
-std::string requireChain(const Broadcast& b, const json::Object& p, bool solana) {
-  return configuredChain(b, json::requireString(p, "caip2", "parameters"), "parameters.caip2",
+std::string requireChain(const Broadcast& b, const std::string& caip2, bool solana) {
+  return configuredChain(b, caip2, "parameters.caip2",
                          solana ? ChainFamily::kSolana : ChainFamily::kEthereum);
 }
 
@@ -129,32 +129,33 @@ void Broadcast::step(WorkerContext& w, Send& s) {
 }
 
 void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
-  auto activity =
-      [b](json::Object (Broadcast::*op)(ActivityContext&, const json::Object&)) -> ActivityHandler {
-    return [b, op](ActivityContext& ctx, const json::Object& p) { return ((*b).*op)(ctx, p); };
+  // A member of `b` as the handler of a row whose parameters `shape` reads.
+  auto activity = [b]<class P>(const Shape<P>& shape,
+                               json::Object (Broadcast::*op)(ActivityContext&, const P&)) {
+    return shape.handler([b, op](ActivityContext& ctx, const P& p) { return ((*b).*op)(ctx, p); });
   };
   auto ethSend = [&](const char* type, const char* intentKey, const char* resultKey,
-                     std::vector<ParamSpec> parameters) {
+                     const Shape<EthSendTransactionParameters>& shape) {
     r.activity({.type = type,
                 .path = "eth_send_transaction",
                 .intentKey = intentKey,
                 .resultKey = resultKey,
                 .resource = "PRIVATE_KEY",
                 .action = "SIGN",
-                .handler = activity(&Broadcast::ethSendTransaction),
-                .parameters = std::move(parameters),
+                .handler = activity(shape, &Broadcast::ethSendTransaction),
+                .parameters = shape.specs(),
                 .facts = sendTransactionFacts});
   };
   auto solSend = [&](const char* type, const char* intentKey, const char* resultKey,
-                     std::vector<ParamSpec> parameters) {
+                     const Shape<SolSendTransactionParameters>& shape) {
     r.activity({.type = type,
                 .path = "sol_send_transaction",
                 .intentKey = intentKey,
                 .resultKey = resultKey,
                 .resource = "PRIVATE_KEY",
                 .action = "SIGN",
-                .handler = activity(&Broadcast::solSendTransaction),
-                .parameters = std::move(parameters),
+                .handler = activity(shape, &Broadcast::solSendTransaction),
+                .parameters = shape.specs(),
                 .facts = sendTransactionFacts});
   };
   auto undelegate = [&](const char* type) {
@@ -164,34 +165,32 @@ void registerBroadcast(Registry& r, std::shared_ptr<Broadcast> b) {
                 .resultKey = "ethUndelegate7702Result",
                 .resource = "PRIVATE_KEY",
                 .action = "SIGN",
-                .handler = activity(&Broadcast::ethUndelegate),
-                .parameters = {{.name = "from"}, {.name = "caip2"}},
+                .handler = activity(kEthUndelegate, &Broadcast::ethUndelegate),
+                .parameters = kEthUndelegate.specs(),
                 .facts = sendTransactionFacts});
   };
   // clang-format off
   ethSend("ACTIVITY_TYPE_ETH_SEND_TRANSACTION", "ethSendTransactionIntent", "ethSendTransactionResult",
-          {{.name = "from"}, {.name = "caip2"}, {.name = "to"}});
+          kEthSendTransactionV1);
   ethSend("ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2", "ethSendTransactionIntentV2", "ethSendTransactionResultV2",
-          {{.name = "from"}, {.name = "caip2"}, {.name = "calls", .type = ParamType::kArray}});
+          kEthSendTransactionV2);
   // Both spellings are in use: the public API's, and @turnkey/sdk-server's.
   undelegate("ACTIVITY_TYPE_ETH_UNDELEGATE_7702");
   undelegate("ACTIVITY_TYPE_ETH_UNDELEGATE7702");
   r.activity({.type = "ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION", .path = "eth_send_raw_transaction",
               .intentKey = "ethSendRawTransactionIntent", .resultKey = "ethSendRawTransactionResult",
               .resource = "PRIVATE_KEY", .action = "SIGN",
-              .handler = activity(&Broadcast::ethSendRawTransaction),
-              .parameters = {{.name = "signedTransaction"}, {.name = "caip2"}}});
+              .handler = activity(kEthSendRawTransaction, &Broadcast::ethSendRawTransaction),
+              .parameters = kEthSendRawTransaction.specs()});
   solSend("ACTIVITY_TYPE_SOL_SEND_TRANSACTION", "solSendTransactionIntent", "solSendTransactionResult",
-          {{.name = "unsignedTransaction"}, {.name = "signWith"}, {.name = "caip2"}});
+          kSolSendTransactionV1);
   solSend("ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2", "solSendTransactionIntentV2", "solSendTransactionResultV2",
-          {{.name = "unsignedTransaction"}, {.name = "signWiths", .type = ParamType::kArray},
-           {.name = "caip2"}});
+          kSolSendTransactionV2);
   r.activity({.type = "ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG", .path = "upsert_gas_usage_config",
               .intentKey = "upsertGasUsageConfigIntent", .resultKey = "upsertGasUsageConfigResult",
               .resource = "SPONSORSHIP", .action = "UPDATE", .rootQuorumOnly = true,
-              .handler = upsertGasUsageConfig,
-              .parameters = {{.name = "orgWindowLimitUsd"}, {.name = "subOrgWindowLimitUsd"},
-                             {.name = "windowDurationMinutes"}}});
+              .handler = kUpsertGasUsageConfig.handler(upsertGasUsageConfig),
+              .parameters = kUpsertGasUsageConfig.specs()});
   r.query({"get_send_transaction_status", sendStatus});
   r.query({"get_gas_usage",               getGasUsage});
   r.query({"get_nonces", [b](RequestContext& ctx, const json::Object& body) {

@@ -13,15 +13,57 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "eth_node.hpp"
 #include "prices.hpp"
 #include "sends.hpp"
 #include "settings.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing::broadcast {
+
+// A call of eth_send_transaction: V2's entries of calls, and V1's top-level to, value and data.
+struct EthCallParameters {
+  std::string to;
+  std::optional<std::string> value, data;
+};
+// eth_send_transaction's parameters, every version's: V1 sends one call (to, value, data), V2
+// a list of them (calls); each version's shape requires its own and leaves the other's out.
+struct EthSendTransactionParameters {
+  std::string from, caip2;
+  std::optional<std::string> to, value, data;           // V1
+  std::optional<std::vector<EthCallParameters>> calls;  // V2
+  std::optional<std::string> nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas, deadline,
+      gasStationNonce;
+  std::optional<bool> sponsor;
+};
+struct EthUndelegateParameters {
+  std::string from, caip2;
+  std::optional<std::string> nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas;
+};
+struct EthSendRawTransactionParameters {
+  std::string signedTransaction, caip2;
+};
+// sol_send_transaction's parameters, every version's: V1 names one signer (signWith), V2 a list
+// (signWiths); each version's shape requires its own.
+struct SolSendTransactionParameters {
+  std::string unsignedTransaction, caip2;
+  std::optional<std::string> signWith;                // V1
+  std::optional<std::vector<std::string>> signWiths;  // V2
+  std::optional<std::string> recentBlockhash;
+  std::optional<bool> sponsor;
+};
+extern const signet::Shape<EthSendTransactionParameters> kEthSendTransactionV1,
+    kEthSendTransactionV2;
+extern const signet::Shape<EthUndelegateParameters> kEthUndelegate;
+extern const signet::Shape<EthSendRawTransactionParameters> kEthSendRawTransaction;
+extern const signet::Shape<SolSendTransactionParameters> kSolSendTransactionV1,
+    kSolSendTransactionV2;
 
 class Broadcast {
  public:
@@ -29,14 +71,15 @@ class Broadcast {
 
   // eth_send_transaction: V1 (to, value, data) and V2 (calls), by the activity's version.
   signet::json::Object ethSendTransaction(signet::ActivityContext& ctx,
-                                          const signet::json::Object& p);
-  signet::json::Object ethUndelegate(signet::ActivityContext& ctx, const signet::json::Object& p);
+                                          const EthSendTransactionParameters& p);
+  signet::json::Object ethUndelegate(signet::ActivityContext& ctx,
+                                     const EthUndelegateParameters& p);
   signet::json::Object ethSendRawTransaction(signet::ActivityContext& ctx,
-                                             const signet::json::Object& p);
+                                             const EthSendRawTransactionParameters& p);
   signet::json::Object getNonces(signet::RequestContext& ctx, const signet::json::Object& body);
   // sol_send_transaction: V1 (base64, signWith) and V2 (hex, signWiths).
   signet::json::Object solSendTransaction(signet::ActivityContext& ctx,
-                                          const signet::json::Object& p);
+                                          const SolSendTransactionParameters& p);
 
   // The worker: moves every due send one step, until the gateway stops.
   void run(signet::WorkerContext& w);
@@ -71,8 +114,9 @@ enum class ChainFamily { kAny, kEthereum, kSolana };
 // InvalidArgument naming `field` otherwise.
 std::string configuredChain(const Broadcast& b, const std::string& given, const std::string& field,
                             ChainFamily family);
-// The same for an activity's parameters.caip2.
-std::string requireChain(const Broadcast& b, const signet::json::Object& p, bool solana);
+// The same for an activity's parameters.caip2, given as `caip2`: an Ethereum chain, or a
+// Solana one when `solana`.
+std::string requireChain(const Broadcast& b, const std::string& caip2, bool solana);
 
 void registerBroadcast(signet::Registry& r, std::shared_ptr<Broadcast> b);
 

@@ -12,7 +12,6 @@ namespace signing::broadcast {
 using namespace signet;
 
 namespace {
-const std::string kParams = "parameters";
 constexpr size_t kMaxCalls = 50;
 
 Bytes addressParam(const std::string& text, const std::string& field) {
@@ -22,15 +21,11 @@ Bytes addressParam(const std::string& text, const std::string& field) {
   return *b;
 }
 
-std::optional<std::string> optionalText(const json::Object& o, const std::string& key) {
-  auto v = json::optionalString(o, key, kParams);
-  return v && !v->empty() ? v : std::nullopt;
-}
-
-// A decimal (or 0x) number of at most `bits`, kept as the client wrote it after checking.
-void checkNumber(const json::Object& p, const std::string& key, int bits, json::Object& out) {
-  auto text = optionalText(p, key);
-  if (!text) return;
+// A decimal (or 0x) number of at most `bits`, parameters.<key>, kept as the client wrote it
+// after checking; absent or empty, it is left for the worker to fill.
+void checkNumber(const std::optional<std::string>& text, const std::string& key, int bits,
+                 json::Object& out) {
+  if (!text || text->empty()) return;
   auto small = parseU128(*text);
   bool fits = bits <= 64    ? small && *small <= UINT64_MAX
               : bits <= 128 ? small.has_value()
@@ -41,18 +36,17 @@ void checkNumber(const json::Object& p, const std::string& key, int bits, json::
   out->set(key, *text);
 }
 
-json::Object callOf(const json::Object& c, const std::string& field) {
+json::Object callOf(const EthCallParameters& c, const std::string& field) {
   json::Object out = json::object();
-  std::string to = json::requireString(c, "to", field);
-  out->set("to", "0x" + toHex(addressParam(to, field + ".to")));
-  std::string value = json::optionalString(c, "value", field).value_or("0");
+  out->set("to", "0x" + toHex(addressParam(c.to, field + ".to")));
+  std::string value = c.value.value_or("0");
   if (value.empty()) value = "0";
   auto v = parseU256(value);
   if (!v)
     throw invalidArgument("invalid field " + field + ".value: \"" + value +
                           "\" is not an amount of wei");
   out->set("value", "0x" + toHex(*v));
-  std::string data = json::optionalString(c, "data", field).value_or("0x");
+  std::string data = c.data.value_or("0x");
   auto d = fromHex(data.empty() ? "0x" : data);
   if (!d) throw invalidArgument("invalid field " + field + ".data: not hex");
   out->set("data", "0x" + toHex(*d));
@@ -78,39 +72,79 @@ json::Object statusResult(const std::string& id) {
   r->set("sendTransactionStatusId", id);
   return r;
 }
+
+using SendP = EthSendTransactionParameters;
+using UndelegateP = EthUndelegateParameters;
+// V1's call is at the top level, V2's are in calls: each version's shape reads only its own.
+const Shape<EthCallParameters> kEthCall = {field("to", &EthCallParameters::to),
+                                           field("value", &EthCallParameters::value),
+                                           field("data", &EthCallParameters::data)};
 }  // namespace
 
-json::Object Broadcast::ethSendTransaction(ActivityContext& ctx, const json::Object& p) {
-  std::string caip2 = requireChain(*this, p, false);
-  std::string from = json::requireString(p, "from", kParams);
+const Shape<SendP> kEthSendTransactionV1 = {
+    field("from", &SendP::from),
+    field("caip2", &SendP::caip2),
+    field("to", &SendP::to, {.required = true}),
+    field("value", &SendP::value),
+    field("data", &SendP::data),
+    field("nonce", &SendP::nonce),
+    field("gasLimit", &SendP::gasLimit),
+    field("maxFeePerGas", &SendP::maxFeePerGas),
+    field("maxPriorityFeePerGas", &SendP::maxPriorityFeePerGas),
+    field("deadline", &SendP::deadline),
+    field("gasStationNonce", &SendP::gasStationNonce),
+    field("sponsor", &SendP::sponsor)};
+const Shape<SendP> kEthSendTransactionV2 = {
+    field("from", &SendP::from),
+    field("caip2", &SendP::caip2),
+    field("calls", &SendP::calls, kEthCall, {.required = true}),
+    field("nonce", &SendP::nonce),
+    field("gasLimit", &SendP::gasLimit),
+    field("maxFeePerGas", &SendP::maxFeePerGas),
+    field("maxPriorityFeePerGas", &SendP::maxPriorityFeePerGas),
+    field("deadline", &SendP::deadline),
+    field("gasStationNonce", &SendP::gasStationNonce),
+    field("sponsor", &SendP::sponsor)};
+const Shape<UndelegateP> kEthUndelegate = {
+    field("from", &UndelegateP::from),
+    field("caip2", &UndelegateP::caip2),
+    field("nonce", &UndelegateP::nonce),
+    field("gasLimit", &UndelegateP::gasLimit),
+    field("maxFeePerGas", &UndelegateP::maxFeePerGas),
+    field("maxPriorityFeePerGas", &UndelegateP::maxPriorityFeePerGas)};
+const Shape<EthSendRawTransactionParameters> kEthSendRawTransaction = {
+    field("signedTransaction", &EthSendRawTransactionParameters::signedTransaction),
+    field("caip2", &EthSendRawTransactionParameters::caip2)};
+
+json::Object Broadcast::ethSendTransaction(ActivityContext& ctx,
+                                           const EthSendTransactionParameters& p) {
+  std::string caip2 = requireChain(*this, p.caip2, false);
+  const std::string& from = p.from;
   json::Object request = json::object();
   request->set("from", asciiLower(from));
   request->set("key", requireEthKey(ctx, from));
   json::Array calls = json::array();
   if (ctx.activityVersion() >= 2) {
-    json::Array given = json::optionalArray(p, "calls", kParams);
-    if (!given || given->size() == 0 || given->size() > kMaxCalls)
-      throw invalidArgument(
-          "invalid field parameters.calls: " + std::to_string(given ? given->size() : 0) +
-          " calls (from 1 to " + std::to_string(kMaxCalls) + ")");
-    for (unsigned i = 0; i < given->size(); ++i) {
-      std::string field = "parameters.calls[" + std::to_string(i) + "]";
-      json::Object c = given->getObject(i);
-      if (!c) throw invalidArgument("invalid field " + field + ": an object");
-      calls->add(callOf(c, field));
-    }
+    // V2's shape requires calls; its count is checked here.
+    const size_t given = p.calls ? p.calls->size() : 0;
+    if (given == 0 || given > kMaxCalls)
+      throw invalidArgument("invalid field parameters.calls: " + std::to_string(given) +
+                            " calls (from 1 to " + std::to_string(kMaxCalls) + ")");
+    for (size_t i = 0; i < given; ++i)
+      calls->add(callOf((*p.calls)[i], "parameters.calls[" + std::to_string(i) + "]"));
   } else {
-    calls->add(callOf(p, "parameters"));
+    // V1's shape requires to.
+    calls->add(callOf({p.to.value_or(""), p.value, p.data}, "parameters"));
   }
   request->set("calls", calls);
-  checkNumber(p, "nonce", 64, request);
-  checkNumber(p, "gasLimit", 64, request);
-  checkNumber(p, "maxFeePerGas", 128, request);
-  checkNumber(p, "maxPriorityFeePerGas", 128, request);
-  checkNumber(p, "deadline", 64, request);
-  checkNumber(p, "gasStationNonce", 256, request);
+  checkNumber(p.nonce, "nonce", 64, request);
+  checkNumber(p.gasLimit, "gasLimit", 64, request);
+  checkNumber(p.maxFeePerGas, "maxFeePerGas", 128, request);
+  checkNumber(p.maxPriorityFeePerGas, "maxPriorityFeePerGas", 128, request);
+  checkNumber(p.deadline, "deadline", 64, request);
+  checkNumber(p.gasStationNonce, "gasStationNonce", 256, request);
 
-  bool sponsored = json::optionalBool(p, "sponsor", kParams, false);
+  bool sponsored = p.sponsor.value_or(false);
   SendKind kind = sponsored           ? SendKind::kEthSponsored
                   : calls->size() > 1 ? SendKind::kEthBatch
                                       : SendKind::kEthSingle;
@@ -140,17 +174,17 @@ json::Object Broadcast::ethSendTransaction(ActivityContext& ctx, const json::Obj
   return statusResult(s.id);
 }
 
-json::Object Broadcast::ethUndelegate(ActivityContext& ctx, const json::Object& p) {
-  std::string caip2 = requireChain(*this, p, false);
-  std::string from = json::requireString(p, "from", kParams);
+json::Object Broadcast::ethUndelegate(ActivityContext& ctx, const EthUndelegateParameters& p) {
+  std::string caip2 = requireChain(*this, p.caip2, false);
+  const std::string& from = p.from;
   json::Object request = json::object();
   request->set("from", asciiLower(from));
   request->set("key", requireEthKey(ctx, from));
   request->set("calls", json::array());
-  checkNumber(p, "nonce", 64, request);
-  checkNumber(p, "gasLimit", 64, request);
-  checkNumber(p, "maxFeePerGas", 128, request);
-  checkNumber(p, "maxPriorityFeePerGas", 128, request);
+  checkNumber(p.nonce, "nonce", 64, request);
+  checkNumber(p.gasLimit, "gasLimit", 64, request);
+  checkNumber(p.maxFeePerGas, "maxFeePerGas", 128, request);
+  checkNumber(p.maxPriorityFeePerGas, "maxPriorityFeePerGas", 128, request);
   Send s;
   s.id = ctx.newId();
   s.organizationId = ctx.organizationId();
@@ -165,9 +199,10 @@ json::Object Broadcast::ethUndelegate(ActivityContext& ctx, const json::Object& 
 
 // Already signed elsewhere: sent once the activity is committed (outside the write lock); a
 // node that refuses it fails the activity with the node's words.
-json::Object Broadcast::ethSendRawTransaction(ActivityContext& ctx, const json::Object& p) {
-  std::string caip2 = requireChain(*this, p, false);
-  std::string text = json::requireString(p, "signedTransaction", kParams);
+json::Object Broadcast::ethSendRawTransaction(ActivityContext& ctx,
+                                              const EthSendRawTransactionParameters& p) {
+  std::string caip2 = requireChain(*this, p.caip2, false);
+  const std::string& text = p.signedTransaction;
   auto raw = fromHex(text);
   if (!raw || raw->empty())
     throw invalidArgument("invalid field parameters.signedTransaction: not hex");
@@ -189,7 +224,7 @@ json::Object Broadcast::ethSendRawTransaction(ActivityContext& ctx, const json::
 }
 
 json::Object Broadcast::getNonces(RequestContext&, const json::Object& body) {
-  std::string caip2 = requireChain(*this, body, false);
+  std::string caip2 = requireChain(*this, json::requireString(body, "caip2", "parameters"), false);
   Bytes address = addressParam(json::requireString(body, "address", ""), "address");
   EthNode node = ethNode(caip2);
   json::Object r = json::object();

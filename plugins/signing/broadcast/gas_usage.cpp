@@ -5,7 +5,6 @@ namespace signing::broadcast {
 using namespace signet;
 
 namespace {
-const std::string kParams = "parameters";
 constexpr int64_t kMaxWindowMinutes = 43200;  // 30 days, the API's bound
 
 Uint128 usage(Db& db, const char* column, const std::string& organizationId, int64_t sinceMs) {
@@ -18,8 +17,8 @@ Uint128 usage(Db& db, const char* column, const std::string& organizationId, int
   return total;
 }
 
-Uint128 usdParam(const json::Object& p, const char* key) {
-  std::string text = json::requireString(p, key, kParams);
+// parameters.<key>, `text`: a USD amount, in micro-USD.
+Uint128 usdParam(const std::string& text, const char* key) {
   auto v = parseFixed(text, 6);
   if (!v)
     throw invalidArgument(std::string("invalid field parameters.") + key + ": \"" + text +
@@ -33,6 +32,10 @@ Error overLimit(const char* limit, Uint128 limitMicros, Uint128 usedMicros, int6
                             " minutes, and " + fixedToDecimal(usedMicros, 6) +
                             " USD is used or would be with this send");
 }
+
+const Shape<SolanaGasConfigParameters> kSolanaGasConfig = {
+    field("rentPrefundEnabled", &SolanaGasConfigParameters::rentPrefundEnabled)};
+using UpsertP = UpsertGasUsageConfigParameters;
 }  // namespace
 
 std::optional<GasConfig> gasConfig(Db& db, const std::string& billingOrganizationId) {
@@ -54,14 +57,21 @@ std::string billingOrganizationOf(RequestContext& ctx, const std::string& organi
   return parent.empty() ? organizationId : parent;
 }
 
-json::Object upsertGasUsageConfig(ActivityContext& ctx, const json::Object& p) {
+const Shape<UpsertP> kUpsertGasUsageConfig = {
+    field("orgWindowLimitUsd", &UpsertP::orgWindowLimitUsd),
+    field("subOrgWindowLimitUsd", &UpsertP::subOrgWindowLimitUsd),
+    field("windowDurationMinutes", &UpsertP::windowDurationMinutes),
+    field("enabled", &UpsertP::enabled),
+    field("solanaConfig", &UpsertP::solanaConfig, kSolanaGasConfig)};
+
+json::Object upsertGasUsageConfig(ActivityContext& ctx, const UpsertGasUsageConfigParameters& p) {
   std::string billing = billingOrganizationOf(ctx, ctx.organizationId());
   if (billing != ctx.organizationId())
     throw failedPrecondition("gas sponsorship is configured in the parent organization " + billing +
                              ", not in sub-organization " + ctx.organizationId());
-  Uint128 org = usdParam(p, "orgWindowLimitUsd");
-  Uint128 sub = usdParam(p, "subOrgWindowLimitUsd");
-  std::string windowText = json::requireString(p, "windowDurationMinutes", kParams);
+  Uint128 org = usdParam(p.orgWindowLimitUsd, "orgWindowLimitUsd");
+  Uint128 sub = usdParam(p.subOrgWindowLimitUsd, "subOrgWindowLimitUsd");
+  const std::string& windowText = p.windowDurationMinutes;
   auto window = parseU128(windowText);
   if (!window || *window < 1 || *window > kMaxWindowMinutes || windowText.rfind("0x", 0) == 0)
     throw invalidArgument("invalid field parameters.windowDurationMinutes: \"" + windowText +
@@ -69,10 +79,9 @@ json::Object upsertGasUsageConfig(ActivityContext& ctx, const json::Object& p) {
   if (org > INT64_MAX || sub > INT64_MAX)
     throw invalidArgument("invalid field parameters.orgWindowLimitUsd: too large");
   auto old = gasConfig(ctx.db(), billing);
-  bool enabled = json::optionalBool(p, "enabled", kParams, old ? old->enabled : true);
+  bool enabled = p.enabled.value_or(old ? old->enabled : true);
   bool rent = old && old->rentPrefund;
-  if (json::Object solana = p->getObject("solanaConfig"))
-    rent = json::optionalBool(solana, "rentPrefundEnabled", "parameters.solanaConfig", rent);
+  if (p.solanaConfig) rent = p.solanaConfig->rentPrefundEnabled.value_or(rent);
   std::string id = old ? old->id : ctx.newId();
   ctx.db().exec("DELETE FROM signing_gas_configs WHERE organization_id = ?", {billing});
   ctx.db().exec(

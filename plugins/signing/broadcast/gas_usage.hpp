@@ -10,6 +10,7 @@
 
 #include "quantity.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing::broadcast {
 
@@ -24,8 +25,20 @@ struct GasConfig {
 
 std::optional<GasConfig> gasConfig(signet::Db& db, const std::string& billingOrganizationId);
 
+struct SolanaGasConfigParameters {
+  std::optional<bool> rentPrefundEnabled;
+};
+// The limits are USD amounts and the window whole minutes, all in decimal strings; enabled and
+// rentPrefundEnabled keep what is configured when left out.
+struct UpsertGasUsageConfigParameters {
+  std::string orgWindowLimitUsd, subOrgWindowLimitUsd, windowDurationMinutes;
+  std::optional<bool> enabled;
+  std::optional<SolanaGasConfigParameters> solanaConfig;
+};
+extern const signet::Shape<UpsertGasUsageConfigParameters> kUpsertGasUsageConfig;
+
 signet::json::Object upsertGasUsageConfig(signet::ActivityContext& ctx,
-                                          const signet::json::Object& p);
+                                          const UpsertGasUsageConfigParameters& p);
 signet::json::Object getGasUsage(signet::RequestContext& ctx, const signet::json::Object& body);
 
 // The billing organization of `organizationId`: its parent, or itself for a root organization.

@@ -12,7 +12,6 @@ namespace signing::broadcast {
 using namespace signet;
 
 namespace {
-const std::string kParams = "parameters";
 constexpr size_t kMaxSigners = 16;
 
 json::Object keyRef(const SignWithTarget& t) {
@@ -23,21 +22,33 @@ json::Object keyRef(const SignWithTarget& t) {
   key->set("address", t.address.empty() ? base58Encode(*fromHex(t.publicKeyHex)) : t.address);
   return key;
 }
+
+using SolP = SolSendTransactionParameters;
 }  // namespace
 
-json::Object Broadcast::solSendTransaction(ActivityContext& ctx, const json::Object& p) {
-  std::string caip2 = requireChain(*this, p, true);
+const Shape<SolP> kSolSendTransactionV1 = {
+    field("unsignedTransaction", &SolP::unsignedTransaction),
+    field("signWith", &SolP::signWith, {.required = true}), field("caip2", &SolP::caip2),
+    field("recentBlockhash", &SolP::recentBlockhash), field("sponsor", &SolP::sponsor)};
+const Shape<SolP> kSolSendTransactionV2 = {
+    field("unsignedTransaction", &SolP::unsignedTransaction),
+    field("signWiths", &SolP::signWiths, {.required = true}), field("caip2", &SolP::caip2),
+    field("recentBlockhash", &SolP::recentBlockhash), field("sponsor", &SolP::sponsor)};
+
+json::Object Broadcast::solSendTransaction(ActivityContext& ctx,
+                                           const SolSendTransactionParameters& p) {
+  std::string caip2 = requireChain(*this, p.caip2, true);
   const bool v2 = ctx.activityVersion() >= 2;
-  std::string text = json::requireString(p, "unsignedTransaction", kParams);
+  const std::string& text = p.unsignedTransaction;
   auto raw = v2 ? fromHex(text) : base64Decode(text);
   if (!raw || raw->empty())
     throw invalidArgument(std::string("invalid field parameters.unsignedTransaction: not ") +
                           (v2 ? "hex" : "base64"));
   auto tx = parseSolanaTransaction(*raw, "parameters.unsignedTransaction");
 
-  std::vector<std::string> signWiths =
-      v2 ? json::requireStringArray(p, "signWiths", kParams)
-         : std::vector<std::string>{json::requireString(p, "signWith", kParams)};
+  // Each version's shape requires its own: signWiths (V2) or signWith (V1).
+  std::vector<std::string> signWiths = v2 ? p.signWiths.value_or(std::vector<std::string>{})
+                                          : std::vector<std::string>{p.signWith.value_or("")};
   std::string field = v2 ? "parameters.signWiths" : "parameters.signWith";
   if (signWiths.empty() || signWiths.size() > kMaxSigners)
     throw invalidArgument("invalid field " + field + ": " + std::to_string(signWiths.size()) +
@@ -78,7 +89,7 @@ json::Object Broadcast::solSendTransaction(ActivityContext& ctx, const json::Obj
   json::Object request = json::object();
   request->set("transaction", toHex(*raw));
   request->set("signers", signers);
-  if (auto hash = json::optionalString(p, "recentBlockhash", kParams); hash && !hash->empty()) {
+  if (const auto& hash = p.recentBlockhash; hash && !hash->empty()) {
     auto decoded = base58Decode(*hash);
     if (!decoded || decoded->size() != 32)
       throw invalidArgument("invalid field parameters.recentBlockhash: \"" + *hash +
@@ -92,7 +103,7 @@ json::Object Broadcast::solSendTransaction(ActivityContext& ctx, const json::Obj
   s.billingOrganizationId = billingOrganizationOf(ctx, ctx.organizationId());
   s.caip2 = caip2;
   s.kind = SendKind::kSol;
-  if (json::optionalBool(p, "sponsor", kParams, false)) {
+  if (p.sponsor.value_or(false)) {
     auto sponsor = sponsorAddress(ctx.db(), "solana");
     if (!sponsor)
       throw failedPrecondition(

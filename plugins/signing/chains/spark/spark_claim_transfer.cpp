@@ -27,27 +27,27 @@ struct Claim {
   SparkOperators operators;
 };
 
-Bytes requireHex(const Object& o, const std::string& key, const std::string& path) {
-  std::string hex = json::requireString(o, key, path);
+Bytes requireHex(const std::string& hex, const std::string& field) {
   auto bytes = fromHex(hex);
   if (!bytes || bytes->empty())
-    throw invalidArgument("invalid field " + path + "." + key + ": \"" + hex +
-                          "\" is not non-empty hex");
+    throw invalidArgument("invalid field " + field + ": \"" + hex + "\" is not non-empty hex");
   return *bytes;
 }
 
-Claim readClaim(const Object& p) {
+Claim readClaim(const SparkClaimParameters& c) {
   const std::string f = "parameters.claim";
-  auto c = json::requireObject(p, "claim", "parameters");
   Claim out;
-  out.transferId = json::requireUuid(c, "transferId", f);
-  out.senderKey = compressedSecp256k1Key(c, "senderIdentityPublicKey", f);
+  out.transferId = c.transferId;
+  out.senderKey = compressedSecp256k1Key(c.senderIdentityPublicKey, f + ".senderIdentityPublicKey");
+  requireCount(c.leaves.size(), kMaxSparkLeaves, f + ".leaves");
   std::set<std::string> ids;
-  eachEntry(c, "leaves", f, kMaxSparkLeaves, [&](const Object& l, const std::string& lf) {
+  for (size_t i = 0; i < c.leaves.size(); ++i) {
+    const SparkInboundLeafParameters& l = c.leaves[i];
+    const std::string lf = f + ".leaves[" + std::to_string(i) + "]";
     InboundLeaf leaf;
-    leaf.id = requireUniqueId(l, "leafId", lf, ids);
-    leaf.ciphertext = requireHex(l, "ciphertext", lf);
-    Bytes signature = requireHex(l, "senderSignature", lf);
+    leaf.id = requireUniqueId(l.leafId, lf + ".leafId", ids);
+    leaf.ciphertext = requireHex(l.ciphertext, lf + ".ciphertext");
+    Bytes signature = requireHex(l.senderSignature, lf + ".senderSignature");
     if (signature.size() != 64)
       throw invalidArgument("invalid field " + lf +
                             ".senderSignature: " + std::to_string(signature.size()) +
@@ -55,8 +55,8 @@ Claim readClaim(const Object& p) {
     std::copy(signature.begin(), signature.begin() + 32, leaf.senderSignature.r.begin());
     std::copy(signature.begin() + 32, signature.end(), leaf.senderSignature.s.begin());
     out.leaves.push_back(std::move(leaf));
-  });
-  out.operators = readOperators(c, f);
+  }
+  out.operators = readOperators(c.operatorRecipients, c.threshold, f);
   return out;
 }
 
@@ -85,12 +85,28 @@ SecretBytes openInbound(const Claim& claim, size_t i, const SecretBytes& identit
                           " bytes that are not a secp256k1 leaf key");
   return std::move(*opened);
 }
+
+const Shape<SparkInboundLeafParameters> kInboundLeaf = {
+    field("leafId", &SparkInboundLeafParameters::leafId),
+    field("ciphertext", &SparkInboundLeafParameters::ciphertext),
+    field("senderSignature", &SparkInboundLeafParameters::senderSignature)};
+const Shape<SparkClaimParameters> kClaim = {
+    field("transferId", &SparkClaimParameters::transferId, {.uuid = true}),
+    field("senderIdentityPublicKey", &SparkClaimParameters::senderIdentityPublicKey),
+    field("leaves", &SparkClaimParameters::leaves, kInboundLeaf),
+    field("operatorRecipients", &SparkClaimParameters::operatorRecipients,
+          sparkOperatorRecipientShape()),
+    field("threshold", &SparkClaimParameters::threshold)};
 }  // namespace
 
-Object sparkClaimTransfer(ActivityContext& ctx, const Object& p) {
-  Claim claim = readClaim(p);
+const Shape<SparkClaimTransferParameters> kSparkClaimTransfer = {
+    field("signWith", &SparkClaimTransferParameters::signWith),
+    field("claim", &SparkClaimTransferParameters::claim, kClaim)};
+
+Object sparkClaimTransfer(ActivityContext& ctx, const SparkClaimTransferParameters& p) {
+  Claim claim = readClaim(p.claim);
   for (size_t i = 0; i < claim.leaves.size(); ++i) checkSender(claim, i);
-  SparkWallet wallet = openSparkWallet(ctx, p);
+  SparkWallet wallet = openSparkWallet(ctx, p.signWith);
 
   std::vector<OperatorShares> shares;  // per leaf
   json::Array newLeafPublicKeys = json::array();

@@ -9,11 +9,31 @@
 // ECIES-encrypted to its key. The inbound keys never leave the activity.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "chains/spark/spark_intent.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
+struct SparkInboundLeafParameters {
+  std::string leafId, ciphertext, senderSignature;
+};
+struct SparkClaimParameters {
+  std::string transferId, senderIdentityPublicKey;
+  std::vector<SparkInboundLeafParameters> leaves;
+  std::vector<SparkOperatorRecipientParameters> operatorRecipients;
+  int64_t threshold = 0;
+};
+struct SparkClaimTransferParameters {
+  std::string signWith;
+  SparkClaimParameters claim;
+};
+extern const signet::Shape<SparkClaimTransferParameters> kSparkClaimTransfer;
+
 signet::json::Object sparkClaimTransfer(signet::ActivityContext& ctx,
-                                        const signet::json::Object& p);
+                                        const SparkClaimTransferParameters& params);
 
 }  // namespace signing

@@ -12,8 +12,20 @@ namespace signing {
 using namespace signet;
 using json::Object;
 
-SignWithTarget requireSparkAccount(ActivityContext& ctx, const Object& p) {
-  std::string signWith = json::requireString(p, "signWith", "parameters");
+const Shape<SparkOperatorRecipientParameters>& sparkOperatorRecipientShape() {
+  static const Shape<SparkOperatorRecipientParameters> shape = {
+      field("operatorId", &SparkOperatorRecipientParameters::operatorId),
+      field("encryptionPublicKey", &SparkOperatorRecipientParameters::encryptionPublicKey)};
+  return shape;
+}
+
+const Shape<SparkSigningLeafParameters>& sparkSigningLeafShape() {
+  static const Shape<SparkSigningLeafParameters> shape = {
+      field("leafId", &SparkSigningLeafParameters::leafId)};
+  return shape;
+}
+
+SignWithTarget requireSparkAccount(ActivityContext& ctx, const std::string& signWith) {
   auto account = locateSignWith(ctx, signWith);
   if (!account || !account->walletAccount ||
       account->addressFormat.rfind("ADDRESS_FORMAT_SPARK_", 0) != 0)
@@ -26,8 +38,8 @@ SignWithTarget requireSparkAccount(ActivityContext& ctx, const Object& p) {
   return std::move(*account);
 }
 
-SparkWallet openSparkWallet(ActivityContext& ctx, const Object& p) {
-  SignWithTarget account = requireSparkAccount(ctx, p);
+SparkWallet openSparkWallet(ActivityContext& ctx, const std::string& signWith) {
+  SignWithTarget account = requireSparkAccount(ctx, signWith);
   return {openSignWith(ctx, account), walletSeed(ctx, account.walletId),
           *sparkAccountOfIdentityPath(account.path)};
 }
@@ -44,44 +56,45 @@ Object leafPublicKey(const std::string& leafId, const crypto::SecretBytes& key) 
   return entry;
 }
 
-Bytes compressedSecp256k1Key(const Object& o, const std::string& key, const std::string& path) {
-  std::string hex = json::requireString(o, key, path);
+Bytes compressedSecp256k1Key(const std::string& hex, const std::string& field) {
   auto bytes = fromHex(hex);
   std::optional<Bytes> point;
   if (bytes && bytes->size() == 33)
     point = crypto::normalizePublicKey(crypto::Curve::kSecp256k1, *bytes);
   if (!point)
-    throw invalidArgument("invalid field " + path + "." + key + ": \"" + hex +
+    throw invalidArgument("invalid field " + field + ": \"" + hex +
                           "\" is not a hex-encoded compressed secp256k1 public key");
   return *point;
 }
 
-std::string requireUniqueId(const Object& o, const std::string& key, const std::string& path,
+std::string requireUniqueId(const std::string& id, const std::string& field,
                             std::set<std::string>& seen) {
-  std::string id = json::requireString(o, key, path);
-  if (id.empty()) throw invalidArgument("invalid field " + path + "." + key + ": empty");
+  if (id.empty()) throw invalidArgument("invalid field " + field + ": empty");
   if (!seen.insert(id).second)
-    throw invalidArgument("invalid field " + path + "." + key + ": \"" + id + "\" appears twice");
+    throw invalidArgument("invalid field " + field + ": \"" + id + "\" appears twice");
   return id;
 }
 
-void requireCount(const json::Array& list, size_t max, const std::string& field) {
-  if (list->size() == 0) throw invalidArgument("invalid field " + field + ": must not be empty");
-  if (list->size() > max)
+void requireCount(size_t count, size_t max, const std::string& field) {
+  if (count == 0) throw invalidArgument("invalid field " + field + ": must not be empty");
+  if (count > max)
     throw invalidArgument("invalid field " + field + ": at most " + std::to_string(max) + ", got " +
-                          std::to_string(list->size()));
+                          std::to_string(count));
 }
 
-SparkOperators readOperators(const Object& o, const std::string& path) {
+SparkOperators readOperators(const std::vector<SparkOperatorRecipientParameters>& recipients,
+                             int64_t threshold, const std::string& path) {
+  const std::string list = path + ".operatorRecipients";
+  requireCount(recipients.size(), kMaxSparkOperators, list);
   SparkOperators out;
   std::set<std::string> ids;
-  eachEntry(o, "operatorRecipients", path, kMaxSparkOperators,
-            [&](const Object& entry, const std::string& at) {
-              out.recipients.push_back({requireUniqueId(entry, "operatorId", at, ids),
-                                        compressedSecp256k1Key(entry, "encryptionPublicKey", at)});
-            });
-  int threshold = json::requireInt(o, "threshold", path);
-  if (threshold < 1 || static_cast<size_t>(threshold) > out.recipients.size())
+  for (size_t i = 0; i < recipients.size(); ++i) {
+    const std::string at = list + "[" + std::to_string(i) + "]";
+    out.recipients.push_back(
+        {requireUniqueId(recipients[i].operatorId, at + ".operatorId", ids),
+         compressedSecp256k1Key(recipients[i].encryptionPublicKey, at + ".encryptionPublicKey")});
+  }
+  if (threshold < 1 || static_cast<uint64_t>(threshold) > out.recipients.size())
     throw invalidArgument("invalid field " + path + ".threshold: " + std::to_string(threshold) +
                           " (expected 1 to the number of operatorRecipients, " +
                           std::to_string(out.recipients.size()) + ")");

@@ -12,6 +12,7 @@
 #include "chains/spark/feldman.hpp"
 #include "keys/key_material.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
@@ -37,11 +38,25 @@ struct SparkWallet {
   uint32_t account = 0;
 };
 
-// `parameters.signWith`, which must be a Spark wallet account at an identity path of this
-// organization; InvalidArgument or FailedPrecondition naming it otherwise.
-SignWithTarget requireSparkAccount(signet::ActivityContext& ctx, const signet::json::Object& p);
+// What the Spark activities' parameters share, as the API sends it. The shapes are functions,
+// not globals: the activities' shapes, in other files, copy them while statics are initialized.
+//
+// An entry of operatorRecipients: the operator and the key its package is encrypted to.
+struct SparkOperatorRecipientParameters {
+  std::string operatorId, encryptionPublicKey;
+};
+const signet::Shape<SparkOperatorRecipientParameters>& sparkOperatorRecipientShape();
+// A signingLeaf key derivation.
+struct SparkSigningLeafParameters {
+  std::string leafId;
+};
+const signet::Shape<SparkSigningLeafParameters>& sparkSigningLeafShape();
+
+// `signWith` (parameters.signWith), which must be a Spark wallet account at an identity path
+// of this organization; InvalidArgument or FailedPrecondition naming it otherwise.
+SignWithTarget requireSparkAccount(signet::ActivityContext& ctx, const std::string& signWith);
 // The same account's wallet, opened.
-SparkWallet openSparkWallet(signet::ActivityContext& ctx, const signet::json::Object& p);
+SparkWallet openSparkWallet(signet::ActivityContext& ctx, const std::string& signWith);
 
 // The wallet's signing key of a leaf (the SigningLeaf derivation at `leafId`).
 signet::crypto::SecretBytes leafKey(const SparkWallet& wallet, const std::string& leafId);
@@ -49,28 +64,17 @@ signet::crypto::SecretBytes leafKey(const SparkWallet& wallet, const std::string
 signet::json::Object leafPublicKey(const std::string& leafId,
                                    const signet::crypto::SecretBytes& key);
 
-// `<path>.<key>`: a hex compressed secp256k1 public key, as canonical bytes.
-signet::Bytes compressedSecp256k1Key(const signet::json::Object& o, const std::string& key,
-                                     const std::string& path);
-// `<path>.<key>`: a non-empty string not in `seen`, which it is added to.
-std::string requireUniqueId(const signet::json::Object& o, const std::string& key,
-                            const std::string& path, std::set<std::string>& seen);
-// A list of 1 to `max` entries, else InvalidArgument naming `field`.
-void requireCount(const signet::json::Array& list, size_t max, const std::string& field);
-// Each object of the list `<path>.<key>` (1 to `max` of them), with its own path
-// (`<path>.<key>[i]`), to `read`.
-template <typename Read>
-void eachEntry(const signet::json::Object& o, const std::string& key, const std::string& path,
-               size_t max, Read read) {
-  auto list = signet::json::requireArray(o, key, path);
-  requireCount(list, max, path + "." + key);
-  for (size_t i = 0; i < list->size(); ++i)
-    read(signet::json::objectAt(list, i, path + "." + key),
-         path + "." + key + "[" + std::to_string(i) + "]");
-}
-// `<path>.operatorRecipients` (distinct ids, their keys) and `<path>.threshold` (1 to their
-// number).
-SparkOperators readOperators(const signet::json::Object& o, const std::string& path);
+// `hex`, the field `field`: a hex compressed secp256k1 public key, as canonical bytes.
+signet::Bytes compressedSecp256k1Key(const std::string& hex, const std::string& field);
+// `id`, the field `field`: non-empty and not in `seen`, which it is added to.
+std::string requireUniqueId(const std::string& id, const std::string& field,
+                            std::set<std::string>& seen);
+// A list of 1 to `max` entries (`count` of them), else InvalidArgument naming `field`.
+void requireCount(size_t count, size_t max, const std::string& field);
+// `<path>.operatorRecipients` (1 to kMaxSparkOperators, distinct ids, their keys) and
+// `<path>.threshold` (1 to their number).
+SparkOperators readOperators(const std::vector<SparkOperatorRecipientParameters>& recipients,
+                             int64_t threshold, const std::string& path);
 
 // The leaf key tweak `from` − `to` (mod n), which the operators apply to their shares of a leaf;
 // FailedPrecondition naming the leaf when the two keys are the same (two leaf ids whose keys

@@ -7,13 +7,26 @@ namespace signing {
 using namespace signet;
 using json::Object;
 
-Object sparkPrepareLightningReceive(ActivityContext& ctx, const Object& p) {
-  const std::string f = "parameters.lightningReceive";
+namespace {
+const Shape<SparkLightningReceiveParameters> kLightningReceive = {
+    field("operatorRecipients", &SparkLightningReceiveParameters::operatorRecipients,
+          sparkOperatorRecipientShape()),
+    field("threshold", &SparkLightningReceiveParameters::threshold)};
+}  // namespace
+
+const Shape<SparkPrepareLightningReceiveParameters> kSparkPrepareLightningReceive = {
+    field("signWith", &SparkPrepareLightningReceiveParameters::signWith),
+    field("lightningReceive", &SparkPrepareLightningReceiveParameters::lightningReceive,
+          kLightningReceive)};
+
+Object sparkPrepareLightningReceive(ActivityContext& ctx,
+                                    const SparkPrepareLightningReceiveParameters& p) {
+  const auto& r = p.lightningReceive;
   SparkOperators operators =
-      readOperators(json::requireObject(p, "lightningReceive", "parameters"), f);
+      readOperators(r.operatorRecipients, r.threshold, "parameters.lightningReceive");
   // The wallet is named, and must be a Spark account, though no key of it is used: the
   // operators give the preimage up to whoever pays the invoice.
-  requireSparkAccount(ctx, p);
+  requireSparkAccount(ctx, p.signWith);
 
   auto preimage = crypto::generatePrivateKey(crypto::Curve::kSecp256k1);
   OperatorShares split = splitFor(operators, preimage);

@@ -9,11 +9,26 @@
 // returned nor stored.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "chains/spark/spark_intent.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
-signet::json::Object sparkPrepareLightningReceive(signet::ActivityContext& ctx,
-                                                  const signet::json::Object& p);
+struct SparkLightningReceiveParameters {
+  std::vector<SparkOperatorRecipientParameters> operatorRecipients;
+  int64_t threshold = 0;
+};
+struct SparkPrepareLightningReceiveParameters {
+  std::string signWith;
+  SparkLightningReceiveParameters lightningReceive;
+};
+extern const signet::Shape<SparkPrepareLightningReceiveParameters> kSparkPrepareLightningReceive;
+
+signet::json::Object sparkPrepareLightningReceive(
+    signet::ActivityContext& ctx, const SparkPrepareLightningReceiveParameters& params);
 
 }  // namespace signing

@@ -30,37 +30,36 @@ struct Transfer {
   Bytes receiverKey;
 };
 
-Bytes optionalHex(const Object& o, const std::string& key, const std::string& path) {
-  std::string hex = json::optionalString(o, key, path).value_or("");
-  auto bytes = fromHex(hex);
-  if (!bytes) throw invalidArgument("invalid field " + path + "." + key + ": not hex");
+Bytes optionalHex(const std::optional<std::string>& hex, const std::string& field) {
+  auto bytes = fromHex(hex.value_or(""));
+  if (!bytes) throw invalidArgument("invalid field " + field + ": not hex");
   return *bytes;
 }
 
 // A leaf's derivation must be a signingLeaf (the API says so for both sides of a transfer).
-std::string signingLeafId(const Object& leaf, const std::string& key, const std::string& path) {
-  auto derivation = json::requireObject(leaf, key, path);
-  auto signingLeaf = json::optionalObject(derivation, "signingLeaf", path + "." + key);
-  if (!signingLeaf)
-    throw invalidArgument("invalid field " + path + "." + key +
+std::string signingLeafId(const SparkLeafDerivationParameters& derivation,
+                          const std::string& field) {
+  if (!derivation.signingLeaf)
+    throw invalidArgument("invalid field " + field +
                           ": a transfer's leaf keys are signingLeaf derivations");
-  std::string id = json::requireString(signingLeaf, "leafId", path + "." + key + ".signingLeaf");
-  if (id.empty())
-    throw invalidArgument("invalid field " + path + "." + key + ".signingLeaf.leafId: empty");
+  const std::string& id = derivation.signingLeaf->leafId;
+  if (id.empty()) throw invalidArgument("invalid field " + field + ".signingLeaf.leafId: empty");
   return id;
 }
 
-Transfer readTransfer(const Object& p) {
+Transfer readTransfer(const SparkTransferParameters& t) {
   const std::string f = "parameters.transfer";
-  auto t = json::requireObject(p, "transfer", "parameters");
   Transfer out;
-  out.id = json::requireUuid(t, "transferId", f);
+  out.id = t.transferId;
+  requireCount(t.leaves.size(), kMaxSparkLeaves, f + ".leaves");
   std::set<std::string> leafIds, newLeaves;
-  eachEntry(t, "leaves", f, kMaxSparkLeaves, [&](const Object& l, const std::string& lf) {
+  for (size_t i = 0; i < t.leaves.size(); ++i) {
+    const SparkTransferLeafParameters& l = t.leaves[i];
+    const std::string lf = f + ".leaves[" + std::to_string(i) + "]";
     Leaf leaf;
-    leaf.id = requireUniqueId(l, "leafId", lf, leafIds);
-    leaf.oldLeafId = signingLeafId(l, "oldLeafDerivation", lf);
-    leaf.newLeafId = signingLeafId(l, "newLeafDerivation", lf);
+    leaf.id = requireUniqueId(l.leafId, lf + ".leafId", leafIds);
+    leaf.oldLeafId = signingLeafId(l.oldLeafDerivation, lf + ".oldLeafDerivation");
+    leaf.newLeafId = signingLeafId(l.newLeafDerivation, lf + ".newLeafDerivation");
     // The same derivation on both sides would make the tweak zero: nothing would move.
     if (leaf.oldLeafId == leaf.newLeafId)
       throw invalidArgument("invalid field " + lf +
@@ -68,13 +67,15 @@ Transfer readTransfer(const Object& p) {
     if (!newLeaves.insert(leaf.newLeafId).second)
       throw invalidArgument("invalid field " + lf + ".newLeafDerivation: leaf \"" + leaf.newLeafId +
                             "\" is the new key of two leaves");
-    leaf.refundSignature = optionalHex(l, "refundSignature", lf);
-    leaf.directRefundSignature = optionalHex(l, "directRefundSignature", lf);
-    leaf.directFromCpfpRefundSignature = optionalHex(l, "directFromCpfpRefundSignature", lf);
+    leaf.refundSignature = optionalHex(l.refundSignature, lf + ".refundSignature");
+    leaf.directRefundSignature =
+        optionalHex(l.directRefundSignature, lf + ".directRefundSignature");
+    leaf.directFromCpfpRefundSignature =
+        optionalHex(l.directFromCpfpRefundSignature, lf + ".directFromCpfpRefundSignature");
     out.leaves.push_back(std::move(leaf));
-  });
-  out.operators = readOperators(t, f);
-  out.receiverKey = compressedSecp256k1Key(t, "receiverPublicKey", f);
+  }
+  out.operators = readOperators(t.operatorRecipients, t.threshold, f);
+  out.receiverKey = compressedSecp256k1Key(t.receiverPublicKey, f + ".receiverPublicKey");
   return out;
 }
 
@@ -137,11 +138,33 @@ Bytes sendLeafKeyTweak(const Leaf& leaf, const OperatorShares& split, size_t for
     if (!bytes->empty()) appendProtoBytes(out, number, *bytes);
   return out;
 }
+
+using TransferLeaf = SparkTransferLeafParameters;
+const Shape<SparkLeafDerivationParameters> kLeafDerivation = {
+    field("signingLeaf", &SparkLeafDerivationParameters::signingLeaf, sparkSigningLeafShape())};
+const Shape<TransferLeaf> kTransferLeaf = {
+    field("leafId", &TransferLeaf::leafId),
+    field("oldLeafDerivation", &TransferLeaf::oldLeafDerivation, kLeafDerivation),
+    field("newLeafDerivation", &TransferLeaf::newLeafDerivation, kLeafDerivation),
+    field("refundSignature", &TransferLeaf::refundSignature),
+    field("directRefundSignature", &TransferLeaf::directRefundSignature),
+    field("directFromCpfpRefundSignature", &TransferLeaf::directFromCpfpRefundSignature)};
+const Shape<SparkTransferParameters> kTransfer = {
+    field("transferId", &SparkTransferParameters::transferId, {.uuid = true}),
+    field("leaves", &SparkTransferParameters::leaves, kTransferLeaf),
+    field("operatorRecipients", &SparkTransferParameters::operatorRecipients,
+          sparkOperatorRecipientShape()),
+    field("threshold", &SparkTransferParameters::threshold),
+    field("receiverPublicKey", &SparkTransferParameters::receiverPublicKey)};
 }  // namespace
 
-Object sparkPrepareTransfer(ActivityContext& ctx, const Object& p) {
-  Transfer t = readTransfer(p);
-  SparkWallet wallet = openSparkWallet(ctx, p);
+const Shape<SparkPrepareTransferParameters> kSparkPrepareTransfer = {
+    field("signWith", &SparkPrepareTransferParameters::signWith),
+    field("transfer", &SparkPrepareTransferParameters::transfer, kTransfer)};
+
+Object sparkPrepareTransfer(ActivityContext& ctx, const SparkPrepareTransferParameters& p) {
+  Transfer t = readTransfer(p.transfer);
+  SparkWallet wallet = openSparkWallet(ctx, p.signWith);
 
   std::vector<OperatorShares> shares;  // per leaf
   std::vector<Bytes> ciphers, leafSignatures;

@@ -11,11 +11,40 @@
 // domain-tagged transfer package payload (DER) over those ciphertexts.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chains/spark/spark_intent.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
 
+// A leaf key's derivation. The API's object names one of several kinds; a transfer's leaf keys
+// are signingLeaf derivations, so that is the only one read (the handler refuses the others).
+struct SparkLeafDerivationParameters {
+  std::optional<SparkSigningLeafParameters> signingLeaf;
+};
+struct SparkTransferLeafParameters {
+  std::string leafId;
+  SparkLeafDerivationParameters oldLeafDerivation, newLeafDerivation;
+  std::optional<std::string> refundSignature, directRefundSignature, directFromCpfpRefundSignature;
+};
+struct SparkTransferParameters {
+  std::string transferId;
+  std::vector<SparkTransferLeafParameters> leaves;
+  std::vector<SparkOperatorRecipientParameters> operatorRecipients;
+  int64_t threshold = 0;
+  std::string receiverPublicKey;
+};
+struct SparkPrepareTransferParameters {
+  std::string signWith;
+  SparkTransferParameters transfer;
+};
+extern const signet::Shape<SparkPrepareTransferParameters> kSparkPrepareTransfer;
+
 signet::json::Object sparkPrepareTransfer(signet::ActivityContext& ctx,
-                                          const signet::json::Object& p);
+                                          const SparkPrepareTransferParameters& params);
 
 }  // namespace signing

@@ -29,77 +29,92 @@ Fixed fixedHex(const std::string& hex, const std::string& field, const char* wha
 }
 
 // A point as every Spark activity reads one (compressedSecp256k1Key), in FROST's form.
-frost::Point pointAt(const Object& o, const std::string& key, const std::string& path) {
-  return frost::pointOf(compressedSecp256k1Key(o, key, path));
+frost::Point pointAt(const std::string& hex, const std::string& field) {
+  return frost::pointOf(compressedSecp256k1Key(hex, field));
 }
 
 // Below the account: identity 0', leaf 1'/<leaf>', deposit 2', static deposit 3'/<index>',
 // HTLC preimage 4' (the Spark SDK's DefaultSparkKeysGenerator).
-std::vector<hd::Segment> keyPathOf(const Object& derivation, uint32_t account,
+std::vector<hd::Segment> keyPathOf(const SparkKeyDerivationParameters& d, uint32_t account,
                                    const std::string& path) {
-  std::string kind;
-  Object value;
   int named = 0;
-  for (const char* k : {"identity", "signingLeaf", "deposit", "staticDeposit", "htlcPreimage"})
-    if (auto v = json::optionalObject(derivation, k, path)) {
-      kind = k;
-      value = v;
-      ++named;
-    }
+  for (bool given : {d.identity.has_value(), d.signingLeaf.has_value(), d.deposit.has_value(),
+                     d.staticDeposit.has_value(), d.htlcPreimage.has_value()})
+    named += given ? 1 : 0;
   if (named != 1)
     throw invalidArgument("invalid field " + path +
                           ": name exactly one of identity, signingLeaf, deposit, staticDeposit, "
                           "htlcPreimage");
-  const std::string at = path + "." + kind;
-  if (kind == "signingLeaf") {
-    std::string id = json::requireString(value, "leafId", at);
-    if (id.empty()) throw invalidArgument("invalid field " + at + ".leafId: empty");
+  if (d.signingLeaf) {
+    const std::string& id = d.signingLeaf->leafId;
+    if (id.empty()) throw invalidArgument("invalid field " + path + ".signingLeaf.leafId: empty");
     return sparkLeafPath(account, id);
   }
   std::vector<hd::Segment> keyPath{{kSparkPurpose, true}, {account, true}};
-  if (kind == "staticDeposit") {
-    auto given = json::optionalInt64String(value, "index", at);
-    if (!given) throw invalidArgument("missing required field " + at + ".index");
-    int64_t index = *given;
+  if (d.staticDeposit) {
+    const int64_t index = d.staticDeposit->index;
     if (index < 0 || index >= 0x80000000LL)
-      throw invalidArgument("invalid field " + at + ".index: " + std::to_string(index) +
-                            " (expected 0 to 2^31 − 1)");
+      throw invalidArgument("invalid field " + path + ".staticDeposit.index: " +
+                            std::to_string(index) + " (expected 0 to 2^31 − 1)");
     keyPath.push_back({3, true});
     keyPath.push_back({static_cast<uint32_t>(index), true});
     return keyPath;
   }
-  keyPath.push_back({kind == "identity" ? 0u : kind == "deposit" ? 2u : 4u, true});
+  keyPath.push_back({d.identity ? 0u : d.deposit ? 2u : 4u, true});
   return keyPath;
 }
 
-SignatureRequest readRequest(const Object& r, const std::string& at, uint32_t account) {
+SignatureRequest readRequest(const SparkSignatureRequestParameters& r, const std::string& at,
+                             uint32_t account) {
   SignatureRequest out;
-  out.keyPath = keyPathOf(json::requireObject(r, "derivation", at), account, at + ".derivation");
-  auto message = fixedHex<frost::Scalar>(json::requireString(r, "message", at), at + ".message",
-                                         "a hex 32-byte sighash");
+  out.keyPath = keyPathOf(r.derivation, account, at + ".derivation");
+  auto message = fixedHex<frost::Scalar>(r.message, at + ".message", "a hex 32-byte sighash");
   out.message.assign(message.begin(), message.end());
-  out.verifyingKey = pointAt(r, "verifyingKey", at);
-  std::string adaptor = json::optionalString(r, "adaptorPublicKey", at).value_or("");
-  if (!adaptor.empty()) out.adaptor = pointAt(r, "adaptorPublicKey", at);
-  eachEntry(r, "operatorCommitments", at, kMaxSparkOperators,
-            [&](const Object& c, const std::string& ct) {
-              auto id = fixedHex<frost::Scalar>(json::requireString(c, "id", ct), ct + ".id",
-                                                "a hex 32-byte identifier");
-              if (!frost::isScalar(id))
-                throw invalidArgument("invalid field " + ct +
-                                      ".id: not a nonzero scalar below the group order");
-              if (id == frost::sparkUserIdentifier())
-                throw invalidArgument("invalid field " + ct +
-                                      ".id: it is the user's identifier, which the wallet signs "
-                                      "under; the commitments are the other participants'");
-              if (!out.operators
-                       .emplace(id, frost::Commitment{pointAt(c, "hiding", ct),
-                                                      pointAt(c, "binding", ct)})
-                       .second)
-                throw invalidArgument("invalid field " + ct + ".id: it appears twice");
-            });
+  out.verifyingKey = pointAt(r.verifyingKey, at + ".verifyingKey");
+  std::string adaptor = r.adaptorPublicKey.value_or("");
+  if (!adaptor.empty()) out.adaptor = pointAt(adaptor, at + ".adaptorPublicKey");
+  const std::string list = at + ".operatorCommitments";
+  requireCount(r.operatorCommitments.size(), kMaxSparkOperators, list);
+  for (size_t i = 0; i < r.operatorCommitments.size(); ++i) {
+    const SparkOperatorCommitmentParameters& c = r.operatorCommitments[i];
+    const std::string ct = list + "[" + std::to_string(i) + "]";
+    auto id = fixedHex<frost::Scalar>(c.id, ct + ".id", "a hex 32-byte identifier");
+    if (!frost::isScalar(id))
+      throw invalidArgument("invalid field " + ct +
+                            ".id: not a nonzero scalar below the group order");
+    if (id == frost::sparkUserIdentifier())
+      throw invalidArgument("invalid field " + ct +
+                            ".id: it is the user's identifier, which the wallet signs "
+                            "under; the commitments are the other participants'");
+    if (!out.operators
+             .emplace(id, frost::Commitment{pointAt(c.hiding, ct + ".hiding"),
+                                            pointAt(c.binding, ct + ".binding")})
+             .second)
+      throw invalidArgument("invalid field " + ct + ".id: it appears twice");
+  }
   return out;
 }
+
+const Shape<SparkStaticDepositParameters> kStaticDeposit = {
+    field("index", &SparkStaticDepositParameters::index, {.decimal = true})};
+using Derivation = SparkKeyDerivationParameters;
+const Shape<Derivation> kDerivation = {
+    field("identity", &Derivation::identity),
+    field("signingLeaf", &Derivation::signingLeaf, sparkSigningLeafShape()),
+    field("deposit", &Derivation::deposit),
+    field("staticDeposit", &Derivation::staticDeposit, kStaticDeposit),
+    field("htlcPreimage", &Derivation::htlcPreimage)};
+const Shape<SparkOperatorCommitmentParameters> kOperatorCommitment = {
+    field("id", &SparkOperatorCommitmentParameters::id),
+    field("hiding", &SparkOperatorCommitmentParameters::hiding),
+    field("binding", &SparkOperatorCommitmentParameters::binding)};
+using SignatureParameters = SparkSignatureRequestParameters;
+const Shape<SignatureParameters> kSignatureRequest = {
+    field("derivation", &SignatureParameters::derivation, kDerivation),
+    field("message", &SignatureParameters::message),
+    field("verifyingKey", &SignatureParameters::verifyingKey),
+    field("adaptorPublicKey", &SignatureParameters::adaptorPublicKey),
+    field("operatorCommitments", &SignatureParameters::operatorCommitments, kOperatorCommitment)};
 
 }  // namespace
 
@@ -128,13 +143,17 @@ frost::Nonces sparkFrostNonces(const SecretBytes& key, const Bytes& message,
   return {nonce("signet spark frost hiding"), nonce("signet spark frost binding")};
 }
 
-Object sparkSignFrost(ActivityContext& ctx, const Object& p) {
-  SparkWallet wallet = openSparkWallet(ctx, p);
+const Shape<SparkSignFrostParameters> kSparkSignFrost = {
+    field("signWith", &SparkSignFrostParameters::signWith),
+    field("signatures", &SparkSignFrostParameters::signatures, kSignatureRequest)};
+
+Object sparkSignFrost(ActivityContext& ctx, const SparkSignFrostParameters& p) {
+  SparkWallet wallet = openSparkWallet(ctx, p.signWith);
+  requireCount(p.signatures.size(), kMaxSparkLeaves, "parameters.signatures");
   std::vector<SignatureRequest> requests;
-  eachEntry(p, "signatures", "parameters", kMaxSparkLeaves,
-            [&](const Object& r, const std::string& at) {
-              requests.push_back(readRequest(r, at, wallet.account));
-            });
+  for (size_t i = 0; i < p.signatures.size(); ++i)
+    requests.push_back(readRequest(
+        p.signatures[i], "parameters.signatures[" + std::to_string(i) + "]", wallet.account));
   json::Array signatures = json::array();
   for (size_t i = 0; i < requests.size(); ++i) {
     const SignatureRequest& r = requests[i];

@@ -16,10 +16,43 @@
 // different challenges.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "chains/spark/frost.hpp"
+#include "chains/spark/spark_intent.hpp"
 #include "signet/plugin.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signing {
+
+struct SparkStaticDepositParameters {
+  int64_t index = 0;
+};
+// The key that signs, below the account: exactly one kind is named (the handler refuses none or
+// several). identity, deposit and htlcPreimage are empty objects, kept as they came.
+struct SparkKeyDerivationParameters {
+  std::optional<signet::json::Object> identity;
+  std::optional<SparkSigningLeafParameters> signingLeaf;
+  std::optional<signet::json::Object> deposit;
+  std::optional<SparkStaticDepositParameters> staticDeposit;
+  std::optional<signet::json::Object> htlcPreimage;
+};
+struct SparkOperatorCommitmentParameters {
+  std::string id, hiding, binding;
+};
+struct SparkSignatureRequestParameters {
+  SparkKeyDerivationParameters derivation;
+  std::string message, verifyingKey;
+  std::optional<std::string> adaptorPublicKey;
+  std::vector<SparkOperatorCommitmentParameters> operatorCommitments;
+};
+struct SparkSignFrostParameters {
+  std::string signWith;
+  std::vector<SparkSignatureRequestParameters> signatures;
+};
+extern const signet::Shape<SparkSignFrostParameters> kSparkSignFrost;
 
 // The nonces a request's inputs give (above); `operatorCommitments` is FROST's encoding.
 frost::Nonces sparkFrostNonces(const signet::crypto::SecretBytes& key, const signet::Bytes& message,
@@ -27,6 +60,7 @@ frost::Nonces sparkFrostNonces(const signet::crypto::SecretBytes& key, const sig
                                const std::optional<frost::Point>& adaptor,
                                const signet::Bytes& operatorCommitments);
 
-signet::json::Object sparkSignFrost(signet::ActivityContext& ctx, const signet::json::Object& p);
+signet::json::Object sparkSignFrost(signet::ActivityContext& ctx,
+                                    const SparkSignFrostParameters& params);
 
 }  // namespace signing
