@@ -39,10 +39,11 @@ void registerFiatOnRamp(Registry& r) {
   r.activity({.type = "ACTIVITY_TYPE_INIT_FIAT_ON_RAMP", .path = "init_fiat_on_ramp",
               .intentKey = "initFiatOnRampIntent", .resultKey = "initFiatOnRampResult",
               .resource = "FIAT_TRANSACTION", .action = "CREATE",
-              .handler = [onRamp](ActivityContext& ctx, const json::Object& p) { return onRamp->init(ctx, p); },
-              .parameters = {{.name = "walletAddress", .maxLength = 128},
-                             {.name = "urlForSignature", .required = false, .maxLength = 4096}},
-              .prepare = [onRamp](RequestContext& ctx, const json::Object& p) { onRamp->prepareInit(ctx, p); },
+              .handler = kInitFiatOnRamp.handler([onRamp](ActivityContext& ctx, const PurchaseParameters& p) {
+                return onRamp->init(ctx, p); }),
+              .parameters = kInitFiatOnRamp.specs(),
+              .prepare = [onRamp](RequestContext& ctx, const json::Object& p) {
+                onRamp->prepareInit(ctx, kInitFiatOnRamp.read(p)); },
               // Coinbase's carries a session token: whoever holds the URL holds the session.
               .secretResults = {"onRampUrl"}});
   r.query({"list_fiat_on_ramp_credentials", listCredentials});

@@ -11,7 +11,6 @@ namespace fiat_onramp {
 using namespace signet;
 
 namespace {
-const std::string kParams = "parameters";
 
 // The public API's FIAT_ON_RAMP_CURRENCY_* values.
 constexpr std::array kFiatCurrencies = {
@@ -46,10 +45,9 @@ constexpr std::array kPaymentMethods = {
 // greater than '20'").
 constexpr double kMinimumFiatAmount = 20;
 
-std::string suffixOf(const json::Object& o, const std::string& key, const std::string& prefix,
-                     bool required) {
-  auto value = required ? std::optional(json::requireString(o, key, kParams))
-                        : json::optionalString(o, key, kParams);
+// The part of an enum value after its prefix; empty when the field is absent or empty.
+std::string suffixOf(const std::string& key, const std::optional<std::string>& value,
+                     const std::string& prefix) {
   if (!value || value->empty()) return "";
   if (value->rfind(prefix, 0) != 0)
     throw invalidArgument("invalid field parameters." + key + ": \"" + *value + "\" (expected " +
@@ -89,29 +87,37 @@ const std::string& checkProvider(const std::string& v, const std::string& field)
   return v;
 }
 
-std::string requireProvider(const json::Object& o, const std::string& field) {
-  return checkProvider(json::requireString(o, "onrampProvider", kParams), field);
-}
+const Shape<PurchaseParameters> kInitFiatOnRamp = {
+    field("onrampProvider", &PurchaseParameters::onrampProvider),
+    field("walletAddress", &PurchaseParameters::walletAddress,
+          {.maxLength = 128, .displayName = true}),
+    field("network", &PurchaseParameters::network),
+    field("cryptoCurrencyCode", &PurchaseParameters::cryptoCurrencyCode),
+    field("fiatCurrencyCode", &PurchaseParameters::fiatCurrencyCode),
+    field("fiatCurrencyAmount", &PurchaseParameters::fiatCurrencyAmount),
+    field("paymentMethod", &PurchaseParameters::paymentMethod),
+    field("countryCode", &PurchaseParameters::countryCode),
+    field("countrySubdivisionCode", &PurchaseParameters::countrySubdivisionCode),
+    field("sandboxMode", &PurchaseParameters::sandboxMode),
+    field("urlForSignature", &PurchaseParameters::urlForSignature, {.maxLength = 4096})};
 
-Purchase parsePurchase(const json::Object& o) {
+Purchase parsePurchase(const PurchaseParameters& in) {
   Purchase p;
-  p.provider = requireProvider(o, "parameters.onrampProvider");
-  p.walletAddress = json::requireName(o, "walletAddress", kParams);
-  if (p.walletAddress.empty() || p.walletAddress.size() > 128)
-    throw invalidArgument("invalid field parameters.walletAddress: 1 to 128 characters");
+  p.provider = checkProvider(in.onrampProvider, "parameters.onrampProvider");
+  p.walletAddress = in.walletAddress;
 
   static const std::map<std::string, std::string> kNetworks = {
       {"BITCOIN", "bitcoin"}, {"ETHEREUM", "ethereum"}, {"SOLANA", "solana"}, {"BASE", "base"}};
-  std::string network = suffixOf(o, "network", "FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_", true);
+  std::string network = suffixOf("network", in.network, "FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_");
   auto n = kNetworks.find(network);
   if (n == kNetworks.end())
-    throw unknown("network", json::requireString(o, "network", kParams),
+    throw unknown("network", in.network,
                   "expected FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN, _ETHEREUM, _SOLANA or _BASE");
   p.network = n->second;
 
-  p.asset = suffixOf(o, "cryptoCurrencyCode", "FIAT_ON_RAMP_CRYPTO_CURRENCY_", true);
+  p.asset = suffixOf("cryptoCurrencyCode", in.cryptoCurrencyCode, "FIAT_ON_RAMP_CRYPTO_CURRENCY_");
   if (p.asset != "BTC" && p.asset != "ETH" && p.asset != "SOL" && p.asset != "USDC")
-    throw unknown("cryptoCurrencyCode", json::requireString(o, "cryptoCurrencyCode", kParams),
+    throw unknown("cryptoCurrencyCode", in.cryptoCurrencyCode,
                   "expected FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC, _ETH, _SOL or _USDC");
   // What each network carries: BTC only on Bitcoin, SOL only on Solana, ETH on Ethereum and
   // Base, USDC on Ethereum, Solana and Base.
@@ -123,13 +129,13 @@ Purchase parsePurchase(const json::Object& o) {
     throw invalidArgument("invalid field parameters.cryptoCurrencyCode: " + p.asset +
                           " is not bought on parameters.network " + network);
 
-  p.fiatCurrency = suffixOf(o, "fiatCurrencyCode", "FIAT_ON_RAMP_CURRENCY_", false);
+  p.fiatCurrency = suffixOf("fiatCurrencyCode", in.fiatCurrencyCode, "FIAT_ON_RAMP_CURRENCY_");
   if (!p.fiatCurrency.empty() && std::find(kFiatCurrencies.begin(), kFiatCurrencies.end(),
                                            p.fiatCurrency) == kFiatCurrencies.end())
-    throw unknown("fiatCurrencyCode", json::requireString(o, "fiatCurrencyCode", kParams),
+    throw unknown("fiatCurrencyCode", *in.fiatCurrencyCode,
                   "not a FIAT_ON_RAMP_CURRENCY_* of the public API");
 
-  p.fiatAmount = json::optionalString(o, "fiatCurrencyAmount", kParams).value_or("");
+  p.fiatAmount = in.fiatCurrencyAmount.value_or("");
   if (!p.fiatAmount.empty()) {
     if (!isDecimal(p.fiatAmount))
       throw unknown("fiatCurrencyAmount", p.fiatAmount, "a decimal number such as \"100\"");
@@ -138,21 +144,21 @@ Purchase parsePurchase(const json::Object& o) {
                             "\" is below the providers' minimum (more than 20)");
   }
 
-  p.paymentMethodSuffix = suffixOf(o, "paymentMethod", "FIAT_ON_RAMP_PAYMENT_METHOD_", false);
+  p.paymentMethodSuffix =
+      suffixOf("paymentMethod", in.paymentMethod, "FIAT_ON_RAMP_PAYMENT_METHOD_");
   if (!p.paymentMethodSuffix.empty()) {
     const PaymentMethod* m = paymentMethodOf(p);
-    std::string given = json::requireString(o, "paymentMethod", kParams);
-    if (!m) throw unknown("paymentMethod", given, "not a FIAT_ON_RAMP_PAYMENT_METHOD_*");
+    if (!m)
+      throw unknown("paymentMethod", *in.paymentMethod, "not a FIAT_ON_RAMP_PAYMENT_METHOD_*");
     if (*(p.provider == kMoonPay ? m->moonPay : m->coinbase) == '\0')
-      throw invalidArgument("invalid field parameters.paymentMethod: \"" + given +
+      throw invalidArgument("invalid field parameters.paymentMethod: \"" + *in.paymentMethod +
                             "\" is not offered by " + p.provider);
   }
 
-  p.countryCode = json::optionalString(o, "countryCode", kParams).value_or("");
+  p.countryCode = in.countryCode.value_or("");
   if (!p.countryCode.empty() && !isUpperAlpha(p.countryCode, 2, 2))
     throw unknown("countryCode", p.countryCode, "an ISO 3166-1 alpha-2 code such as \"US\"");
-  p.countrySubdivisionCode =
-      json::optionalString(o, "countrySubdivisionCode", kParams).value_or("");
+  p.countrySubdivisionCode = in.countrySubdivisionCode.value_or("");
   if (!p.countrySubdivisionCode.empty() && !isUpperAlpha(p.countrySubdivisionCode, 1, 3))
     throw unknown("countrySubdivisionCode", p.countrySubdivisionCode,
                   "an ISO 3166-2 subdivision such as \"NY\"");
@@ -160,12 +166,23 @@ Purchase parsePurchase(const json::Object& o) {
     throw invalidArgument(
         "missing field parameters.countrySubdivisionCode: required when countryCode is US");
 
-  p.sandboxMode = json::optionalBool(o, "sandboxMode", kParams, false);
-  p.urlForSignature = json::optionalString(o, "urlForSignature", kParams);
+  p.sandboxMode = in.sandboxMode.value_or(false);
+  p.urlForSignature = in.urlForSignature;
   if (p.urlForSignature && p.provider != kMoonPay)
     throw invalidArgument(
         "invalid field parameters.urlForSignature: only MoonPay widget URLs are signed");
   return p;
+}
+
+std::string purchaseKey(const std::string& organizationId, const Purchase& p) {
+  std::string text;
+  // Each part with its length before it, so that no two purchases run together into one text.
+  for (const std::string& part :
+       {organizationId, p.provider, p.walletAddress, p.network, p.asset, p.fiatCurrency,
+        p.fiatAmount, p.paymentMethodSuffix, p.countryCode, p.countrySubdivisionCode,
+        std::string(p.sandboxMode ? "sandbox" : "live"), p.urlForSignature.value_or("")})
+    text += std::to_string(part.size()) + ":" + part;
+  return text;
 }
 
 std::string moonPayPaymentMethod(const Purchase& p) {

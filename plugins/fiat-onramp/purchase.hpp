@@ -1,12 +1,13 @@
-// init_fiat_on_ramp's intent, checked: every enum against the public API's values and against
-// what the chosen provider supports, the amount against the providers' minimum, and each
-// refusal naming its field and value.
+// init_fiat_on_ramp's intent, checked: its shape gives each field's type and length, then every
+// enum is checked against the public API's values and against what the chosen provider
+// supports, the amount against the providers' minimum, and each refusal names its field and
+// value.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "signet/json.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace fiat_onramp {
 
@@ -15,7 +16,16 @@ inline constexpr const char* kCoinbase = "FIAT_ON_RAMP_PROVIDER_COINBASE";
 
 // FIAT_ON_RAMP_PROVIDER_*, or InvalidArgument naming `field`.
 const std::string& checkProvider(const std::string& provider, const std::string& field);
-std::string requireProvider(const signet::json::Object& o, const std::string& field);
+
+// The intent as sent (InitFiatOnRampIntent), its types checked by kInitFiatOnRamp.
+struct PurchaseParameters {
+  std::string onrampProvider, walletAddress, network, cryptoCurrencyCode;
+  std::optional<std::string> fiatCurrencyCode, fiatCurrencyAmount, paymentMethod;
+  std::optional<std::string> countryCode, countrySubdivisionCode;
+  std::optional<bool> sandboxMode;
+  std::optional<std::string> urlForSignature;
+};
+extern const signet::Shape<PurchaseParameters> kInitFiatOnRamp;
 
 struct Purchase {
   std::string provider;  // kMoonPay or kCoinbase
@@ -31,7 +41,12 @@ struct Purchase {
   std::optional<std::string> urlForSignature;
 };
 
-Purchase parsePurchase(const signet::json::Object& parameters);
+// The purchase the intent names, or InvalidArgument naming the field and its value.
+Purchase parsePurchase(const PurchaseParameters& parameters);
+
+// The same text for the same purchase in the same organization, whatever the order or spelling
+// of the intent's absent fields: the preparer and the handler meet on it.
+std::string purchaseKey(const std::string& organizationId, const Purchase& p);
 
 // The provider's own name for the payment method, or empty when the purchase names none.
 std::string moonPayPaymentMethod(const Purchase& p);

@@ -14,9 +14,9 @@ namespace fiat_onramp {
 using namespace signet;
 
 namespace {
-// The preparer and the handler see the same intent in the same organization.
-std::string preparedKey(RequestContext& ctx, const json::Object& p) {
-  auto digest = crypto::sha256(ctx.organizationId() + "\n" + json::stringify(p));
+// The preparer and the handler read the same purchase in the same organization.
+std::string preparedKey(RequestContext& ctx, const Purchase& p) {
+  auto digest = crypto::sha256(purchaseKey(ctx.organizationId(), p));
   return toHex(digest.data(), digest.size());
 }
 
@@ -48,7 +48,7 @@ std::map<std::string, std::string> StatusReports::drain() {
 
 // Coinbase only: its session token comes from its API, fetched here outside the write lock. A
 // provider that cannot be reached is remembered, so that the activity fails naming it.
-void OnRamp::prepareInit(RequestContext& ctx, const json::Object& p) {
+void OnRamp::prepareInit(RequestContext& ctx, const PurchaseParameters& p) {
   Purchase purchase = parsePurchase(p);
   if (purchase.provider != kCoinbase) return;
   auto credential = credentialOf(ctx, purchase);
@@ -60,10 +60,10 @@ void OnRamp::prepareInit(RequestContext& ctx, const json::Object& p) {
     if (e.code() != Code::kUnavailable) throw;
     entry.error = e.what();
   }
-  tokens.put(preparedKey(ctx, p), std::move(entry), ctx.nowMs());
+  tokens.put(preparedKey(ctx, purchase), std::move(entry), ctx.nowMs());
 }
 
-json::Object OnRamp::init(ActivityContext& ctx, const json::Object& p) {
+json::Object OnRamp::init(ActivityContext& ctx, const PurchaseParameters& p) {
   Purchase purchase = parsePurchase(p);
   if (purchase.urlForSignature) requireMoonPayWidgetUrl(settings, *purchase.urlForSignature);
   auto credential = credentialOf(ctx, purchase);
@@ -75,7 +75,7 @@ json::Object OnRamp::init(ActivityContext& ctx, const json::Object& p) {
     if (purchase.urlForSignature)
       result->set("onRampUrlSignature", moonPaySignature(keys.secret, *purchase.urlForSignature));
   } else {
-    auto prepared = tokens.take(preparedKey(ctx, p), ctx.nowMs());
+    auto prepared = tokens.take(preparedKey(ctx, purchase), ctx.nowMs());
     if (!prepared)
       throw failedPrecondition(
           "Coinbase's session token for this request is no longer held (it is kept for a "

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "purchase.hpp"
 #include "settings.hpp"
 #include "signet/handoff.hpp"
 #include "signet/plugin.hpp"
@@ -40,8 +41,8 @@ struct OnRamp {
   StatusReports reports;
   std::atomic<signet::WorkerContext*> worker{nullptr};  // while the worker runs
 
-  void prepareInit(signet::RequestContext& ctx, const signet::json::Object& p);
-  signet::json::Object init(signet::ActivityContext& ctx, const signet::json::Object& p);
+  void prepareInit(signet::RequestContext& ctx, const PurchaseParameters& p);
+  signet::json::Object init(signet::ActivityContext& ctx, const PurchaseParameters& p);
   signet::json::Object status(signet::RequestContext& ctx, const signet::json::Object& body);
   void runWorker(signet::WorkerContext& w);
 };

@@ -351,11 +351,29 @@ TEST_P(FiatOnRampTest, BadInputIsRefusedNamingTheFieldWithNothingStored) {
            {"countryCode", "US", "parameters.countrySubdivisionCode"},
            {"onrampProvider", "FIAT_ON_RAMP_PROVIDER_ALPHA", "parameters.onrampProvider"},
            {"urlForSignature", "https://attacker.example/?apiKey=x", "parameters.urlForSignature"},
+           {"walletAddress", "", "parameters.walletAddress"},
+           {"walletAddress", std::string(129, 'a'), "parameters.walletAddress"},
+           {"walletAddress", "0xab\ncd", "parameters.walletAddress"},
        }) {
     std::string refused = with(c.key, c.value);
     EXPECT_NE(refused.find(c.named), std::string::npos)
         << c.key << "=" << c.value << ": " << refused;
   }
+  // Types are checked by the row's shape before anything runs.
+  auto typed = [&](const std::string& key, const Poco::Dynamic::Var& value) {
+    auto p = purchase();
+    p->set(key, value);
+    return refusalOf([&] { return submit("init_fiat_on_ramp", p); });
+  };
+  EXPECT_NE(typed("sandboxMode", "yes").find("parameters.sandboxMode"), std::string::npos);
+  EXPECT_NE(typed("walletAddress", 42).find("parameters.walletAddress"), std::string::npos);
+  EXPECT_NE(typed("fiatCurrencyAmount", 100).find("parameters.fiatCurrencyAmount"),
+            std::string::npos);
+  auto missing = purchase();
+  missing->remove("network");
+  EXPECT_NE(
+      refusalOf([&] { return submit("init_fiat_on_ramp", missing); }).find("parameters.network"),
+      std::string::npos);
   EXPECT_EQ(gw_->count("SELECT COUNT(*) FROM fiat_onramp_transactions"), 0);
 
   auto credential = [&](const std::function<void(json::Object&)>& change) {
