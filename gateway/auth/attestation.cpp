@@ -83,8 +83,7 @@ CborPtr loadCbor(const uint8_t* data, size_t size) {
   return item;
 }
 
-Bytes decodeB64(const json::Object& o, const std::string& key, const std::string& field) {
-  std::string text = json::requireString(o, key, field);
+Bytes decodeB64(const std::string& text, const std::string& key, const std::string& field) {
   auto bytes = base64Decode(text);
   if (!bytes) throw invalidArgument("invalid field " + field + "." + key + ": not base64url");
   return *bytes;
@@ -139,9 +138,9 @@ std::string uuidOf(const uint8_t* b) {
          "-" + h.substr(20);
 }
 
-void checkClientData(const json::Object& attestation, const std::string& challenge,
+void checkClientData(const AttestationParameters& attestation, const std::string& challenge,
                      const std::string& field) {
-  Bytes raw = decodeB64(attestation, "clientDataJson", field);
+  Bytes raw = decodeB64(attestation.clientDataJson, "clientDataJson", field);
   json::Object clientData;
   try {
     clientData = json::parseObject(toString(raw), field + ".clientDataJson");
@@ -165,24 +164,36 @@ void checkClientData(const json::Object& attestation, const std::string& challen
 }
 }  // namespace
 
-void parseAuthenticatorParams(const json::Object& params, const std::string& field,
+const Shape<AuthenticatorParameters>& authenticatorShape() {
+  using A = AttestationParameters;
+  static const Shape<A> attestation = {
+      field("credentialId", &A::credentialId), field("clientDataJson", &A::clientDataJson),
+      field("attestationObject", &A::attestationObject), field("transports", &A::transports)};
+  using P = AuthenticatorParameters;
+  static const Shape<P> shape = {
+      field("authenticatorName", &P::authenticatorName, {.displayName = true}),
+      field("challenge", &P::challenge), field("attestation", &P::attestation, attestation)};
+  return shape;
+}
+
+void parseAuthenticatorParams(const AuthenticatorParameters& params, const std::string& field,
                               AuthenticatorRecord& record) {
-  record.name = json::requireName(params, "authenticatorName", field);
+  record.name = params.authenticatorName;
   if (record.name.empty())
     throw invalidArgument("invalid field " + field + ".authenticatorName: must not be empty");
-  std::string challenge = json::requireString(params, "challenge", field);
+  const std::string& challenge = params.challenge;
   std::string af = field + ".attestation";
-  auto attestation = json::requireObject(params, "attestation", field);
+  const AttestationParameters& attestation = params.attestation;
   checkClientData(attestation, challenge, af);
 
-  record.transports = json::optionalStringArray(attestation, "transports", af);
+  record.transports = attestation.transports.value_or(std::vector<std::string>{});
   for (size_t i = 0; i < record.transports.size(); ++i)
     if (std::find(std::begin(kTransports), std::end(kTransports), record.transports[i]) ==
         std::end(kTransports))
       throw invalidArgument("invalid field " + af + ".transports[" + std::to_string(i) + "]: \"" +
                             record.transports[i] + "\" is not an AUTHENTICATOR_TRANSPORT_* value");
 
-  Bytes object = decodeB64(attestation, "attestationObject", af);
+  Bytes object = decodeB64(attestation.attestationObject, "attestationObject", af);
   CborPtr root = loadCbor(object.data(), object.size());
   if (!root || !cbor_isa_map(root.get()))
     throw invalidArgument("invalid field " + af + ".attestationObject: not a CBOR map");
@@ -208,7 +219,7 @@ void parseAuthenticatorParams(const json::Object& params, const std::string& fie
   Bytes credentialId(ad.begin() + 55, ad.begin() + 55 + static_cast<long>(idLength));
   record.credentialId = base64UrlEncode(credentialId);
   // The SDK sends base64url(rawId); it must be the credential the authenticator attested.
-  auto given = base64Decode(json::requireString(attestation, "credentialId", af));
+  auto given = base64Decode(attestation.credentialId);
   if (!given || *given != credentialId)
     throw invalidArgument("invalid field " + af +
                           ".credentialId: it is not the credential id inside the attestation");

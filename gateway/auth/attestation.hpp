@@ -6,16 +6,29 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
-#include "signet/json.hpp"
+#include "signet/typed_parameters.hpp"
 #include "tenancy/directory.hpp"
 
 namespace signet {
 
+// v1AuthenticatorParamsV2, as every activity that registers a passkey takes it.
+struct AttestationParameters {
+  std::string credentialId, clientDataJson, attestationObject;  // base64url
+  std::optional<std::vector<std::string>> transports;           // AUTHENTICATOR_TRANSPORT_*
+};
+struct AuthenticatorParameters {
+  std::string authenticatorName, challenge;
+  AttestationParameters attestation;
+};
+// Made on first use: other files' shapes nest it (typed_parameters.hpp).
+const Shape<AuthenticatorParameters>& authenticatorShape();
+
 // Fills credential id, algorithm, public key, aaguid, transports, attestation type and sign
-// counter of `record` from `params` (v1AuthenticatorParamsV2). Throws InvalidArgument naming
-// `field` and the check that failed.
-void parseAuthenticatorParams(const json::Object& params, const std::string& field,
+// counter of `record` from `params`. Throws InvalidArgument naming `field` (where the
+// parameters sit in the intent) and the check that failed.
+void parseAuthenticatorParams(const AuthenticatorParameters& params, const std::string& field,
                               AuthenticatorRecord& record);
 
 }  // namespace signet

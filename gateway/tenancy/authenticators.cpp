@@ -7,22 +7,21 @@ namespace signet::authenticators {
 
 const Shape<CreateAuthenticatorsParameters> kCreateAuthenticators = {
     field("userId", &CreateAuthenticatorsParameters::userId),
-    field("authenticators", &CreateAuthenticatorsParameters::authenticators)};
+    field("authenticators", &CreateAuthenticatorsParameters::authenticators, authenticatorShape())};
 const Shape<RecoverUserParameters> kRecoverUser = {
     field("userId", &RecoverUserParameters::userId),
-    field("authenticator", &RecoverUserParameters::authenticator)};
+    field("authenticator", &RecoverUserParameters::authenticator, authenticatorShape())};
 
 json::Object createAuthenticators(ActivityContext& ctx,
                                   const CreateAuthenticatorsParameters& params) {
   const std::string& userId = params.userId;
   const auto& list = params.authenticators;
-  if (list->size() == 0)
+  if (list.empty())
     throw invalidArgument("invalid field parameters.authenticators: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   std::vector<std::string> ids;
-  for (size_t i = 0; i < list->size(); ++i)
-    ids.push_back(users::addAuthenticator(ctx.db(), ctx.organizationId(), userId,
-                                          json::objectAt(list, i, "parameters.authenticators"),
+  for (size_t i = 0; i < list.size(); ++i)
+    ids.push_back(users::addAuthenticator(ctx.db(), ctx.organizationId(), userId, list[i],
                                           "parameters.authenticators[" + std::to_string(i) + "]",
                                           ctx.nowMs()));
   json::Object r = json::object();

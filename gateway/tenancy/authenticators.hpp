@@ -2,13 +2,14 @@
 // get_authenticators.
 #pragma once
 
+#include "auth/attestation.hpp"
 #include "signet/plugin.hpp"
 #include "signet/typed_parameters.hpp"
 
 namespace signet::authenticators {
 struct CreateAuthenticatorsParameters {
   std::string userId;
-  json::Array authenticators;  // each read by users::addAuthenticator, as a new user's are
+  std::vector<AuthenticatorParameters> authenticators;
 };
 extern const Shape<CreateAuthenticatorsParameters> kCreateAuthenticators;
 json::Object createAuthenticators(ActivityContext& ctx,
@@ -22,7 +23,7 @@ json::Object deleteAuthenticators(ActivityContext& ctx,
                                   const DeleteAuthenticatorsParameters& params);
 struct RecoverUserParameters {
   std::string userId;
-  json::Object authenticator;  // read by users::addAuthenticator
+  AuthenticatorParameters authenticator;
 };
 extern const Shape<RecoverUserParameters> kRecoverUser;
 json::Object recoverUser(ActivityContext& ctx, const RecoverUserParameters& params);

@@ -28,13 +28,24 @@ void prepareList(RequestContext& ctx, const json::Object& holder, const std::str
 }
 }  // namespace
 
+const Shape<ProviderParameters>& providerShape() {
+  static const Shape<OidcClaims> claims = {field("iss", &OidcClaims::iss),
+                                           field("sub", &OidcClaims::sub),
+                                           field("aud", &OidcClaims::aud)};
+  using P = ProviderParameters;
+  static const Shape<P> shape = {field("providerName", &P::providerName, {.displayName = true}),
+                                 field("oidcToken", &P::oidcToken),
+                                 field("oidcClaims", &P::oidcClaims, claims)};
+  return shape;
+}
+
 std::string add(ActivityContext& ctx, const std::string& organizationId, const std::string& userId,
-                const json::Object& params, const std::string& field) {
-  std::string name = json::requireName(params, "providerName", field);
+                const ProviderParameters& params, const std::string& field) {
+  const std::string& name = params.providerName;
   if (name.empty())
     throw invalidArgument("invalid field " + field + ".providerName: must not be empty");
-  auto token = json::optionalString(params, "oidcToken", field);
-  auto given = json::optionalObject(params, "oidcClaims", field);
+  const auto& token = params.oidcToken;
+  const auto& given = params.oidcClaims;
   if (!token && !given)
     throw invalidArgument("missing required field " + field + ".oidcToken (or oidcClaims)");
   std::string iss, sub, aud;
@@ -48,15 +59,13 @@ std::string add(ActivityContext& ctx, const std::string& organizationId, const s
   if (given) {
     // With a token, oidcClaims adds another audience (another client id of the same app) to the
     // verified identity; alone, the creator states the identity.
-    std::string f = field + ".oidcClaims";
-    std::string gIss = json::requireString(given, "iss", f);
-    std::string gSub = json::requireString(given, "sub", f);
-    if (token && (gIss != iss || gSub != sub))
-      throw invalidArgument("invalid field " + f + ": iss " + gIss + " and sub " + gSub +
-                            " differ from the token's (" + iss + ", " + sub + ")");
-    iss = gIss;
-    sub = gSub;
-    aud = json::requireString(given, "aud", f);
+    if (token && (given->iss != iss || given->sub != sub))
+      throw invalidArgument("invalid field " + field + ".oidcClaims: iss " + given->iss +
+                            " and sub " + given->sub + " differ from the token's (" + iss + ", " +
+                            sub + ")");
+    iss = given->iss;
+    sub = given->sub;
+    aud = given->aud;
   }
   if (iss.empty() || sub.empty() || aud.empty())
     throw invalidArgument("invalid field " + field + ": the OIDC identity needs iss, sub and aud");
@@ -171,7 +180,7 @@ void prepareTokens(RequestContext& ctx, const json::Object& params) {
 
 const Shape<CreateOauthProvidersParameters> kCreateOauthProviders = {
     field("userId", &CreateOauthProvidersParameters::userId),
-    field("oauthProviders", &CreateOauthProvidersParameters::oauthProviders)};
+    field("oauthProviders", &CreateOauthProvidersParameters::oauthProviders, providerShape())};
 const Shape<DeleteOauthProvidersParameters> kDeleteOauthProviders = {
     field("userId", &DeleteOauthProvidersParameters::userId),
     field("providerIds", &DeleteOauthProvidersParameters::providerIds)};
@@ -180,13 +189,12 @@ json::Object createOauthProviders(ActivityContext& ctx,
                                   const CreateOauthProvidersParameters& params) {
   const std::string& userId = params.userId;
   const auto& list = params.oauthProviders;
-  if (list->size() == 0)
+  if (list.empty())
     throw invalidArgument("invalid field parameters.oauthProviders: must not be empty");
   directory::requireUser(ctx.db(), ctx.organizationId(), userId);
   std::vector<std::string> ids;
-  for (size_t i = 0; i < list->size(); ++i)
-    ids.push_back(add(ctx, ctx.organizationId(), userId,
-                      json::objectAt(list, i, "parameters.oauthProviders"),
+  for (size_t i = 0; i < list.size(); ++i)
+    ids.push_back(add(ctx, ctx.organizationId(), userId, list[i],
                       "parameters.oauthProviders[" + std::to_string(i) + "]"));
   json::Object r = json::object();
   r->set("providerIds", json::stringArray(ids));

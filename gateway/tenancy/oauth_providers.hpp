@@ -10,9 +10,21 @@ namespace signet::oauth_providers {
 
 inline constexpr size_t kMaxPerUser = 10;
 
-// One OauthProviderParams or OauthProviderParamsV2 entry; returns the provider id.
+// One OauthProviderParams (a token) or OauthProviderParamsV2 (a token, claims, or both) entry.
+struct OidcClaims {
+  std::string iss, sub, aud;
+};
+struct ProviderParameters {
+  std::string providerName;
+  std::optional<std::string> oidcToken;
+  std::optional<OidcClaims> oidcClaims;
+};
+// Made on first use: the user shapes nest it (typed_parameters.hpp).
+const Shape<ProviderParameters>& providerShape();
+
+// Adds the provider `field` (where it sits in the intent) names; returns its id.
 std::string add(ActivityContext& ctx, const std::string& organizationId, const std::string& userId,
-                const json::Object& params, const std::string& field);
+                const ProviderParameters& params, const std::string& field);
 json::Array ofUser(Db& db, const std::string& organizationId, const std::string& userId);
 // The user with a provider of (issuer, subject) whose audience is one of `audiences` (any
 // audience when empty).
@@ -40,7 +52,7 @@ void prepareTokens(RequestContext& ctx, const json::Object& params);
 
 struct CreateOauthProvidersParameters {
   std::string userId;
-  json::Array oauthProviders;  // each read as a new user's are
+  std::vector<ProviderParameters> oauthProviders;
 };
 struct DeleteOauthProvidersParameters {
   std::string userId;

@@ -18,14 +18,14 @@ using P = CreateSubOrganizationParameters;
 
 const Shape<P> kCreateSubOrganizationV4 = {
     field("subOrganizationName", &P::subOrganizationName, {.displayName = true}),
-    field("rootUsers", &P::rootUsers),
+    field("rootUsers", &P::rootUsers, users::rootUserShape()),
     field("rootQuorumThreshold", &P::rootQuorumThreshold),
     field("wallet", &P::wallet),
     field("disableEmailRecovery", &P::disableEmailRecovery),
     field("disableEmailAuth", &P::disableEmailAuth)};
 const Shape<P> kCreateSubOrganizationV7 = {
     field("subOrganizationName", &P::subOrganizationName, {.displayName = true}),
-    field("rootUsers", &P::rootUsers),
+    field("rootUsers", &P::rootUsers, users::rootUserShape()),
     field("rootQuorumThreshold", &P::rootQuorumThreshold),
     field("wallet", &P::wallet),
     field("disableEmailRecovery", &P::disableEmailRecovery),
@@ -44,14 +44,14 @@ json::Object createSubOrganization(ActivityContext& ctx, const P& p) {
   const std::string& name = p.subOrganizationName;
   if (name.empty())
     throw invalidArgument("invalid field parameters.subOrganizationName: must not be empty");
-  const json::Array& rootUsers = p.rootUsers;
-  if (rootUsers->size() == 0)
+  const auto& rootUsers = p.rootUsers;
+  if (rootUsers.empty())
     throw invalidArgument("invalid field parameters.rootUsers: must not be empty");
   const int64_t threshold = p.rootQuorumThreshold;
-  if (threshold < 1 || static_cast<size_t>(threshold) > rootUsers->size())
+  if (threshold < 1 || static_cast<size_t>(threshold) > rootUsers.size())
     throw invalidArgument(
         "invalid field parameters.rootQuorumThreshold: " + std::to_string(threshold) +
-        " must be between 1 and the " + std::to_string(rootUsers->size()) + " root users");
+        " must be between 1 and the " + std::to_string(rootUsers.size()) + " root users");
   const auto& wallet = p.wallet;
   OrganizationFlags flags;
   flags.disableEmailRecovery = p.disableEmailRecovery.value_or(false);
@@ -72,10 +72,9 @@ json::Object createSubOrganization(ActivityContext& ctx, const P& p) {
   directory::insertOrganization(db, org);
   std::vector<std::string> rootUserIds;
   std::vector<UserRecord> created;
-  for (size_t i = 0; i < rootUsers->size(); ++i) {
-    auto user =
-        users::createFromParams(ctx, org.id, json::objectAt(rootUsers, i, "parameters.rootUsers"),
-                                "parameters.rootUsers[" + std::to_string(i) + "]", false);
+  for (size_t i = 0; i < rootUsers.size(); ++i) {
+    auto user = users::createFromParams(ctx, org.id, rootUsers[i],
+                                        "parameters.rootUsers[" + std::to_string(i) + "]");
     directory::addRootQuorumMember(db, org.id, user.id);
     rootUserIds.push_back(user.id);
     created.push_back(user);

@@ -4,11 +4,12 @@
 
 #include "signet/plugin.hpp"
 #include "signet/typed_parameters.hpp"
+#include "tenancy/user_params.hpp"
 
 namespace signet::sub_organizations {
 struct CreateSubOrganizationParameters {
   std::string subOrganizationName;
-  json::Array rootUsers;  // each read by users::createFromParams
+  std::vector<users::UserParameters> rootUsers;
   int64_t rootQuorumThreshold = 0;
   std::optional<json::Object> wallet;  // read by the wallet provider (Services::createWallet)
   std::optional<bool> disableEmailRecovery, disableEmailAuth;

@@ -1,10 +1,8 @@
 #include "tenancy/user_params.hpp"
 
-#include "auth/attestation.hpp"
 #include "signet/jwt.hpp"
 #include "tenancy/api_keys.hpp"
 #include "tenancy/contacts.hpp"
-#include "tenancy/oauth_providers.hpp"
 
 namespace signet::users {
 
@@ -12,10 +10,38 @@ namespace {
 size_t count(Db& db, const std::string& sql, const SqlParams& params) {
   return static_cast<size_t>(db.queryOne(sql, params)->i64("n"));
 }
+
+Shape<UserParameters> makeUserShape(bool withTags) {
+  using K = ApiKeyParameters;
+  static const Shape<K> apiKey = {
+      field("apiKeyName", &K::apiKeyName, {.displayName = true}), field("publicKey", &K::publicKey),
+      field("curveType", &K::curveType),
+      field("expirationSeconds", &K::expirationSeconds, {.decimal = true})};
+  using U = UserParameters;
+  auto name = field("userName", &U::userName, {.displayName = true});
+  auto email = field("userEmail", &U::userEmail);
+  auto phone = field("userPhoneNumber", &U::userPhoneNumber);
+  auto keys = field("apiKeys", &U::apiKeys, apiKey);
+  auto passkeys = field("authenticators", &U::authenticators, authenticatorShape());
+  auto providers = field("oauthProviders", &U::oauthProviders, oauth_providers::providerShape());
+  if (!withTags) return {name, email, phone, keys, passkeys, providers};
+  return {name, email, phone, keys, passkeys, providers, field("userTags", &U::userTags)};
+}
 }  // namespace
 
+const Shape<UserParameters>& userShape() {
+  static const Shape<UserParameters> shape = makeUserShape(true);
+  return shape;
+}
+
+const Shape<UserParameters>& rootUserShape() {
+  static const Shape<UserParameters> shape = makeUserShape(false);
+  return shape;
+}
+
 std::string addAuthenticator(Db& db, const std::string& organizationId, const std::string& userId,
-                             const json::Object& params, const std::string& field, int64_t nowMs) {
+                             const AuthenticatorParameters& params, const std::string& field,
+                             int64_t nowMs) {
   AuthenticatorRecord a;
   parseAuthenticatorParams(params, field, a);
   if (count(db,
@@ -55,18 +81,18 @@ void setTags(Db& db, const std::string& organizationId, const std::string& userI
 }
 
 UserRecord createFromParams(ActivityContext& ctx, const std::string& organizationId,
-                            const json::Object& params, const std::string& field, bool withTags) {
+                            const UserParameters& params, const std::string& field) {
   Db& db = ctx.db();
   int64_t now = ctx.nowMs();
   UserRecord user;
   user.id = crypto::uuidV4();
   user.organizationId = organizationId;
-  user.name = json::requireName(params, "userName", field);
+  user.name = params.userName;
   if (user.name.empty())
     throw invalidArgument("invalid field " + field + ".userName: must not be empty");
-  if (auto email = json::optionalString(params, "userEmail", field); email && !email->empty())
+  if (const auto& email = params.userEmail; email && !email->empty())
     user.email = contacts::validateEmail(*email, field + ".userEmail");
-  if (auto phone = json::optionalString(params, "userPhoneNumber", field); phone && !phone->empty())
+  if (const auto& phone = params.userPhoneNumber; phone && !phone->empty())
     user.phoneNumber = contacts::validatePhoneNumber(*phone, field + ".userPhoneNumber");
   user.createdAtMs = user.updatedAtMs = now;
   if (directory::countUsers(db, organizationId) >= kMaxUsersPerOrganization)
@@ -74,28 +100,24 @@ UserRecord createFromParams(ActivityContext& ctx, const std::string& organizatio
                             std::to_string(kMaxUsersPerOrganization) + " users, the limit");
   directory::insertUser(db, user);
 
-  if (auto keys = json::optionalArray(params, "apiKeys", field))
+  auto at = [&](const char* list, size_t i) {
+    return field + "." + list + "[" + std::to_string(i) + "]";
+  };
+  if (const auto& keys = params.apiKeys)
     for (size_t i = 0; i < keys->size(); ++i) {
-      std::string f = field + ".apiKeys[" + std::to_string(i) + "]";
-      auto k = json::objectAt(keys, i, field + ".apiKeys");
-      api_keys::addKey(db, organizationId, user.id, json::requireName(k, "apiKeyName", f),
-                       json::requireString(k, "publicKey", f),
-                       json::optionalString(k, "curveType", f).value_or("API_KEY_CURVE_P256"),
-                       json::optionalInt64String(k, "expirationSeconds", f), now, f);
+      const ApiKeyParameters& k = (*keys)[i];
+      api_keys::addKey(db, organizationId, user.id, k.apiKeyName, k.publicKey,
+                       k.curveType.value_or("API_KEY_CURVE_P256"), k.expirationSeconds, now,
+                       at("apiKeys", i));
     }
-  if (auto list = json::optionalArray(params, "authenticators", field))
+  if (const auto& list = params.authenticators)
     for (size_t i = 0; i < list->size(); ++i)
-      addAuthenticator(db, organizationId, user.id,
-                       json::objectAt(list, i, field + ".authenticators"),
-                       field + ".authenticators[" + std::to_string(i) + "]", now);
-  if (auto list = json::optionalArray(params, "oauthProviders", field))
+      addAuthenticator(db, organizationId, user.id, (*list)[i], at("authenticators", i), now);
+  if (const auto& list = params.oauthProviders)
     for (size_t i = 0; i < list->size(); ++i)
-      oauth_providers::add(ctx, organizationId, user.id,
-                           json::objectAt(list, i, field + ".oauthProviders"),
-                           field + ".oauthProviders[" + std::to_string(i) + "]");
-  if (withTags)
-    setTags(db, organizationId, user.id, json::optionalStringArray(params, "userTags", field),
-            field + ".userTags");
+      oauth_providers::add(ctx, organizationId, user.id, (*list)[i], at("oauthProviders", i));
+  if (const auto& tags = params.userTags)
+    setTags(db, organizationId, user.id, *tags, field + ".userTags");
   return user;
 }
 

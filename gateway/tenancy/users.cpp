@@ -42,7 +42,8 @@ void applyContact(ActivityContext& ctx, UserRecord& user, const std::string& typ
 }
 }  // namespace
 
-const Shape<CreateUsersParameters> kCreateUsers = {field("users", &CreateUsersParameters::users)};
+const Shape<CreateUsersParameters> kCreateUsers = {
+    field("users", &CreateUsersParameters::users, userShape())};
 const Shape<DeleteUsersParameters> kDeleteUsers = {
     field("userIds", &DeleteUsersParameters::userIds)};
 const Shape<UpdateUserParameters> kUpdateUser = {
@@ -65,12 +66,11 @@ const Shape<UpdateContactParameters> kUpdateUserPhoneNumber = {
 
 json::Object createUsers(ActivityContext& ctx, const CreateUsersParameters& params) {
   const auto& list = params.users;
-  if (list->size() == 0) throw invalidArgument("invalid field parameters.users: must not be empty");
+  if (list.empty()) throw invalidArgument("invalid field parameters.users: must not be empty");
   std::vector<std::string> ids;
-  for (size_t i = 0; i < list->size(); ++i)
-    ids.push_back(createFromParams(ctx, ctx.organizationId(),
-                                   json::objectAt(list, i, "parameters.users"),
-                                   "parameters.users[" + std::to_string(i) + "]", true)
+  for (size_t i = 0; i < list.size(); ++i)
+    ids.push_back(createFromParams(ctx, ctx.organizationId(), list[i],
+                                   "parameters.users[" + std::to_string(i) + "]")
                       .id);
   json::Object r = json::object();
   r->set("userIds", json::stringArray(ids));

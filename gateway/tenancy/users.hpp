@@ -4,11 +4,11 @@
 
 #include "signet/plugin.hpp"
 #include "signet/typed_parameters.hpp"
+#include "tenancy/user_params.hpp"
 
 namespace signet::users {
 struct CreateUsersParameters {
-  // Each read by createFromParams (user_params.hpp), as create_sub_organization's root users are.
-  json::Array users;
+  std::vector<UserParameters> users;
 };
 struct DeleteUsersParameters {
   std::vector<std::string> userIds;

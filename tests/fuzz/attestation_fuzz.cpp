@@ -10,15 +10,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string challenge = "Y2hhbGxlbmdlLWZvci1mdXp6aW5n";
   static const std::string clientData = signet::base64UrlEncode(std::string_view(
       R"({"type":"webauthn.create","challenge":")" + challenge + R"(","origin":"https://x"})"));
-  signet::json::Object attestation = signet::json::object();
-  attestation->set("credentialId", "AQID");
-  attestation->set("clientDataJson", clientData);
-  attestation->set("attestationObject", signet::base64UrlEncode(data, size));
-  attestation->set("transports", signet::json::array());
-  signet::json::Object params = signet::json::object();
-  params->set("authenticatorName", "fuzz");
-  params->set("challenge", challenge);
-  params->set("attestation", attestation);
+  signet::AuthenticatorParameters params{
+      .authenticatorName = "fuzz",
+      .challenge = challenge,
+      .attestation = {.credentialId = "AQID",
+                      .clientDataJson = clientData,
+                      .attestationObject = signet::base64UrlEncode(data, size)}};
   fuzz::refusesWithErrorOnly([&] {
     signet::AuthenticatorRecord record;
     signet::parseAuthenticatorParams(params, "authenticators[0]", record);

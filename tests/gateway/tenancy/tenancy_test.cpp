@@ -282,6 +282,93 @@ TEST_P(TenancyTest, SubOrganizationBadInputIsRefusedAndWritesNothing) {
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), orgsBefore);
 }
 
+// Users, passkeys and providers nested in an intent have shapes of their own: a wrong type or a
+// missing field is a 400 naming its full path, before any policy runs, and nothing is stored.
+TEST_P(TenancyTest, NestedUserParametersAreRefusedNamingTheirPath) {
+  TestGateway gw(GetParam());
+  auto root = gw.rootClient();
+  const std::string org = gw.root().organizationId;
+  const int64_t activitiesBefore = gw.count("SELECT COUNT(*) FROM activities");
+  auto refusal = [&](const std::string& path, const std::string& type, const json::Object& p) {
+    try {
+      root.submit(path, type, org, p);
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400) << e.what();
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto list = [](const json::Object& item) {
+    json::Array a = json::array();
+    a->add(item);
+    return a;
+  };
+  auto key = apiKeyParam(newKey().publicKey);
+  key->set("expirationSeconds", true);
+  auto keyed = userParams("keyed", {key});
+  auto unnamed = userParams("x");
+  unnamed->set("userName", 7);
+  json::Object claims = json::object();
+  claims->set("iss", "https://issuer.example");
+  claims->set("sub", "s");
+  json::Object provider = json::object();
+  provider->set("providerName", "google");
+  provider->set("oidcClaims", claims);
+  auto claimed = userParams("claimed");
+  claimed->set("oauthProviders", list(provider));
+  json::Object attestation = json::object();
+  attestation->set("credentialId", 1);
+  json::Object passkey = json::object();
+  passkey->set("authenticatorName", "laptop");
+  passkey->set("challenge", "Y2hhbGxlbmdl");
+  passkey->set("attestation", attestation);
+  auto withPasskey = userParams("passkey");
+  withPasskey->set("authenticators", list(passkey));
+  auto tagged = userParams("tagged");
+  tagged->set("userTags", "not a list");
+
+  const std::string v8 = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8";
+  struct Case {
+    std::string refused, expect;
+  };
+  auto users = [&](const json::Object& u) {
+    json::Object p = json::object();
+    p->set("users", list(u));
+    return refusal("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", p);
+  };
+  for (const auto& c : std::vector<Case>{
+           {refusal("create_sub_organization", v8, subOrgParams("x", {userParams("a"), keyed})),
+            "parameters.rootUsers[1].apiKeys[0].expirationSeconds"},
+           {refusal("create_sub_organization", v8, subOrgParams("x", {unnamed})),
+            "parameters.rootUsers[0].userName"},
+           {refusal("create_sub_organization", v8, subOrgParams("x", {claimed})),
+            "parameters.rootUsers[0].oauthProviders[0].oidcClaims.aud"},
+           {users(withPasskey), "parameters.users[0].authenticators[0].attestation.credentialId"},
+           {users(tagged), "parameters.users[0].userTags"},
+           {users(keyed), "parameters.users[0].apiKeys[0].expirationSeconds"}})
+    EXPECT_NE(c.refused.find(c.expect), std::string::npos) << c.expect << ": " << c.refused;
+
+  json::Object passkeys = json::object();
+  passkeys->set("userId", gw.root().userId);
+  passkeys->set("authenticators", list(passkey));
+  EXPECT_NE(refusal("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2", passkeys)
+                .find("parameters.authenticators[0].attestation.credentialId"),
+            std::string::npos);
+  json::Object providers = json::object();
+  providers->set("userId", gw.root().userId);
+  providers->set("oauthProviders", list(provider));
+  EXPECT_NE(refusal("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", providers)
+                .find("parameters.oauthProviders[0].oidcClaims.aud"),
+            std::string::npos);
+
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM authenticators"), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM oauth_providers"), 0);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activitiesBefore)
+      << "refused before it is recorded";
+}
+
 TEST_P(TenancyTest, OidcTokensAreRefusedWithoutAPluginThatVerifiesThem) {
   OidcIssuer issuer;
   TestGateway gw(GetParam());  // memo only
