@@ -320,7 +320,7 @@ void registerCoreModule(Registry& r) {
               .resource = "ACTIVITY",
               .action = "APPROVE",
               .handler = votesAreRunByThePipeline,
-              .parameters = {{.name = "fingerprint"}}});
+              .parameters = kVote.specs()});
   r.activity({.type = "ACTIVITY_TYPE_REJECT_ACTIVITY",
               .path = "reject_activity",
               .intentKey = "rejectActivityIntent",
@@ -328,7 +328,7 @@ void registerCoreModule(Registry& r) {
               .resource = "ACTIVITY",
               .action = "REJECT",
               .handler = votesAreRunByThePipeline,
-              .parameters = {{.name = "fingerprint"}}});
+              .parameters = kVote.specs()});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
               .path = "create_oauth_providers",
               .intentKey = "createOauthProvidersIntent",

@@ -126,6 +126,8 @@ ActivityRecord newRecord(const ActivitySpec& spec, const Envelope& env,
 }
 }  // namespace
 
+const Shape<VoteParameters> kVote = {field("fingerprint", &VoteParameters::fingerprint)};
+
 json::Object votesAreRunByThePipeline(ActivityContext&, const json::Object&) {
   throw internalError(
       "approve_activity and reject_activity are run by the pipeline, not a handler");
@@ -283,7 +285,7 @@ void ActivityPipeline::runPreparer(const ActivitySpec& spec, const Caller& calle
 
 ActivityRecord ActivityPipeline::vote(const Envelope& env, const Caller& caller,
                                       std::string_view body) {
-  std::string fingerprint = json::requireString(env.parameters, "fingerprint", "parameters");
+  const std::string fingerprint = kVote.read(env.parameters).fingerprint;
   bool approve = env.type == kApproveActivity;
   std::optional<ActivityRecord> target;
   gateway_.database().read(

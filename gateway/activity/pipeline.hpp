@@ -15,6 +15,7 @@
 #include "activity/rollout.hpp"
 #include "auth/authenticator.hpp"
 #include "gateway.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet {
 
@@ -182,7 +183,12 @@ class ActivityPipeline {
   RolloutGate rollout_;
 };
 
-// The handler the core registers for approve/reject: the pipeline runs votes itself.
+// approve_activity's and reject_activity's parameters: the activity voted on. The pipeline runs
+// votes itself, so the core registers kVote's specs and a handler that is never called.
+struct VoteParameters {
+  std::string fingerprint;
+};
+extern const Shape<VoteParameters> kVote;
 json::Object votesAreRunByThePipeline(ActivityContext&, const json::Object&);
 
 }  // namespace signet

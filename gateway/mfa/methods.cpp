@@ -35,27 +35,32 @@ std::string expectedTypes() {
 }
 }  // namespace
 
-std::vector<Step> parseSteps(const json::Array& steps, const std::string& field) {
-  if (!steps || steps->size() == 0)
+const Shape<StepParameters>& stepShape() {
+  static const Shape<MethodParameters> method = {field("type", &MethodParameters::type),
+                                                 field("id", &MethodParameters::id)};
+  static const Shape<StepParameters> step = {field("any", &StepParameters::any, method)};
+  return step;
+}
+
+std::vector<Step> parseSteps(const std::vector<StepParameters>& steps, const std::string& field) {
+  if (steps.empty())
     throw invalidArgument("invalid field " + field + ": must list at least one step");
-  if (steps->size() > kMaxSteps)
-    throw invalidArgument("invalid field " + field + ": " + std::to_string(steps->size()) +
+  if (steps.size() > kMaxSteps)
+    throw invalidArgument("invalid field " + field + ": " + std::to_string(steps.size()) +
                           " steps, at most " + std::to_string(kMaxSteps));
   std::vector<Step> out;
-  for (size_t i = 0; i < steps->size(); ++i) {
+  for (size_t i = 0; i < steps.size(); ++i) {
     std::string stepField = field + "[" + std::to_string(i) + "]";
-    auto any = json::requireArray(json::objectAt(steps, i, field), "any", stepField);
-    if (any->size() == 0)
+    const auto& any = steps[i].any;
+    if (any.empty())
       throw invalidArgument("invalid field " + stepField + ".any: must list at least one method");
-    if (any->size() > kMaxMethodsPerStep)
-      throw invalidArgument("invalid field " + stepField + ".any: " + std::to_string(any->size()) +
+    if (any.size() > kMaxMethodsPerStep)
+      throw invalidArgument("invalid field " + stepField + ".any: " + std::to_string(any.size()) +
                             " methods, at most " + std::to_string(kMaxMethodsPerStep));
     Step step;
-    for (size_t j = 0; j < any->size(); ++j) {
+    for (size_t j = 0; j < any.size(); ++j) {
       std::string methodField = stepField + ".any[" + std::to_string(j) + "]";
-      auto m = json::objectAt(any, j, stepField + ".any");
-      Method method{json::requireString(m, "type", methodField),
-                    json::optionalString(m, "id", methodField).value_or("")};
+      Method method{any[j].type, any[j].id.value_or("")};
       const Kind* kind = kindOf(method.type);
       if (!kind)
         throw invalidArgument("invalid field " + methodField + ".type: \"" + method.type +
@@ -90,7 +95,13 @@ json::Array stepsJson(const std::vector<Step>& steps) {
 }
 
 std::vector<Step> stepsFromText(const std::string& text) {
-  return parseSteps(json::parseArray(text, "stored MFA steps"), "stored MFA steps");
+  const std::string field = "stored MFA steps";
+  auto stored = json::parseArray(text, field);
+  std::vector<StepParameters> steps;
+  for (size_t i = 0; i < stored->size(); ++i)
+    steps.push_back(
+        stepShape().read(json::objectAt(stored, i, field), field + "[" + std::to_string(i) + "]"));
+  return parseSteps(steps, field);
 }
 
 bool meets(const Method& presented, const Method& required) {

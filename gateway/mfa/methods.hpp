@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "signet/json.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace signet::mfa {
 
@@ -38,9 +38,20 @@ struct Method {
 };
 using Step = std::vector<Method>;  // any one of them meets the step
 
-// requiredAuthenticationMethods: [{any: [{type, id?}]}]. Checks types, that email and SMS
-// OTP carry no id, and the limits; InvalidArgument naming the field otherwise.
-std::vector<Step> parseSteps(const json::Array& steps, const std::string& field);
+// requiredAuthenticationMethods as sent: [{any: [{type, id?}]}].
+struct MethodParameters {
+  std::string type;
+  std::optional<std::string> id;
+};
+struct StepParameters {
+  std::vector<MethodParameters> any;
+};
+// Made on first use: the MFA policy shapes nest it (typed_parameters.hpp).
+const Shape<StepParameters>& stepShape();
+
+// The steps `steps` lists: checks types, that email and SMS OTP carry no id, and the limits;
+// InvalidArgument naming `field` (where the list sits) otherwise.
+std::vector<Step> parseSteps(const std::vector<StepParameters>& steps, const std::string& field);
 json::Array stepsJson(const std::vector<Step>& steps);
 // The stored form is stepsJson's text.
 std::vector<Step> stepsFromText(const std::string& text);

@@ -133,7 +133,7 @@ const Shape<MfaPolicyParameters> kCreateMfaPolicy = {
           {.maxLength = 256, .displayName = true, .required = true}),
     field("condition", &MfaPolicyParameters::condition, {.required = true}),
     field("requiredAuthenticationMethods", &MfaPolicyParameters::requiredAuthenticationMethods,
-          {.required = true}),
+          stepShape(), {.required = true}),
     field("order", &MfaPolicyParameters::order, {.decimal = true, .required = true}),
     field("notes", &MfaPolicyParameters::notes)};
 const Shape<MfaPolicyParameters> kUpdateMfaPolicy = {
@@ -142,7 +142,8 @@ const Shape<MfaPolicyParameters> kUpdateMfaPolicy = {
     field("mfaPolicyName", &MfaPolicyParameters::mfaPolicyName,
           {.maxLength = 256, .displayName = true}),
     field("condition", &MfaPolicyParameters::condition),
-    field("requiredAuthenticationMethods", &MfaPolicyParameters::requiredAuthenticationMethods),
+    field("requiredAuthenticationMethods", &MfaPolicyParameters::requiredAuthenticationMethods,
+          stepShape()),
     field("order", &MfaPolicyParameters::order, {.decimal = true}),
     field("notes", &MfaPolicyParameters::notes)};
 const Shape<DeleteMfaPolicyParameters> kDeleteMfaPolicy = {
@@ -158,7 +159,7 @@ json::Object createMfaPolicy(ActivityContext& ctx, const MfaPolicyParameters& pa
   // The shape requires the name, condition, methods and order of a new policy.
   p.name = checkedName(params.mfaPolicyName.value_or(""));
   p.condition = checkedCondition(ctx, params.condition.value_or(""));
-  p.steps = parseSteps(params.requiredAuthenticationMethods.value_or(json::array()),
+  p.steps = parseSteps(params.requiredAuthenticationMethods.value_or(std::vector<StepParameters>{}),
                        "parameters.requiredAuthenticationMethods");
   p.order = checkedOrder(params.order.value_or(0));
   p.notes = params.notes.value_or("");

@@ -2,6 +2,7 @@
 // delete_mfa_policy, get_mfa_policy, get_mfa_policies and get_mfa_status.
 #pragma once
 
+#include "mfa/methods.hpp"
 #include "signet/plugin.hpp"
 #include "signet/typed_parameters.hpp"
 
@@ -14,7 +15,7 @@ struct MfaPolicyParameters {
   std::string userId;
   std::optional<std::string> mfaPolicyId;  // update's
   std::optional<std::string> mfaPolicyName, condition, notes;
-  std::optional<json::Array> requiredAuthenticationMethods;  // read by parseSteps
+  std::optional<std::vector<StepParameters>> requiredAuthenticationMethods;
   std::optional<int64_t> order;
 };
 struct DeleteMfaPolicyParameters {

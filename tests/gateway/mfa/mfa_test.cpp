@@ -179,6 +179,15 @@ TEST_P(MfaTest, PoliciesAreWrittenReadAndRefusedWhenTheUserCannotMeetThem) {
                 "requiredAuthenticationMethods: must list at least one step");
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "true", steps({{}}), 0),
                 "requiredAuthenticationMethods[0].any: must list at least one method");
+  // The steps' types are the shape's: checked at admission, naming the path.
+  auto typed = steps({{"SESSION"}});
+  typed->getObject(0)->getArray("any")->getObject(0)->set("type", 7);
+  expectRefused(gw, o.root(), org, mfaParams(u, "x", "true", typed, 0),
+                "parameters.requiredAuthenticationMethods[0].any[0].type");
+  auto notAList = steps({{"SESSION"}});
+  notAList->getObject(0)->set("any", "AUTHENTICATION_TYPE_SESSION");
+  expectRefused(gw, o.root(), org, mfaParams(u, "x", "true", notAList, 0),
+                "parameters.requiredAuthenticationMethods[0].any");
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "activity.action ==", steps({{"SESSION"}}), 0),
                 "parameters.condition");
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "", steps({{"SESSION"}}), 0),

@@ -551,6 +551,21 @@ TEST_P(PolicyEngineTest, VotesAreCheckedAndTheWindowCloses) {
     EXPECT_EQ(e.httpStatus(), 404);
     EXPECT_NE(std::string(e.what()).find("No activity found with fingerprint"), std::string::npos);
   }
+  // A fingerprint that is not a string: 400 naming it (kVote's shape), at admission.
+  json::Object wrong = json::object();
+  wrong->set("fingerprint", 42);
+  for (const char* vote : {"approve_activity", "reject_activity"}) {
+    std::string type =
+        std::string("ACTIVITY_TYPE_") + (vote[0] == 'a' ? "APPROVE" : "REJECT") + "_ACTIVITY";
+    try {
+      o.as(u2).submit(vote, type, o.org(), wrong);
+      ADD_FAILURE() << vote;
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400) << e.what();
+      EXPECT_NE(std::string(e.what()).find("parameters.fingerprint"), std::string::npos)
+          << e.what();
+    }
+  }
   // Another tenant's user cannot vote.
   auto a = o.createUsers(u1);
   ASSERT_EQ(status(a), kConsensus);
