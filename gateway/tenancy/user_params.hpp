@@ -17,7 +17,7 @@ inline constexpr size_t kMaxAuthenticatorsPerUser = 10;
 struct ApiKeyParameters {
   std::string apiKeyName, publicKey;
   std::optional<std::string> curveType;
-  std::optional<int64_t> expirationSeconds;  // sent as a decimal string
+  std::optional<int64_t> expirationSeconds;  // a decimal string or an integer
 };
 // UserParamsV3/V4 and RootUserParams to RootUserParamsV4. The lists are optional, though the
 // API marks them required: a client's JSON encoding may leave an empty list out.

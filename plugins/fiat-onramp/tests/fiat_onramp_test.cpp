@@ -359,7 +359,7 @@ TEST_P(FiatOnRampTest, BadInputIsRefusedNamingTheFieldWithNothingStored) {
     EXPECT_NE(refused.find(c.named), std::string::npos)
         << c.key << "=" << c.value << ": " << refused;
   }
-  // Types are checked by the row's shape before anything runs.
+  // Types and missing fields (the row's shape): a 400 naming the field, nothing stored.
   auto typed = [&](const std::string& key, const Poco::Dynamic::Var& value) {
     auto p = purchase();
     p->set(key, value);

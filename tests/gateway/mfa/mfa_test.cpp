@@ -183,11 +183,11 @@ TEST_P(MfaTest, PoliciesAreWrittenReadAndRefusedWhenTheUserCannotMeetThem) {
   auto typed = steps({{"SESSION"}});
   typed->getObject(0)->getArray("any")->getObject(0)->set("type", 7);
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "true", typed, 0),
-                "parameters.requiredAuthenticationMethods[0].any[0].type");
+                "invalid field parameters.requiredAuthenticationMethods[0].any[0].type: expected");
   auto notAList = steps({{"SESSION"}});
   notAList->getObject(0)->set("any", "AUTHENTICATION_TYPE_SESSION");
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "true", notAList, 0),
-                "parameters.requiredAuthenticationMethods[0].any");
+                "invalid field parameters.requiredAuthenticationMethods[0].any: expected");
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "activity.action ==", steps({{"SESSION"}}), 0),
                 "parameters.condition");
   expectRefused(gw, o.root(), org, mfaParams(u, "x", "", steps({{"SESSION"}}), 0),

@@ -551,7 +551,7 @@ TEST_P(PolicyEngineTest, VotesAreCheckedAndTheWindowCloses) {
     EXPECT_EQ(e.httpStatus(), 404);
     EXPECT_NE(std::string(e.what()).find("No activity found with fingerprint"), std::string::npos);
   }
-  // A fingerprint that is not a string: 400 naming it (kVote's shape), at admission.
+  // A fingerprint that is not a string: 400 naming it.
   json::Object wrong = json::object();
   wrong->set("fingerprint", 42);
   for (const char* vote : {"approve_activity", "reject_activity"}) {

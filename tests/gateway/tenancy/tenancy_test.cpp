@@ -3,6 +3,7 @@
 #include "support/oidc_issuer.hpp"
 #include "support/software_authenticator.hpp"
 #include "support/test_gateway.hpp"
+#include "support/test_org.hpp"
 
 namespace signet::test {
 namespace {
@@ -284,19 +285,24 @@ TEST_P(TenancyTest, SubOrganizationBadInputIsRefusedAndWritesNothing) {
 
 // Users, passkeys and providers nested in an intent have shapes of their own: a wrong type or a
 // missing field is a 400 naming its full path, before any policy runs, and nothing is stored.
+// The submitter is a member no policy allows: a check left to the handler would never run, and
+// the policy's denial would be recorded instead.
 TEST_P(TenancyTest, NestedUserParametersAreRefusedNamingTheirPath) {
   TestGateway gw(GetParam());
-  auto root = gw.rootClient();
-  const std::string org = gw.root().organizationId;
+  Org o(gw);
+  const std::string org = o.org();
+  const std::string member = o.user("member");
+  auto as = o.as(member);
   const int64_t activitiesBefore = gw.count("SELECT COUNT(*) FROM activities");
+  const int64_t usersBefore = gw.count("SELECT COUNT(*) FROM users");
   auto refusal = [&](const std::string& path, const std::string& type, const json::Object& p) {
     try {
-      root.submit(path, type, org, p);
+      auto a = as.submit(path, type, org, p);
+      return "answered " + json::stringify(a);
     } catch (const RequestError& e) {
       EXPECT_EQ(e.httpStatus(), 400) << e.what();
       return std::string(e.what());
     }
-    return std::string("accepted");
   };
   auto list = [](const json::Object& item) {
     json::Array a = json::array();
@@ -338,35 +344,48 @@ TEST_P(TenancyTest, NestedUserParametersAreRefusedNamingTheirPath) {
   };
   for (const auto& c : std::vector<Case>{
            {refusal("create_sub_organization", v8, subOrgParams("x", {userParams("a"), keyed})),
-            "parameters.rootUsers[1].apiKeys[0].expirationSeconds"},
+            "invalid field parameters.rootUsers[1].apiKeys[0].expirationSeconds: expected"},
            {refusal("create_sub_organization", v8, subOrgParams("x", {unnamed})),
-            "parameters.rootUsers[0].userName"},
+            "invalid field parameters.rootUsers[0].userName: expected"},
            {refusal("create_sub_organization", v8, subOrgParams("x", {claimed})),
-            "parameters.rootUsers[0].oauthProviders[0].oidcClaims.aud"},
-           {users(withPasskey), "parameters.users[0].authenticators[0].attestation.credentialId"},
-           {users(tagged), "parameters.users[0].userTags"},
-           {users(keyed), "parameters.users[0].apiKeys[0].expirationSeconds"}})
+            "missing required field parameters.rootUsers[0].oauthProviders[0].oidcClaims.aud"},
+           {users(withPasskey),
+            "invalid field parameters.users[0].authenticators[0].attestation.credentialId: "
+            "expected"},
+           {users(tagged), "invalid field parameters.users[0].userTags: expected"},
+           {users(keyed),
+            "invalid field parameters.users[0].apiKeys[0].expirationSeconds: expected"},
+           // RootUserParams has no userTags: a root user's are not read, so not checked.
+           {refusal("create_sub_organization", v8, subOrgParams("x", {tagged, unnamed})),
+            "invalid field parameters.rootUsers[1].userName: expected"}})
     EXPECT_NE(c.refused.find(c.expect), std::string::npos) << c.expect << ": " << c.refused;
 
   json::Object passkeys = json::object();
-  passkeys->set("userId", gw.root().userId);
+  passkeys->set("userId", member);
   passkeys->set("authenticators", list(passkey));
-  EXPECT_NE(refusal("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2", passkeys)
-                .find("parameters.authenticators[0].attestation.credentialId"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2", passkeys)
+          .find("invalid field parameters.authenticators[0].attestation.credentialId: expected"),
+      std::string::npos);
   json::Object providers = json::object();
-  providers->set("userId", gw.root().userId);
+  providers->set("userId", member);
   providers->set("oauthProviders", list(provider));
   EXPECT_NE(refusal("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", providers)
-                .find("parameters.oauthProviders[0].oidcClaims.aud"),
+                .find("missing required field parameters.oauthProviders[0].oidcClaims.aud"),
             std::string::npos);
 
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM organizations"), 1);
-  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM users"), usersBefore);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM authenticators"), 0);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM oauth_providers"), 0);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activitiesBefore)
       << "refused before it is recorded";
+  // The premise: the same intent, well formed, reaches the policies, which deny this member.
+  json::Object wellFormed = json::object();
+  wellFormed->set("users", list(userParams("fine")));
+  auto denied = as.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", org, wellFormed);
+  EXPECT_NE(status(denied), kCompleted) << json::stringify(denied);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activitiesBefore + 1);
 }
 
 TEST_P(TenancyTest, OidcTokensAreRefusedWithoutAPluginThatVerifiesThem) {
