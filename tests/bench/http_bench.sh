@@ -181,9 +181,19 @@ printf '%s, %s gateway(s), %s s a kind, %s connections, %s wrk threads, %s cores
 # exchange costs this machine (wrk and the kernel's loopback included). A request that did
 # nothing but that exchange and its cryptography would reach 1 / (1 + cores * perCore / this)
 # of its floor: the ceiling printed under each kind.
-frontEnd=$(wrk -t"$threads" -c"$connections" -d"$((seconds < 5 ? seconds : 5))s" \
-  "http://127.0.0.1:$port/healthz" | awk '/^Requests\/sec:/ {print $2}')
-printf 'front end alone (GET /healthz, no stamp, no store): %s req/s\n' "$frontEnd"
+frontBefore=$(process_cost)
+frontOut=$(wrk -t"$threads" -c"$connections" -d"$((seconds < 5 ? seconds : 5))s" \
+  "http://127.0.0.1:$port/healthz")
+frontAfter=$(process_cost)
+frontEnd=$(awk '/^Requests\/sec:/ {print $2}' <<<"$frontOut")
+frontServed=$(awk '/requests in/ {print $1}' <<<"$frontOut")
+# What that exchange cost the gateway process alone: the least any request costs it, so the
+# crypto's share of the gateway's CPU can be no higher than crypto / (crypto + this).
+read -r fu0 fs0 _ <<<"$frontBefore"
+read -r fu1 fs1 _ <<<"$frontAfter"
+frontGateway=$(python3 -c "print(f'{($fu1 - $fu0 + $fs1 - $fs0) * 1e6 / $(getconf CLK_TCK) / (${frontServed:-0} or 1):.1f}')")
+printf 'front end alone (GET /healthz, no stamp, no store): %s req/s, %s us of the gateway'"'"'s CPU a request\n' \
+  "$frontEnd" "$frontGateway"
 printf '%-24s %10s %9s %9s %8s %12s %8s\n' kind 'req/s' p50 p99 non-2xx 'floor req/s' 'share'
 seeded=
 for kind in ${KINDS:-sign_raw_payload whoami get_activity create_wallet_accounts}; do
@@ -268,12 +278,12 @@ PY
     rowBytes=$(head -1 "$work/$kind.1.requests" | cut -f3- | wc -c)
     "$storeFloor" "$work" "$connections" "$rowBytes" 2 >"$work/store-floor.out"
     python3 - "$work/store-floor.out" "$cores" "$perCore" "$frontEnd" "$kind" \
-      "$((m1 - m0))" "${total:-0}" "$(getconf CLK_TCK)" <<'PY'
+      "$((m1 - m0))" "${total:-0}" "$(getconf CLK_TCK)" "$frontGateway" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 cores, perCore, frontEnd = map(float, sys.argv[2:5])
 # The whole machine's CPU a request over the kind's run, wrk and the kernel included.
-busyTicks, requests, ticksPerSecond = map(float, sys.argv[6:9])
+busyTicks, requests, ticksPerSecond, frontGateway = map(float, sys.argv[6:10])
 machine = busyTicks * 1e6 / ticksPerSecond / (requests or 1)
 cpu, kernel = map(float, re.search(r"([0-9.]+) us CPU a row, ([0-9.]+) us", text).groups())
 paced = re.search(r"paced.*commit p50 ([0-9.]+) ms, p99 ([0-9.]+) ms", text).groups()
@@ -283,6 +293,10 @@ print(f"  store floor ({first}): {cpu:.0f} us CPU a row, {kernel:.0f} us of it i
       f"commit p50 {paced[0]} ms, p99 {paced[1]} ms with the disk busy half the time")
 print(f"  ceiling, the front end plus this floor plus the store floor: "
       f"{100 * crypto / (crypto + front + cpu):.1f} %")
+# The same bound for the crypto's share of the gateway's own CPU: a request that cost the
+# gateway only its HTTP exchange, its crypto and the store floor's row.
+print(f"  crypto share ceiling, the gateway's HTTP exchange ({frontGateway:.0f} us), this crypto "
+      f"and the store floor: {100 * crypto / (crypto + frontGateway + cpu):.0f} %")
 # Signing's target, 50 % of the floor, allows a request twice its crypto in CPU time on these
 # cores, wrk's and the kernel's included. What is left once the front end, the crypto and the
 # store floor are paid, beside the two costs a fresh and group-committed answer cannot avoid.
@@ -312,7 +326,9 @@ print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the ke
 # The crypto's share of that CPU: the request's unavoidable cryptography on one core against
 # all the gateway spent on it. It does not depend on wrk sharing the cores, as the rate does.
 print(f'  crypto share of the gateway CPU: {100 * (1e6 / $perCore) / (cpu or 1):.0f} % '
-      f'({1e6 / $perCore:.0f} us of crypto a request)')
+      f'({1e6 / $perCore:.0f} us of crypto a request); its ceiling, the crypto plus the '
+      f'gateway\'s CPU for GET /healthz ($frontGateway us): '
+      f'{100 * (1e6 / $perCore) / (1e6 / $perCore + $frontGateway):.0f} %')
 if '$backend' == 'postgresql':
     # All the gateways' requests, for all of them share the one server.
     server = ($p1 - $p0) * tick / ($total or 1)
