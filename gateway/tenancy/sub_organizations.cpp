@@ -20,14 +20,14 @@ const Shape<P> kCreateSubOrganizationV4 = {
     field("subOrganizationName", &P::subOrganizationName, {.displayName = true}),
     field("rootUsers", &P::rootUsers, users::rootUserShape()),
     field("rootQuorumThreshold", &P::rootQuorumThreshold),
-    field("wallet", &P::wallet),
+    field("wallet", &P::wallet, walletShape()),
     field("disableEmailRecovery", &P::disableEmailRecovery),
     field("disableEmailAuth", &P::disableEmailAuth)};
 const Shape<P> kCreateSubOrganizationV7 = {
     field("subOrganizationName", &P::subOrganizationName, {.displayName = true}),
     field("rootUsers", &P::rootUsers, users::rootUserShape()),
     field("rootQuorumThreshold", &P::rootQuorumThreshold),
-    field("wallet", &P::wallet),
+    field("wallet", &P::wallet, walletShape()),
     field("disableEmailRecovery", &P::disableEmailRecovery),
     field("disableEmailAuth", &P::disableEmailAuth),
     field("disableSmsAuth", &P::disableSmsAuth),

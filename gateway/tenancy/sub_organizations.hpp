@@ -4,6 +4,7 @@
 
 #include "signet/plugin.hpp"
 #include "signet/typed_parameters.hpp"
+#include "signet/wallet_params.hpp"
 #include "tenancy/user_params.hpp"
 
 namespace signet::sub_organizations {
@@ -11,7 +12,8 @@ struct CreateSubOrganizationParameters {
   std::string subOrganizationName;
   std::vector<users::UserParameters> rootUsers;
   int64_t rootQuorumThreshold = 0;
-  std::optional<json::Object> wallet;  // read by the wallet provider (Services::createWallet)
+  std::optional<WalletParameters>
+      wallet;  // created by the wallet provider (Services::createWallet)
   std::optional<bool> disableEmailRecovery, disableEmailAuth;
   // V7 on:
   std::optional<bool> disableSmsAuth, disableOtpEmailAuth;

@@ -89,7 +89,7 @@ json::Object enableAuthProxy(ActivityContext& ctx, const json::Object&) {
   return r;
 }
 
-json::Object updateAuthProxyConfig(ActivityContext& ctx, const json::Object& p) {
+json::Object updateAuthProxyConfig(ActivityContext& ctx, const ProxySettingsParameters& p) {
   ProxyConfig c = requireConfig(ctx);
   c.settings = applySettings(c.settings, p);
   c.updatedAtMs = ctx.nowMs();

@@ -3,6 +3,7 @@
 // (the parent organization of the sub-organizations its users sign up into).
 #pragma once
 
+#include "proxy_settings.hpp"
 #include "signet/plugin.hpp"
 
 namespace auth_proxy {
@@ -13,7 +14,7 @@ namespace auth_proxy {
 signet::json::Object enableAuthProxy(signet::ActivityContext& ctx, const signet::json::Object& p);
 // Applies the settings (proxy_settings.hpp); returns {configId}.
 signet::json::Object updateAuthProxyConfig(signet::ActivityContext& ctx,
-                                           const signet::json::Object& p);
+                                           const ProxySettingsParameters& p);
 // Deletes the proxy API key (the user, its policy and the settings stay for a later enable).
 signet::json::Object disableAuthProxy(signet::ActivityContext& ctx, const signet::json::Object& p);
 // {config: {...}} (config_store.hpp configJson), never the key.

@@ -102,7 +102,8 @@ void registerAuthProxy(Registry& r) {
   r.activity({.type = "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG", .path = "update_auth_proxy_config",
               .intentKey = "updateAuthProxyConfigIntent",       .resultKey = "updateAuthProxyConfigResult",
               .resource = "AUTH_PROXY", .action = "UPDATE",     .rootQuorumOnly = true,
-              .handler = updateAuthProxyConfig});
+              .handler = kUpdateAuthProxyConfig.handler(updateAuthProxyConfig),
+              .parameters = kUpdateAuthProxyConfig.specs()});
   r.activity({.type = "ACTIVITY_TYPE_DISABLE_AUTH_PROXY",       .path = "disable_auth_proxy",
               .intentKey = "disableAuthProxyIntent",            .resultKey = "disableAuthProxyResult",
               .resource = "AUTH_PROXY", .action = "DELETE",     .rootQuorumOnly = true,

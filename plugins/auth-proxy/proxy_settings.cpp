@@ -27,24 +27,19 @@ Error bad(const std::string& field, const Poco::Dynamic::Var& value, const std::
   return invalidArgument("invalid field " + kPath + "." + field + ": " + shown + " " + why);
 }
 
-int boundedInt(const json::Object& o, const std::string& key, int low, int high) {
-  auto v = o->get(key);
-  bool whole = v.isInteger() || (v.isString() && !v.extract<std::string>().empty() &&
-                                 std::all_of(v.extract<std::string>().begin(),
-                                             v.extract<std::string>().end(), ::isdigit));
-  if (!whole) throw bad(key, v, "is not a whole number");
-  long long n =
-      v.isString() ? std::stoll(v.extract<std::string>().substr(0, 12)) : v.convert<long long>();
+const std::vector<std::string> kSocialProviders = {"google", "apple", "facebook", "x", "discord"};
+
+int bounded(const std::string& field, int64_t n, int low, int high) {
   if (n < low || n > high)
-    throw bad(key, v,
+    throw bad(field, static_cast<Poco::Int64>(n),
               "is out of range: from " + std::to_string(low) + " to " + std::to_string(high));
   return static_cast<int>(n);
 }
 
-std::vector<std::string> stringList(const json::Object& o, const std::string& key, size_t max) {
-  auto list = json::optionalStringArray(o, key, kPath);
+std::vector<std::string> atMost(const std::string& field, const std::vector<std::string>& list,
+                                size_t max) {
   if (list.size() > max)
-    throw bad(key, o->get(key), "has more than " + std::to_string(max) + " entries");
+    throw bad(field, json::stringArray(list), "has more than " + std::to_string(max) + " entries");
   return list;
 }
 
@@ -68,113 +63,78 @@ std::string httpUrl(const std::string& field, const std::string& value) {
   return value;
 }
 
-const std::vector<std::string> kSocialProviders = {"google", "apple", "facebook", "x", "discord"};
-
-using Check = std::function<Poco::Dynamic::Var(const json::Object& intent, const std::string& key)>;
-
-Check text(size_t maxLength) {
-  return [maxLength](const json::Object& o, const std::string& key) -> Poco::Dynamic::Var {
-    auto v = json::optionalString(o, key, kPath).value_or("");
-    if (v.size() > maxLength)
-      throw bad(key, v, "is longer than " + std::to_string(maxLength) + " bytes");
-    return v;
-  };
-}
-Check email() {
-  return [](const json::Object& o, const std::string& key) -> Poco::Dynamic::Var {
-    return validateEmail(json::requireString(o, key, kPath), kPath + "." + key);
-  };
-}
-Check uuid() {
-  return [](const json::Object& o, const std::string& key) -> Poco::Dynamic::Var {
-    return json::requireUuid(o, key, kPath);
-  };
-}
-Check integer(int low, int high) {
-  return [low, high](const json::Object& o, const std::string& key) -> Poco::Dynamic::Var {
-    return boundedInt(o, key, low, high);
-  };
-}
-Check boolean() {
-  return [](const json::Object& o, const std::string& key) -> Poco::Dynamic::Var {
-    return json::optionalBool(o, key, kPath, false);
-  };
+std::string shorterThan(const std::string& field, const std::string& value, size_t max) {
+  if (value.size() > max)
+    throw bad(field, value, "is longer than " + std::to_string(max) + " bytes");
+  return value;
 }
 
-Poco::Dynamic::Var origins(const json::Object& o, const std::string& key) {
-  auto list = stringList(o, key, 50);
+Poco::Dynamic::Var origins(const std::vector<std::string>& given) {
+  auto list = atMost("allowedOrigins", given, 50);
   for (size_t i = 0; i < list.size(); ++i)
-    list[i] = checkOrigin(list[i], kPath + "." + key + "[" + std::to_string(i) + "]");
+    list[i] = checkOrigin(list[i], kPath + ".allowedOrigins[" + std::to_string(i) + "]");
   return json::stringArray(list);
 }
 
-Poco::Dynamic::Var methods(const json::Object& o, const std::string& key) {
-  auto list = stringList(o, key, 16);
+Poco::Dynamic::Var methods(const std::vector<std::string>& given) {
+  auto list = atMost("allowedAuthMethods", given, 16);
   for (size_t i = 0; i < list.size(); ++i)
-    oneOf(key + "[" + std::to_string(i) + "]", list[i], authMethods());
+    oneOf("allowedAuthMethods[" + std::to_string(i) + "]", list[i], authMethods());
   return json::stringArray(list);
 }
 
-Poco::Dynamic::Var clientIds(const json::Object& o, const std::string& key) {
-  return json::stringArray(stringList(o, key, 20));
-}
-
-// Only the fields the proxy reads are kept; each is a string (the sessions plugin checks the
-// templates when it sends).
-Poco::Dynamic::Var emailCustomization(const json::Object& o, const std::string& key) {
-  auto in = json::optionalObject(o, key, kPath);
+// Only the fields the proxy reads are kept (the shape is closed); each is a string (the
+// sessions plugin checks the templates when it sends).
+Poco::Dynamic::Var emailCustomization(const EmailCustomization& in) {
   json::Object out = json::object();
-  if (!in) return out;
-  for (const auto& name : in->getNames()) {
-    oneOf(key + "." + name, name,
-          {"appName", "logoUrl", "magicLinkTemplate", "templateVariables", "templateId"});
-    auto value = json::optionalString(in, name, kPath + "." + key);
-    if (!value) continue;
-    if (value->size() > 8192) throw bad(key + "." + name, *value, "is longer than 8192 bytes");
-    if (name == "logoUrl" && !value->empty()) httpUrl(key + "." + name, *value);
+  auto keep = [&](const char* name, const std::optional<std::string>& value) {
+    if (!value) return;
+    std::string field = std::string("emailCustomizationParams.") + name;
+    shorterThan(field, *value, 8192);
+    if (std::string(name) == "logoUrl" && !value->empty()) httpUrl(field, *value);
     out->set(name, *value);
-  }
+  };
+  keep("appName", in.appName);
+  keep("logoUrl", in.logoUrl);
+  keep("magicLinkTemplate", in.magicLinkTemplate);
+  keep("templateVariables", in.templateVariables);
+  keep("templateId", in.templateId);
   return out;
 }
 
-Poco::Dynamic::Var smsCustomization(const json::Object& o, const std::string& key) {
-  auto in = json::optionalObject(o, key, kPath);
+Poco::Dynamic::Var smsCustomization(const SmsCustomization& in) {
   json::Object out = json::object();
-  if (!in) return out;
-  for (const auto& name : in->getNames()) oneOf(key + "." + name, name, {"template"});
-  if (auto t = json::optionalString(in, "template", kPath + "." + key)) {
-    if (t->size() > 1024) throw bad(key + ".template", *t, "is longer than 1024 bytes");
-    out->set("template", *t);
-  }
+  if (in.text) out->set("template", shorterThan("smsCustomizationParams.template", *in.text, 1024));
   return out;
 }
 
-Poco::Dynamic::Var walletKit(const json::Object& o, const std::string& key) {
-  auto in = json::optionalObject(o, key, kPath);
+Poco::Dynamic::Var walletKit(const WalletKitSettings& in) {
   json::Object out = json::object();
-  if (!in) return out;
-  std::string path = key + ".";
-  for (const auto& name : in->getNames())
-    oneOf(path + name, name, {"enabledSocialProviders", "oauthClientIds", "oauthRedirectUrl"});
-  auto providers = json::optionalStringArray(in, "enabledSocialProviders", kPath + "." + key);
+  const auto providers = in.enabledSocialProviders.value_or(std::vector<std::string>{});
   for (size_t i = 0; i < providers.size(); ++i)
-    oneOf(path + "enabledSocialProviders[" + std::to_string(i) + "]", providers[i],
+    oneOf("walletKitSettings.enabledSocialProviders[" + std::to_string(i) + "]", providers[i],
           kSocialProviders);
   out->set("enabledSocialProviders", json::stringArray(providers));
   json::Object ids = json::object();
-  if (auto given = json::optionalObject(in, "oauthClientIds", kPath + "." + key))
-    for (const auto& name : given->getNames()) {
-      oneOf(path + "oauthClientIds." + name, name, kSocialProviders);
-      ids->set(name, json::requireString(given, name, kPath + "." + path + "oauthClientIds"));
-    }
+  if (const auto& given = in.oauthClientIds) {
+    auto keep = [&](const char* provider, const std::optional<std::string>& id) {
+      if (id) ids->set(provider, *id);
+    };
+    keep("google", given->google);
+    keep("apple", given->apple);
+    keep("facebook", given->facebook);
+    keep("x", given->x);
+    keep("discord", given->discord);
+  }
   out->set("oauthClientIds", ids);
-  if (auto url = json::optionalString(in, "oauthRedirectUrl", kPath + "." + key))
-    out->set("oauthRedirectUrl", httpUrl(path + "oauthRedirectUrl", *url));
+  if (in.oauthRedirectUrl)
+    out->set("oauthRedirectUrl",
+             httpUrl("walletKitSettings.oauthRedirectUrl", *in.oauthRedirectUrl));
   return out;
 }
 
-Poco::Dynamic::Var captcha(const json::Object& o, const std::string& key) {
-  if (json::optionalBool(o, key, kPath, false))
+bool captcha(bool enabled) {
+  if (enabled)
     throw invalidArgument(
         "invalid field parameters.captchaEnabled: true is not supported: the hosted service "
         "checks a Cloudflare Turnstile token, and no captcha service can be reached from a "
@@ -182,32 +142,109 @@ Poco::Dynamic::Var captcha(const json::Object& o, const std::string& key) {
   return false;
 }
 
-// Every field of UpdateAuthProxyConfigIntent, in the protos' order, with its check.
-const std::vector<std::pair<std::string, Check>>& fields() {
-  static const std::vector<std::pair<std::string, Check>> table = {
-      {"allowedOrigins", origins},
-      {"allowedAuthMethods", methods},
-      {"sendFromEmailAddress", email()},
-      {"replyToEmailAddress", email()},
-      {"emailAuthTemplateId", uuid()},
-      {"otpTemplateId", uuid()},
-      {"emailCustomizationParams", emailCustomization},
-      {"smsCustomizationParams", smsCustomization},
-      {"walletKitSettings", walletKit},
-      {"otpExpirationSeconds", integer(1, 600)},
-      {"verificationTokenExpirationSeconds", integer(1, 86400)},
-      {"sessionExpirationSeconds", integer(1, 31536000)},
-      {"otpAlphanumeric", boolean()},
-      {"otpLength", integer(6, 9)},
-      {"sendFromEmailSenderName", text(100)},
-      {"verificationTokenRequiredForGetAccountPii", boolean()},
-      {"socialLinkingClientIds", clientIds},
-      {"captchaEnabled", captcha},
-  };
-  return table;
+// One setting applied to the stored object: absent leaves it, null removes it, and a value
+// replaces it with what `check` makes of it.
+template <class V, class Check>
+void apply(json::Object& out, const std::string& name, const Setting<V>& setting, Check check) {
+  if (!setting) return;
+  if (!*setting)
+    out->remove(name);
+  else
+    out->set(name, check(**setting));
+}
+
+using S = ProxySettingsParameters;
+
+const Shape<EmailCustomization>& emailCustomizationShape() {
+  using E = EmailCustomization;
+  static const auto shape = Shape<E>::closed(
+      {field("appName", &E::appName), field("logoUrl", &E::logoUrl),
+       field("magicLinkTemplate", &E::magicLinkTemplate),
+       field("templateVariables", &E::templateVariables), field("templateId", &E::templateId)});
+  return shape;
+}
+const Shape<SmsCustomization>& smsCustomizationShape() {
+  static const auto shape =
+      Shape<SmsCustomization>::closed({field("template", &SmsCustomization::text)});
+  return shape;
+}
+const Shape<WalletKitSettings>& walletKitShape() {
+  using W = WalletKitSettings;
+  using C = OauthClientIds;
+  static const auto clientIds = Shape<C>::closed(
+      {field("google", &C::google), field("apple", &C::apple), field("facebook", &C::facebook),
+       field("x", &C::x), field("discord", &C::discord)});
+  static const auto shape =
+      Shape<W>::closed({field("enabledSocialProviders", &W::enabledSocialProviders),
+                        field("oauthClientIds", &W::oauthClientIds, clientIds),
+                        field("oauthRedirectUrl", &W::oauthRedirectUrl)});
+  return shape;
 }
 
 }  // namespace
+
+// Every field of UpdateAuthProxyConfigIntent, in the protos' order. Each may come as null, which
+// removes the stored setting; a name the intent does not have is refused (the shape is closed).
+const Shape<ProxySettingsParameters> kUpdateAuthProxyConfig = Shape<S>::closed({
+    field("allowedOrigins", &S::allowedOrigins),
+    field("allowedAuthMethods", &S::allowedAuthMethods),
+    field("sendFromEmailAddress", &S::sendFromEmailAddress),
+    field("replyToEmailAddress", &S::replyToEmailAddress),
+    field("emailAuthTemplateId", &S::emailAuthTemplateId, {.uuid = true}),
+    field("otpTemplateId", &S::otpTemplateId, {.uuid = true}),
+    field("emailCustomizationParams", &S::emailCustomizationParams, emailCustomizationShape()),
+    field("smsCustomizationParams", &S::smsCustomizationParams, smsCustomizationShape()),
+    field("walletKitSettings", &S::walletKitSettings, walletKitShape()),
+    field("otpExpirationSeconds", &S::otpExpirationSeconds, {.decimal = true}),
+    field("verificationTokenExpirationSeconds", &S::verificationTokenExpirationSeconds,
+          {.decimal = true}),
+    field("sessionExpirationSeconds", &S::sessionExpirationSeconds, {.decimal = true}),
+    field("otpAlphanumeric", &S::otpAlphanumeric),
+    field("otpLength", &S::otpLength, {.decimal = true}),
+    field("sendFromEmailSenderName", &S::sendFromEmailSenderName),
+    field("verificationTokenRequiredForGetAccountPii",
+          &S::verificationTokenRequiredForGetAccountPii),
+    field("socialLinkingClientIds", &S::socialLinkingClientIds),
+    field("captchaEnabled", &S::captchaEnabled),
+});
+
+json::Object applySettings(const json::Object& stored, const ProxySettingsParameters& p) {
+  json::Object out = json::parseObject(json::stringify(stored), "stored settings");
+  auto email = [](const char* name) {
+    return [name](const std::string& v) { return validateEmail(v, kPath + "." + name); };
+  };
+  auto same = [](const auto& v) { return v; };
+  auto within = [](const char* name, int low, int high) {
+    return [=](int64_t n) { return bounded(name, n, low, high); };
+  };
+  apply(out, "allowedOrigins", p.allowedOrigins, origins);
+  apply(out, "allowedAuthMethods", p.allowedAuthMethods, methods);
+  apply(out, "sendFromEmailAddress", p.sendFromEmailAddress, email("sendFromEmailAddress"));
+  apply(out, "replyToEmailAddress", p.replyToEmailAddress, email("replyToEmailAddress"));
+  apply(out, "emailAuthTemplateId", p.emailAuthTemplateId, same);
+  apply(out, "otpTemplateId", p.otpTemplateId, same);
+  apply(out, "emailCustomizationParams", p.emailCustomizationParams, emailCustomization);
+  apply(out, "smsCustomizationParams", p.smsCustomizationParams, smsCustomization);
+  apply(out, "walletKitSettings", p.walletKitSettings, walletKit);
+  apply(out, "otpExpirationSeconds", p.otpExpirationSeconds,
+        within("otpExpirationSeconds", 1, 600));
+  apply(out, "verificationTokenExpirationSeconds", p.verificationTokenExpirationSeconds,
+        within("verificationTokenExpirationSeconds", 1, 86400));
+  apply(out, "sessionExpirationSeconds", p.sessionExpirationSeconds,
+        within("sessionExpirationSeconds", 1, 31536000));
+  apply(out, "otpAlphanumeric", p.otpAlphanumeric, same);
+  apply(out, "otpLength", p.otpLength, within("otpLength", 6, 9));
+  apply(out, "sendFromEmailSenderName", p.sendFromEmailSenderName,
+        [](const std::string& v) { return shorterThan("sendFromEmailSenderName", v, 100); });
+  apply(out, "verificationTokenRequiredForGetAccountPii",
+        p.verificationTokenRequiredForGetAccountPii, same);
+  apply(out, "socialLinkingClientIds", p.socialLinkingClientIds,
+        [](const std::vector<std::string>& v) {
+          return json::stringArray(atMost("socialLinkingClientIds", v, 20));
+        });
+  apply(out, "captchaEnabled", p.captchaEnabled, captcha);
+  return out;
+}
 
 const std::vector<std::string>& authMethods() {
   static const std::vector<std::string> m = {"email",  "sms",   "passkey",  "wallet", "oauth",
@@ -236,26 +273,6 @@ std::string checkOrigin(const std::string& origin, const std::string& field) {
       !uri.getUserInfo().empty() || origin.back() == '/')
     throw refuse("is not an exact origin: it must be scheme://host[:port], nothing after it");
   return origin;
-}
-
-json::Object applySettings(const json::Object& stored, const json::Object& intent) {
-  for (const auto& name : intent->getNames()) {
-    bool known = false;
-    for (const auto& [field, check] : fields()) known |= field == name;
-    if (!known)
-      throw invalidArgument("invalid field parameters." + name +
-                            ": update_auth_proxy_config has no such field");
-  }
-  json::Object out = json::parseObject(json::stringify(stored), "stored settings");
-  for (const auto& [field, check] : fields()) {
-    if (!intent->has(field)) continue;
-    if (intent->isNull(field)) {
-      out->remove(field);
-      continue;
-    }
-    out->set(field, check(intent, field));
-  }
-  return out;
 }
 
 bool methodAllowed(const EffectiveSettings& s, const std::string& method) {

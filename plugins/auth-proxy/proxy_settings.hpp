@@ -9,14 +9,53 @@
 #include <vector>
 
 #include "signet/json.hpp"
+#include "signet/typed_parameters.hpp"
 
 namespace auth_proxy {
 
-// `stored` with every field of `intent` applied (a field that is present replaces the stored
-// one; null removes it). InvalidArgument naming the field and its value for anything else,
-// unknown fields included; nothing is changed then.
+// A setting as update_auth_proxy_config sends it: absent (leave it), null (remove it), or a value.
+template <class V>
+using Setting = std::optional<std::optional<V>>;
+
+struct EmailCustomization {
+  std::optional<std::string> appName, logoUrl, magicLinkTemplate, templateVariables, templateId;
+};
+struct SmsCustomization {
+  std::optional<std::string> text;  // "template"
+};
+struct OauthClientIds {
+  std::optional<std::string> google, apple, facebook, x, discord;
+};
+struct WalletKitSettings {
+  std::optional<std::vector<std::string>> enabledSocialProviders;
+  std::optional<OauthClientIds> oauthClientIds;
+  std::optional<std::string> oauthRedirectUrl;
+};
+// UpdateAuthProxyConfigIntent, field by field.
+struct ProxySettingsParameters {
+  Setting<std::vector<std::string>> allowedOrigins, allowedAuthMethods;
+  Setting<std::string> sendFromEmailAddress, replyToEmailAddress, emailAuthTemplateId,
+      otpTemplateId;
+  Setting<EmailCustomization> emailCustomizationParams;
+  Setting<SmsCustomization> smsCustomizationParams;
+  Setting<WalletKitSettings> walletKitSettings;
+  Setting<int64_t> otpExpirationSeconds, verificationTokenExpirationSeconds,
+      sessionExpirationSeconds;
+  Setting<bool> otpAlphanumeric;
+  Setting<int64_t> otpLength;
+  Setting<std::string> sendFromEmailSenderName;
+  Setting<bool> verificationTokenRequiredForGetAccountPii;
+  Setting<std::vector<std::string>> socialLinkingClientIds;
+  Setting<bool> captchaEnabled;
+};
+// Its shape, closed at every level: a misspelled setting is refused, not ignored.
+extern const signet::Shape<ProxySettingsParameters> kUpdateAuthProxyConfig;
+
+// `stored` with every setting of `intent` applied (a value replaces the stored one; null removes
+// it). InvalidArgument naming the field and its value for a value out of its range or set;
+// nothing is changed then.
 signet::json::Object applySettings(const signet::json::Object& stored,
-                                   const signet::json::Object& intent);
+                                   const ProxySettingsParameters& intent);
 
 // The exact origin a browser sends ("https://app.example.com", "http://127.0.0.1:5173"), or
 // "*". InvalidArgument naming `field` for a path, a partial wildcard, or another scheme.

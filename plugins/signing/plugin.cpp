@@ -42,8 +42,8 @@ void registerSigning(Registry& r) {
               .resultKey = "createWalletResult",
               .resource = "WALLET",
               .action = "CREATE",
-              .handler = kCreateWallet.handler(createWallet),
-              .parameters = kCreateWallet.specs()});
+              .handler = walletShape().handler(createWallet),
+              .parameters = walletShape().specs()});
   r.activity({.type = "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
               .path = "create_wallet_accounts",
               .intentKey = "createWalletAccountsIntent",

@@ -46,6 +46,14 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
   return false;
 }
 
+// A name as a message shows it: as sent when it is short and printable, else JSON-quoted and
+// cut, so that a stranger's bytes cannot forge a line of the log.
+std::string shownName(const std::string& name) {
+  bool plain = name.size() <= 100;
+  for (unsigned char c : name) plain &= c >= 0x20 && c != 0x7f;
+  return plain ? name : json::stringify(name.substr(0, 100));
+}
+
 }  // namespace
 
 void checkParameter(const ParamSpec& p, const Poco::Dynamic::Var& v, const std::string& field) {
@@ -77,7 +85,9 @@ void checkParameter(const ParamSpec& p, const Poco::Dynamic::Var& v, const std::
     }
   }
   if (p.type == ParamType::kObject) {
-    checkParameterShapes(p.fields, v.extract<Poco::JSON::Object::Ptr>(), field);
+    const auto& object = v.extract<Poco::JSON::Object::Ptr>();
+    checkParameterShapes(p.fields, object, field);
+    if (p.closed) checkNoOtherFields(p.fields, object, field);
   } else if (p.type == ParamType::kArray && (p.elements || !p.fields.empty())) {
     // Each element is checked as a required field of the element's type, with the array's
     // length bound and, for objects, its fields.
@@ -85,7 +95,8 @@ void checkParameter(const ParamSpec& p, const Poco::Dynamic::Var& v, const std::
                       .type = p.fields.empty() ? *p.elements : ParamType::kObject,
                       .maxLength = p.maxLength,
                       .displayName = p.displayName,
-                      .fields = p.fields};
+                      .fields = p.fields,
+                      .closed = p.closed};
     const auto& items = *v.extract<Poco::JSON::Array::Ptr>();
     for (size_t i = 0; i < items.size(); ++i) {
       const std::string at = field + "[" + std::to_string(i) + "]";
@@ -103,6 +114,19 @@ void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Obje
   for (const auto& p : shapes)
     checkParameter(p, parameters->has(p.name) ? parameters->get(p.name) : Poco::Dynamic::Var(),
                    path + "." + p.name);
+}
+
+void checkNoOtherFields(const std::vector<ParamSpec>& shapes, const json::Object& parameters,
+                        const std::string& path) {
+  for (const auto& name : parameters->getNames()) {
+    bool declared = false;
+    for (const auto& p : shapes) declared |= p.name == name;
+    if (declared) continue;
+    std::string names;
+    for (const auto& p : shapes) names += (names.empty() ? "" : ", ") + p.name;
+    throw invalidArgument("invalid field " + path + "." + shownName(name) +
+                          ": no such field; the fields are " + names);
+  }
 }
 
 }  // namespace signet

@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "signet/parameter_shape.hpp"
 #include "signet/testkit.hpp"
 #include "signet/typed_parameters.hpp"
 
@@ -241,6 +242,94 @@ TEST(TypedParameters, TheRowsHandlerGetsTheStruct) {
   EXPECT_EQ(out->getValue<std::string>("signWith"), kId);
   EXPECT_EQ(out->getValue<int64_t>("accounts"), 2);
   EXPECT_EQ(out->getValue<std::string>("second"), "cd");
+}
+
+namespace {
+// Settings where null means "remove": std::optional<std::optional<M>>, and closed shapes.
+struct Colours {
+  std::optional<std::string> fore, back;
+};
+struct Settings {
+  std::optional<std::optional<int64_t>> limit;
+  std::optional<std::optional<std::vector<std::string>>> origins;
+  std::optional<std::optional<Colours>> colours;
+  std::optional<std::vector<Colours>> themes;
+};
+const Shape<Colours>& coloursShape() {
+  static const auto shape =
+      Shape<Colours>::closed({field("fore", &Colours::fore), field("back", &Colours::back)});
+  return shape;
+}
+const Shape<Settings> kSettings = Shape<Settings>::closed(
+    {field("limit", &Settings::limit, {.decimal = true}), field("origins", &Settings::origins),
+     field("colours", &Settings::colours, coloursShape()),
+     field("themes", &Settings::themes, coloursShape())});
+Settings settings(const std::string& text) {
+  return kSettings.read(json::parseObject(text, "test"));
+}
+}  // namespace
+
+TEST(TypedParameters, ANullableMemberTellsNullFromAbsent) {
+  auto absent = settings("{}");
+  EXPECT_FALSE(absent.limit.has_value());
+  EXPECT_FALSE(absent.origins.has_value());
+  EXPECT_FALSE(absent.colours.has_value());
+
+  auto nulls = settings(R"({"limit": null, "origins": null, "colours": null})");
+  ASSERT_TRUE(nulls.limit.has_value());
+  EXPECT_FALSE(nulls.limit->has_value());
+  ASSERT_TRUE(nulls.origins.has_value());
+  EXPECT_FALSE(nulls.origins->has_value());
+  ASSERT_TRUE(nulls.colours.has_value());
+  EXPECT_FALSE(nulls.colours->has_value());
+
+  auto values = settings(R"({"limit": "12", "origins": ["a", "b"], "colours": {"fore": "red"}})");
+  ASSERT_TRUE(values.limit && *values.limit);
+  EXPECT_EQ(**values.limit, 12);
+  ASSERT_TRUE(values.origins && *values.origins);
+  EXPECT_EQ(**values.origins, (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(values.colours && *values.colours);
+  EXPECT_EQ((*values.colours)->fore, "red");
+  EXPECT_FALSE((*values.colours)->back.has_value());
+
+  // Nullable is optional: a required rule on it is a mistake in the table.
+  struct R {
+    std::optional<std::optional<std::string>> x;
+  };
+  EXPECT_THROW(field("x", &R::x, {.required = true}), std::logic_error);
+  EXPECT_FALSE(field("x", &R::x).spec.required);
+}
+
+TEST(TypedParameters, AClosedShapeRefusesAFieldItDoesNotDeclare) {
+  auto refused = [](const std::string& text) { return refusalOf([&] { settings(text); }); };
+  EXPECT_EQ(refused(R"({"limt": 3})"),
+            "invalid field parameters.limt: no such field; the fields are limit, origins, "
+            "colours, themes");
+  EXPECT_EQ(refused(R"({"colours": {"fore": "red", "middle": "grey"}})"),
+            "invalid field parameters.colours.middle: no such field; the fields are fore, back");
+  EXPECT_EQ(refused(R"({"themes": [{"back": "black"}, {"side": "x"}]})"),
+            "invalid field parameters.themes[1].side: no such field; the fields are fore, back");
+  // A name a stranger sent is shown quoted when it holds what could forge a log line.
+  EXPECT_EQ(refused("{\"a\\nb\": 1}"),
+            "invalid field parameters.\"a\\nb\": no such field; the fields are limit, origins, "
+            "colours, themes");
+  // The nested closure is in the declared shape, so admission refuses it before any policy.
+  const auto& specs = kSettings.specs();
+  EXPECT_TRUE(specs[2].closed);
+  EXPECT_TRUE(specs[3].closed);
+  EXPECT_FALSE(specs[0].closed);
+  EXPECT_EQ(refusalOf([&] {
+              checkParameterShapes(
+                  specs, json::parseObject(R"({"colours": {"fore": "red", "x": 1}})", "test"));
+            }),
+            "invalid field parameters.colours.x: no such field; the fields are fore, back");
+  // An open shape takes what it does not declare, as before.
+  EXPECT_EQ(refusal([] {
+              auto p = wellFormed();
+              p->set("unknown", 1);
+              return p;
+            }()),
+            "");
 }
 
 // Poco counts a boolean as an integer; the json:: helpers a handler reads with do not.

@@ -10,6 +10,7 @@
 #include "proxy_fixture.hpp"
 #include "store/keyring.hpp"
 #include "support/store_fingerprint.hpp"
+#include "support/test_org.hpp"
 
 namespace signet::test {
 namespace {
@@ -168,8 +169,21 @@ TEST_P(ProxyGuardTest, SettingsAreCheckedFieldByFieldAndABadUpdateChangesNothing
            {R"({"allowedAuthMethods":["telepathy"]})", R"("telepathy" is not one of)"},
            {R"({"walletKitSettings":{"enabledSocialProviders":["myspace"]}})", "myspace"},
            {R"({"favouriteColour":"blue"})",
-            "parameters.favouriteColour: update_auth_proxy_config "
-            "has no such field"},
+            "invalid field parameters.favouriteColour: no such field; the fields are "
+            "allowedOrigins, allowedAuthMethods,"},
+           {R"({"emailCustomizationParams":{"appName":"Shop","colour":"blue"}})",
+            "invalid field parameters.emailCustomizationParams.colour: no such field; the fields "
+            "are appName, logoUrl, magicLinkTemplate, templateVariables, templateId"},
+           {R"({"walletKitSettings":{"oauthClientIds":{"myspace":"id"}}})",
+            "invalid field parameters.walletKitSettings.oauthClientIds.myspace: no such field"},
+           {R"({"walletKitSettings":{"enabledSocialProviders":"google"}})",
+            "invalid field parameters.walletKitSettings.enabledSocialProviders: expected an "
+            "array, got a string"},
+           {R"({"otpLength":"seven"})", R"(invalid field parameters.otpLength: "seven" is not)"},
+           {R"({"otpAlphanumeric":"yes"})",
+            "invalid field parameters.otpAlphanumeric: expected a boolean, got a string"},
+           {R"({"emailCustomizationParams":{"logoUrl":"ftp://x.example/a.png"}})",
+            R"(parameters.emailCustomizationParams.logoUrl: "ftp://x.example/a.png" is not an )"},
        }) {
     json::Object activity;
     std::string message;
@@ -182,10 +196,53 @@ TEST_P(ProxyGuardTest, SettingsAreCheckedFieldByFieldAndABadUpdateChangesNothing
     }
     EXPECT_NE(message.find(c.expected), std::string::npos) << c.settings << " -> " << message;
   }
-  auto shown = gw.rootClient().query("get_auth_proxy_config", orgBody(gw.root().organizationId));
-  auto settings = shown->getObject("config")->getObject("settings");
-  EXPECT_EQ(json::stringify(settings), R"({"allowedOrigins":["https://a.example"],"otpLength":7})");
-  EXPECT_FALSE(shown->getObject("config")->has("sealedApiKey"));
+  auto settings = [&] {
+    auto shown = gw.rootClient().query("get_auth_proxy_config", orgBody(gw.root().organizationId));
+    EXPECT_FALSE(shown->getObject("config")->has("sealedApiKey"));
+    return json::stringify(shown->getObject("config")->getObject("settings"));
+  };
+  EXPECT_EQ(settings(), R"({"allowedOrigins":["https://a.example"],"otpLength":7})");
+  // Absent leaves a setting, null removes it, and a value replaces it.
+  ASSERT_EQ(status(configureProxy(gw, R"({"otpLength":null,"sessionExpirationSeconds":"600"})")),
+            "ACTIVITY_STATUS_COMPLETED");
+  EXPECT_EQ(settings(),
+            R"({"allowedOrigins":["https://a.example"],"sessionExpirationSeconds":600})");
+}
+
+// A malformed setting is refused at admission, before the root quorum is asked: a member who is
+// not in it gets the field's error, where a well-formed update of theirs is refused for the quorum.
+TEST_P(ProxyGuardTest, AMalformedSettingIsRefusedBeforeTheQuorumIsAsked) {
+  TestGateway gw(GetParam(), {"sessions", "auth-proxy"}, {}, proxySettings(kOutbox, kNoCache));
+  enableProxy(gw);
+  Org o(gw);
+  auto member = o.as(o.user("member"));
+  const int64_t activitiesBefore = gw.count("SELECT COUNT(*) FROM activities");
+  auto submit = [&](const std::string& settings) {
+    return member.submit("update_auth_proxy_config", "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
+                         o.org(), json::parseObject(settings, "test"));
+  };
+  for (const auto& [settings, expected] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"smsCustomizationParams":{"template":"x","sender":"y"}})",
+            "invalid field parameters.smsCustomizationParams.sender: no such field; the fields "
+            "are template"},
+           {R"({"walletKitSettings":{"oauthClientIds":{"google":7}}})",
+            "invalid field parameters.walletKitSettings.oauthClientIds.google: expected a string, "
+            "got a number"},
+           {R"({"allowedOrigins":"https://a.example"})",
+            "invalid field parameters.allowedOrigins: expected an array, got a string"}}) {
+    try {
+      auto a = submit(settings);
+      ADD_FAILURE() << settings << " was answered " << json::stringify(a);
+    } catch (const RequestError& e) {
+      EXPECT_EQ(e.httpStatus(), 400) << e.what();
+      EXPECT_EQ(std::string(e.what()), expected);
+    }
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activitiesBefore);
+  // The premise: the same member's well-formed update reaches the decision, which refuses it.
+  auto denied = submit(R"({"otpLength":7})");
+  EXPECT_NE(status(denied), kCompleted) << json::stringify(denied);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities"), activitiesBefore + 1);
 }
 
 // Each limit on its own gateway, so that the others do not interfere.

@@ -79,7 +79,7 @@ const Shape<ImportWalletParameters> kImportWallet = {
     field("userId", &ImportWalletParameters::userId),
     field("walletName", &ImportWalletParameters::walletName, {.displayName = true}),
     field("encryptedBundle", &ImportWalletParameters::encryptedBundle),
-    field("accounts", &ImportWalletParameters::accounts, accountShape())};
+    field("accounts", &ImportWalletParameters::accounts, walletAccountShape())};
 const Shape<ImportPrivateKeyParameters> kImportPrivateKey = {
     field("userId", &ImportPrivateKeyParameters::userId),
     field("privateKeyName", &ImportPrivateKeyParameters::privateKeyName, {.displayName = true}),

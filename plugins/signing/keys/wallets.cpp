@@ -110,21 +110,9 @@ void eraseWallet(ActivityContext& ctx, const std::string& walletId) {
 }
 }  // namespace
 
-const Shape<AccountParameters>& accountShape() {
-  static const Shape<AccountParameters> shape = {
-      field("curve", &AccountParameters::curve),
-      field("pathFormat", &AccountParameters::pathFormat), field("path", &AccountParameters::path),
-      field("addressFormat", &AccountParameters::addressFormat),
-      field("name", &AccountParameters::name)};
-  return shape;
-}
-const Shape<CreateWalletParameters> kCreateWallet = {
-    field("walletName", &CreateWalletParameters::walletName, {.displayName = true}),
-    field("accounts", &CreateWalletParameters::accounts, accountShape()),
-    field("mnemonicLength", &CreateWalletParameters::mnemonicLength, {.decimal = true})};
 const Shape<CreateWalletAccountsParameters> kCreateWalletAccounts = {
     field("walletId", &CreateWalletAccountsParameters::walletId),
-    field("accounts", &CreateWalletAccountsParameters::accounts, accountShape()),
+    field("accounts", &CreateWalletAccountsParameters::accounts, walletAccountShape()),
     field("persist", &CreateWalletAccountsParameters::persist)};
 const Shape<UpdateWalletParameters> kUpdateWallet = {
     field("walletId", &UpdateWalletParameters::walletId),
@@ -206,9 +194,9 @@ Object createWalletFrom(ActivityContext& ctx, const std::string& organizationId,
 }
 }  // namespace
 
-Object createWalletIn(ActivityContext& ctx, const std::string& organizationId, const Object& p) {
-  return createWalletFrom(ctx, organizationId, kCreateWallet.read(p, "parameters.wallet"),
-                          "parameters.wallet");
+Object createWalletIn(ActivityContext& ctx, const std::string& organizationId,
+                      const CreateWalletParameters& p) {
+  return createWalletFrom(ctx, organizationId, p, "parameters.wallet");
 }
 
 Object createWallet(ActivityContext& ctx, const CreateWalletParameters& p) {

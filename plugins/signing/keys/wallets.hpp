@@ -10,18 +10,17 @@
 
 #include "signet/plugin.hpp"
 #include "signet/typed_parameters.hpp"
+#include "signet/wallet_params.hpp"
 
 namespace signing {
 
 using signet::json::Object;
 
-// An account to derive, as the API sends it (v1WalletAccountParams).
-struct AccountParameters {
-  std::string curve, pathFormat, path, addressFormat;
-  std::optional<std::string> name;
-};
-// A function, not a global: other files' shapes copy it while statics are initialized.
-const signet::Shape<AccountParameters>& accountShape();
+// An account to derive and a wallet to create, as the API sends them: the SDK's, because the
+// core nests a wallet in create_sub_organization and hands it here read (Services::createWallet).
+// Their shapes are signet::walletAccountShape() and signet::walletShape().
+using AccountParameters = signet::WalletAccountParameters;
+using CreateWalletParameters = signet::WalletParameters;
 // An account whose parameters hold beyond their shape: a curve, a BIP-32 path and an address
 // format for it. `field` names it in messages (parameters.accounts[2]).
 struct AccountSpec {
@@ -32,11 +31,6 @@ struct AccountSpec {
 std::vector<AccountSpec> checkedAccounts(const std::vector<AccountParameters>& accounts,
                                          const std::string& path);
 
-struct CreateWalletParameters {
-  std::string walletName;
-  std::vector<AccountParameters> accounts;
-  std::optional<int64_t> mnemonicLength;
-};
 struct CreateWalletAccountsParameters {
   std::string walletId;
   std::vector<AccountParameters> accounts;
@@ -54,7 +48,6 @@ struct DeleteWalletAccountsParameters {
   std::vector<std::string> walletAccountIds;
   std::optional<bool> deleteWithoutExport;
 };
-extern const signet::Shape<CreateWalletParameters> kCreateWallet;
 extern const signet::Shape<CreateWalletAccountsParameters> kCreateWalletAccounts;
 extern const signet::Shape<UpdateWalletParameters> kUpdateWallet;
 extern const signet::Shape<DeleteWalletsParameters> kDeleteWallets;
@@ -72,9 +65,10 @@ Object listWallets(signet::RequestContext& ctx, const Object& body);
 Object getWalletAccount(signet::RequestContext& ctx, const Object& body);
 Object listWalletAccounts(signet::RequestContext& ctx, const Object& body);
 
-// WalletCreator: a wallet in `organizationId` from v1WalletParams → {walletId, addresses}.
+// WalletCreator: a wallet in `organizationId` from a sub-organization's `wallet`, read at
+// admission → {walletId, addresses}.
 Object createWalletIn(signet::ActivityContext& ctx, const std::string& organizationId,
-                      const Object& walletParams);
+                      const CreateWalletParameters& wallet);
 // A wallet from a given mnemonic ("words" or "words\npassphrase"), for import_wallet. `path`
 // names the parameters in messages ("parameters.wallet" for a sub-organization's).
 Object storeWallet(signet::ActivityContext& ctx, const std::string& organizationId,

@@ -12,6 +12,10 @@ namespace signet {
 // path names the object in messages: "parameters", or "parameters.wallet" for a nested one.
 void checkParameterShapes(const std::vector<ParamSpec>& shapes, const json::Object& parameters,
                           const std::string& path = "parameters");
+// InvalidArgument naming the first field of `parameters` that `shapes` does not declare (for a
+// shape whose object is closed, ParamSpec::closed).
+void checkNoOtherFields(const std::vector<ParamSpec>& shapes, const json::Object& parameters,
+                        const std::string& path = "parameters");
 // One field, its value as it came (empty when absent or null), at the path messages name.
 void checkParameter(const ParamSpec& shape, const Poco::Dynamic::Var& value,
                     const std::string& field);

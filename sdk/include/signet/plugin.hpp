@@ -153,10 +153,12 @@ class ActivityContext : public RequestContext {
   virtual void addAppProof(const std::string& proofPayload) = 0;
 };
 
-// Creates a wallet in an organization from v1WalletParams; returns {walletId, addresses[]}.
-// The signing plugin provides it; create_sub_organization calls it for its `wallet`.
+// Creates a wallet in an organization from v1WalletParams, read through walletShape()
+// (signet/wallet_params.hpp); returns {walletId, addresses[]}. The signing plugin provides it;
+// create_sub_organization calls it for its `wallet`.
+struct WalletParameters;
 using WalletCreator = std::function<json::Object(
-    ActivityContext&, const std::string& organizationId, const json::Object& walletParams)>;
+    ActivityContext&, const std::string& organizationId, const WalletParameters& wallet)>;
 // Runs before an organization is deleted: refuses (throws) when something must not be lost,
 // else removes the module's own rows of that organization.
 using OrganizationDeletionHook = std::function<void(
@@ -527,6 +529,10 @@ struct ParamSpec {
   // An object's declared fields, or those of each element of an array (whose elements are then
   // objects), checked as the top level's are, at paths like parameters.accounts[2].curve.
   std::vector<ParamSpec> fields = {};
+  // An object (or each object of an array) that holds only its declared fields: any other name
+  // is refused, naming it and the fields there are (a settings object, where a misspelled field
+  // silently ignored would leave a setting the operator believes changed unchanged).
+  bool closed = false;
 };
 
 struct ActivitySpec {

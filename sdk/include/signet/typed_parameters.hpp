@@ -17,7 +17,12 @@
 // control characters with {.displayName = true}, 1 to N bytes with {.maxLength = N}), bool,
 // int64_t ({.decimal = true}: or in a decimal string), json::Object and json::Array (left to the
 // handler), std::vector<std::string>, and a struct or std::vector of structs with a Shape of their
-// own. std::optional<...> makes a field optional; anything else is required.
+// own. std::optional<...> makes a field optional; anything else is required. A settings field
+// where null means "remove" is a std::optional<std::optional<...>>: disengaged when absent,
+// holding an empty optional when it came as null, and the value otherwise.
+//
+// A shape made with Shape<T>::closed({...}) refuses any field it does not declare, where nested
+// (ParamSpec::closed, at admission) and at the top when the handler reads it.
 //
 // Shapes are usually globals beside their handler. One that another file's shape nests should be
 // returned by a function (a static made on first use): the order in which globals of different
@@ -56,20 +61,30 @@ class Shape {
   struct Field {
     ParamSpec spec;
     std::function<void(T&, const Poco::Dynamic::Var&)> store;
+    bool nullable = false;  // stored when it came as null too (std::optional<std::optional<M>>)
   };
 
   Shape(std::initializer_list<Field> fields) : fields_(fields) {
     for (const auto& f : fields_) specs_.push_back(f.spec);
   }
 
+  // A shape whose object holds only the fields it declares.
+  static Shape closed(std::initializer_list<Field> fields) {
+    Shape shape(fields);
+    shape.closed_ = true;
+    return shape;
+  }
+
   // What ActivitySpec::parameters declares.
   const std::vector<ParamSpec>& specs() const { return specs_; }
+  bool isClosed() const { return closed_; }
 
   // The intent's parameters, checked and read. The pipeline checked them at submission, but an
   // approved activity runs from its stored intent, perhaps under a newer gateway whose shape
   // changed since: the check is repeated here, at the cost of a few comparisons a field.
   T read(const json::Object& parameters, const std::string& path = "parameters") const {
     checkParameterShapes(specs_, parameters, path);
+    if (closed_) checkNoOtherFields(specs_, parameters, path);
     return readChecked(parameters);
   }
 
@@ -79,7 +94,7 @@ class Shape {
     for (const auto& f : fields_) {
       if (!o->has(f.spec.name)) continue;
       auto v = o->get(f.spec.name);
-      if (!v.isEmpty()) f.store(out, v);
+      if (!v.isEmpty() || f.nullable) f.store(out, v);
     }
     return out;
   }
@@ -95,6 +110,7 @@ class Shape {
  private:
   std::vector<Field> fields_;
   std::vector<ParamSpec> specs_;
+  bool closed_ = false;
 };
 
 namespace typed_parameters_detail {
@@ -107,6 +123,30 @@ template <class M>
 struct Optional<std::optional<M>> : std::true_type {
   using type = M;
 };
+// std::optional<std::optional<M>>: a field whose null is told from its absence.
+template <class M>
+struct Nullable : std::false_type {
+  using type = M;
+};
+template <class M>
+struct Nullable<std::optional<std::optional<M>>> : std::true_type {
+  using type = M;
+};
+
+// How a checked value (empty when it came as null) is stored into a member of type M whose
+// value type is V: as it is, in an optional, or, for a nullable member, null as an engaged
+// empty optional.
+template <class M, class V>
+void storeInto(M& member, const Poco::Dynamic::Var& v, V (*from)(const Poco::Dynamic::Var&)) {
+  if constexpr (Nullable<M>::value) {
+    if (v.isEmpty())
+      member.emplace();  // engaged, holding nothing: it came as null
+    else
+      member.emplace(from(v));
+  } else {
+    member = from(v);
+  }
+}
 
 // The declared type of a scalar member, and its value from a checked Var.
 template <class M>
@@ -154,8 +194,12 @@ struct Scalar<std::vector<std::string>> {
 // A member of a scalar type (see the list above), optional when it is a std::optional.
 template <class T, class M>
 typename Shape<T>::Field field(std::string name, M T::*member, FieldRules rules = {}) {
-  using Opt = typed_parameters_detail::Optional<M>;
+  using Nullable = typed_parameters_detail::Nullable<M>;
+  using Opt = typed_parameters_detail::Optional<
+      std::conditional_t<Nullable::value, std::optional<typename Nullable::type>, M>>;
   using S = typed_parameters_detail::Scalar<typename Opt::type>;
+  if (Nullable::value && rules.required)
+    throw std::logic_error("field " + name + ": a nullable member cannot be required");
   constexpr bool list = std::is_same_v<typename Opt::type, std::vector<std::string>>;
   constexpr bool text = list || std::is_same_v<typename Opt::type, std::string>;
   // The rules are values, so a rule on a member it cannot apply to is refused when the shape is
@@ -178,7 +222,10 @@ typename Shape<T>::Field field(std::string name, M T::*member, FieldRules rules 
                  .displayName = rules.displayName};
   if constexpr (list) spec.elements = rules.uuid ? ParamType::kUuid : ParamType::kString;
   return {std::move(spec),
-          [member](T& out, const Poco::Dynamic::Var& v) { out.*member = S::from(v); }};
+          [member](T& out, const Poco::Dynamic::Var& v) {
+            typed_parameters_detail::storeInto(out.*member, v, &S::from);
+          },
+          Nullable::value};
 }
 
 // A member that is an object with a shape of its own (std::optional<S> when optional), or a
@@ -186,28 +233,38 @@ typename Shape<T>::Field field(std::string name, M T::*member, FieldRules rules 
 template <class T, class M, class S>
 typename Shape<T>::Field field(std::string name, M T::*member, const Shape<S>& shape,
                                FieldRules rules = {}) {
-  using Opt = typed_parameters_detail::Optional<M>;
+  using Nullable = typed_parameters_detail::Nullable<M>;
+  using Opt = typed_parameters_detail::Optional<
+      std::conditional_t<Nullable::value, std::optional<typename Nullable::type>, M>>;
   constexpr bool list = std::is_same_v<typename Opt::type, std::vector<S>>;
   static_assert(list || std::is_same_v<typename Opt::type, S>,
                 "the member is the shape's struct, a std::vector of it, or a std::optional");
-  if (rules.uuid || rules.displayName || rules.maxLength || rules.decimal)
+  if (rules.uuid || rules.displayName || rules.maxLength || rules.decimal ||
+      (Nullable::value && rules.required))
     throw std::logic_error("field " + name +
-                           ": an object or a list of them takes no rule but "
-                           "required");
+                           ": an object or a list of them takes no rule but required, and a "
+                           "nullable one not that");
   ParamSpec spec{.name = std::move(name),
                  .type = list ? ParamType::kArray : ParamType::kObject,
                  .required = !Opt::value || rules.required,
-                 .fields = shape.specs()};
-  return {std::move(spec), [member, shape](T& out, const Poco::Dynamic::Var& v) {
-            if constexpr (list) {
-              typename Opt::type items;
-              for (const auto& item : *v.extract<json::Array>())
-                items.push_back(shape.readChecked(item.extract<json::Object>()));
-              out.*member = std::move(items);
-            } else {
-              out.*member = shape.readChecked(v.extract<json::Object>());
+                 .fields = shape.specs(),
+                 .closed = shape.isClosed()};
+  return {std::move(spec),
+          [member, shape](T& out, const Poco::Dynamic::Var& v) {
+            if (v.isEmpty()) {  // only a nullable member is stored when it came as null
+              if constexpr (Nullable::value) (out.*member).emplace();
+              return;
             }
-          }};
+            typename Opt::type value;
+            if constexpr (list) {
+              for (const auto& item : *v.extract<json::Array>())
+                value.push_back(shape.readChecked(item.extract<json::Object>()));
+            } else {
+              value = shape.readChecked(v.extract<json::Object>());
+            }
+            out.*member = std::move(value);
+          },
+          Nullable::value};
 }
 
 }  // namespace signet

@@ -287,7 +287,7 @@ TEST_P(TenancyTest, SubOrganizationBadInputIsRefusedAndWritesNothing) {
 // missing field is a 400 naming its full path, before any policy runs, and nothing is stored.
 // The submitter is a member no policy allows: a check left to the handler would never run, and
 // the policy's denial would be recorded instead.
-TEST_P(TenancyTest, NestedUserParametersAreRefusedNamingTheirPath) {
+TEST_P(TenancyTest, NestedParametersAreRefusedNamingTheirPath) {
   TestGateway gw(GetParam());
   Org o(gw);
   const std::string org = o.org();
@@ -333,6 +333,24 @@ TEST_P(TenancyTest, NestedUserParametersAreRefusedNamingTheirPath) {
   auto tagged = userParams("tagged");
   tagged->set("userTags", "not a list");
 
+  // A sub-organization's wallet is the SDK's WalletParameters: checked here like any field,
+  // though the wallet provider (the signing plugin, not loaded in this gateway) creates it.
+  auto withWallet = [&](const json::Object& wallet) {
+    auto p = subOrgParams("x", {userParams("a")});
+    p->set("wallet", wallet);
+    return p;
+  };
+  json::Object account = json::object();
+  account->set("curve", 1);
+  account->set("pathFormat", "PATH_FORMAT_BIP32");
+  account->set("path", "m/44'/60'/0'/0/0");
+  account->set("addressFormat", "ADDRESS_FORMAT_ETHEREUM");
+  json::Object badAccount = json::object();
+  badAccount->set("walletName", "w");
+  badAccount->set("accounts", list(account));
+  json::Object unnamedWallet = json::object();
+  unnamedWallet->set("accounts", json::array());
+
   const std::string v8 = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8";
   struct Case {
     std::string refused, expect;
@@ -357,7 +375,11 @@ TEST_P(TenancyTest, NestedUserParametersAreRefusedNamingTheirPath) {
             "invalid field parameters.users[0].apiKeys[0].expirationSeconds: expected"},
            // RootUserParams has no userTags: a root user's are not read, so not checked.
            {refusal("create_sub_organization", v8, subOrgParams("x", {tagged, unnamed})),
-            "invalid field parameters.rootUsers[1].userName: expected"}})
+            "invalid field parameters.rootUsers[1].userName: expected"},
+           {refusal("create_sub_organization", v8, withWallet(badAccount)),
+            "invalid field parameters.wallet.accounts[0].curve: expected a string, got a number"},
+           {refusal("create_sub_organization", v8, withWallet(unnamedWallet)),
+            "missing required field parameters.wallet.walletName"}})
     EXPECT_NE(c.refused.find(c.expect), std::string::npos) << c.expect << ": " << c.refused;
 
   json::Object passkeys = json::object();

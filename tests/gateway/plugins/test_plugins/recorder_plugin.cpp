@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "signet/plugin.hpp"
+#include "signet/wallet_params.hpp"
 
 namespace {
 using namespace signet;
@@ -33,11 +34,10 @@ void record(ActivityContext& ctx, const std::string& event, const json::Object& 
 }
 
 json::Object createWallet(ActivityContext& ctx, const std::string& organizationId,
-                          const json::Object& params) {
+                          const WalletParameters& params) {
   std::string id = ctx.newId();
-  ctx.db().exec(
-      "INSERT INTO recorder_wallets (id, organization_id, name) VALUES (?, ?, ?)",
-      {id, organizationId, json::requireString(params, "walletName", "parameters.wallet")});
+  ctx.db().exec("INSERT INTO recorder_wallets (id, organization_id, name) VALUES (?, ?, ?)",
+                {id, organizationId, params.walletName});
   json::Object wallet = json::object();
   wallet->set("walletId", id);
   wallet->set("addresses", json::array());
