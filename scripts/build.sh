@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 # graphs included) still name function, file and line, and the build, the longest stage of
 # scripts/test.sh, takes less time: plugins/signing/plugin.cpp compiled alone in 7.1 s against
 # 10.3 s with -g, into an object a quarter the size. For gdb's
-# locals, configure with -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" instead. The
-# packages are stripped either way (scripts/package.sh).
+# locals, build another tree (this script sets build/'s flags each time it runs):
+# cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug. The packages are stripped either
+# way (scripts/package.sh).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
 cmake --build build --parallel "$(nproc)"

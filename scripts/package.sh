@@ -27,7 +27,7 @@ stage=$(mktemp -d /tmp/signet-package.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$out"
 
-# Each component into its own root, stripped (the build keeps its debug information).
+# Each component into its own root, stripped (the build keeps its line tables).
 for component in runtime dev; do
   cmake --install "$build" --prefix "$stage/$component/usr" --component "$component" --strip >/dev/null
 done

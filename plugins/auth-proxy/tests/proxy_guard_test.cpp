@@ -209,8 +209,10 @@ TEST_P(ProxyGuardTest, SettingsAreCheckedFieldByFieldAndABadUpdateChangesNothing
             R"({"allowedOrigins":["https://a.example"],"sessionExpirationSeconds":600})");
 }
 
-// A malformed setting is refused at admission, before the root quorum is asked: a member who is
-// not in it gets the field's error, where a well-formed update of theirs is refused for the quorum.
+// A malformed setting (a wrong type anywhere, an unknown name inside a nested object) is refused
+// at admission, before the root quorum is asked: a member who is not in it gets the field's
+// error, where a well-formed update of theirs is refused for the quorum. An unknown name at the
+// top level is refused when the handler reads the intent, after the quorum (the test above).
 TEST_P(ProxyGuardTest, AMalformedSettingIsRefusedBeforeTheQuorumIsAsked) {
   TestGateway gw(GetParam(), {"sessions", "auth-proxy"}, {}, proxySettings(kOutbox, kNoCache));
   enableProxy(gw);
