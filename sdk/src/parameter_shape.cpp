@@ -2,6 +2,8 @@
 
 #include <Poco/Exception.h>
 
+#include <algorithm>
+
 namespace signet {
 
 namespace {
@@ -46,12 +48,25 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
   return false;
 }
 
-// A name as a message shows it: as sent when it is short and printable, else JSON-quoted and
-// cut, so that a stranger's bytes cannot forge a line of the log.
+// A name as a message shows it: as sent when it is short printable ASCII without a quote or a
+// backslash; otherwise quoted, every other byte as \xNN and cut at 100 bytes (marked "..."), so
+// that a stranger's bytes can neither forge a line of a log nor pass for another name.
 std::string shownName(const std::string& name) {
-  bool plain = name.size() <= 100;
-  for (unsigned char c : name) plain &= c >= 0x20 && c != 0x7f;
-  return plain ? name : json::stringify(name.substr(0, 100));
+  auto plainByte = [](unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; };
+  if (name.size() <= 100 && std::all_of(name.begin(), name.end(), plainByte)) return name;
+  static const char* hex = "0123456789abcdef";
+  std::string out = "\"";
+  for (size_t i = 0; i < name.size() && i < 100; ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (plainByte(c)) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out + (name.size() > 100 ? "...\"" : "\"");
 }
 
 }  // namespace

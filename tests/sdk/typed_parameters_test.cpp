@@ -309,10 +309,14 @@ TEST(TypedParameters, AClosedShapeRefusesAFieldItDoesNotDeclare) {
             "invalid field parameters.colours.middle: no such field; the fields are fore, back");
   EXPECT_EQ(refused(R"({"themes": [{"back": "black"}, {"side": "x"}]})"),
             "invalid field parameters.themes[1].side: no such field; the fields are fore, back");
-  // A name a stranger sent is shown quoted when it holds what could forge a log line.
-  EXPECT_EQ(refused("{\"a\\nb\": 1}"),
-            "invalid field parameters.\"a\\nb\": no such field; the fields are limit, origins, "
-            "colours, themes");
+  // A name a stranger sent is shown quoted, with every byte but printable ASCII as \xNN, when
+  // it could forge a log line or pass for another name; a long one is cut and marked.
+  const std::string fields = ": no such field; the fields are limit, origins, colours, themes";
+  EXPECT_EQ(refused("{\"a\\nb\": 1}"), "invalid field parameters.\"a\\x0ab\"" + fields);
+  EXPECT_EQ(refused("{\"a\\\"b\": 1}"), "invalid field parameters.\"a\\x22b\"" + fields);
+  EXPECT_EQ(refused("{\"caf\u00e9\": 1}"), "invalid field parameters.\"caf\\xc3\\xa9\"" + fields);
+  EXPECT_EQ(refused("{\"" + std::string(101, 'x') + "\": 1}"),
+            "invalid field parameters.\"" + std::string(100, 'x') + "...\"" + fields);
   // The nested closure is in the declared shape, so admission refuses it before any policy.
   const auto& specs = kSettings.specs();
   EXPECT_TRUE(specs[2].closed);
