@@ -89,13 +89,12 @@ Poco::Dynamic::Var emailCustomization(const EmailCustomization& in) {
   json::Object out = json::object();
   auto keep = [&](const char* name, const std::optional<std::string>& value) {
     if (!value) return;
-    std::string field = std::string("emailCustomizationParams.") + name;
-    shorterThan(field, *value, 8192);
-    if (std::string(name) == "logoUrl" && !value->empty()) httpUrl(field, *value);
-    out->set(name, *value);
+    out->set(name, shorterThan(std::string("emailCustomizationParams.") + name, *value, 8192));
   };
   keep("appName", in.appName);
   keep("logoUrl", in.logoUrl);
+  if (in.logoUrl && !in.logoUrl->empty())  // an empty one is stored unchecked, as before
+    httpUrl("emailCustomizationParams.logoUrl", *in.logoUrl);
   keep("magicLinkTemplate", in.magicLinkTemplate);
   keep("templateVariables", in.templateVariables);
   keep("templateId", in.templateId);
