@@ -34,6 +34,9 @@
 #   GATEWAYS=N            (postgresql) N gateways on the one server, each driven by its own
 #                         wrk with CONNECTIONS/N connections; the rate is their sum, p50 and
 #                         p99 the worst of them
+#   UNLOGGED=1            the gateways run without the activity log
+#                         (SIGNET_BENCH_WITHOUT_ACTIVITY_LOG): what tests/bench/log_cost.sh
+#                         compares with
 # Before the kinds it measures the front end alone (GET /healthz); under each kind, the share
 # a request that cost only that and its floor would reach, the ceiling its share is read against;
 # under a kind that writes (on SQLite), the cost of the smallest durable write on this disk and
@@ -108,7 +111,7 @@ ports=
 for g in $(seq 1 "$gateways"); do
   p=$((port + 1 + g))
   [ "$g" = 1 ] && p=$port
-  SIGNET_LOG_LEVEL=warning "$signet" serve --data-dir "$work/data" --listen "127.0.0.1:$p" \
+  SIGNET_LOG_LEVEL=warning SIGNET_BENCH_WITHOUT_ACTIVITY_LOG=${UNLOGGED:-} "$signet" serve --data-dir "$work/data" --listen "127.0.0.1:$p" \
     >"$work/serve-$g.log" 2>&1 &
   servers="$servers $!"
   ports="$ports $p"
@@ -341,13 +344,15 @@ if '$backend' == 'postgresql':
               f'front end, this floor and PostgreSQL take {crypto + front + server:.0f}; left for '
               f'the gateway beyond its crypto: {left:.0f} us, against the {cpu - crypto:.0f} it spent')"
   # How well writes shared a commit so far (the first gateway's running totals): a mean near
-  # one means requests paid a disk sync each.
+  # one means requests paid a disk sync each. The COMMIT's mean time is the part of a batch's
+  # turn that grows with the pages it wrote (the WAL's write and its sync on SQLite).
   curl -s "http://127.0.0.1:$port/metrics" | awk '
     /^signet_store_commit_batch_size_sum/ {s = $2} /^signet_store_commit_batch_size_count/ {n = $2}
+    /^signet_store_commit_seconds_sum/ {cts = $2} /^signet_store_commit_seconds_count/ {ctn = $2}
     /^signet_sqlite_checkpoint_seconds_count\{where="commit"\}/ {ci = $2}
     /^signet_sqlite_checkpoint_seconds_sum\{where="commit"\}/ {cs = $2}
     /^signet_sqlite_checkpoint_seconds_count\{where="thread"\}/ {ti = $2}
-    END {if (n) printf "  commits so far: %d, %.1f writes each\n", n, s / n
+    END {if (n) printf "  commits so far: %d, %.1f writes each, %.2f ms each COMMIT\n", n, s / n, ctn ? 1000 * cts / ctn : 0
          if (ci + ti) printf "  WAL checkpoints so far: %d on their thread, %d inside a commit (%.1f ms each)\n", ti, ci, ci ? 1000 * cs / ci : 0}'
 done
 for pid in $servers; do

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# What the activity log costs signing (issue 50's target: throughput within 5 % of the figure
+# without it). One binary, run with the log and without it (SIGNET_BENCH_WITHOUT_ACTIVITY_LOG,
+# through http_bench.sh's UNLOGGED=1), PAIRS times, each pair in the other order from the one
+# before, so that a machine growing faster or slower over the runs weighs on both sides alike.
+# This machine's rate moves by a fifth between runs of one binary (docs/performance.md), so one
+# pair says little: it prints every pair, then the median of the pairs' ratios. A benchmark: not
+# in ctest.
+#   tests/bench/log_cost.sh [PAIRS] [SECONDS] [sqlite|postgresql]
+# Environment: PLUGINS (default: default, what `signet init` enables), SIGNET, as http_bench.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+pairs=${1:-6}
+seconds=${2:-8}
+backend=${3:-sqlite}
+out=$(mktemp -d /tmp/signet-log-cost.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+
+# run NAME UNLOGGED: one http_bench.sh run of sign_raw_payload, its output kept as $out/NAME.
+run() {
+  PLUGINS=${PLUGINS:-default} KINDS=sign_raw_payload UNLOGGED=$2 \
+    tests/bench/http_bench.sh "$backend" "$seconds" 8 >"$out/$1" 2>&1 ||
+    { cat "$out/$1"; exit 1; }
+}
+for i in $(seq 1 "$pairs"); do
+  if [ $((i % 2)) = 1 ]; then
+    run "$i.without" 1
+    run "$i.with" ""
+  else
+    run "$i.with" ""
+    run "$i.without" 1
+  fi
+done
+
+python3 - "$out" "$pairs" "$backend" <<'PY'
+import re, statistics, sys
+out, pairs, backend = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def figures(name):
+    text = open(f"{out}/{name}").read()
+    rate = float(re.search(r"^sign_raw_payload\s+([0-9.]+)", text, re.M).group(1))
+    cpu, kernel, switches, kib = re.search(
+        r"gateway per request: ([0-9.]+) us CPU, ([0-9.]+) us of it in the kernel, ([0-9.]+) "
+        r"context switches, ([0-9.]+) KiB", text).groups()
+    batch, commit = re.search(r"commits so far: [0-9]+, ([0-9.]+) writes each, ([0-9.]+) ms",
+                              text).groups()
+    return {"rate": rate, "cpu": float(cpu), "kernel": float(kernel), "kib": float(kib),
+            "batch": float(batch), "commit": float(commit)}
+def cell(f):
+    return (f"{f['rate']:,.0f}/s, {f['cpu']:.0f} us ({f['kernel']:.0f} kernel), {f['kib']:.1f} KiB, "
+            f"{f['batch']:.1f} a commit, COMMIT {f['commit']:.2f} ms")
+print(f"{backend}, sign_raw_payload, 8 connections; first in each pair: "
+      "odd pairs without the log, even pairs with it")
+print("| pair | without the log | with it | rate | gateway CPU |")
+print("|---|---|---|---:|---:|")
+ratios, extra, kib, commit = [], [], [], []
+for i in range(1, pairs + 1):
+    a, b = figures(f"{i}.without"), figures(f"{i}.with")
+    ratios.append(b["rate"] / a["rate"])
+    extra.append(b["cpu"] - a["cpu"])
+    kib.append(b["kib"] - a["kib"])
+    commit.append(b["commit"] - a["commit"])
+    print(f"| {i} | {cell(a)} | {cell(b)} | {100 * (ratios[-1] - 1):+.1f} % | {extra[-1]:+.0f} us |")
+print(f"the log's cost, the median of the pairs: rate {100 * (statistics.median(ratios) - 1):+.1f} %, "
+      f"gateway CPU {statistics.median(extra):+.0f} us and {statistics.median(kib):+.1f} KiB "
+      f"toward the disk a signature, COMMIT {statistics.median(commit):+.2f} ms "
+      f"(the rate's pairs from {100 * (min(ratios) - 1):+.1f} to {100 * (max(ratios) - 1):+.1f} %)")
+PY
