@@ -121,13 +121,17 @@ Gateway::Gateway(Config config) : config_(std::move(config)) {
 void Gateway::startActivityLog() {
   log_checkpoint::ensureKey(*database_, masterKey_, config_.logOrigin);
   // For tests/bench/log_cost.sh alone, which measures what the log costs by running the same
-  // binary without it: no change is noted and nothing appended. Not a setting: a store written
-  // so holds activities without leaves, which `signet log verify` names as altered.
-  if (const char* off = std::getenv("SIGNET_BENCH_WITHOUT_ACTIVITY_LOG"); off && *off) {
+  // binary without it: no change is noted and nothing is appended, a migration's notes included
+  // (they wait for a start without it). Not a setting: the states written meanwhile get no leaf,
+  // so the log no longer holds the store's whole history. Read by every command that opens the
+  // gateway, `signet serve` among them.
+  if (const char* off = std::getenv("SIGNET_BENCH_WITHOUT_ACTIVITY_LOG");
+      off && std::string(off) == "1") {
+    // An error, not a warning: SIGNET_LOG_LEVEL=error must not hide it.
     Poco::Logger::get("signet.log")
-        .warning(
-            "SIGNET_BENCH_WITHOUT_ACTIVITY_LOG is set: activities are not appended to the activity "
-            "log; a store written so fails `signet log verify`. For benchmarks only.");
+        .error(
+            "SIGNET_BENCH_WITHOUT_ACTIVITY_LOG=1: the activity log is off, and with it tamper "
+            "evidence: what this gateway writes now gets no leaf. For benchmarks only.");
     return;
   }
   // The system clock, not the gateway's (which tests move): when a leaf was appended is a

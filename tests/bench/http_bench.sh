@@ -111,8 +111,8 @@ ports=
 for g in $(seq 1 "$gateways"); do
   p=$((port + 1 + g))
   [ "$g" = 1 ] && p=$port
-  SIGNET_LOG_LEVEL=warning SIGNET_BENCH_WITHOUT_ACTIVITY_LOG=${UNLOGGED:-} "$signet" serve --data-dir "$work/data" --listen "127.0.0.1:$p" \
-    >"$work/serve-$g.log" 2>&1 &
+  SIGNET_LOG_LEVEL=warning SIGNET_BENCH_WITHOUT_ACTIVITY_LOG=${UNLOGGED:-0} \
+    "$signet" serve --data-dir "$work/data" --listen "127.0.0.1:$p" >"$work/serve-$g.log" 2>&1 &
   servers="$servers $!"
   ports="$ports $p"
   for _ in $(seq 1 100); do
@@ -344,8 +344,8 @@ if '$backend' == 'postgresql':
               f'front end, this floor and PostgreSQL take {crypto + front + server:.0f}; left for '
               f'the gateway beyond its crypto: {left:.0f} us, against the {cpu - crypto:.0f} it spent')"
   # How well writes shared a commit so far (the first gateway's running totals): a mean near
-  # one means requests paid a disk sync each. The COMMIT's mean time is the part of a batch's
-  # turn that grows with the pages it wrote (the WAL's write and its sync on SQLite).
+  # one means requests paid a disk sync each. The COMMIT's mean time: on SQLite, the WAL's
+  # write of the batch's pages and its sync.
   curl -s "http://127.0.0.1:$port/metrics" | awk '
     /^signet_store_commit_batch_size_sum/ {s = $2} /^signet_store_commit_batch_size_count/ {n = $2}
     /^signet_store_commit_seconds_sum/ {cts = $2} /^signet_store_commit_seconds_count/ {ctn = $2}
