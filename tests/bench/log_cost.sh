@@ -46,8 +46,8 @@ def figures(name):
         sys.exit(f"cannot read the figures of run {name} in {out}/{name}")
 def parse(text):
     rate = float(re.search(r"^sign_raw_payload\s+([0-9.]+)", text, re.M).group(1))
-    cpu, kernel, switches, kib = re.search(
-        r"gateway per request: ([0-9.]+) us CPU, ([0-9.]+) us of it in the kernel, ([0-9.]+) "
+    cpu, kernel, kib = re.search(
+        r"gateway per request: ([0-9.]+) us CPU, ([0-9.]+) us of it in the kernel, [0-9.]+ "
         r"context switches, ([0-9.]+) KiB", text).groups()
     batch, commit = re.search(r"commits so far: [0-9]+, ([0-9.]+) writes each, ([0-9.]+) ms",
                               text).groups()
