@@ -6,7 +6,9 @@
 # This machine's rate moves by a fifth between runs of one binary (docs/performance.md), so one
 # pair says little: it prints every pair, then the median of the pairs' ratios. A benchmark: not
 # in ctest.
-#   tests/bench/log_cost.sh [PAIRS] [SECONDS] [sqlite|postgresql]
+#   tests/bench/log_cost.sh [PAIRS] [SECONDS] [sqlite|postgresql] [CONNECTIONS]
+# CONNECTIONS: wrk's, 16 by default as in http_bench.sh (the README's figures). Fewer
+# connections make smaller batches, which share each commit's log pages among fewer signatures.
 # Made for SQLite, where the gateway writes the store: on PostgreSQL the server writes, so "KiB
 # toward the disk" is the gateway's own (near 0), and the server's trigger still fires (noting
 # nothing) when unlogged.
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/../.."
 pairs=${1:-6}
 seconds=${2:-8}
 backend=${3:-sqlite}
+connections=${4:-16}
 out=$(mktemp -d /tmp/signet-log-cost.XXXXXX)
 # Kept when something failed, to read what http_bench.sh printed.
 trap 'status=$?; if [ "$status" = 0 ]; then rm -rf "$out"; else echo "outputs kept in $out" >&2; fi' EXIT
@@ -23,7 +26,7 @@ trap 'status=$?; if [ "$status" = 0 ]; then rm -rf "$out"; else echo "outputs ke
 # run NAME UNLOGGED: one http_bench.sh run of sign_raw_payload, its output kept as $out/NAME.
 run() {
   PLUGINS=${PLUGINS:-default} KINDS=sign_raw_payload UNLOGGED=$2 \
-    tests/bench/http_bench.sh "$backend" "$seconds" 8 >"$out/$1" 2>&1 ||
+    tests/bench/http_bench.sh "$backend" "$seconds" "$connections" >"$out/$1" 2>&1 ||
     { cat "$out/$1"; exit 1; }
 }
 for i in $(seq 1 "$pairs"); do
@@ -36,9 +39,9 @@ for i in $(seq 1 "$pairs"); do
   fi
 done
 
-python3 - "$out" "$pairs" "$backend" <<'PY'
+python3 - "$out" "$pairs" "$backend" "$connections" <<'PY'
 import re, statistics, sys
-out, pairs, backend = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+out, pairs, backend, connections = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def figures(name):
     try:
         return parse(open(f"{out}/{name}").read())
@@ -56,7 +59,7 @@ def parse(text):
 def cell(f):
     return (f"{f['rate']:,.0f}/s, {f['cpu']:.0f} us ({f['kernel']:.0f} kernel), {f['kib']:.1f} KiB, "
             f"{f['batch']:.1f} a commit, COMMIT {f['commit']:.2f} ms")
-print(f"{backend}, sign_raw_payload, 8 connections; first in each pair: "
+print(f"{backend}, sign_raw_payload, {connections} connections; first in each pair: "
       "odd pairs without the log, even pairs with it")
 print("| pair | without the log | with it | rate | gateway CPU |")
 print("|---|---|---|---:|---:|")
