@@ -144,8 +144,11 @@ struct Taken {
   std::vector<Row> notes;
 };
 
+// What a note holds, as the append reads it.
+constexpr const char* kNoteColumns = "seq, activity_id, leaf, previous_idx";
+
 std::string takeNotesFrom(const std::string& table) {
-  return "DELETE FROM " + table + " RETURNING seq, activity_id, leaf, previous_idx";
+  return "DELETE FROM " + table + " RETURNING " + kNoteColumns;
 }
 
 std::optional<Row> present(std::optional<Row> head) {
@@ -172,7 +175,7 @@ Taken takeNotes(Db& db) {
   // RETURNING, which SQLite does by clearing the table's pages (its truncate optimization)
   // instead of deleting and returning each row: about 8,000 instructions a signature fewer on
   // the committing thread, of some 11,000 (docs/performance.md, the seventh measure).
-  auto own = db.query("SELECT seq, activity_id, leaf, previous_idx FROM temp.activity_log_noted");
+  auto own = db.query(std::string("SELECT ") + kNoteColumns + " FROM temp.activity_log_noted");
   if (!own.empty()) db.exec("DELETE FROM temp.activity_log_noted");
   appendInOrder(notes, std::move(own));
   if (notes.empty()) return {};
