@@ -236,6 +236,27 @@ void Deliverer::drain(WorkerContext& worker, const std::string& endpointId) {
   }
 }
 
+namespace {
+// Active endpoints with a delivery due and no sender holding their lease; the parameters are the
+// time, twice.
+const char* const kEndpointsDue =
+    "SELECT id FROM webhook_endpoints e WHERE is_active = 1 AND backlog > 0 AND "
+    "sending_until_ms <= ? AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
+    "d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at_ms <= ?)";
+
+// Whether a pass would take any endpoint. Most passes find none (no endpoint, or nothing due):
+// a read, beside the writers, says so without a write transaction, which on SQLite takes the
+// store's one write lock and a place in a group commit's batch every second for nothing.
+bool anyEndpointDue(WorkerContext& worker) {
+  bool due = false;
+  worker.read([&](RequestContext& ctx) {
+    int64_t now = ctx.nowMs();
+    due = ctx.db().queryOne(std::string(kEndpointsDue) + " LIMIT 1", {now, now}).has_value();
+  });
+  return due;
+}
+}  // namespace
+
 void Deliverer::run(WorkerContext& worker) {
   const Settings& s = *settings_;
   std::atomic<int> running{0};
@@ -245,16 +266,12 @@ void Deliverer::run(WorkerContext& worker) {
     std::vector<std::string> taken;
     int free = s.senders - running.load();
     try {
-      if (free > 0)
+      if (free > 0 && anyEndpointDue(worker))
         worker.transaction([&](RequestContext& ctx) {
           taken.clear();
           int64_t now = ctx.nowMs();
-          std::string sql =
-              "SELECT id FROM webhook_endpoints e WHERE is_active = 1 AND backlog > 0 AND "
-              "sending_until_ms <= ? AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
-              "d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at_ms <= ?) "
-              "ORDER BY sending_until_ms LIMIT " +
-              std::to_string(free);
+          std::string sql = std::string(kEndpointsDue) + " ORDER BY sending_until_ms LIMIT " +
+                            std::to_string(free);
           if (ctx.db().isPostgres()) sql += " FOR UPDATE SKIP LOCKED";
           for (const auto& r : ctx.db().query(sql, {now, now}))
             if (ctx.db().exec("UPDATE webhook_endpoints SET sending_until_ms = ? WHERE id = ? AND "

@@ -557,6 +557,31 @@ TEST_P(WebhooksTest, AnEventsBodyIsStoredOnceForAllItsEndpoints) {
   EXPECT_EQ(r[0].body, r[1].body);
 }
 
+TEST_P(WebhooksTest, WithNothingDueTheDelivererLooksWithoutWriting) {
+  HttpRecorder receiver;
+  TestGateway gw(GetParam(), {"webhooks"}, {}, settings(kDevelopment));
+  const std::string& org = gw.root().organizationId;
+  Client root = gw.rootClient();
+  createEndpoint(gw, root, org, endpointParams(receiver.url("/done"), kTagsOnly));
+  createTag(root, org, "delivered, then nothing due");
+  ASSERT_TRUE(eventually([&] {
+    return storeCount(gw,
+                      "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = "
+                      "'delivered'") == 1;
+  }));
+  // The delivery's own writes (its record, the lease handed back) end with the turn that made
+  // it; the deliverer then looks for due deliveries every second. Over two and a half seconds
+  // of that, the store commits nothing: each look is a read.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  const auto before = gw.gateway().database().commitStats().batches;
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(gw.gateway().database().commitStats().batches, before);
+
+  // And what becomes due is still found and delivered.
+  createTag(root, org, "due again");
+  EXPECT_TRUE(receiver.waitForRequests(2));
+}
+
 TEST_P(WebhooksTest, AnEndpointThatNeverAnswersWellIsDeadAfterTheSchedule) {
   HttpRecorder down;
   down.answerWith(503);
