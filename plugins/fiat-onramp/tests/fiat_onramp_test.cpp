@@ -8,6 +8,9 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include <mutex>
+#include <thread>
+
 #include "onramp_providers.hpp"
 #include "signet/bundles.hpp"
 #include "support/test_org.hpp"
@@ -275,6 +278,48 @@ TEST_P(FiatOnRampTest, CoinbaseSessionTokenUnderACdpJwtAndItsStatusReports) {
   // The refresh's answer is stored: a plain read says the same once the worker wrote it.
   EXPECT_TRUE(eventually([&] { return statusOf(id) == "FAILED"; }));
   EXPECT_TRUE(providers_->refusals().empty());
+}
+
+TEST_P(FiatOnRampTest, TwoIdenticalCoinbasePurchasesAtOnceEachGetATokenOfTheirOwn) {
+  // The two handlers are lined up behind a write held open until both preparers hold their
+  // token: SQLite's one writer does that; on PostgreSQL batches run side by side.
+  if (GetParam() == Backend::kPostgres) GTEST_SKIP() << "needs SQLite's single write lane";
+  createCredential(coinbaseParams());
+  auto p = purchase("FIAT_ON_RAMP_PROVIDER_COINBASE");
+  p->set("sandboxMode", false);
+  json::Object first, second;
+  std::string errors;
+  std::mutex errorsMutex;
+  auto submitInto = [&](json::Object& out) {
+    try {
+      out = submit("init_fiat_on_ramp", p);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(errorsMutex);
+      errors += e.what();
+    }
+  };
+  std::thread one, two;
+  gw_->write([&](Db&) {
+    one = std::thread(submitInto, std::ref(first));
+    // Stamped a few milliseconds apart: the same purchase, not the same request.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    two = std::thread(submitInto, std::ref(second));
+    // Each preparer keeps its token as soon as Coinbase's answer is read.
+    EXPECT_TRUE(eventually([&] { return providers_->issuedTokens().size() == 2; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  });
+  one.join();
+  two.join();
+  ASSERT_EQ(errors, "");
+  ASSERT_EQ(status(first), kCompleted) << failureOf(first);
+  ASSERT_EQ(status(second), kCompleted) << failureOf(second);
+  EXPECT_NE(first->getValue<std::string>("id"), second->getValue<std::string>("id"));
+  auto tokenOf = [&](const json::Object& a) {
+    auto result = resultOf(a, "initFiatOnRampResult");
+    return queryOf(result->getValue<std::string>("onRampUrl"))["sessionToken"];
+  };
+  EXPECT_NE(tokenOf(first), tokenOf(second));
+  EXPECT_EQ(gw_->count("SELECT COUNT(*) FROM fiat_onramp_transactions"), 2);
 }
 
 TEST_P(FiatOnRampTest, TheWorkerFollowsPendingPurchases) {

@@ -13,6 +13,10 @@
 
 namespace signet {
 
+// Several values may wait under one key, each taken once, the oldest first: two requests alike
+// (two identical purchases from one organization, prepared at once) each get a value of their
+// own rather than the second put replacing the first, which left the first handler the second's
+// value and the second handler none.
 template <typename T>
 class Handoff {
  public:
@@ -21,24 +25,27 @@ class Handoff {
     for (auto it = entries_.begin(); it != entries_.end();)
       it = nowMs - it->second.second > kKeepMs ? entries_.erase(it) : std::next(it);
     if (entries_.size() >= kMaxEntries) entries_.erase(entries_.begin());
-    entries_.insert_or_assign(key, std::make_pair(std::move(value), nowMs));
+    // A multimap keeps values under one key in the order they were inserted.
+    entries_.emplace(key, std::make_pair(std::move(value), nowMs));
   }
-  // The value put under `key`, once; nullopt when none was, or it is older than a minute.
+  // The oldest value put under `key` and not taken yet; nullopt when there is none, or it is older
+  // than a minute.
   std::optional<T> take(const std::string& key, int64_t nowMs) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = entries_.find(key);
-    if (it == entries_.end()) return std::nullopt;
-    auto [value, atMs] = std::move(it->second);
-    entries_.erase(it);
-    if (nowMs - atMs > kKeepMs) return std::nullopt;
-    return std::optional<T>(std::move(value));
+    // lower_bound, not find: find may return any of the values under the key.
+    for (auto it = entries_.lower_bound(key); it != entries_.end() && it->first == key;) {
+      auto [value, atMs] = std::move(it->second);
+      it = entries_.erase(it);
+      if (nowMs - atMs <= kKeepMs) return std::optional<T>(std::move(value));
+    }
+    return std::nullopt;
   }
 
  private:
   static constexpr int64_t kKeepMs = 60'000;
   static constexpr size_t kMaxEntries = 10'000;
   std::mutex mutex_;
-  std::map<std::string, std::pair<T, int64_t>> entries_;
+  std::multimap<std::string, std::pair<T, int64_t>> entries_;
 };
 
 }  // namespace signet
