@@ -27,6 +27,7 @@
 #include "server/rate_limiter.hpp"
 #include "server/request_parser.hpp"
 #include "signet/egress.hpp"
+#include "signet/encoding.hpp"
 #include "signet/memory.hpp"
 #include "signet/metrics.hpp"
 
@@ -49,19 +50,7 @@ int64_t nowMs() {
 // A request line as the log may show it: control bytes and non-ASCII escaped as \xNN, so that
 // what a client sends cannot move the operator's cursor or forge log lines.
 std::string printable(const std::string& text) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
+  return escapeBytes(text, [](unsigned char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
 }
 
 // Header text a handler or plugin produced, without CR or LF: nothing it returns can split the

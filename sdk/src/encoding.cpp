@@ -10,6 +10,22 @@ std::string asciiLower(std::string text) {
   return text;
 }
 
+std::string escapeBytes(std::string_view text, bool (*plain)(unsigned char)) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (plain(c)) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kDigits[c >> 4];
+      out += kDigits[c & 15];
+    }
+  }
+  return out;
+}
+
 std::string toHex(const uint8_t* data, size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(size * 2, '\0');

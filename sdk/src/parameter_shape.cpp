@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "signet/encoding.hpp"
+
 namespace signet {
 
 namespace {
@@ -54,19 +56,8 @@ bool matches(ParamType type, const Poco::Dynamic::Var& v) {
 std::string shownName(const std::string& name) {
   auto plainByte = [](unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; };
   if (name.size() <= 100 && std::all_of(name.begin(), name.end(), plainByte)) return name;
-  static const char* hex = "0123456789abcdef";
-  std::string out = "\"";
-  for (size_t i = 0; i < name.size() && i < 100; ++i) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    if (plainByte(c)) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out + (name.size() > 100 ? "...\"" : "\"");
+  return "\"" + escapeBytes(std::string_view(name).substr(0, 100), plainByte) +
+         (name.size() > 100 ? "...\"" : "\"");
 }
 
 }  // namespace

@@ -54,6 +54,10 @@ std::optional<Bytes> base58CheckDecode(std::string_view text);
 
 // ASCII letters lowered, every other byte kept (header names, emails, hex).
 std::string asciiLower(std::string text);
+// `text` with every byte `plain` refuses written as \xNN (lowercase hex): what a log line or a
+// message shows of bytes a stranger sent, which then can neither move a terminal's cursor nor
+// forge a line. `plain` should refuse the backslash, so that no byte reads as an escape.
+std::string escapeBytes(std::string_view text, bool (*plain)(unsigned char));
 
 inline Bytes toBytes(std::string_view s) {
   return Bytes(s.begin(), s.end());
