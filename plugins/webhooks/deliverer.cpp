@@ -102,6 +102,25 @@ void release(RequestContext& ctx, const std::string& endpointId) {
                 {ctx.nowMs(), endpointId});
 }
 
+// Active endpoints with a delivery due and no sender holding their lease; the parameters are the
+// time, twice.
+const char* const kEndpointsDue =
+    "SELECT id FROM webhook_endpoints e WHERE is_active = 1 AND backlog > 0 AND "
+    "sending_until_ms <= ? AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
+    "d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at_ms <= ?)";
+
+// Whether a pass would take any endpoint. Most passes find none (no endpoint, or nothing due):
+// a read, beside the writers, says so without a write transaction, which on SQLite takes the
+// store's one write lock and a place in a group commit's batch every second for nothing.
+bool anyEndpointDue(WorkerContext& worker) {
+  bool due = false;
+  worker.read([&](RequestContext& ctx) {
+    int64_t now = ctx.nowMs();
+    due = ctx.db().queryOne(std::string(kEndpointsDue) + " LIMIT 1", {now, now}).has_value();
+  });
+  return due;
+}
+
 }  // namespace
 
 int64_t Deliverer::retryWindowMs() const {
@@ -115,6 +134,7 @@ int64_t Deliverer::leaseEnd(int64_t nowMs) const {
 }
 
 void Deliverer::wake() {
+  woken_ = true;
   if (auto* w = worker_.load()) w->wake();
 }
 
@@ -236,27 +256,6 @@ void Deliverer::drain(WorkerContext& worker, const std::string& endpointId) {
   }
 }
 
-namespace {
-// Active endpoints with a delivery due and no sender holding their lease; the parameters are the
-// time, twice.
-const char* const kEndpointsDue =
-    "SELECT id FROM webhook_endpoints e WHERE is_active = 1 AND backlog > 0 AND "
-    "sending_until_ms <= ? AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE "
-    "d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at_ms <= ?)";
-
-// Whether a pass would take any endpoint. Most passes find none (no endpoint, or nothing due):
-// a read, beside the writers, says so without a write transaction, which on SQLite takes the
-// store's one write lock and a place in a group commit's batch every second for nothing.
-bool anyEndpointDue(WorkerContext& worker) {
-  bool due = false;
-  worker.read([&](RequestContext& ctx) {
-    int64_t now = ctx.nowMs();
-    due = ctx.db().queryOne(std::string(kEndpointsDue) + " LIMIT 1", {now, now}).has_value();
-  });
-  return due;
-}
-}  // namespace
-
 void Deliverer::run(WorkerContext& worker) {
   const Settings& s = *settings_;
   std::atomic<int> running{0};
@@ -266,7 +265,10 @@ void Deliverer::run(WorkerContext& worker) {
     std::vector<std::string> taken;
     int free = s.senders - running.load();
     try {
-      if (free > 0 && anyEndpointDue(worker))
+      // A wake comes from inside the transaction that writes new deliveries, before its COMMIT:
+      // a read may not see them yet, where the write transaction waits behind that batch (on
+      // SQLite's one write lane) and does. So a wake goes straight to the write.
+      if (free > 0 && (woken_.exchange(false) || anyEndpointDue(worker)))
         worker.transaction([&](RequestContext& ctx) {
           taken.clear();
           int64_t now = ctx.nowMs();

@@ -46,6 +46,7 @@ class Deliverer {
 
   std::shared_ptr<const Settings> settings_;
   std::atomic<signet::WorkerContext*> worker_{nullptr};
+  std::atomic<bool> woken_{false};  // wake() was called since the last look (run)
 };
 
 }  // namespace webhooks
