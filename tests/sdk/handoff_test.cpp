@@ -25,6 +25,8 @@ TEST(HandoffTest, AValueOlderThanAMinuteIsNotTakenAndANewerOneUnderItsKeyIs) {
   EXPECT_EQ(h.take("code", 60'001), "fresh");
   EXPECT_EQ(h.take("code", 60'001), std::nullopt);
   h.put("code", "kept a minute", 100'000);
+  h.put("code", "no more", 100'000);
+  EXPECT_EQ(h.take("code", 160'000), "kept a minute");
   EXPECT_EQ(h.take("code", 160'001), std::nullopt);
 }
 

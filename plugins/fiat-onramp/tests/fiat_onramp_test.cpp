@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -300,16 +301,17 @@ TEST_P(FiatOnRampTest, TwoIdenticalCoinbasePurchasesAtOnceEachGetATokenOfTheirOw
   };
   std::thread one, two;
   gw_->write([&](Db&) {
+    // The same purchase twice, not the same request: the client's stamps' times differ.
     one = std::thread(submitInto, std::ref(first));
-    // Stamped a few milliseconds apart: the same purchase, not the same request.
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     two = std::thread(submitInto, std::ref(second));
-    // Each preparer keeps its token as soon as Coinbase's answer is read.
+    // Each preparer keeps its token once Coinbase's answer is read, microseconds after the
+    // stand-in counts it: 200 ms is the margin. Were it short, the test would pass on the old
+    // Handoff too, never fail on the new one.
     EXPECT_TRUE(eventually([&] { return providers_->issuedTokens().size() == 2; }));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   });
-  one.join();
-  two.join();
+  for (auto* t : {&one, &two})
+    if (t->joinable()) t->join();
   ASSERT_EQ(errors, "");
   ASSERT_EQ(status(first), kCompleted) << failureOf(first);
   ASSERT_EQ(status(second), kCompleted) << failureOf(second);
