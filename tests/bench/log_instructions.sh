@@ -5,8 +5,8 @@
 # counts the instructions the gateway's threads run, whatever else the machine does: two runs
 # of one binary agreed within 0.1 % on the totals and 2 % on the log's part, where log_cost.sh's
 # rates move by a fifth. Use it to see whether a change to the log's code saves work;
-# log_cost.sh says what the rate does. The gateway's own work over the window (a write of its
-# own every second or so, its timers) is spread over the signatures: on a slower day, with fewer
+# log_cost.sh says what the rate does. The gateway's own work over the window (its workers'
+# timers) is spread over the signatures: on a slower day, with fewer
 # signatures in the window, the totals come out about 1 % higher. Compare the log's part, or
 # runs that counted about as many signatures.
 #   tests/bench/log_instructions.sh [SECONDS]
@@ -41,8 +41,8 @@ metric() {
 }
 
 # Waits until the gateway on port $1 has answered every activity sent to it: its count of them
-# unchanged for a second (at most a minute). Its count of writes would not do: an idle gateway
-# commits a write of its own every second or so.
+# unchanged for a second (at most a minute). Its count of writes would not do: its background
+# workers write on timers of their own.
 settle() {
   local before after
   after=$(metric signet_activities_total "$1")
