@@ -6,9 +6,9 @@
 # of one binary agreed within 0.1 % on the totals and 2 % on the log's part, where log_cost.sh's
 # rates move by a fifth. Use it to see whether a change to the log's code saves work;
 # log_cost.sh says what the rate does. The gateway's own work over the window (its workers'
-# timers) is spread over the signatures: on a slower day, with fewer
-# signatures in the window, the totals come out about 1 % higher. Compare the log's part, or
-# runs that counted about as many signatures.
+# timers) is spread over the signatures: on a slower day, with fewer signatures in the window,
+# the totals come out about 1 % higher. Compare the log's part, or runs that counted about as
+# many signatures.
 #   tests/bench/log_instructions.sh [SECONDS]
 # What it cannot see: the kernel (the WAL's writes and their fsync, a third of the log's cost at
 # 16 connections, docs/performance.md), time spent waiting, and how fast each instruction runs.
