@@ -2,9 +2,12 @@
 #include <sqlite3.h>
 
 #include <cctype>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "signet/crypto.hpp"
+#include "store/given_texts.hpp"
 #include "store/sql_connection.hpp"
 #include "store/sqlite_checkpointer.hpp"
 
@@ -45,6 +48,17 @@ void sha256Hex(sqlite3_context* context, int, sqlite3_value** values) {
   }
 }
 
+// signet_given(NAME): the text this thread gave under NAME (store/given_texts.hpp), NULL when
+// none is. Not deterministic: what it returns depends on who asks, and when.
+void given(sqlite3_context* context, int, sqlite3_value** values) {
+  const auto* name = reinterpret_cast<const char*>(sqlite3_value_text(values[0]));
+  const auto size = static_cast<size_t>(sqlite3_value_bytes(values[0]));
+  const std::string* text = name ? GivenTexts::find(std::string_view(name, size)) : nullptr;
+  if (!text) return sqlite3_result_null(context);
+  // Static: the text outlives the statement's use of it (the GivenTexts outlives the step).
+  sqlite3_result_text(context, text->data(), static_cast<int>(text->size()), SQLITE_STATIC);
+}
+
 class SqliteConnection : public SqlConnection {
  public:
   SqliteConnection(const std::string& path, SqliteCheckpointer* checkpointer) {
@@ -57,13 +71,15 @@ class SqliteConnection : public SqlConnection {
     }
     // Another connection (or the CLI) holding the write lock is waited for, not failed on.
     sqlite3_busy_timeout(db_, 5000);
-    if (sqlite3_create_function_v2(db_, "sha256_hex", 1,
-                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr,
-                                   sha256Hex, nullptr, nullptr, nullptr) != SQLITE_OK) {
-      std::string why = sqlite3_errmsg(db_);
-      sqlite3_close(db_);
-      throw DatabaseError("cannot define sha256_hex on " + path + ": " + why);
-    }
+    for (const auto& [name, function, flags] :
+         {std::tuple{"sha256_hex", &sha256Hex, SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS},
+          std::tuple{"signet_given", &given, SQLITE_INNOCUOUS}})
+      if (sqlite3_create_function_v2(db_, name, 1, SQLITE_UTF8 | flags, nullptr, function, nullptr,
+                                     nullptr, nullptr) != SQLITE_OK) {
+        std::string why = sqlite3_errmsg(db_);
+        sqlite3_close(db_);
+        throw DatabaseError(std::string("cannot define ") + name + " on " + path + ": " + why);
+      }
     exec("PRAGMA journal_mode=WAL", {});  // readers run beside the writer; persists in the file
     exec("PRAGMA synchronous=FULL", {});  // a COMMIT returns once the WAL is synced
     // Each request of a group commit runs in a savepoint, whose sub-journal (the pages as they

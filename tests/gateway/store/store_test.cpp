@@ -9,6 +9,7 @@
 #include "activity/activity_store.hpp"
 #include "mfa/mfa_store.hpp"
 #include "store/core_schema.hpp"
+#include "store/given_texts.hpp"
 #include "store/keyring.hpp"
 #include "support/test_gateway.hpp"
 
@@ -352,6 +353,42 @@ TEST(SqliteStoreTest, RunsInWalMode) {
     db.read([](Db& session) {
       EXPECT_EQ(session.queryOne("PRAGMA journal_mode")->str("journal_mode"), "wal");
     });
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// signet_given(NAME) returns what this thread gave under NAME while the GivenTexts that holds it
+// lives, the innermost first, and NULL for a name nothing holds and once the scope has ended.
+TEST(SqliteStoreTest, SignetGivenReturnsWhatThisThreadGivesForAsLongAsItGivesIt) {
+  auto dir = std::filesystem::temp_directory_path() / ("signet-given-" + crypto::uuidV4());
+  std::filesystem::create_directories(dir);
+  {
+    Database db({Backend::kSqlite, (dir / "signet.db").string(), 4});
+    auto given = [&](const std::string& name) {
+      std::optional<std::string> value;
+      db.read([&](Db& session) {
+        value = session.queryOne("SELECT signet_given(?) AS v", {name})->optStr("v");
+      });
+      return value;
+    };
+    const std::vector<std::pair<std::string, std::string>> outer = {{"a", "1"}, {"b", "2"}},
+                                                           inner = {{"a", "3"}};
+    {
+      GivenTexts first(outer);
+      EXPECT_EQ(given("a"), "1");
+      {
+        GivenTexts second(inner);
+        EXPECT_EQ(given("a"), "3");
+        EXPECT_EQ(given("b"), "2");
+      }
+      EXPECT_EQ(given("a"), "1");
+      EXPECT_EQ(given("c"), std::nullopt);
+      // Another thread gave nothing.
+      std::optional<std::string> elsewhere = "unread";
+      std::thread([&] { elsewhere = given("a"); }).join();
+      EXPECT_EQ(elsewhere, std::nullopt);
+    }
+    EXPECT_EQ(given("a"), std::nullopt);
   }
   std::filesystem::remove_all(dir);
 }

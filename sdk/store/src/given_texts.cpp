@@ -1,0 +1,26 @@
+#include "store/given_texts.hpp"
+
+namespace signet {
+
+namespace {
+// The innermost GivenTexts alive on this thread: each holds the one it was made inside.
+thread_local GivenTexts* innermost = nullptr;
+}  // namespace
+
+GivenTexts::GivenTexts(const std::vector<std::pair<std::string, std::string>>& texts)
+    : texts_(texts), outer_(innermost) {
+  innermost = this;
+}
+
+GivenTexts::~GivenTexts() {
+  innermost = outer_;
+}
+
+const std::string* GivenTexts::find(std::string_view name) {
+  for (const GivenTexts* given = innermost; given; given = given->outer_)
+    for (const auto& [held, text] : given->texts_)
+      if (held == name) return &text;
+  return nullptr;
+}
+
+}  // namespace signet
