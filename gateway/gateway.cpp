@@ -125,8 +125,7 @@ void Gateway::startActivityLog() {
   // (they wait for a start without it). Not a setting: the states written meanwhile get no leaf,
   // so the log no longer holds the store's whole history. Read by every command that opens the
   // gateway, `signet serve` among them.
-  if (const char* off = std::getenv("SIGNET_BENCH_WITHOUT_ACTIVITY_LOG");
-      off && std::string(off) == "1") {
+  if (activity_log::switchedOff()) {
     // An error, not a warning: SIGNET_LOG_LEVEL=error must not hide it.
     Poco::Logger::get("signet.log")
         .error(

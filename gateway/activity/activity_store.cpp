@@ -4,6 +4,7 @@
 #include <map>
 
 #include "activity/vote_users.hpp"
+#include "store/given_texts.hpp"
 #include "store/sql_connection.hpp"
 #include "store/sql_text.hpp"
 
@@ -186,22 +187,25 @@ std::string insertSql(const std::string& tail) {
          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + tail;
 }
 
-SqlParams insertParams(const ActivityRecord& a, const vote_users::StoredVotes& votes) {
+SqlParams insertParams(const ActivityRecord& a, const RowTexts& t) {
+  auto orNull = [](const std::optional<std::string>& text) {
+    return text ? SqlValue(*text) : SqlValue(nullptr);
+  };
   return {a.id,
           a.organizationId,
           a.type,
           a.status,
           a.fingerprint,
-          json::stringify(a.intent),
-          a.result ? SqlValue(json::stringify(a.result)) : SqlValue(nullptr),
-          votes.text,
-          a.failure ? SqlValue(json::stringify(a.failure)) : SqlValue(nullptr),
+          t.intent,
+          orNull(t.result),
+          t.votes.text,
+          orNull(t.failure),
           a.createdAtMs,
           a.updatedAtMs,
           a.generateAppProofs ? 1 : 0,
-          a.appProofs ? SqlValue(json::stringify(a.appProofs)) : SqlValue(nullptr),
-          evaluationsText(a),
-          presentationsText(a)};
+          orNull(t.appProofs),
+          t.evaluations,
+          t.presentations};
 }
 
 // SQLite (3.24 on) and PostgreSQL spell the upsert alike; the unique index on fingerprints
@@ -209,25 +213,42 @@ SqlParams insertParams(const ActivityRecord& a, const vote_users::StoredVotes& v
 const std::string kUnlessStored = " ON CONFLICT (fingerprint) DO NOTHING";
 }  // namespace
 
-void insert(Db& db, const ActivityRecord& a) {
-  auto votes = vote_users::storedVotes(a.votes);
-  db.exec(insertSql({}), insertParams(a, votes));
-  vote_users::writeUsers(db, a.organizationId, a.id, votes);
+RowTexts rowTexts(const ActivityRecord& a) {
+  auto text = [](const auto& json) {
+    return json ? std::optional<std::string>(json::stringify(json)) : std::nullopt;
+  };
+  return {
+      json::stringify(a.intent),        text(a.result),     text(a.failure),     text(a.appProofs),
+      vote_users::storedVotes(a.votes), evaluationsText(a), presentationsText(a)};
 }
 
-bool insertUnlessStored(Db& db, const ActivityRecord& a) {
-  auto votes = vote_users::storedVotes(a.votes);
-  if (db.exec(insertSql(kUnlessStored), insertParams(a, votes)) == 0) return false;
-  vote_users::writeUsers(db, a.organizationId, a.id, votes);
+void insert(Db& db, const ActivityRecord& a) {
+  RowTexts texts = rowTexts(a);
+  db.exec(insertSql({}), insertParams(a, texts));
+  vote_users::writeUsers(db, a.organizationId, a.id, texts.votes);
+}
+
+bool insertUnlessStored(Db& db, const ActivityRecord& a, const RowTexts& texts) {
+  size_t inserted = 0;
+  {
+    GivenTexts given(texts.given);
+    inserted = db.exec(insertSql(kUnlessStored), insertParams(a, texts));
+  }
+  if (inserted == 0) return false;
+  vote_users::writeUsers(db, a.organizationId, a.id, texts.votes);
   return true;
 }
 
-std::shared_ptr<RowsAhead> sendUnlessStored(Db& db, const ActivityRecord& a) {
+std::shared_ptr<RowsAhead> sendUnlessStored(Db& db, const ActivityRecord& a,
+                                            const RowTexts& texts) {
   // Its text is built once: it is a signature's every write.
   static const std::string sql = insertSql(kUnlessStored + " RETURNING 1");
-  auto votes = vote_users::storedVotes(a.votes);
-  auto inserted = db.queryAhead(sql, insertParams(a, votes));
-  vote_users::writeUsers(db, a.organizationId, a.id, votes);  // only once the row is there
+  std::shared_ptr<RowsAhead> inserted;
+  {
+    GivenTexts given(texts.given);
+    inserted = db.queryAhead(sql, insertParams(a, texts));
+  }
+  vote_users::writeUsers(db, a.organizationId, a.id, texts.votes);  // only once the row is there
   return inserted;
 }
 

@@ -3,8 +3,10 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "activity/vote_users.hpp"
 #include "mfa/mfa_store.hpp"
 #include "signet/pagination.hpp"
 #include "signet/plugin.hpp"
@@ -74,15 +76,30 @@ std::optional<ActivityRecord> findByFingerprintToChange(Db& db, const std::strin
 std::optional<ActivityRecord> find(Db& db, const std::string& organizationId,
                                    const std::string& id);
 void insert(Db& db, const ActivityRecord& record);
-// Inserts the activity unless one with its fingerprint is already stored (an identical request
-// committed first): then it writes nothing and returns false. The unique index on fingerprints
-// decides, so no read comes before the write.
-bool insertUnlessStored(Db& db, const ActivityRecord& record);
+// The texts a new activity's row is written with: its JSON made into text, and its votes as
+// stored (their users apart). Made once from the record; the read-only way makes them on the
+// request's thread, so that the committing thread, whose batches set the rate of writes, only
+// binds them (docs/performance.md, the ninth measure).
+struct RowTexts {
+  std::string intent;
+  std::optional<std::string> result, failure, appProofs;  // none where the record holds none
+  vote_users::StoredVotes votes;
+  std::string evaluations, presentations;
+  // What the row's write hands the triggers its insert fires (store/given_texts.hpp): the
+  // activity log's leaf, where the caller made it (ActivityPipeline::textsAhead).
+  std::vector<std::pair<std::string, std::string>> given;
+};
+RowTexts rowTexts(const ActivityRecord& record);
+// Inserts the activity, written with `texts` (the record's), unless one with its fingerprint is
+// already stored (an identical request committed first): then it writes nothing and returns
+// false. The unique index on fingerprints decides, so no read comes before the write.
+bool insertUnlessStored(Db& db, const ActivityRecord& record, const RowTexts& texts);
 // The same, sent without waiting for its answer (Db::queryAhead): on PostgreSQL it goes with
 // whatever the connection sends next. The answer holds one row when the activity was inserted,
 // none when its fingerprint was stored already. Only for a row nothing needs to follow until
 // that answer is read (GroupCommit::afterWrites).
-std::shared_ptr<RowsAhead> sendUnlessStored(Db& db, const ActivityRecord& record);
+std::shared_ptr<RowsAhead> sendUnlessStored(Db& db, const ActivityRecord& record,
+                                            const RowTexts& texts);
 // The stored status of an activity ("" when there is none).
 std::string storedStatus(Db& db, const std::string& id);
 // Writes status, result, votes, failure and updated_at of an existing activity.

@@ -7,6 +7,7 @@
 #include "activity/secret_parameters.hpp"
 #include "activity/secret_results.hpp"
 #include "auth/attested_stamp.hpp"
+#include "log/activity_log.hpp"
 #include "mfa/mfa_store.hpp"
 #include "mfa/presentation.hpp"
 #include "plugins/plugin_guard.hpp"
@@ -474,20 +475,24 @@ std::optional<ActivityRecord> ActivityPipeline::storedActivity(const std::string
 bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord& record,
                                RowWrite row, const Decision& decision,
                                const std::optional<std::string>& parent,
-                               const std::function<void(Db&)>& lost) {
+                               const std::function<void(Db&)>& lost,
+                               const activities::RowTexts* texts) {
   const bool isNew = row != RowWrite::kUpdate;
   // MFA statuses are stored only with a stored row: with any to store, the row waits.
   if (row == RowWrite::kSendUnlessStored && decision.mfaStatuses &&
       decision.mfaStatuses->size() > 0)
     row = RowWrite::kInsertUnlessStored;
-  bool redacted = activities::redactSecrets(spec, record);
+  // Made ahead, the texts are of a record that has no secret and holds its decision.
+  bool redacted = !texts && activities::redactSecrets(spec, record);
   // The status it had, for the event outbox (read only when a module subscribes).
   std::string before = isNew || gateway_.catalog().services().activityEventSubscribers.empty()
                            ? std::string()
                            : activities::storedStatus(db, record.id);
   // The decision is stored in the activity's own row, with the vote it decided.
-  activities::recordEvaluation(record, lastVoteId(record), decision.evaluations, gateway_.nowMs());
-  if (!writeRow(db, spec, record, row, before, parent, lost)) return false;
+  if (!texts)
+    activities::recordEvaluation(record, lastVoteId(record), decision.evaluations,
+                                 gateway_.nowMs());
+  if (!writeRow(db, spec, record, row, before, parent, lost, texts)) return false;
   if (redacted && !isNew) activities::storeIntent(db, record);
   // A new activity has no statuses to replace: without any to store, nothing to write.
   if (decision.mfaStatuses && (!isNew || decision.mfaStatuses->size() > 0))
@@ -498,7 +503,8 @@ bool ActivityPipeline::persist(Db& db, const ActivitySpec& spec, ActivityRecord&
 bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record,
                                 RowWrite row, const std::string& before,
                                 const std::optional<std::string>& parent,
-                                const std::function<void(Db&)>& lost) {
+                                const std::function<void(Db&)>& lost,
+                                const activities::RowTexts* texts) {
   // Bearer credentials are never stored in clear: in the result they are redacted and sealed
   // (secret_results.hpp), and so are secret parameters while the activity may still run
   // (secret_parameters.hpp). The record in hand keeps them for the answer.
@@ -512,13 +518,19 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
   if (parameters) redacted = activities::withParametersRedacted(spec, record);
   if (results) redacted = activities::withResultsRedacted(spec, redacted ? *redacted : record);
   const ActivityRecord& stored = redacted ? *redacted : record;
+  // A new row's texts: those made ahead are the record's, so a redacted copy makes its own.
+  std::optional<activities::RowTexts> made;
+  auto newRowTexts = [&]() -> const activities::RowTexts& {
+    if (texts && !redacted) return *texts;
+    return made.emplace(activities::rowTexts(stored));
+  };
   // Asked before the row's write, so that on PostgreSQL the question goes with it.
   EventInterest interest = askEventInterest(gateway_, db, stored, before, parent);
   if (row == RowWrite::kSendUnlessStored && !keyring && lost) {
     // Nothing but the event needs the row's answer, so both wait for the batch's other writes:
     // on PostgreSQL the batch's rows then go in one round trip, not one each. Without secrets,
     // `stored` is the caller's record, which outlives the batch's writes.
-    auto inserted = activities::sendUnlessStored(db, stored);
+    auto inserted = activities::sendUnlessStored(db, stored, newRowTexts());
     // A step reads and inserts fresh keys only: it changes no activity and waits for no lock
     // (GroupCommit::afterWrites; the activity log has taken the batch's notes by then).
     Database::afterWrites([this, inserted, &stored, interest, lost](Db& db) {
@@ -528,7 +540,7 @@ bool ActivityPipeline::writeRow(Db& db, const ActivitySpec& spec, const Activity
     return true;
   }
   if (row != RowWrite::kUpdate) {
-    if (!activities::insertUnlessStored(db, stored)) return false;
+    if (!activities::insertUnlessStored(db, stored, newRowTexts())) return false;
   } else {
     activities::update(db, stored);
     // A stored activity that is done now: what was sealed while it waited goes.
@@ -563,7 +575,8 @@ struct ActivityPipeline::ReadOnlyRun {
   std::optional<std::string> parent;
   bool decided = false;  // `decision` was made (a plugin's failing facts make none)
   bool raced = false;    // an identical request stored its activity first: record is that one
-  std::optional<Error> lostWinner;  // raced, and that activity is gone since: the answer
+  std::optional<Error> lostWinner;            // raced, and that activity is gone since: the answer
+  std::optional<activities::RowTexts> texts;  // the row's, when made ahead (textsAhead)
   void answerable() const {
     if (lostWinner) throw *lostWinner;
   }
@@ -575,6 +588,7 @@ ActivityPipeline::Started ActivityPipeline::runReadOnly(Submission& s) {
     return respond(s.caller, std::move(s.responseHeaders), run->record);
   if (run->failure) fail(run->record, *run->failure);
   const ActivitySpec& spec = s.spec;
+  textsAhead(spec, *run);
   auto write = [this, &spec, run](Db& db) { storeReadOnly(db, spec, *run); };
   if (run->record.status == kStatusPending) {
     // Calls to make once it is committed: they go out from this thread, after the commit.
@@ -680,6 +694,25 @@ bool ActivityPipeline::decideOnSnapshot(Submission& s, ReadOnlyRun& run) {
   std::rethrow_exception(refused);
 }
 
+void ActivityPipeline::textsAhead(const ActivitySpec& spec, ReadOnlyRun& run) {
+  // With secrets the row is a copy, redacted in the batch with the keyring (writeRow).
+  if (activities::hasSecretResults(spec) || activities::hasSecretParameters(spec)) return;
+  // What persist records in the batch otherwise: the evaluation's time is the decision's.
+  activities::recordEvaluation(run.record, lastVoteId(run.record), run.decision.evaluations,
+                               gateway_.nowMs());
+  run.texts = activities::rowTexts(run.record);
+  // The activity log's leaf of the row, and its hash, for SQLite's trigger to take
+  // (activity_log::givenLeaf); PostgreSQL's trigger makes its own in the server.
+  if (gateway_.database().backend() != Backend::kSqlite || activity_log::switchedOff()) return;
+  const ActivityRecord& r = run.record;
+  const activities::RowTexts& t = *run.texts;
+  auto text = [](const std::optional<std::string>& held) { return held ? &*held : nullptr; };
+  run.texts->given = activity_log::givenLeaf(
+      r.id, activity_log::leafOf({r.id, r.organizationId, r.type, r.status, r.fingerprint,
+                                  &t.intent, text(t.result), &t.votes.text, text(t.failure),
+                                  r.createdAtMs, r.updatedAtMs}));
+}
+
 void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run) {
   // Should a concurrent identical request have stored this fingerprint since the snapshot,
   // nothing of this one is written and the winner answers. Found once the batch's writes are
@@ -698,7 +731,7 @@ void ActivityPipeline::storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyR
   const bool keepsOnFailure = run.failure && !run.failureWrites.empty();
   if (!persist(db, spec, run.record,
                keepsOnFailure ? RowWrite::kInsertUnlessStored : RowWrite::kSendUnlessStored,
-               run.decision, run.parent, lost)) {
+               run.decision, run.parent, lost, run.texts ? &*run.texts : nullptr)) {
     lost(db);
     return;
   }

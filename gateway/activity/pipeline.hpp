@@ -125,6 +125,10 @@ class ActivityPipeline {
   // The activity's reads sent ahead on the snapshot, before its first statement
   // (ActivitySpec::readAhead), into the cache its facts and handler share.
   void sendReadsAhead(Db& db, const Submission& s, RequestCache& cache);
+  // Before the write batch, on the request's thread: the decision recorded in the record and
+  // the row's texts made, when the batch writes the record as it is (no secret to redact or
+  // seal), so that the committing thread only binds them.
+  void textsAhead(const ActivitySpec& spec, ReadOnlyRun& run);
   // The write batch's part: the row, unless an identical request stored its own meanwhile.
   void storeReadOnly(Db& db, const ActivitySpec& spec, ReadOnlyRun& run);
   // `cache` is what the facts hooks keep for the handler: one per decision and the execution
@@ -168,14 +172,18 @@ class ActivityPipeline {
   // fingerprint is already stored. `parent`: the organization's parent, when read already
   // (recordActivityEvent). `lost`: kSendUnlessStored's, which must outlive the batch's writes,
   // as `record` must.
+  // `texts`: the row's, made before the write (textsAhead), with the decision recorded in the
+  // record already.
   bool persist(Db& db, const ActivitySpec& spec, ActivityRecord& record, RowWrite row,
                const Decision& decision, const std::optional<std::string>& parent = std::nullopt,
-               const std::function<void(Db&)>& lost = {});
+               const std::function<void(Db&)>& lost = {},
+               const activities::RowTexts* texts = nullptr);
   // The activity's row as stored (with its secret results redacted and sealed) and its event;
   // false as persist says.
   bool writeRow(Db& db, const ActivitySpec& spec, const ActivityRecord& record, RowWrite row,
                 const std::string& before, const std::optional<std::string>& parent = std::nullopt,
-                const std::function<void(Db&)>& lost = {});
+                const std::function<void(Db&)>& lost = {},
+                const activities::RowTexts* texts = nullptr);
 
   Gateway& gateway_;
   Authorizer& authorizer_;

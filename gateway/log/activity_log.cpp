@@ -1,6 +1,7 @@
 #include "log/activity_log.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,12 +18,28 @@ const char* const kLeafColumns =
     "id, organization_id, type, status, fingerprint, intent, result, votes, failure, "
     "created_at_ms, updated_at_ms";
 
+bool switchedOff() {
+  static const bool off = [] {
+    const char* value = std::getenv("SIGNET_BENCH_WITHOUT_ACTIVITY_LOG");
+    return value && std::string(value) == "1";
+  }();
+  return off;
+}
+
 namespace {
 
-std::string digestOf(const Row& row, const char* column) {
-  if (row.isNull(column)) return "-";
-  return "sha256:" + crypto::toHex(crypto::sha256(row.str(column)));
+std::string digestOf(const std::string* text) {
+  if (!text) return "-";
+  return "sha256:" + crypto::toHex(crypto::sha256(*text));
 }
+
+const std::string* textOf(const Row& row, const char* column) {
+  return row.isNull(column) ? nullptr : &row.str(column);
+}
+
+// The names givenLeaf gives under, which the SQLite trigger asks for (writerSetup).
+const char* const kGivenLeaf = "activity log leaf of ";
+const char* const kGivenLeafHash = "activity log leaf hash of ";
 
 std::string joinHashes(const std::vector<merkle::Hash>& hashes) {
   std::string out;
@@ -55,6 +72,19 @@ std::string idOf(const std::string& leaf) {
 }
 
 std::string leafOf(const Row& a) {
+  return leafOf(LeafFields{a.str("id"), a.str("organization_id"), a.str("type"), a.str("status"),
+                           a.str("fingerprint"), textOf(a, "intent"), textOf(a, "result"),
+                           textOf(a, "votes"), textOf(a, "failure"), a.i64("created_at_ms"),
+                           a.i64("updated_at_ms")});
+}
+
+std::vector<std::pair<std::string, std::string>> givenLeaf(const std::string& activityId,
+                                                           const std::string& leaf) {
+  return {{kGivenLeaf + activityId, leaf},
+          {kGivenLeafHash + activityId, merkle::toHex(merkle::leafHash(leaf))}};
+}
+
+std::string leafOf(const LeafFields& a) {
   std::string out = "signet activity v1\n";
   auto line = [&](const char* name, const std::string& value) {
     out += name;
@@ -62,17 +92,17 @@ std::string leafOf(const Row& a) {
     out += value;
     out += '\n';
   };
-  line("id", a.str("id"));
-  line("organization", a.str("organization_id"));
-  line("type", a.str("type"));
-  line("status", a.str("status"));
-  line("fingerprint", a.str("fingerprint"));
-  line("intent", digestOf(a, "intent"));
-  line("result", digestOf(a, "result"));
-  line("votes", digestOf(a, "votes"));
-  line("failure", digestOf(a, "failure"));
-  line("created", std::to_string(a.i64("created_at_ms")));
-  line("updated", std::to_string(a.i64("updated_at_ms")));
+  line("id", a.id);
+  line("organization", a.organizationId);
+  line("type", a.type);
+  line("status", a.status);
+  line("fingerprint", a.fingerprint);
+  line("intent", digestOf(a.intent));
+  line("result", digestOf(a.result));
+  line("votes", digestOf(a.votes));
+  line("failure", digestOf(a.failure));
+  line("created", std::to_string(a.createdAtMs));
+  line("updated", std::to_string(a.updatedAtMs));
   return out;
 }
 
@@ -123,16 +153,23 @@ void writerSetup(Db& db) {
   db.exec("PRAGMA temp.auto_vacuum = FULL");
   db.exec(
       "CREATE TEMP TABLE IF NOT EXISTS activity_log_noted (seq INTEGER PRIMARY KEY, activity_id "
-      "TEXT NOT NULL, leaf TEXT, previous_idx INTEGER)");
+      "TEXT NOT NULL, leaf TEXT, previous_idx INTEGER, leaf_hash TEXT)");
   const std::string note =
       " ON main.activities BEGIN INSERT INTO activity_log_noted "
-      "(activity_id, leaf, previous_idx) VALUES (";
-  const std::string changed = "NEW.id, " + leafSql(false, "NEW") + ", NEW.log_index); END";
+      "(activity_id, leaf, previous_idx, leaf_hash) VALUES (";
+  // The leaf and its hash the write gave (givenLeaf), or else the leaf made here. SQLite's
+  // COALESCE evaluates its second argument only when the first is NULL.
+  auto given = [](const char* name) {
+    return std::string("signet_given('") + name + "' || NEW.id)";
+  };
+  const std::string changed = "NEW.id, COALESCE(" + given(kGivenLeaf) + ", " +
+                              leafSql(false, "NEW") + "), NEW.log_index, " + given(kGivenLeafHash) +
+                              "); END";
   db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_insert AFTER INSERT" + note + changed);
   db.exec(std::string("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_update AFTER UPDATE OF ") +
           kLeafColumns + note + changed);
   db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_delete AFTER DELETE" + note + "OLD.id, " +
-          tombstoneSql("OLD") + ", NULL); END");
+          tombstoneSql("OLD") + ", NULL, NULL); END");
 }
 
 namespace {
@@ -175,7 +212,8 @@ Taken takeNotes(Db& db) {
   // RETURNING, which SQLite does by clearing the table's pages (its truncate optimization)
   // instead of deleting and returning each row: about 8,000 instructions a signature fewer on
   // the committing thread, of some 11,000 (docs/performance.md, the seventh measure).
-  auto own = db.query(std::string("SELECT ") + kNoteColumns + " FROM temp.activity_log_noted");
+  auto own =
+      db.query(std::string("SELECT ") + kNoteColumns + ", leaf_hash FROM temp.activity_log_noted");
   if (!own.empty()) db.exec("DELETE FROM temp.activity_log_noted");
   appendInOrder(notes, std::move(own));
   if (notes.empty()) return {};
@@ -241,6 +279,7 @@ constexpr size_t kSlice = 100;
 struct Noted {
   std::optional<std::string> leaf;  // none when the note came without (a migration's)
   std::optional<int64_t> previous;
+  std::optional<std::string> leafHash;  // in hex, when the write gave it (givenLeaf)
 };
 
 // The leaves of the activities `ids` whose notes came without one, read from the store as it is
@@ -254,7 +293,7 @@ void readLeaves(Db& db, std::map<std::string, Noted>& noted, const SqlParams& id
                                       ", log_index FROM activities WHERE id IN (" +
                                       placeholders(missing.size()) + ")",
                                   missing))
-    noted[row.str("id")] = {leafOf(row), row.optI64("log_index")};
+    noted[row.str("id")] = {leafOf(row), row.optI64("log_index"), std::nullopt};
   for (const auto& id : missing) {
     Noted& n = noted.at(std::get<std::string>(id));
     if (!n.leaf) n = {tombstoneOf(std::get<std::string>(id)), std::nullopt};
@@ -273,7 +312,8 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
   for (const auto& p : pending) {
     auto [at, first] = noted.try_emplace(p.str("activity_id"));
     if (first) order.push_back(at->first);
-    at->second = {p.optStr("leaf"), p.optI64("previous_idx")};
+    at->second = {p.optStr("leaf"), p.optI64("previous_idx"),
+                  p.has("leaf_hash") ? p.optStr("leaf_hash") : std::nullopt};
   }
 
   for (size_t from = 0; from < order.size(); from += kSlice) {
@@ -304,7 +344,7 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
         pointParams.insert(pointParams.end(), {activityId, index});
         pointIds.push_back(activityId);
       }
-      merkle::Hash hash = merkle::leafHash(*n.leaf);
+      merkle::Hash hash = n.leafHash ? merkle::fromHex(*n.leafHash) : merkle::leafHash(*n.leaf);
       nodes.push_back({{0, frontier.size()}, hash});
       frontier.append(hash, nodes);
     }

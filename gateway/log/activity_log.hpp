@@ -4,12 +4,12 @@
 //
 // How a change becomes a leaf: triggers on `activities` note every inserted or updated row (in
 // activity_log_pending on PostgreSQL; on SQLite in the connection's temporary schema, which the
-// WAL does not carry), with its leaf made by the store from the row as written (leafSql),
-// inside the writer's own savepoint, so a write that rolls back takes its note with it and no
-// write path can forget one. Before each COMMIT the group commit runs startAppend and the append
-// it returns, which turn this transaction's notes into leaves. On PostgreSQL the head row is
-// locked for that, so that the batches of several gateways on one store append one after the
-// other: one total order for the store.
+// WAL does not carry), with its leaf made by the store from the row as written (leafSql), or on
+// SQLite the leaf its write gave (givenLeaf), inside the writer's own savepoint, so a write that
+// rolls back takes its note with it and no write path can forget one. Before each COMMIT the
+// group commit runs startAppend and the append it returns, which turn this transaction's notes
+// into leaves. On PostgreSQL the head row is locked for that, so that the batches of several
+// gateways on one store append one after the other: one total order for the store.
 //
 // Only the gateway's own write connections note changes (writerSetup). A row changed by anyone
 // else, with the database's own tools, is not noted, so no gateway appends it as if it had made
@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "log/merkle.hpp"
@@ -26,12 +27,38 @@
 
 namespace signet::activity_log {
 
+// Whether SIGNET_BENCH_WITHOUT_ACTIVITY_LOG=1 switched the log off: for tests/bench/log_cost.sh
+// alone (Gateway::startActivityLog).
+bool switchedOff();
+
 // The columns of `activities` a leaf is made of, for a SELECT.
 extern const char* const kLeafColumns;
+// Those columns' values, as a row holds them or a write binds them; a null text is NULL.
+struct LeafFields {
+  const std::string& id;
+  const std::string& organizationId;
+  const std::string& type;
+  const std::string& status;
+  const std::string& fingerprint;
+  const std::string* intent;
+  const std::string* result;
+  const std::string* votes;
+  const std::string* failure;
+  int64_t createdAtMs;
+  int64_t updatedAtMs;
+};
 // The canonical text of an activity's state: one "name value" line per field, in a fixed
 // order. Bulky fields (intent, result, votes, failure) enter as their SHA-256, so that a leaf stays
 // small and a sealed result stays sealed.
+std::string leafOf(const LeafFields& activity);
 std::string leafOf(const Row& activity);
+// What a write gives the SQLite trigger that notes its new row (store/given_texts.hpp): `leaf`,
+// made by leafOf from the texts the write binds, and its hash, made where the write's texts
+// were (the request's thread), so that the trigger, on the committing thread, takes them
+// instead of hashing the row's texts and the leaf again. Given for `activityId` alone: any other
+// row's trigger makes its own. PostgreSQL's trigger, in the server, always makes its own.
+std::vector<std::pair<std::string, std::string>> givenLeaf(const std::string& activityId,
+                                                           const std::string& leaf);
 // The leaf of a deleted activity (its organization was deleted): its id and status DELETED.
 std::string tombstoneOf(const std::string& activityId);
 // The same two texts as SQL expressions, for the store to make: `row` is a row of `activities`

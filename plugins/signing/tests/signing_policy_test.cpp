@@ -2,6 +2,7 @@
 // through a real gateway: 11 (export one account), 12 (wallet.id errors when signing with a private
 // key), 13 (DENY NO_OP unless EIP-712) and 18 (EIP-712 domain and message, with m['k'] access on
 // lists).
+#include "log/activity_log.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 
@@ -123,6 +124,78 @@ TEST_P(SigningPolicyTest, WalletPrivateKeyAndTypedDataFactsDecide) {
   EXPECT_EQ(status(asU.submit("export_wallet_account", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
                               o.org(), ex)),
             kFailed);
+}
+
+// A signature is decided and signed on a snapshot, and its row's texts are made there too, on
+// the request's thread (ActivityPipeline::textsAhead): what the store keeps is what the answer
+// said, with the one evaluation of its one vote, allowed or denied.
+TEST_P(SigningPolicyTest, ASignatureIsStoredAsItAnsweredWithTheEvaluationOfItsVote) {
+  TestGateway gw(GetParam(), {"signing"});
+  Org o(gw);
+  const std::string address = newEthereumAddress(o.root(), o.org(), "w");
+  auto u = o.user("U");
+  std::string allow = o.policy("U signs 'yes'", "EFFECT_ALLOW",
+                               "activity.action == 'SIGN' && activity.params.payload == 'yes'");
+  auto sign = [&](const std::string& payload) {
+    return o.as(u).submit(
+        "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", o.org(),
+        signParams(address, payload, "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"));
+  };
+  auto stored = [&](const json::Object& answered) {
+    json::Object q = orgBody(o.org());
+    q->set("activityId", answered->getValue<std::string>("id"));
+    return o.root().query("get_activity", q)->getObject("activity");
+  };
+  auto evaluations = [&](const json::Object& answered) {
+    json::Object q = orgBody(o.org());
+    q->set("activityId", answered->getValue<std::string>("id"));
+    return o.root().query("get_policy_evaluations", q)->getArray("policyEvaluations");
+  };
+  // The answer and the stored row, field by field, but canApprove and canReject, which are of
+  // who asks (U answered, the root reads); and the activity log's leaf of it, which on SQLite
+  // the request's thread made from the texts it wrote (activity_log::givenLeaf), the row's own.
+  auto expectStoredAsAnswered = [&](const json::Object& answered) {
+    const std::string id = answered->getValue<std::string>("id");
+    gw.gateway().database().read([&](Db& db) {
+      auto leaves = db.query("SELECT leaf FROM activity_log_leaves WHERE activity_id = ?", {id});
+      auto row = db.queryOne(
+          std::string("SELECT ") + activity_log::kLeafColumns + " FROM activities WHERE id = ?",
+          {id});
+      ASSERT_EQ(leaves.size(), 1u);
+      ASSERT_TRUE(row);
+      EXPECT_EQ(leaves[0].str("leaf"), activity_log::leafOf(*row));
+    });
+    json::Object read = stored(answered);
+    for (const char* field : {"id", "organizationId", "type", "status", "fingerprint", "intent",
+                              "result", "votes", "failure", "createdAt", "updatedAt"}) {
+      ASSERT_EQ(read->has(field), answered->has(field)) << field;
+      if (answered->has(field))
+        EXPECT_EQ(json::stringify(read->get(field)), json::stringify(answered->get(field)))
+            << field;
+    }
+  };
+
+  auto signed_ = sign("yes");
+  ASSERT_EQ(status(signed_), kCompleted) << json::stringify(signed_);
+  expectStoredAsAnswered(signed_);
+  auto vote = signed_->getArray("votes")->getObject(0);
+  EXPECT_EQ(vote->getObject("user")->getValue<std::string>("userId"), u);
+  auto allowed = evaluations(signed_);
+  ASSERT_EQ(allowed->size(), 1u) << json::stringify(allowed);
+  EXPECT_EQ(allowed->getObject(0)->getValue<std::string>("voteId"),
+            vote->getValue<std::string>("id"));
+  auto outcomes = allowed->getObject(0)->getArray("policyEvaluations");
+  ASSERT_EQ(outcomes->size(), 1u);
+  EXPECT_EQ(outcomes->getObject(0)->getValue<std::string>("policyId"), allow);
+  EXPECT_EQ(outcomes->getObject(0)->getValue<std::string>("outcome"), "OUTCOME_ALLOW");
+
+  auto refused = sign("no");
+  ASSERT_EQ(status(refused), kFailed) << json::stringify(refused);
+  expectStoredAsAnswered(refused);
+  auto denied = evaluations(refused);
+  ASSERT_EQ(denied->size(), 1u) << json::stringify(denied);
+  EXPECT_EQ(denied->getObject(0)->getValue<std::string>("voteId"),
+            refused->getArray("votes")->getObject(0)->getValue<std::string>("id"));
 }
 
 }  // namespace

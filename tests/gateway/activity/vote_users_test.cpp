@@ -107,10 +107,12 @@ TEST_P(VoteUsersTest, ARowNotWrittenLeavesNoCopy) {
     return *record;
   };
   gw.write([&](Db& db) {
-    EXPECT_FALSE(activities::insertUnlessStored(db, votedAs(db, "never stored")));
+    ActivityRecord never = votedAs(db, "never stored");
+    EXPECT_FALSE(activities::insertUnlessStored(db, never, activities::rowTexts(never)));
     // Sent without waiting for its answer, the copy follows before anyone knows whether the
     // row went in: the statement itself finds it did not.
-    EXPECT_TRUE(activities::sendUnlessStored(db, votedAs(db, "never stored"))->rows().empty());
+    EXPECT_TRUE(
+        activities::sendUnlessStored(db, never, activities::rowTexts(never))->rows().empty());
     activities::update(db, votedAs(db, "never stored"));
   });
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 1);
@@ -118,7 +120,8 @@ TEST_P(VoteUsersTest, ARowNotWrittenLeavesNoCopy) {
   gw.write([&](Db& db) {
     ActivityRecord fresh = votedAs(db, "stored with its row");
     fresh.fingerprint = "sha256:" + std::string(64, 'e');
-    EXPECT_EQ(activities::sendUnlessStored(db, fresh)->rows().size(), 1u);
+    EXPECT_EQ(activities::sendUnlessStored(db, fresh, activities::rowTexts(fresh))->rows().size(),
+              1u);
   });
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM vote_users"), 2);
 }

@@ -21,6 +21,7 @@
 #include "log/witnesses.hpp"
 #include "server/http_server.hpp"
 #include "store/database.hpp"
+#include "store/given_texts.hpp"
 #include "store/sql_connection.hpp"
 #include "support/child_process.hpp"
 #include "support/lock_waits.hpp"
@@ -799,6 +800,130 @@ TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
   });
   auto report = verifyAfter(gw, saved, [](Db&) {});
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// A completed activity of the root organization, inserted as a write that gives its leaf would
+// insert it, and the leaf such a write would give, saying `status`.
+struct CompletedRow {
+  TestGateway& gw;
+  std::string org = gw.root().organizationId;
+  std::string type = "ACTIVITY_TYPE_X", done = "ACTIVITY_STATUS_COMPLETED", intent = "{\"p\":1}",
+              votes = "[]";
+  void insert(Db& db, const std::string& id) const {
+    db.exec(
+        "INSERT INTO activities (id, organization_id, type, status, fingerprint, intent, votes, "
+        "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 2)",
+        {id, org, type, done, "sha256:" + id, intent, votes});
+  }
+  std::string leafSaying(const std::string& id, const std::string& status) const {
+    const std::string fingerprint = "sha256:" + id;
+    return activity_log::leafOf(
+        {id, org, type, status, fingerprint, &intent, nullptr, &votes, nullptr, 1, 2});
+  }
+};
+
+// What `signet log verify` says now against `saved`: nothing on PostgreSQL, where nothing given
+// is taken; on SQLite the findings, the first of which `expect` checks.
+void expectVerifyFinds(TestGateway& gw, const log_checkpoint::Checkpoint& saved,
+                       const std::function<void(const log_verify::Finding&)>& expect) {
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  if (gw.gateway().database().backend() != Backend::kSqlite) {
+    EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+    return;
+  }
+  ASSERT_FALSE(report.ok());
+  expect(report.findings.front());
+}
+
+log_checkpoint::Checkpoint checkpointNow(TestGateway& gw) {
+  return log_checkpoint::open(logQuery(gw.rootClient(), gw.root().organizationId, "checkpoint")
+                                  ->getValue<std::string>("checkpoint"),
+                              identityOf(gw));
+}
+
+// On SQLite a write may give its new row's leaf and the leaf's hash, made where its texts were
+// (a signature's on the request's thread), and the trigger takes them instead of making them on
+// the committing thread (activity_log::givenLeaf). What the log appends is then what the write
+// said its row is, for that row alone, and `signet log verify` checks it against the row: a
+// wrong one is named. PostgreSQL's trigger, in the server, makes its own whatever is given.
+TEST_P(ActivityLogTest, AGivenLeafIsAppendedAsGivenAndVerifyNamesAWrongOne) {
+  TestGateway gw(GetParam());
+  auto saved = checkpointNow(gw);
+  const bool sqlite = GetParam() == Backend::kSqlite;
+  const CompletedRow completed{gw};
+  const std::string right = crypto::uuidV4(), wrong = crypto::uuidV4(), other = crypto::uuidV4();
+  const std::string rightLeaf = completed.leafSaying(right, completed.done);
+  const std::string wrongLeaf = completed.leafSaying(wrong, "ACTIVITY_STATUS_FAILED");
+  gw.write([&](Db& db) {
+    const auto givenRight = activity_log::givenLeaf(right, rightLeaf);
+    {
+      GivenTexts given(givenRight);
+      completed.insert(db, right);
+      completed.insert(db, other);  // given nothing: its trigger makes its own
+    }
+    const auto givenWrong = activity_log::givenLeaf(wrong, wrongLeaf);
+    GivenTexts given(givenWrong);
+    completed.insert(db, wrong);
+  });
+  std::map<std::string, std::string> appended, rows;
+  gw.gateway().database().read([&](Db& db) {
+    for (const auto& row : db.query(
+             "SELECT activity_id, leaf FROM activity_log_leaves WHERE activity_id IN (?, ?, ?)",
+             {right, wrong, other}))
+      appended[row.str("activity_id")] = row.str("leaf");
+    for (const auto& row : db.query(std::string("SELECT ") + activity_log::kLeafColumns +
+                                        " FROM activities WHERE id IN (?, ?, ?)",
+                                    {right, wrong, other}))
+      rows[row.str("id")] = activity_log::leafOf(row);
+  });
+  ASSERT_EQ(appended.size(), 3u);
+  EXPECT_EQ(appended.at(right), rightLeaf);
+  EXPECT_EQ(rows.at(right), rightLeaf);
+  EXPECT_EQ(appended.at(other), rows.at(other));
+  EXPECT_EQ(appended.at(wrong), sqlite ? wrongLeaf : rows.at(wrong));
+  expectVerifyFinds(gw, saved, [&](const log_verify::Finding& first) {
+    EXPECT_EQ(first.activityId, wrong) << first.description;
+  });
+}
+
+// The leaf's hash comes with it, and the append takes it as the tree's without hashing the leaf
+// again: a wrong one makes a head the leaves do not make, which `signet log verify` finds. On
+// PostgreSQL nothing given is taken.
+TEST_P(ActivityLogTest, AGivenLeafHashIsTheTreesAndVerifyFindsAWrongOne) {
+  TestGateway gw(GetParam());
+  auto saved = checkpointNow(gw);
+  const bool sqlite = GetParam() == Backend::kSqlite;
+  const CompletedRow completed{gw};
+  const std::string id = crypto::uuidV4();
+  const std::string leaf = completed.leafSaying(id, completed.done);
+  auto given = activity_log::givenLeaf(id, leaf);
+  const std::string wrongHash = merkle::toHex(merkle::leafHash("another leaf"));
+  size_t hashes = 0;
+  for (auto& [name, text] : given)
+    if (name.rfind("activity log leaf hash of ", 0) == 0) {
+      EXPECT_EQ(text, merkle::toHex(merkle::leafHash(leaf)));
+      text = wrongHash;
+      ++hashes;
+    }
+  ASSERT_EQ(hashes, 1u);
+  gw.write([&](Db& db) {
+    GivenTexts scope(given);
+    completed.insert(db, id);
+  });
+  gw.gateway().database().read([&](Db& db) {
+    auto appended =
+        db.queryOne("SELECT idx, leaf FROM activity_log_leaves WHERE activity_id = ?", {id});
+    ASSERT_TRUE(appended);
+    EXPECT_EQ(appended->str("leaf"), leaf);
+    auto node = db.queryOne("SELECT hash FROM activity_log_nodes WHERE idx = ?",
+                            {static_cast<int64_t>(merkle::storedIndex(
+                                {0, static_cast<uint64_t>(appended->i64("idx"))}))});
+    ASSERT_TRUE(node);
+    EXPECT_EQ(node->str("hash"), sqlite ? wrongHash : merkle::toHex(merkle::leafHash(leaf)));
+  });
+  expectVerifyFinds(gw, saved, [](const log_verify::Finding& first) {
+    EXPECT_NE(first.description.find("the log's head"), std::string::npos) << first.description;
+  });
 }
 
 // On SQLite a write connection's notes are in its temporary schema, in memory: a batch of many
