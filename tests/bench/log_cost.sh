@@ -13,6 +13,8 @@
 # toward the disk" is the gateway's own (near 0), and the server's trigger still fires (noting
 # nothing) when unlogged.
 # Environment: PLUGINS (default: default, what `signet init` enables), SIGNET, as http_bench.sh.
+# Each run rebuilds the tree first (http_bench.sh), so a source edited while this runs ends up in
+# its later runs: leave the tree alone until it prints its medians.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 pairs=${1:-6}
@@ -21,6 +23,7 @@ backend=${3:-sqlite}
 connections=${4:-16}
 out=$(mktemp -d /tmp/signet-log-cost.XXXXXX)
 # Kept when something failed, to read what http_bench.sh printed.
+# shellcheck disable=SC2154 # status is assigned in the trap's own text, when it runs
 trap 'status=$?; if [ "$status" = 0 ]; then rm -rf "$out"; else echo "outputs kept in $out" >&2; fi' EXIT
 
 # run NAME UNLOGGED: one http_bench.sh run of sign_raw_payload, its output kept as $out/NAME.
