@@ -3,6 +3,7 @@
 // key), 13 (DENY NO_OP unless EIP-712) and 18 (EIP-712 domain and message, with m['k'] access on
 // lists).
 #include "log/activity_log.hpp"
+#include "store/given_texts.hpp"
 #include "support/signing_fixtures.hpp"
 #include "support/test_org.hpp"
 
@@ -127,19 +128,26 @@ TEST_P(SigningPolicyTest, WalletPrivateKeyAndTypedDataFactsDecide) {
 }
 
 // A signature is decided and signed on a snapshot, and its row's texts are made there too, on
-// the request's thread (ActivityPipeline::textsAhead): what the store keeps is what the answer
-// said, with the one evaluation of its one vote, allowed or denied.
+// the request's thread (ActivityPipeline::textsAhead), and on SQLite its activity log leaf and the
+// leaf's hash, which its write gives the store's trigger (activity_log::givenLeaf): what the store
+// keeps is what the answer said, with the one evaluation of its one vote, and each leaf is the row
+// as it was then, allowed, denied or waiting for an approval.
 TEST_P(SigningPolicyTest, ASignatureIsStoredAsItAnsweredWithTheEvaluationOfItsVote) {
   TestGateway gw(GetParam(), {"signing"});
   Org o(gw);
+  const bool sqlite = GetParam() == Backend::kSqlite;
   const std::string address = newEthereumAddress(o.root(), o.org(), "w");
   auto u = o.user("U");
   std::string allow = o.policy("U signs 'yes'", "EFFECT_ALLOW",
                                "activity.action == 'SIGN' && activity.params.payload == 'yes'");
   auto sign = [&](const std::string& payload) {
-    return o.as(u).submit(
+    const uint64_t given = GivenTexts::found();
+    auto answered = o.as(u).submit(
         "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", o.org(),
         signParams(address, payload, "PAYLOAD_ENCODING_TEXT_UTF8", "HASH_FUNCTION_KECCAK256"));
+    // The trigger took the leaf and its hash the write gave, rather than making its own.
+    EXPECT_EQ(GivenTexts::found() - given, sqlite ? 2u : 0u) << payload;
+    return answered;
   };
   auto stored = [&](const json::Object& answered) {
     json::Object q = orgBody(o.org());
@@ -151,20 +159,32 @@ TEST_P(SigningPolicyTest, ASignatureIsStoredAsItAnsweredWithTheEvaluationOfItsVo
     q->set("activityId", answered->getValue<std::string>("id"));
     return o.root().query("get_policy_evaluations", q)->getArray("policyEvaluations");
   };
-  // The answer and the stored row, field by field, but canApprove and canReject, which are of
-  // who asks (U answered, the root reads); and the activity log's leaf of it, which on SQLite
-  // the request's thread made from the texts it wrote (activity_log::givenLeaf), the row's own.
-  auto expectStoredAsAnswered = [&](const json::Object& answered) {
-    const std::string id = answered->getValue<std::string>("id");
+  // The activity's leaves, oldest first, and the leaf of its row as it is now.
+  auto leaves = [&](const json::Object& activity) {
+    std::vector<std::string> texts;
     gw.gateway().database().read([&](Db& db) {
-      auto leaves = db.query("SELECT leaf FROM activity_log_leaves WHERE activity_id = ?", {id});
+      for (const auto& row :
+           db.query("SELECT leaf FROM activity_log_leaves WHERE activity_id = ? ORDER BY idx",
+                    {activity->getValue<std::string>("id")}))
+        texts.push_back(row.str("leaf"));
+    });
+    return texts;
+  };
+  auto rowLeaf = [&](const json::Object& activity) {
+    std::string leaf;
+    gw.gateway().database().read([&](Db& db) {
       auto row = db.queryOne(
           std::string("SELECT ") + activity_log::kLeafColumns + " FROM activities WHERE id = ?",
-          {id});
-      ASSERT_EQ(leaves.size(), 1u);
+          {activity->getValue<std::string>("id")});
       ASSERT_TRUE(row);
-      EXPECT_EQ(leaves[0].str("leaf"), activity_log::leafOf(*row));
+      leaf = activity_log::leafOf(*row);
     });
+    return leaf;
+  };
+  // The answer and the stored row, field by field, but canApprove and canReject, which are of
+  // who asks (U answered, the root reads); and its one leaf, the row's.
+  auto expectStoredAsAnswered = [&](const json::Object& answered) {
+    EXPECT_EQ(leaves(answered), std::vector<std::string>{rowLeaf(answered)});
     json::Object read = stored(answered);
     for (const char* field : {"id", "organizationId", "type", "status", "fingerprint", "intent",
                               "result", "votes", "failure", "createdAt", "updatedAt"}) {
@@ -196,6 +216,19 @@ TEST_P(SigningPolicyTest, ASignatureIsStoredAsItAnsweredWithTheEvaluationOfItsVo
   ASSERT_EQ(denied->size(), 1u) << json::stringify(denied);
   EXPECT_EQ(denied->getObject(0)->getValue<std::string>("voteId"),
             refused->getArray("votes")->getObject(0)->getValue<std::string>("id"));
+
+  // One that waits for V's approval: its first leaf, the one its write gave, is the row as it
+  // waited (which `signet log verify` no longer sees once the approval appends the next).
+  auto v = o.user("V");
+  o.policy("U signs 'wait' once V approves", "EFFECT_ALLOW",
+           "activity.action == 'SIGN' && activity.params.payload == 'wait'",
+           "approvers.any(user, user.id == '" + v + "')");
+  auto waiting = sign("wait");
+  ASSERT_EQ(status(waiting), kConsensus) << json::stringify(waiting);
+  expectStoredAsAnswered(waiting);
+  const std::string asItWaited = rowLeaf(waiting);
+  EXPECT_EQ(status(o.vote(v, waiting)), kCompleted);
+  EXPECT_EQ(leaves(waiting), (std::vector<std::string>{asItWaited, rowLeaf(waiting)}));
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 #include "store/given_texts.hpp"
 
+#include <atomic>
+
 namespace signet {
 
 namespace {
 // The innermost GivenTexts alive on this thread: each holds the one it was made inside.
 thread_local GivenTexts* innermost = nullptr;
+std::atomic<uint64_t> foundCount{0};
 }  // namespace
 
 GivenTexts::GivenTexts(const std::vector<std::pair<std::string, std::string>>& texts)
@@ -19,8 +22,15 @@ GivenTexts::~GivenTexts() {
 const std::string* GivenTexts::find(std::string_view name) {
   for (const GivenTexts* given = innermost; given; given = given->outer_)
     for (const auto& [held, text] : given->texts_)
-      if (held == name) return &text;
+      if (held == name) {
+        foundCount.fetch_add(1, std::memory_order_relaxed);
+        return &text;
+      }
   return nullptr;
+}
+
+uint64_t GivenTexts::found() {
+  return foundCount.load(std::memory_order_relaxed);
 }
 
 }  // namespace signet

@@ -73,7 +73,7 @@ class SqliteConnection : public SqlConnection {
     sqlite3_busy_timeout(db_, 5000);
     for (const auto& [name, function, flags] :
          {std::tuple{"sha256_hex", &sha256Hex, SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS},
-          std::tuple{"signet_given", &given, SQLITE_INNOCUOUS}})
+          std::tuple{"signet_given", &given, 0}})
       if (sqlite3_create_function_v2(db_, name, 1, SQLITE_UTF8 | flags, nullptr, function, nullptr,
                                      nullptr, nullptr) != SQLITE_OK) {
         std::string why = sqlite3_errmsg(db_);

@@ -6,6 +6,7 @@
 // committing thread. PostgreSQL runs its triggers in the server, which has no such function.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,9 @@ class GivenTexts {
   // The text given under `name` on this thread (the innermost GivenTexts that holds it), or
   // none.
   static const std::string* find(std::string_view name);
+  // How many times, in this process, find has found a text: for tests that a write path gives
+  // what it should, whose outcome is the same either way by design.
+  static uint64_t found();
 
  private:
   const std::vector<std::pair<std::string, std::string>>& texts_;
