@@ -88,6 +88,13 @@ int64_t notesLeft(TestGateway& gw) {
   return left;
 }
 
+// The log's checkpoint now, opened against its key, as an auditor keeps it.
+log_checkpoint::Checkpoint checkpointNow(TestGateway& gw) {
+  return log_checkpoint::open(logQuery(gw.rootClient(), gw.root().organizationId, "checkpoint")
+                                  ->getValue<std::string>("checkpoint"),
+                              identityOf(gw));
+}
+
 // The verifier's report on the store as `tamper` leaves it; the tampering is rolled back.
 log_verify::Report verifyAfter(TestGateway& gw, const log_checkpoint::Checkpoint& saved,
                                const std::function<void(Db&)>& tamper) {
@@ -382,8 +389,7 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
       log_checkpoint::issue(db, keyring, gw.gateway().nowMs());
     });
   }
-  auto saved = log_checkpoint::open(
-      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), id);
+  auto saved = checkpointNow(gw);
   memo(root, org, "after the checkpoint");
 
   EXPECT_TRUE(verifyAfter(gw, saved, [](Db&) {}).ok());
@@ -530,8 +536,7 @@ TEST_P(ActivityLogTest, ChangesMadeOutsideTheGatewayAreNotLoggedAsItsOwn) {
   auto root = gw.rootClient();
   const std::string org = gw.root().organizationId;
   std::string target = memo(root, org, "target");
-  auto saved = log_checkpoint::open(
-      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  auto saved = checkpointNow(gw);
   {
     auto db = openConnection(gw.gateway().config().database);
     db->exec("UPDATE activities SET status = 'ACTIVITY_STATUS_REJECTED' WHERE id = ?", {target});
@@ -578,9 +583,7 @@ TEST_P(ActivityLogTest, AStoreFromBeforeTheLogIsAppendedWhenTheGatewayStarts) {
     for (size_t i = 0; i < logged.size(); ++i)
       EXPECT_EQ(logged[i].str("activity_id"), stored[i].str("id")) << i;
   });
-  auto saved = log_checkpoint::open(
-      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
-      identityOf(gw));
+  auto saved = checkpointNow(gw);
   EXPECT_EQ(static_cast<int64_t>(saved.size), activities);
   EXPECT_TRUE(verifyAfter(gw, saved, [](Db&) {}).ok());
 }
@@ -590,8 +593,7 @@ TEST_P(ActivityLogTest, ALogOfTheFirstLayoutMovesToTheRowidKeysAndStillVerifies)
   auto root = gw.rootClient();
   const std::string org = gw.root().organizationId;
   for (int i = 0; i < 5; ++i) memo(root, org, "before " + std::to_string(i));
-  auto saved = log_checkpoint::open(
-      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  auto saved = checkpointNow(gw);
   const int64_t leaves = gw.count("SELECT COUNT(*) FROM activity_log_leaves");
   const int64_t nodes = gw.count("SELECT COUNT(*) FROM activity_log_nodes");
   const bool sqlite = GetParam() == Backend::kSqlite;
@@ -632,8 +634,7 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
   auto root = gw.rootClient();
   const std::string org = gw.root().organizationId;
   memo(root, org, "before");
-  auto saved = log_checkpoint::open(
-      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  auto saved = checkpointNow(gw);
 
   // A write that fails takes its note with it: no leaf for what it inserted.
   const std::string ghost = crypto::uuidV4();
@@ -708,9 +709,7 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
 TEST_P(ActivityLogTest, TheStoreMakesTheLeavesLeafOfMakes) {
   TestGateway gw(GetParam());
   const std::string org = gw.root().organizationId;
-  auto saved = log_checkpoint::open(
-      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
-      identityOf(gw));
+  auto saved = checkpointNow(gw);
   const std::string bare = crypto::uuidV4(), full = crypto::uuidV4(), odd = crypto::uuidV4(),
                     real = crypto::uuidV4(), doomed = crypto::uuidV4();
   const bool sqlite = GetParam() == Backend::kSqlite;
@@ -833,12 +832,6 @@ void expectVerifyFinds(TestGateway& gw, const log_checkpoint::Checkpoint& saved,
   }
   ASSERT_FALSE(report.ok());
   expect(report.findings.front());
-}
-
-log_checkpoint::Checkpoint checkpointNow(TestGateway& gw) {
-  return log_checkpoint::open(logQuery(gw.rootClient(), gw.root().organizationId, "checkpoint")
-                                  ->getValue<std::string>("checkpoint"),
-                              identityOf(gw));
 }
 
 // On SQLite a write may give its new row's leaf and the leaf's hash, made where its texts were
@@ -1018,8 +1011,7 @@ TEST_P(ActivityLogTest, NotesPastASliceAppendEachActivityOnceAtItsFirstNote) {
   const std::string org = gw.root().organizationId;
   std::vector<std::string> memos;
   for (int i = 0; i < 3; ++i) memos.push_back(memo(root, org, "m" + std::to_string(i)));
-  auto saved = log_checkpoint::open(
-      logQuery(root, org, "checkpoint")->getValue<std::string>("checkpoint"), identityOf(gw));
+  auto saved = checkpointNow(gw);
   const int64_t before = gw.count("SELECT COUNT(*) FROM activity_log_leaves");
   // 250 notes: memos[1] at 99 and again at 100 (across the first slice's end), memos[0] at 0 and
   // again at 150, memos[2] last; the rest name activities that are gone.
@@ -1202,9 +1194,7 @@ TEST(ActivityLogPostgresTest, TwoGatewaysWritingAtOnceKeepOneLog) {
   SIGNET_NEED_POSTGRES();
   TestGateway gw(Backend::kPostgres);
   const std::string org = gw.root().organizationId;
-  auto saved = log_checkpoint::open(
-      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
-      identityOf(gw));
+  auto saved = checkpointNow(gw);
   Gateway second(gw.gateway().config());
   HttpServer secondServer(second, "127.0.0.1:0");
   secondServer.start();
@@ -1249,9 +1239,7 @@ TEST(ActivityLogPostgresTest, AStartUpAppendCaughtInADeadlockTriesAgainAndStarts
   const std::string org = gw.root().organizationId;
   std::vector<std::string> memos;
   for (int i = 0; i < 3; ++i) memos.push_back(memo(gw.rootClient(), org, "m" + std::to_string(i)));
-  auto saved = log_checkpoint::open(
-      logQuery(gw.rootClient(), org, "checkpoint")->getValue<std::string>("checkpoint"),
-      identityOf(gw));
+  auto saved = checkpointNow(gw);
   const auto config = gw.gateway().config();
   auto other = openConnection(config.database);
   other->begin();
