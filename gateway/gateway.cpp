@@ -137,11 +137,10 @@ void Gateway::startActivityLog() {
   // fact of the store, and the hook may run while the store closes, after the gateway's clock.
   database_->setWriteHooks(activity_log::writerSetup,
                            [](Db& db) { return activity_log::startAppend(db, systemNowMs()); });
-  // What an older store held, which a migration noted, is appended now. On PostgreSQL that
-  // append holds the log's head while it points each of those activities at its leaf, and
-  // another gateway's transaction may hold one of them while it waits for the head: the server
-  // ends that deadlock by failing one side (StoreUnavailable). The other side's client is
-  // answered 503 and retries; this side tries again.
+  // What an older store held, which a migration noted, is appended now. On PostgreSQL the
+  // append fails (StoreUnavailable) when notes are committed while it checks for them, as a
+  // migration run by another gateway starting beside this one does (activity_log.cpp, taken),
+  // and the server may end a deadlock by failing it: this side tries again.
   constexpr int kTries = 5;
   for (int attempt = 1;; ++attempt) {
     try {

@@ -153,23 +153,22 @@ void writerSetup(Db& db) {
   db.exec("PRAGMA temp.auto_vacuum = FULL");
   db.exec(
       "CREATE TEMP TABLE IF NOT EXISTS activity_log_noted (seq INTEGER PRIMARY KEY, activity_id "
-      "TEXT NOT NULL, leaf TEXT, previous_idx INTEGER, leaf_hash TEXT)");
+      "TEXT NOT NULL, leaf TEXT, leaf_hash TEXT)");
   const std::string note =
       " ON main.activities BEGIN INSERT INTO activity_log_noted "
-      "(activity_id, leaf, previous_idx, leaf_hash) VALUES (";
+      "(activity_id, leaf, leaf_hash) VALUES (";
   // The leaf and its hash the write gave (givenLeaf), or else the leaf made here. SQLite's
   // COALESCE evaluates its second argument only when the first is NULL.
   auto given = [](const char* name) {
     return std::string("signet_given('") + name + "' || NEW.id)";
   };
   const std::string changed = "NEW.id, COALESCE(" + given(kGivenLeaf) + ", " +
-                              leafSql(false, "NEW") + "), NEW.log_index, " + given(kGivenLeafHash) +
-                              "); END";
+                              leafSql(false, "NEW") + "), " + given(kGivenLeafHash) + "); END";
   db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_insert AFTER INSERT" + note + changed);
   db.exec(std::string("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_update AFTER UPDATE OF ") +
           kLeafColumns + note + changed);
   db.exec("CREATE TEMP TRIGGER IF NOT EXISTS activity_log_delete AFTER DELETE" + note + "OLD.id, " +
-          tombstoneSql("OLD") + ", NULL, NULL); END");
+          tombstoneSql("OLD") + ", NULL); END");
 }
 
 namespace {
@@ -182,7 +181,7 @@ struct Taken {
 };
 
 // What a note holds, as the append reads it.
-constexpr const char* kNoteColumns = "seq, activity_id, leaf, previous_idx";
+constexpr const char* kNoteColumns = "seq, activity_id, leaf";
 
 std::string takeNotesFrom(const std::string& table) {
   return "DELETE FROM " + table + " RETURNING " + kNoteColumns;
@@ -275,10 +274,9 @@ Taken taken(Sent& sent) {
 // A batch of requests is one slice.
 constexpr size_t kSlice = 100;
 
-// What an activity's last note in the batch says: its leaf, and its last leaf before.
+// What an activity's last note in the batch says.
 struct Noted {
-  std::optional<std::string> leaf;  // none when the note came without (a migration's)
-  std::optional<int64_t> previous;
+  std::optional<std::string> leaf;      // none when the note came without (a migration's)
   std::optional<std::string> leafHash;  // in hex, when the write gave it (givenLeaf)
 };
 
@@ -289,11 +287,11 @@ void readLeaves(Db& db, std::map<std::string, Noted>& noted, const SqlParams& id
   for (const auto& id : ids)
     if (!noted.at(std::get<std::string>(id)).leaf) missing.push_back(id);
   if (missing.empty()) return;
-  for (const auto& row : db.query(std::string("SELECT ") + kLeafColumns +
-                                      ", log_index FROM activities WHERE id IN (" +
-                                      placeholders(missing.size()) + ")",
-                                  missing))
-    noted[row.str("id")] = {leafOf(row), row.optI64("log_index"), std::nullopt};
+  for (const auto& row :
+       db.query(std::string("SELECT ") + kLeafColumns + " FROM activities WHERE id IN (" +
+                    placeholders(missing.size()) + ")",
+                missing))
+    noted[row.str("id")] = {leafOf(row), std::nullopt};
   for (const auto& id : missing) {
     Noted& n = noted.at(std::get<std::string>(id));
     if (!n.leaf) n = {tombstoneOf(std::get<std::string>(id)), std::nullopt};
@@ -312,38 +310,28 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
   for (const auto& p : pending) {
     auto [at, first] = noted.try_emplace(p.str("activity_id"));
     if (first) order.push_back(at->first);
-    at->second = {p.optStr("leaf"), p.optI64("previous_idx"),
-                  p.has("leaf_hash") ? p.optStr("leaf_hash") : std::nullopt};
+    at->second = {p.optStr("leaf"), p.has("leaf_hash") ? p.optStr("leaf_hash") : std::nullopt};
   }
 
   for (size_t from = 0; from < order.size(); from += kSlice) {
     SqlParams ids(order.begin() + from, order.begin() + std::min(order.size(), from + kSlice));
     readLeaves(db, noted, ids);
+    // The leaves are found by activity through their index (core migration 27); the columns of
+    // the pointers that did it before are left unwritten.
     std::string leavesSql =
-        "INSERT INTO activity_log_leaves (idx, activity_id, previous_idx, leaf, appended_at_ms) "
-        "VALUES ";
+        "INSERT INTO activity_log_leaves (idx, activity_id, leaf, appended_at_ms) VALUES ";
     SqlParams leafParams;
-    // Each activity still in the store points at its new last leaf: one statement a slice.
-    std::string pointSql = "UPDATE activities SET log_index = CASE id";
-    SqlParams pointParams, pointIds;
     std::vector<std::pair<merkle::Node, merkle::Hash>> nodes;
     for (const auto& id : ids) {
       const std::string& activityId = std::get<std::string>(id);
       // Taken out as it is used: a migration's notes may name a whole store's activities.
       const Noted n = std::move(noted.at(activityId));
       noted.erase(activityId);
-      // A deleted activity (its organization deleted) leaves a tombstone: its absence is logged.
-      const bool deleted = *n.leaf == tombstoneOf(activityId);
-      SqlValue previous = nullptr;
-      if (n.previous && !deleted) previous = *n.previous;
+      // A deleted activity (its organization deleted) is noted with a tombstone, read as its
+      // leaf: its absence is logged.
       const auto index = static_cast<int64_t>(frontier.size());
-      leavesSql += leafParams.empty() ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)";
-      leafParams.insert(leafParams.end(), {index, activityId, previous, *n.leaf, nowMs});
-      if (!deleted) {
-        pointSql += " WHEN ? THEN CAST(? AS BIGINT)";
-        pointParams.insert(pointParams.end(), {activityId, index});
-        pointIds.push_back(activityId);
-      }
+      leavesSql += leafParams.empty() ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)";
+      leafParams.insert(leafParams.end(), {index, activityId, *n.leaf, nowMs});
       merkle::Hash hash = n.leafHash ? merkle::fromHex(*n.leafHash) : merkle::leafHash(*n.leaf);
       nodes.push_back({{0, frontier.size()}, hash});
       frontier.append(hash, nodes);
@@ -353,11 +341,6 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
     // whole batch however it is reported: on PostgreSQL they go with the COMMIT instead of a
     // round trip each (execUnanswered).
     execUnanswered(db, leavesSql, leafParams);
-    if (!pointIds.empty()) {
-      pointParams.insert(pointParams.end(), pointIds.begin(), pointIds.end());
-      execUnanswered(db, pointSql + " END WHERE id IN (" + placeholders(pointIds.size()) + ")",
-                     pointParams);
-    }
     // A slice of 100 leaves is 100 leaf hashes and fewer than 100 + 64 subtrees: two parameters
     // each. They are numbered in the order they are made, so they go at the end of the table.
     std::string nodeSql = "INSERT INTO activity_log_nodes (idx, hash) VALUES ";
@@ -447,22 +430,21 @@ std::vector<merkle::Hash> consistencyProof(Db& db, uint64_t first, uint64_t seco
 
 std::vector<Leaf> leavesOf(Db& db, const std::string& activityId, uint64_t size) {
   std::vector<Leaf> out;
-  auto activity = db.queryOne("SELECT log_index FROM activities WHERE id = ?", {activityId});
-  std::optional<int64_t> next = activity ? activity->optI64("log_index") : std::nullopt;
-  // Back along the activity's leaves, each pointing at the one before (a few: one a state).
-  while (next) {
-    auto row = db.queryOne(
-        "SELECT idx, activity_id, previous_idx, leaf FROM activity_log_leaves WHERE idx = ?",
-        {*next});
-    // The hashed text must name the activity; the pointers only find it.
-    if (!row || idOf(row->str("leaf")) != activityId) break;
-    if (static_cast<uint64_t>(*next) < size)
-      out.push_back({static_cast<uint64_t>(*next), activityId, row->str("leaf")});
-    auto previous = row->optI64("previous_idx");
-    if (previous && *previous >= *next) break;  // pointers only go back
-    next = previous;
+  // A few rows (one a state), through the index of the leaves by activity.
+  for (auto& row : db.query("SELECT idx, leaf FROM activity_log_leaves WHERE activity_id = ? AND "
+                            "idx < ? ORDER BY idx",
+                            {activityId, static_cast<int64_t>(size)})) {
+    // The hashed text must name the activity; the column only finds it (a leaf filed under
+    // another's is what `signet log verify` reports).
+    if (idOf(row.str("leaf")) != activityId) continue;
+    // A tombstone ends the activity's history: what follows is of an activity stored again
+    // under the same id.
+    if (row.str("leaf") == tombstoneOf(activityId)) {
+      out.clear();
+      continue;
+    }
+    out.push_back({static_cast<uint64_t>(row.i64("idx")), activityId, row.str("leaf")});
   }
-  std::reverse(out.begin(), out.end());
   return out;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <unordered_map>
 
 #include "activity/vote_users.hpp"
@@ -106,27 +105,6 @@ void locate(Db& db, const std::vector<merkle::Hash>& leafHashes, uint64_t size,
                           "it was rewritten to match"});
 }
 
-std::string leafName(std::optional<int64_t> index) {
-  return index ? "leaf " + std::to_string(*index) : "no leaf";
-}
-
-// Each leaf points back at its activity's previous leaf (none after a tombstone, and none from a
-// tombstone), and proofs of an activity follow those pointers (activity_log::leavesOf). They are
-// not hashed, so a broken one alters no history, but it would hide leaves of the activity from
-// its proofs: the auditor is told.
-void pointerFindings(const LastLeaf* before, const LastLeaf& leaf, const std::string& activityId,
-                     std::optional<int64_t> previous, std::vector<Finding>& findings) {
-  std::optional<int64_t> expected;
-  if (before && before->status != "DELETED" && leaf.status != "DELETED")
-    expected = static_cast<int64_t>(before->index);
-  if (previous == expected) return;
-  findings.push_back({leaf.index, activityId,
-                      "leaf " + std::to_string(leaf.index) + " (activity " + activityId +
-                          ") points back at " + leafName(previous) +
-                          " as the activity's previous leaf, where that is " + leafName(expected) +
-                          ": its proofs would leave leaves out"});
-}
-
 // A voter's copy that votes name (vote_users), and the first activity in the log that names it.
 struct NamedCopy {
   uint64_t leafIndex;
@@ -162,8 +140,8 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   report.checkpointSize = saved.size;
   std::vector<Finding>& findings = report.findings;
 
-  // What the leaves' and the activities' pointers, and the activities' states, say: after the
-  // findings about the tree itself, in the order of the leaves concerned.
+  // What the activities' states say: after the findings about the tree itself, in the order of
+  // the leaves concerned.
   std::vector<Finding> stateFindings;
   // The leaves, in order: each index once, none missing.
   std::vector<merkle::Hash> leafHashes;
@@ -174,7 +152,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   merkle::Hash rootAtCheckpoint = merkle::emptyRoot();
   for (int64_t from = 0;;) {
     auto rows = db.query(
-        "SELECT idx, activity_id, previous_idx, leaf FROM activity_log_leaves WHERE idx >= ? "
+        "SELECT idx, activity_id, leaf FROM activity_log_leaves WHERE idx >= ? "
         "ORDER BY idx LIMIT ?",
         {from, kSlice});
     for (const auto& row : rows) {
@@ -186,7 +164,8 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
                                 std::to_string(index) + ")"});
       const std::string& text = row.str("leaf");
       merkle::Hash hash = merkle::leafHash(text);
-      // The activity is the one the hashed text names; the column beside it only indexes it.
+      // The activity is the one the hashed text names; the column beside it only indexes it, and
+      // proofs find an activity's leaves through it (activity_log::leavesOf).
       std::string named = activity_log::idOf(text);
       if (named != row.str("activity_id") && findings.empty())
         findings.push_back({frontier.size(), named,
@@ -195,11 +174,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
                                 " but its text is of activity " + named});
       leafHashes.push_back(hash);
       activityOf.push_back(named);
-      LastLeaf leaf{frontier.size(), hash, lineOf(text, "status")};
-      auto before = last.find(named);
-      pointerFindings(before == last.end() ? nullptr : &before->second, leaf, named,
-                      row.optI64("previous_idx"), stateFindings);
-      last[named] = std::move(leaf);
+      last[named] = LastLeaf{frontier.size(), hash, lineOf(text, "status")};
       made.clear();
       frontier.append(hash, made);
       if (frontier.size() == saved.size) rootAtCheckpoint = frontier.root();
@@ -241,7 +216,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   std::map<std::pair<std::string, std::string>, NamedCopy> namedCopies;  // (org, digest)
   for (std::string after;;) {
     auto rows = db.query(std::string("SELECT ") + activity_log::kLeafColumns +
-                             ", log_index FROM activities WHERE id > ? ORDER BY id LIMIT ?",
+                             " FROM activities WHERE id > ? ORDER BY id LIMIT ?",
                          {after, kSlice});
     for (const auto& row : rows) {
       const std::string& aid = row.str("id");
@@ -260,13 +235,6 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
                                      ") is in the store but not in the log"});
         continue;
       }
-      auto pointer = row.optI64("log_index");
-      if (!pointer || static_cast<uint64_t>(*pointer) != it->second.index)
-        stateFindings.push_back({it->second.index, aid,
-                                 "activity " + aid + " points at " + leafName(pointer) +
-                                     " as its last, where its last leaf is " +
-                                     std::to_string(it->second.index) +
-                                     ": its proofs would start from the wrong leaf"});
       std::vector<std::string> digests;
       try {
         digests = vote_users::digestsIn(row.optStr("votes").value_or("[]"));

@@ -62,7 +62,7 @@ Migration directoryGeneration(int version) {
 
 // The activity log (gateway/log/activity_log.hpp):
 // - its leaves, each pointing at the activity's previous one (an activity points at its last,
-//   log_index);
+//   log_index); migration 27 replaced the pointers with an index of the leaves by activity;
 // - the hash of every complete subtree, leaves included, in the order an append makes them (what
 //   a proof reads);
 // - the head (size and right edge, the lock appends take);
@@ -106,7 +106,8 @@ Migration activityLog(int version) {
 }
 
 // The activity log's notes carry each change's leaf, made by the store from the row as the
-// change wrote it, and the activity's last leaf before it (activity_log::leafSql): the append
+// change wrote it, and the activity's last leaf before it (activity_log::leafSql; the last
+// leaf until migration 27, which drops it from the trigger): the append
 // takes them with the notes instead of reading every noted activity back, a round trip of each
 // batch on PostgreSQL. Notes made without them (by this or an earlier migration) are read back
 // as before. Gateways of the earlier release, during a rolling upgrade, take notes by their
@@ -127,6 +128,33 @@ Migration activityLogNotesCarryLeaves(int version) {
                "(NEW.id, " +
                activity_log::leafSql(true, "NEW") +
                ", NEW.log_index); END IF; END IF; RETURN NULL; END $$"}};
+}
+
+// An activity's leaves are found through an index of the leaves by activity, in place of the
+// pointers of migration 21 (the activity's `log_index` to its last leaf, each leaf's
+// `previous_idx` to the one before): keeping the pointer meant rewriting every activity's row
+// in the append, on the one thread that commits, about 16,000 instructions a signature
+// (docs/performance.md, the tenth measure). Activity ids are time-ordered (crypto::uuidV7), so a
+// batch's entries land on the index's last page. SQLite keys the leaves by the rowid, which
+// every index entry carries: the index is by activity alone there.
+// The pointers' columns stay, unwritten from here on: gateways of the earlier release still
+// write and read them during a rolling upgrade on PostgreSQL (docs/operations.md#upgrade). The
+// PostgreSQL trigger is replaced so that its notes no longer read `log_index`; its leaf is the
+// same text (activity_log::leafSql, version 1 of the format).
+Migration activityLogLeavesByActivity(int version) {
+  return {version,
+          "the activity log's leaves indexed by activity, in place of the activities' pointers",
+          {"sqlite: CREATE INDEX activity_log_leaves_activity ON activity_log_leaves "
+           "(activity_id)",
+           "postgresql: CREATE INDEX activity_log_leaves_activity ON activity_log_leaves "
+           "(activity_id, idx)",
+           "postgresql: CREATE OR REPLACE FUNCTION signet_activity_changed() RETURNS trigger "
+           "LANGUAGE plpgsql AS $$ BEGIN IF current_setting('signet.activity_log', true) = 'on' "
+           "THEN IF TG_OP = 'DELETE' THEN INSERT INTO activity_log_pending (activity_id, leaf) "
+           "VALUES (OLD.id, " +
+               activity_log::tombstoneSql("OLD") +
+               "); ELSE INSERT INTO activity_log_pending (activity_id, leaf) VALUES (NEW.id, " +
+               activity_log::leafSql(true, "NEW") + "); END IF; END IF; RETURN NULL; END $$"}};
 }
 
 // IP allowlists (tenancy/ip_allowlists.hpp): an organization's own (public_key '') and its keys'.
@@ -421,6 +449,7 @@ std::vector<Migration> coreMigrations() {
         "CREATE INDEX organizations_name ON organizations (name)",
         "CREATE INDEX authenticators_public_key ON authenticators (public_key)"}},
       activityLogNotesCarryLeaves(26),
+      activityLogLeavesByActivity(27),
   };
 }
 
