@@ -107,9 +107,9 @@ std::string leafOf(const LeafFields& a) {
 }
 
 // Line for line what leafOf and tombstoneOf write. A string literal may hold a newline in SQL,
-// on both stores. Core migration 26 wrote this text into PostgreSQL's trigger function: a store
-// upgraded since keeps it, so a change here is a new leaf format and needs a migration of its
-// own (and leafOf's change, which ActivityLogTest.TheStoreMakesTheLeavesLeafOfMakes asks for).
+// on both stores. Core migrations 26 and 27 wrote this text into PostgreSQL's trigger function:
+// a store upgraded since keeps it, so a change here is a new leaf format and needs a migration of
+// its own (and leafOf's change, which ActivityLogTest.TheStoreMakesTheLeavesLeafOfMakes asks for).
 // ActivityLogTest.TheLeafFormatIsVersionOneAsFrozen holds version 1, written out by hand.
 std::string leafSql(bool postgres, const std::string& row) {
   auto column = [&](const char* name) { return row + "." + name; };

@@ -21,6 +21,7 @@
 #include "log/log_verify.hpp"
 #include "log/witnesses.hpp"
 #include "server/http_server.hpp"
+#include "store/core_schema.hpp"
 #include "store/database.hpp"
 #include "store/given_texts.hpp"
 #include "store/sql_connection.hpp"
@@ -596,6 +597,10 @@ TEST_P(ActivityLogTest, ALogOfTheFirstLayoutMovesToTheRowidKeysAndStillVerifies)
                          {std::string(table)}),
                 1)
           << table;
+    // Migration 27's index, on the table migration 22 rebuilt.
+    EXPECT_EQ(gw.count("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                       "'activity_log_leaves_activity' AND tbl_name = 'activity_log_leaves'"),
+              1);
   }
   // The moved log still proves what it held, and grows from where it was.
   memo(gw.rootClient(), org, "after");
@@ -604,30 +609,64 @@ TEST_P(ActivityLogTest, ALogOfTheFirstLayoutMovesToTheRowidKeysAndStillVerifies)
 }
 
 // A log of migration 26's layout found an activity's leaves through pointers (the activity's
-// log_index to its last, each leaf's previous_idx to the one before). Migration 27 indexes the
-// leaves by activity instead: the leaves appended before it are found by the index, with the
-// pointers' columns left as they were and no longer written.
+// log_index to its last, each leaf's previous_idx to the one before), which its PostgreSQL
+// trigger carried in the notes. Migration 27 indexes the leaves by activity instead: leaves
+// appended before it are found by the index, beside those appended after, and nothing reads or
+// writes the pointers any more.
 TEST_P(ActivityLogTest, ALogOfThePointersLayoutIsIndexedByActivityAndProvesEveryLeaf) {
   TestGateway gw(GetParam());
   auto root = gw.rootClient();
   const std::string org = gw.root().organizationId;
+  const bool sqlite = GetParam() == Backend::kSqlite;
   std::vector<std::string> memos;
   for (int i = 0; i < 3; ++i) memos.push_back(memo(root, org, "m" + std::to_string(i)));
   {
+    // memos[1] noted again, as a migration notes: the next batch gives it a second leaf.
     auto db = openConnection(gw.gateway().config().database);
-    db->exec("DROP INDEX activity_log_leaves_activity");
-    db->exec("DELETE FROM signet_migrations WHERE module = 'core' AND version = 27");
-    // Noted once more, as a migration notes: the start-up append gives it a second leaf.
     db->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {memos[1]});
   }
+  memos.push_back(memo(root, org, "m3"));
+  {
+    // The store as migration 26 left it: the pointers written as its append wrote them, its
+    // trigger function, no index.
+    auto db = openConnection(gw.gateway().config().database);
+    db->exec(
+        "UPDATE activities SET log_index = (SELECT MAX(idx) FROM activity_log_leaves WHERE "
+        "activity_id = activities.id)");
+    db->exec(
+        "UPDATE activity_log_leaves SET previous_idx = (SELECT MAX(earlier.idx) FROM "
+        "activity_log_leaves AS earlier WHERE earlier.activity_id = "
+        "activity_log_leaves.activity_id "
+        "AND earlier.idx < activity_log_leaves.idx)");
+    db->exec("DROP INDEX activity_log_leaves_activity");
+    if (!sqlite) {
+      const std::string prefix = "postgresql: CREATE OR REPLACE FUNCTION";
+      for (const auto& m : coreMigrations())
+        for (const auto& statement : m.statements)
+          if (m.version == 26 && statement.rfind(prefix, 0) == 0)
+            db->exec(statement.substr(sizeof("postgresql: ") - 1));
+    }
+    db->exec("DELETE FROM signet_migrations WHERE module = 'core' AND version = 27");
+    // memos[2] noted again: the start-up append gives it a second leaf, found by the index.
+    db->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {memos[2]});
+  }
+  const char* const oldTrigger =
+      "SELECT COUNT(*) FROM pg_proc WHERE proname = 'signet_activity_changed' AND prosrc LIKE "
+      "'%log_index%'";
+  if (!sqlite) {
+    EXPECT_EQ(gw.count(oldTrigger), 1);
+  }
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE previous_idx IS NOT NULL"), 1);
   gw.restart();
   auto client = gw.rootClient();  // the restarted gateway listens on another port
-  const bool sqlite = GetParam() == Backend::kSqlite;
   EXPECT_EQ(gw.count(sqlite ? "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name "
                               "= 'activity_log_leaves_activity'"
                             : "SELECT COUNT(*) FROM pg_indexes WHERE indexname = "
                               "'activity_log_leaves_activity'"),
             1);
+  if (!sqlite) {
+    EXPECT_EQ(gw.count(oldTrigger), 0);
+  }
   if (sqlite)
     gw.gateway().database().read([&](Db& db) {
       auto plan = db.query(
@@ -639,13 +678,13 @@ TEST_P(ActivityLogTest, ALogOfThePointersLayoutIsIndexedByActivityAndProvesEvery
                 std::string::npos)
           << plan.front().str("detail");
     });
-  // A later change is found beside the ones from before the index.
+  // A later activity, logged after the migration.
   memos.push_back(memo(client, org, "after"));
   auto checkpoint = checkpointNow(gw);
   for (const auto& id : memos) {
     auto proof = logQuery(client, org, "inclusion_proof", {{"activityId", id}});
     auto indexes = proof->getArray("leafIndexes");
-    EXPECT_EQ(indexes->size(), id == memos[1] ? 2u : 1u) << id;
+    EXPECT_EQ(indexes->size(), id == memos[1] || id == memos[2] ? 2u : 1u) << id;
     for (size_t i = 0; i < indexes->size(); ++i) {
       auto leaf =
           logQuery(client, org, "inclusion_proof",
@@ -658,6 +697,13 @@ TEST_P(ActivityLogTest, ALogOfThePointersLayoutIsIndexedByActivityAndProvesEvery
           << id << " leaf " << i;
     }
   }
+  // The pointers are left as they were (memos[1]'s second leaf points at its first, memos[2] at
+  // its first leaf), and nothing wrote new ones.
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activity_log_leaves WHERE previous_idx IS NOT NULL"), 1);
+  EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE id = ? AND log_index = (SELECT "
+                     "MIN(idx) FROM activity_log_leaves WHERE activity_id = ?)",
+                     {memos[2], memos[2]}),
+            1);
   EXPECT_EQ(gw.count("SELECT COUNT(*) FROM activities WHERE id = ? AND log_index IS NULL",
                      {memos.back()}),
             1);
@@ -701,6 +747,16 @@ TEST_P(ActivityLogTest, DeletionsLeaveTombstonesAndWhatIsRolledBackLeavesNothing
         "SELECT leaf FROM activity_log_leaves WHERE activity_id = ? ORDER BY idx DESC LIMIT 1",
         {doomed});
     EXPECT_EQ(last->str("leaf"), activity_log::tombstoneOf(doomed));
+    // Its proofs' leaves: none in a tree that holds its tombstone, its first in a tree that
+    // ends before it.
+    auto stored = db.query("SELECT idx FROM activity_log_leaves WHERE activity_id = ? ORDER BY idx",
+                           {doomed});
+    ASSERT_EQ(stored.size(), 2u);
+    const auto tombstone = static_cast<uint64_t>(stored[1].i64("idx"));
+    EXPECT_TRUE(activity_log::leavesOf(db, doomed, tombstone + 1).empty());
+    auto before = activity_log::leavesOf(db, doomed, tombstone);
+    ASSERT_EQ(before.size(), 1u);
+    EXPECT_EQ(before[0].index, static_cast<uint64_t>(stored[0].i64("idx")));
   });
   auto report = verifyAfter(gw, saved, [](Db&) {});
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
@@ -1297,6 +1353,8 @@ TEST(ActivityLogPostgresTest, AStartUpAppendDoesNotWaitForAnActivityAnotherSessi
       outcome.set_value("");
     } catch (const std::exception& e) {
       outcome.set_value(e.what());
+    } catch (...) {
+      outcome.set_value("an exception that is not a std::exception");
     }
   });
   auto started = outcome.get_future();
