@@ -317,7 +317,8 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
     SqlParams ids(order.begin() + from, order.begin() + std::min(order.size(), from + kSlice));
     readLeaves(db, noted, ids);
     // The leaves are found by activity through their index (core migration 27); the columns of
-    // the pointers that did it before are left unwritten.
+    // the pointers that did it before are left unwritten. A deleted activity (its organization
+    // deleted) is noted with a tombstone, appended as its leaf: its absence is logged.
     std::string leavesSql =
         "INSERT INTO activity_log_leaves (idx, activity_id, leaf, appended_at_ms) VALUES ";
     SqlParams leafParams;
@@ -327,8 +328,6 @@ void appendTaken(Db& db, Taken taken, int64_t nowMs) {
       // Taken out as it is used: a migration's notes may name a whole store's activities.
       const Noted n = std::move(noted.at(activityId));
       noted.erase(activityId);
-      // A deleted activity (its organization deleted) is noted with a tombstone, read as its
-      // leaf: its absence is logged.
       const auto index = static_cast<int64_t>(frontier.size());
       leavesSql += leafParams.empty() ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)";
       leafParams.insert(leafParams.end(), {index, activityId, *n.leaf, nowMs});

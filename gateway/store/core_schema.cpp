@@ -106,14 +106,14 @@ Migration activityLog(int version) {
 }
 
 // The activity log's notes carry each change's leaf, made by the store from the row as the
-// change wrote it, and the activity's last leaf before it (activity_log::leafSql; the last
-// leaf until migration 27, which drops it from the trigger): the append
-// takes them with the notes instead of reading every noted activity back, a round trip of each
-// batch on PostgreSQL. Notes made without them (by this or an earlier migration) are read back
-// as before. Gateways of the earlier release, during a rolling upgrade, take notes by their
-// columns and ignore the new ones (their sessions pay for the leaf's hashing all the same). The
-// leaf's text is version 1 of its format, fixed: another format would be another migration.
-// SQLite's triggers are the gateway's own (writerSetup), made on each of its connections.
+// change wrote it (activity_log::leafSql), and the activity's last leaf before it (until
+// migration 27 dropped it from the trigger): the append takes them with the notes instead of
+// reading every noted activity back, a round trip of each batch on PostgreSQL. Notes made without
+// them (by this or an earlier migration) are read back as before. Gateways of the earlier release,
+// during a rolling upgrade, take notes by their columns and ignore the new ones (their sessions pay
+// for the leaf's hashing all the same). The leaf's text is version 1 of its format, fixed: another
+// format would be another migration. SQLite's triggers are the gateway's own (writerSetup), made on
+// each of its connections.
 Migration activityLogNotesCarryLeaves(int version) {
   return {version,
           "the activity log's notes carry the leaf the store makes of each change",
