@@ -264,10 +264,10 @@ void update(Db& db, const ActivityRecord& a) {
   // A record read without them (find, list) must not write over them.
   if (a.decisionLoaded) {
     sql += ", evaluations = ?, presentations = ?";
-    params.push_back(evaluationsText(a));
-    params.push_back(presentationsText(a));
+    params.emplace_back(evaluationsText(a));
+    params.emplace_back(presentationsText(a));
   }
-  params.push_back(a.id);
+  params.emplace_back(a.id);
   if (db.exec(sql + " WHERE id = ?", params) > 0)
     vote_users::writeUsers(db, a.organizationId, a.id, votes);
 }

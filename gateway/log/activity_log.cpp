@@ -388,7 +388,7 @@ Head head(Db& db) {
 merkle::NodeReader storedNodes(Db& db, const std::vector<merkle::Node>& nodes) {
   auto found = std::make_shared<std::map<uint64_t, merkle::Hash>>();
   SqlParams indexes;
-  for (const auto& n : nodes) indexes.push_back(static_cast<int64_t>(merkle::storedIndex(n)));
+  for (const auto& n : nodes) indexes.emplace_back(static_cast<int64_t>(merkle::storedIndex(n)));
   if (!indexes.empty())
     for (const auto& row : db.query("SELECT idx, hash FROM activity_log_nodes WHERE idx IN (" +
                                         placeholders(indexes.size()) + ")",

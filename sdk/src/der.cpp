@@ -49,7 +49,10 @@ Bytes encodeDerSignature(const EcdsaSignature& sig) {
   Bytes body;
   writeInteger(body, sig.r);
   writeInteger(body, sig.s);
-  Bytes out{0x30, static_cast<uint8_t>(body.size())};
+  Bytes out;
+  out.reserve(2 + body.size());
+  out.push_back(0x30);
+  out.push_back(static_cast<uint8_t>(body.size()));
   out.insert(out.end(), body.begin(), body.end());
   return out;
 }

@@ -28,7 +28,9 @@ int64_t residentKiB() {
 // build's allocator is ASan's, which manages its own.
 TEST(ReleaseFreedMemoryTest, PagesFreedByThisThreadGoBackToTheSystem) {
   const std::string allocator = allocatorInForce().name;
-  if (const char* expected = std::getenv("SIGNET_EXPECT_ALLOCATOR")) ASSERT_EQ(allocator, expected);
+  if (const char* expected = std::getenv("SIGNET_EXPECT_ALLOCATOR")) {
+    ASSERT_EQ(allocator, expected);
+  }
   if (allocator != "libc" && allocator != "mimalloc")
     GTEST_SKIP() << "the allocator here is " << allocator;
   constexpr size_t kBlocks = 65536, kSize = 1000;  // 64 MB, each under the mmap threshold

@@ -40,7 +40,9 @@ std::vector<Bytes> unsignedItems(const EthTx& tx) {
 }
 
 Bytes typed(int type, const Bytes& payload) {
-  Bytes out = {static_cast<uint8_t>(type)};
+  Bytes out;
+  out.reserve(1 + payload.size());
+  out.push_back(static_cast<uint8_t>(type));
   out.insert(out.end(), payload.begin(), payload.end());
   return out;
 }

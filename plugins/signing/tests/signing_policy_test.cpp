@@ -189,9 +189,10 @@ TEST_P(SigningPolicyTest, ASignatureIsStoredAsItAnsweredWithTheEvaluationOfItsVo
     for (const char* field : {"id", "organizationId", "type", "status", "fingerprint", "intent",
                               "result", "votes", "failure", "createdAt", "updatedAt"}) {
       ASSERT_EQ(read->has(field), answered->has(field)) << field;
-      if (answered->has(field))
+      if (answered->has(field)) {
         EXPECT_EQ(json::stringify(read->get(field)), json::stringify(answered->get(field)))
             << field;
+      }
     }
   };
 

@@ -470,9 +470,10 @@ TEST_P(WebhooksTest, ATricklingReceiverIsCutAtTheTimeoutAndNeverGetsTwoAttemptsA
     EXPECT_LT(closed - opened, std::chrono::seconds(8));
     // The next attempt starts after this one ended (the peer sees the close within a few
     // milliseconds of it: the margin).
-    if (i + 1 < connections.size())
+    if (i + 1 < connections.size()) {
       EXPECT_GT(connections[i + 1].first, closed - std::chrono::milliseconds(50))
           << "attempts " << i << " and " << i + 1 << " were open at once";
+    }
   }
 }
 

@@ -89,7 +89,9 @@ TEST_P(SecretResultsTest, APageOfActivitiesOpensItsSecretsInOneRead) {
   const size_t prepared = db->preparedStatements();
   auto page = redacted(3);
   const size_t trips = roundTrips(page);
-  if (db->isPostgres()) EXPECT_EQ(trips, 1u);
+  if (db->isPostgres()) {
+    EXPECT_EQ(trips, 1u);
+  }
   EXPECT_EQ(keyring.opened, 3);  // one for warm, two here
   EXPECT_EQ(tokenOf(page[0]), "token one");
   EXPECT_EQ(tokenOf(page[1]), "token two");
@@ -116,7 +118,9 @@ TEST_P(SecretResultsTest, APageOfActivitiesOpensItsSecretsInOneRead) {
     }
   });
   const size_t manyTrips = roundTrips(many);
-  if (db->isPostgres()) EXPECT_EQ(manyTrips, 1u);
+  if (db->isPostgres()) {
+    EXPECT_EQ(manyTrips, 1u);
+  }
   for (int i = 0; i < 501; ++i) EXPECT_EQ(tokenOf(many[i]), "token " + std::to_string(i)) << i;
   EXPECT_EQ(db->preparedStatements(), prepared);
 

@@ -243,7 +243,7 @@ TEST_P(HttpStrictnessTest, RepeatedStampsAndNulInTextAreRefusedNamingThem) {
       "pathFormat":"PATH_FORMAT_BIP32","path":"m/44'/60'/0'/0/0",
       "addressFormat":"ADDRESS_FORMAT_ETHEREUM"}]})",
                                             "accounts");
-  for (const std::string name : {std::string(1, '\0'), std::string("a\0b", 3)}) {
+  for (const std::string& name : {std::string(1, '\0'), std::string("a\0b", 3)}) {
     json::Object p = json::object();
     p->set("walletName", name);
     p->set("accounts", accounts->getArray("a"));

@@ -91,12 +91,13 @@ TEST(DurabilityTest, EveryAnsweredActivitySurvivesKill9UnderLoad) {
     for (const auto& a : answered) {
       auto row = file->queryOne("SELECT status FROM activities WHERE id = ?", {a.activityId});
       if (!row || row->str("status") != "ACTIVITY_STATUS_COMPLETED") ++lost;
-      if (!a.walletName.empty())
+      if (!a.walletName.empty()) {
         EXPECT_EQ(file->queryOne("SELECT COUNT(*) AS n FROM signing_wallets WHERE name = ?",
                                  {a.walletName})
                       ->i64("n"),
                   1)
             << a.walletName;
+      }
     }
     EXPECT_EQ(lost, 0u) << "of " << answered.size() << " answered activities";
     size_t unlogged = 0;

@@ -306,7 +306,9 @@ TEST_P(GroupCommitTest, ABatchSendsItsTransactionCommandsWithItsStatements) {
   connection->rollbackToSavepoint(4);
   connection->releaseSavepoint(4);
   connection->commit();
-  if (GetParam() == Backend::kPostgres) EXPECT_EQ(connection->roundTrips() - before, 9u);
+  if (GetParam() == Backend::kPostgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 9u);
+  }
   EXPECT_TRUE(connection->healthy());
   EXPECT_EQ(count(), 7);
   EXPECT_EQ(count("id = 'a1' AND n = 1"), 1);
@@ -371,7 +373,9 @@ TEST_P(GroupCommitTest, RowsNoOneReadsGoWithTheNextStatementAndTheirFailureFails
   connection->execUnanswered(sql, {std::string("c"), int64_t{1}});
   connection->releaseSavepoint(1);
   connection->commit();
-  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 2u);
+  if (postgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 2u);
+  }
   EXPECT_EQ(count("n = 1"), 3);
 
   connection->begin();
@@ -434,16 +438,22 @@ TEST_P(GroupCommitTest, AReadSentAheadGoesWithTheNextStatementAndSeesEarlierWrit
   connection->execUnanswered(sql, {std::string("a"), int64_t{1}});
   auto ahead = connection->queryAhead(read, {int64_t{1}});
   insert(*connection, "b", 1);  // after the read: not in its answer
-  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  if (postgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 1u);
+  }
   ASSERT_EQ(ahead->rows().size(), 1u);
   EXPECT_EQ(ahead->rows()[0].str("id"), "a");
-  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  if (postgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 1u);
+  }
 
   before = connection->roundTrips();
   auto alone = connection->queryAhead(read, {int64_t{1}});
   ASSERT_EQ(alone->rows().size(), 2u);
   EXPECT_EQ(alone->rows()[1].str("id"), "b");
-  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  if (postgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 1u);
+  }
   connection->commit();
   EXPECT_EQ(count("n = 1"), 2);
 
@@ -474,10 +484,14 @@ TEST_P(GroupCommitTest, AReadSentAheadInASnapshotGoesWithItsFirstStatement) {
   connection->beginSnapshot();
   auto ahead = connection->queryAhead(read, {int64_t{1}});
   EXPECT_EQ(connection->queryOne("SELECT COUNT(*) AS n FROM widgets")->i64("n"), 1);
-  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  if (postgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 1u);
+  }
   ASSERT_EQ(ahead->rows().size(), 1u);
   EXPECT_EQ(ahead->rows()[0].str("id"), "a");
-  if (postgres) EXPECT_EQ(connection->roundTrips() - before, 1u);
+  if (postgres) {
+    EXPECT_EQ(connection->roundTrips() - before, 1u);
+  }
   connection->endSnapshot();
 
   connection->beginSnapshot();
@@ -660,7 +674,9 @@ TEST_P(GroupCommitTest, StepsAfterTheWritesReadWhatTheBatchSentAheadAndAFailingS
   EXPECT_EQ(events,
             (std::vector<std::string>{"write 0", "write 1", "write 2", "write 3", "step 0 read 0",
                                       "step 1 read 1", "step 2 read 2", "step 3 read 3"}));
-  if (postgres) EXPECT_EQ(tripsAfter - tripsBefore, 1u);
+  if (postgres) {
+    EXPECT_EQ(tripsAfter - tripsBefore, 1u);
+  }
   EXPECT_EQ(count("id LIKE 'sent%'"), 4);
 
   events.clear();
@@ -744,7 +760,9 @@ TEST_P(GroupCommitTest, AFailedLargeWriteRollsBackFromASavepointKeptInMemory) {
     throw std::runtime_error("the write fails after changing every row");
   }),
                std::runtime_error);
-  if (GetParam() == Backend::kSqlite) EXPECT_EQ(temporaryFiles, 0);
+  if (GetParam() == Backend::kSqlite) {
+    EXPECT_EQ(temporaryFiles, 0);
+  }
   EXPECT_EQ(count("n >= 1000"), 0);
   EXPECT_EQ(count(), 200);
 }

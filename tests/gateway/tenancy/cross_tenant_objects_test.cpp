@@ -471,9 +471,10 @@ TEST_P(CrossTenantObjectsTest, AnotherTenantNamingAsObjectsIsRefusedAndNothingCh
                          path.rfind("get_session_profiles", 0) == 0 ||
                          path.rfind("get_mfa_policies", 0) == 0 ||
                          path.rfind("init_import_", 0) == 0 || path.rfind("import_", 0) == 0;
-        if (!takesNoId)
+        if (!takesNoId) {
           EXPECT_TRUE(covered.count(path))
               << path << " (" << module->name << ") takes an id and is not attempted here";
+        }
       }
     };
     for (const auto& spec : module->activities) check(spec.path);
