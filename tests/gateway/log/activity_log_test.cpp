@@ -4,6 +4,10 @@
 // the verifier and named; a store from before the log is appended when the gateway starts;
 // changes made outside the gateway are not logged as if it made them; two gateways on one
 // PostgreSQL keep one log.
+#include <Poco/AutoPtr.h>
+#include <Poco/Channel.h>
+#include <Poco/Logger.h>
+#include <Poco/Message.h>
 #include <Poco/Pipe.h>
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
@@ -26,6 +30,7 @@
 #include "store/given_texts.hpp"
 #include "store/sql_connection.hpp"
 #include "support/child_process.hpp"
+#include "support/lock_waits.hpp"
 #include "support/signet_cli.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -1370,6 +1375,88 @@ TEST(ActivityLogPostgresTest, AStartUpAppendDoesNotWaitForAnActivityAnotherSessi
   int64_t activities = gw.count("SELECT COUNT(*) FROM activities");
   EXPECT_EQ(notesLeft(gw), 0);
   EXPECT_GE(gw.count("SELECT COUNT(*) FROM activity_log_leaves"), 2 * activities);
+  auto report = verifyAfter(gw, saved, [](Db&) {});
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
+}
+
+// The start-up append's retries (Gateway::startActivityLog): a note another session commits
+// while the append checks for notes fails the first attempt (StoreUnavailable, the check found
+// none and took no lock), and the next one appends it. The other session holds the notes' table
+// in a mode that lets the check read it but makes the append's DELETE wait, and commits its note
+// once the DELETE waits: so the DELETE sees a note the check did not.
+TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItCheckedTriesAgain) {
+  SIGNET_NEED_POSTGRES();
+  TestGateway gw(Backend::kPostgres);
+  const std::string id = memo(gw.rootClient(), gw.root().organizationId, "noted at start-up");
+  auto saved = checkpointNow(gw);
+  const std::string leaves = "SELECT COUNT(*) FROM activity_log_leaves WHERE activity_id = ?";
+  const int64_t before = gw.count(leaves, {id});
+  const auto config = gw.gateway().config();
+
+  // The warnings of the start-up's retries, kept beside the channel that writes them.
+  class Retries : public Poco::Channel {
+   public:
+    explicit Retries(Poco::Channel* next) : next_(next) {}
+    void log(const Poco::Message& m) override {
+      if (m.getText().find("trying again") != std::string::npos) {
+        std::lock_guard lock(mutex_);
+        lines_.push_back(m.getText());
+      }
+      if (next_) next_->log(m);
+    }
+    std::vector<std::string> lines() {
+      std::lock_guard lock(mutex_);
+      return lines_;
+    }
+
+   private:
+    Poco::Channel* next_;
+    std::mutex mutex_;
+    std::vector<std::string> lines_;
+  };
+  Poco::Logger& storeLog = Poco::Logger::get("signet.store");
+  Poco::AutoPtr<Poco::Channel> previous = storeLog.getChannel();
+  Poco::AutoPtr<Retries> retries(new Retries(previous.get()));
+  storeLog.setChannel(retries);
+
+  // Locked once the gateway is stopped (whose last batches would wait too) and before the new
+  // one starts: the only session that waits is the start-up's.
+  auto other = openConnection(config.database);
+  other->begin();
+  std::promise<void> locked;
+  std::promise<std::string> outcome;
+  std::thread starting([&] {
+    try {
+      gw.restart([&](Config&) {
+        other->exec("LOCK TABLE activity_log_pending IN SHARE ROW EXCLUSIVE MODE");
+        other->exec("INSERT INTO activity_log_pending (activity_id) VALUES (?)", {id});
+        locked.set_value();
+      });
+      outcome.set_value("");
+    } catch (const std::exception& e) {
+      outcome.set_value(e.what());
+    } catch (...) {
+      outcome.set_value("an exception that is not a std::exception");
+    }
+  });
+  const bool lockedInTime =
+      locked.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+  const bool waited = lockedInTime && sessionsWaitForLocks(config.database, 1);
+  other->commit();  // whatever happened, so that the thread ends
+  auto started = outcome.get_future();
+  const bool inTime = started.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+  starting.join();
+  storeLog.setChannel(previous);
+  EXPECT_TRUE(waited) << "the start-up append did not wait for the notes' table";
+  ASSERT_TRUE(inTime);
+  EXPECT_EQ(started.get(), "");
+  const auto lines = retries->lines();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("noted while this batch checked the activity log"), std::string::npos)
+      << lines[0];
+  // The note is appended once, by the second attempt, and the log verifies.
+  EXPECT_EQ(notesLeft(gw), 0);
+  EXPECT_EQ(gw.count(leaves, {id}), before + 1);
   auto report = verifyAfter(gw, saved, [](Db&) {});
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.findings.front().description);
 }
