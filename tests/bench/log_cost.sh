@@ -93,7 +93,7 @@ else:
     low, high = 100 * (ordered[k - 1] - 1), 100 * (ordered[pairs - k] - 1)
     verdict = ("within 5 %" if low > -5 else "not within 5 %" if high < -5 else
                "not settled by these pairs")
-    print(f"the rate's median, 95 % interval ({100 * (1 - 2 * binomialBelow(k, pairs)):.1f} % exactly, pairs "
+    print(f"the rate's median, 95 % interval ({100 * (1 - 2 * binomialBelow(k, pairs)):.1f} % or more, pairs "
           f"{k} and {pairs - k + 1} of {pairs} in order): from {low:+.1f} to {high:+.1f} %: "
           f"{verdict}")
 PY

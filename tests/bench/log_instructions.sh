@@ -18,6 +18,8 @@
 # prints the share also with SHA-256 weighed by that ratio, an approximation: the log hashes
 # 65-byte nodes, leaves of about 470 bytes and texts of a kilobyte or so, and each call's setup
 # gains nothing from the extensions. A benchmark: not in ctest.
+# KEEP=1 keeps the profiles (callgrind's files, `with.out.*` and `without.out.*`) and says where,
+# to read who spends what: `callgrind_annotate --tree=caller --inclusive=yes FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-30}
@@ -30,7 +32,7 @@ work=$(mktemp -d /tmp/signet-log-instructions.XXXXXX)
 server=
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$work"
+  if [ "${KEEP:-0}" = 1 ]; then echo "profiles kept in $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
