@@ -32,7 +32,7 @@ work=$(mktemp -d /tmp/signet-log-instructions.XXXXXX)
 server=
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  if [ "${KEEP:-0}" = 1 ]; then echo "profiles kept in $work"; else rm -rf "$work"; fi
+  if [ "${KEEP:-0}" = 1 ]; then echo "profiles kept in $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -1396,7 +1397,7 @@ TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItChecke
   // The warnings of the start-up's retries, kept beside the channel that writes them.
   class Retries : public Poco::Channel {
    public:
-    explicit Retries(Poco::Channel* next) : next_(next) {}
+    explicit Retries(Poco::AutoPtr<Poco::Channel> next) : next_(std::move(next)) {}
     void log(const Poco::Message& m) override {
       if (m.getText().find("trying again") != std::string::npos) {
         std::lock_guard lock(mutex_);
@@ -1410,13 +1411,13 @@ TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItChecke
     }
 
    private:
-    Poco::Channel* next_;
+    Poco::AutoPtr<Poco::Channel> next_;  // kept alive for as long as this one logs
     std::mutex mutex_;
     std::vector<std::string> lines_;
   };
   Poco::Logger& storeLog = Poco::Logger::get("signet.store");
   Poco::AutoPtr<Poco::Channel> previous = storeLog.getChannel();
-  Poco::AutoPtr<Retries> retries(new Retries(previous.get()));
+  Poco::AutoPtr<Retries> retries(new Retries(previous));
   storeLog.setChannel(retries);
 
   // Locked once the gateway is stopped (whose last batches would wait too) and before the new
@@ -1451,10 +1452,7 @@ TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItChecke
   auto end = [&] {
     if (!ended) {
       ended = true;
-      try {
-        other->rollback();
-      } catch (...) {
-      }
+      other.reset();  // the session closes, and its transaction ends with it
     }
     if (starting.joinable()) starting.join();
     storeLog.setChannel(previous);
@@ -1467,8 +1465,8 @@ TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItChecke
   // The whole start-up comes before its append's DELETE (the catalog, the plugins, the keys):
   // under the sanitizers that can take a while.
   const bool waited = sessionsWaitForLocks(config.database, 1, std::chrono::seconds(60));
-  ended = true;
   other->commit();
+  ended = true;
   end();
   auto started = outcome.get_future();
   EXPECT_TRUE(waited) << "the start-up append did not wait for the notes' table";
