@@ -4,10 +4,6 @@
 // the verifier and named; a store from before the log is appended when the gateway starts;
 // changes made outside the gateway are not logged as if it made them; two gateways on one
 // PostgreSQL keep one log.
-#include <Poco/AutoPtr.h>
-#include <Poco/Channel.h>
-#include <Poco/Logger.h>
-#include <Poco/Message.h>
 #include <Poco/Pipe.h>
 #include <Poco/PipeStream.h>
 #include <Poco/Process.h>
@@ -32,6 +28,7 @@
 #include "store/sql_connection.hpp"
 #include "support/child_process.hpp"
 #include "support/lock_waits.hpp"
+#include "support/log_capture.hpp"
 #include "support/signet_cli.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
@@ -1394,31 +1391,8 @@ TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItChecke
   const int64_t before = gw.count(leaves, {id});
   const auto config = gw.gateway().config();
 
-  // The warnings of the start-up's retries, kept beside the channel that writes them.
-  class Retries : public Poco::Channel {
-   public:
-    explicit Retries(Poco::AutoPtr<Poco::Channel> next) : next_(std::move(next)) {}
-    void log(const Poco::Message& m) override {
-      if (m.getText().find("trying again") != std::string::npos) {
-        std::lock_guard lock(mutex_);
-        lines_.push_back(m.getText());
-      }
-      if (next_) next_->log(m);
-    }
-    std::vector<std::string> lines() {
-      std::lock_guard lock(mutex_);
-      return lines_;
-    }
-
-   private:
-    Poco::AutoPtr<Poco::Channel> next_;  // kept alive for as long as this one logs
-    std::mutex mutex_;
-    std::vector<std::string> lines_;
-  };
-  Poco::Logger& storeLog = Poco::Logger::get("signet.store");
-  Poco::AutoPtr<Poco::Channel> previous = storeLog.getChannel();
-  Poco::AutoPtr<Retries> retries(new Retries(previous));
-  storeLog.setChannel(retries);
+  // What the store's logger writes: the start-up's retries say so there.
+  LogCapture storeLog("signet.store");
 
   // Locked once the gateway is stopped (whose last batches would wait too) and before the new
   // one starts: the only session that waits is the start-up's. `locked` is kept also when the
@@ -1446,32 +1420,29 @@ TEST(ActivityLogPostgresTest, AStartUpAppendThatFindsANoteCommittedWhileItChecke
     }
     keepLocked();
   });
-  // Whatever throws from here on, the other session's transaction ends (so that the start-up
-  // goes on), the thread is joined, and the logger gets its channel back.
-  bool ended = false;
-  auto end = [&] {
-    if (!ended) {
-      ended = true;
-      other.reset();  // the session closes, and its transaction ends with it
-    }
-    if (starting.joinable()) starting.join();
-    storeLog.setChannel(previous);
-  };
+  // Whatever throws from here on, the other session is closed unless it committed (its
+  // transaction ends with it, so that the start-up goes on), and the thread is joined.
+  bool committed = false;
   struct AtExit {
     std::function<void()> run;
     ~AtExit() { run(); }
-  } atExit{end};
+  } atExit{[&] {
+    if (!committed) other.reset();
+    if (starting.joinable()) starting.join();
+  }};
   locked.get_future().wait();
   // The whole start-up comes before its append's DELETE (the catalog, the plugins, the keys):
   // under the sanitizers that can take a while.
   const bool waited = sessionsWaitForLocks(config.database, 1, std::chrono::seconds(60));
   other->commit();
-  ended = true;
-  end();
+  committed = true;
+  starting.join();
   auto started = outcome.get_future();
   EXPECT_TRUE(waited) << "the start-up append did not wait for the notes' table";
   EXPECT_EQ(started.get(), "");
-  const auto lines = retries->lines();
+  std::vector<std::string> lines;
+  for (const auto& line : storeLog.lines())
+    if (line.find("trying again") != std::string::npos) lines.push_back(line);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].find("noted while this batch checked the activity log"), std::string::npos)
       << lines[0];

@@ -2,10 +2,6 @@
 // tidy up exactly what these tests send): requests framed two ways, repeated stamps, NUL in
 // text, preflights without a length, HEAD, reason phrases, and another organization's
 // evaluations.
-#include <Poco/AutoPtr.h>
-#include <Poco/Channel.h>
-#include <Poco/Logger.h>
-#include <Poco/Message.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/StreamSocket.h>
 #include <gtest/gtest.h>
@@ -14,6 +10,7 @@
 #include <thread>
 
 #include "auth/authenticator.hpp"
+#include "support/log_capture.hpp"
 #include "support/test_gateway.hpp"
 #include "support/test_org.hpp"
 
@@ -326,25 +323,16 @@ TEST_P(HttpStrictnessTest, QueriesSubmissionsAndStampedRoutesAuthenticateAlike) 
 // What the log shows of a request line is escaped: bytes a client sends cannot reach the
 // operator's terminal as they are.
 TEST_P(HttpStrictnessTest, LoggedRequestLinesAreEscaped) {
-  struct Capture : Poco::Channel {
-    void log(const Poco::Message& m) override {
-      std::lock_guard lock(mutex);
-      lines.push_back(m.getText());
-    }
-    std::mutex mutex;
-    std::vector<std::string> lines;
-  };
   TestGateway gw(GetParam());
-  auto& logger = Poco::Logger::get("signet.http");
-  Poco::AutoPtr<Poco::Channel> previous(logger.getChannel(), true);
-  Poco::AutoPtr<Capture> capture(new Capture);
-  logger.setChannel(capture);
-  auto reply = rawExchange(gw.port(), "GET /caf\xc3\xa9\\x HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_EQ(reply.statusLine, "HTTP/1.1 404 Not Found");
-  logger.setChannel(previous);
-  std::lock_guard lock(capture->mutex);
+  std::vector<std::string> lines;
+  {
+    LogCapture capture("signet.http");
+    auto reply = rawExchange(gw.port(), "GET /caf\xc3\xa9\\x HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(reply.statusLine, "HTTP/1.1 404 Not Found");
+    lines = capture.lines();
+  }
   bool found = false;
-  for (const auto& line : capture->lines) {
+  for (const auto& line : lines) {
     if (line.find("/caf") == std::string::npos) continue;
     found = true;
     // The line is JSON; the path in it is the bytes the client sent, escaped.

@@ -2,60 +2,25 @@
 // echoed in the answer, or a new one), the organization and the activity's type and status,
 // and never a body, a stamp or a secret: the test collects every secret an OTP login makes and
 // greps the captured lines for them.
-#include <Poco/Channel.h>
-#include <Poco/Logger.h>
-#include <Poco/Message.h>
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 
-#include <mutex>
 #include <set>
 
 #include "support/auth_fixtures.hpp"
+#include "support/log_capture.hpp"
 #include "support/test_org.hpp"
 
 namespace signet::test {
 namespace {
-
-class CapturedLog : public Poco::Channel {
- public:
-  void log(const Poco::Message& m) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    lines_.push_back(m.getText());
-  }
-  std::vector<std::string> lines() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return lines_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<std::string> lines_;
-};
-
-// Captures signet.http at information level while alive.
-struct Capture {
-  Poco::AutoPtr<CapturedLog> channel{new CapturedLog};
-  Poco::Logger& logger = Poco::Logger::get("signet.http");
-  Poco::AutoPtr<Poco::Channel> previous{logger.getChannel(), true};
-  int previousLevel = logger.getLevel();
-  Capture() {
-    logger.setChannel(channel);
-    logger.setLevel(Poco::Message::PRIO_INFORMATION);
-  }
-  ~Capture() {
-    logger.setChannel(previous);
-    logger.setLevel(previousLevel);
-  }
-};
 
 class RequestLogTest : public BackendTest {};
 SIGNET_BACKEND_SUITE(RequestLogTest);
 
 TEST_P(RequestLogTest, OneJsonLineARequestWithItsIdAndNoSecret) {
   TestGateway gw(GetParam(), {"sessions"});
-  Capture capture;
+  LogCapture capture("signet.http");
   enableFeature(gw, "FEATURE_NAME_OTP_EMAIL_AUTH");
   auto sub = createSubOrganization(gw, "lou@example.com", "+14155550177");
 
@@ -92,7 +57,7 @@ TEST_P(RequestLogTest, OneJsonLineARequestWithItsIdAndNoSecret) {
   EXPECT_NE(answer.get("X-Request-Id", ""), "bad id\twith\"quotes");
   EXPECT_EQ(answer.get("X-Request-Id", "").size(), 36u);
 
-  auto lines = capture.channel->lines();
+  auto lines = capture.lines();
   ASSERT_GE(lines.size(), 8u);
   bool sawTrace = false, sawLogin = false;
   std::set<std::string> ids;
