@@ -150,6 +150,8 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   merkle::Frontier frontier;
   std::vector<std::pair<merkle::Node, merkle::Hash>> made;
   merkle::Hash rootAtCheckpoint = merkle::emptyRoot();
+  // A gap is reported once: after it, every stored index is off by the leaves missing.
+  bool gapFound = false;
   for (int64_t from = 0;;) {
     auto rows = db.query(
         "SELECT idx, activity_id, leaf FROM activity_log_leaves WHERE idx >= ? "
@@ -157,21 +159,24 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
         {from, kSlice});
     for (const auto& row : rows) {
       uint64_t index = static_cast<uint64_t>(row.i64("idx"));
-      if (index != frontier.size() && findings.empty())
+      if (index != frontier.size() && !gapFound) {
+        gapFound = true;
         findings.push_back({frontier.size(), "",
                             "leaf " + std::to_string(frontier.size()) +
                                 " was removed from the log (the next stored leaf is " +
                                 std::to_string(index) + ")"});
+      }
       const std::string& text = row.str("leaf");
       merkle::Hash hash = merkle::leafHash(text);
       // The activity is the one the hashed text names; the column beside it only indexes it, and
       // proofs find an activity's leaves through it (activity_log::leavesOf).
       std::string named = activity_log::idOf(text);
-      if (named != row.str("activity_id") && findings.empty())
+      // Each misfiled leaf is its own finding, whatever was found before it: an activity's
+      // proofs and its last state are read through this column.
+      if (named != row.str("activity_id"))
         findings.push_back({frontier.size(), named,
-                            "leaf " + std::to_string(frontier.size()) +
-                                " is filed under activity " + row.str("activity_id") +
-                                " but its text is of activity " + named});
+                            "leaf " + std::to_string(index) + " is filed under activity " +
+                                row.str("activity_id") + " but its text is of activity " + named});
       leafHashes.push_back(hash);
       activityOf.push_back(named);
       last[named] = LastLeaf{frontier.size(), hash, lineOf(text, "status")};

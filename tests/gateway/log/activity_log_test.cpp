@@ -473,6 +473,45 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
   EXPECT_NE(relabeled.findings.front().description.find("is filed under activity " + memos[1]),
             std::string::npos)
       << relabeled.findings.front().description;
+  // Each misfiled leaf is found, after a leaf removed before it or another misfiled one.
+  auto descriptions = [](const log_verify::Report& r) {
+    std::string all;
+    for (const auto& f : r.findings) all += f.activityId + ": " + f.description + "\n";
+    return all;
+  };
+  auto count = [](const std::string& text, const std::string& words) {
+    size_t n = 0;
+    for (size_t at = text.find(words); at != std::string::npos; at = text.find(words, at + 1)) ++n;
+    return n;
+  };
+  auto removedThenMisfiled = verifyAfter(gw, saved, [&](Db& db) {
+    db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
+    db.exec("UPDATE activity_log_leaves SET activity_id = ? WHERE activity_id = ?",
+            {memos[3], memos[4]});
+  });
+  std::string found = descriptions(removedThenMisfiled);
+  EXPECT_EQ(count(found, "was removed from the log"), 1u) << found;
+  EXPECT_NE(found.find(memos[4] + ": leaf "), std::string::npos) << found;
+  EXPECT_EQ(count(found, "is filed under activity " + memos[3] + " but its text is of activity " +
+                             memos[4]),
+            1u)
+      << found;
+  auto twoMisfiled = verifyAfter(gw, saved, [&](Db& db) {
+    db.exec("UPDATE activity_log_leaves SET activity_id = ? WHERE activity_id = ?",
+            {memos[1], memos[2]});
+    db.exec("UPDATE activity_log_leaves SET activity_id = ? WHERE activity_id = ?",
+            {memos[3], memos[4]});
+  });
+  found = descriptions(twoMisfiled);
+  EXPECT_EQ(count(found, "is filed under activity "), 2u) << found;
+  EXPECT_NE(found.find("is filed under activity " + memos[1] + " but its text is of activity " +
+                       memos[2]),
+            std::string::npos)
+      << found;
+  EXPECT_NE(found.find("is filed under activity " + memos[3] + " but its text is of activity " +
+                       memos[4]),
+            std::string::npos)
+      << found;
   // A voter's stored copy altered, or removed: each vote that names it now says another user.
   // The finding names the first activity in the log whose votes name it.
   std::string digest, firstNaming;
