@@ -144,12 +144,13 @@ fi
 process_cost() {
   local pid=${servers# }
   pid=${pid%% *}
-  local ticks switches disk
+  local ticks switches disk faults
   ticks=$(awk '{print $14, $15}' "/proc/$pid/stat")
+  faults=$(awk '{print $10}' "/proc/$pid/stat")  # minor page faults: memory touched afresh
   switches=$(cat /proc/"$pid"/task/*/status 2>/dev/null |
     awk '/ctxt_switches/ {s += $2} END {print s + 0}')
   disk=$(awk '/^write_bytes/ {print $2}' "/proc/$pid/io")
-  echo "$ticks $switches ${disk:-0} $(server_ticks) $(machine_ticks)"
+  echo "$ticks $switches ${disk:-0} $(server_ticks) $(machine_ticks) $faults"
 }
 # The whole machine's busy CPU ticks (every process and the kernel, wrk's included).
 machine_ticks() {
@@ -272,8 +273,8 @@ PY
   printf '%-24s %10s %9s %9s %8s %12s %8s\n' "$kind" "$rate" "$p50" "$p99" \
     "${bad:-0}/$total" "$floor" "$share"
   python3 -c "print(f'  ceiling, the front end plus this floor: {100 / (1 + $cores * $perCore / $frontEnd):.1f} %')"
-  read -r u0 s0 c0 d0 p0 m0 <<<"$before"
-  read -r u1 s1 c1 d1 p1 m1 <<<"$after"
+  read -r u0 s0 c0 d0 p0 m0 f0 <<<"$before"
+  read -r u1 s1 c1 d1 p1 m1 f1 <<<"$after"
   if [ "$backend" = sqlite ] && [ "$kind" != whoami ] && [ "$kind" != get_activity ]; then
     # The smallest durable write on this disk (tests/bench/store_floor.cpp): a row the size of
     # the request as it arrived (its stamp and body, the least an activity keeps), as many a
@@ -325,7 +326,8 @@ PY
 n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
-      f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk')
+      f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk, '
+      f'{($f1 - $f0) / n:.1f} page faults')
 # The crypto's share of that CPU: the request's unavoidable cryptography on one core against
 # all the gateway spent on it. It does not depend on wrk sharing the cores, as the rate does.
 print(f'  crypto share of the gateway CPU: {100 * (1e6 / $perCore) / (cpu or 1):.0f} % '
