@@ -14,10 +14,20 @@ namespace {
 constexpr int64_t kSlice = 5000;
 
 struct LastLeaf {
-  uint64_t index;
+  uint64_t index;     // its position in the tree the leaves make
+  int64_t stored;     // its row's idx: the same unless a leaf before it was removed
   merkle::Hash hash;  // of the leaf's text
   std::string status;
 };
+
+// A leaf as findings name it: by its position in the tree, and by its row's idx too where a
+// removed leaf before it makes the two differ.
+std::string leafName(uint64_t position, int64_t stored) {
+  std::string name = "leaf " + std::to_string(position);
+  if (static_cast<int64_t>(position) != stored)
+    name += " (stored as idx " + std::to_string(stored) + ")";
+  return name;
+}
 
 std::string lineOf(const std::string& leaf, const std::string& name) {
   size_t at = leaf.find("\n" + name + " ");
@@ -175,11 +185,12 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
       // proofs and its last state are read through this column.
       if (named != row.str("activity_id"))
         findings.push_back({frontier.size(), named,
-                            "leaf " + std::to_string(index) + " is filed under activity " +
-                                row.str("activity_id") + " but its text is of activity " + named});
+                            leafName(frontier.size(), row.i64("idx")) +
+                                " is filed under activity " + row.str("activity_id") +
+                                " but its text is of activity " + named});
       leafHashes.push_back(hash);
       activityOf.push_back(named);
-      last[named] = LastLeaf{frontier.size(), hash, lineOf(text, "status")};
+      last[named] = LastLeaf{frontier.size(), row.i64("idx"), hash, lineOf(text, "status")};
       made.clear();
       frontier.append(hash, made);
       if (frontier.size() == saved.size) rootAtCheckpoint = frontier.root();
@@ -254,12 +265,12 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
       }
       if (merkle::leafHash(leaf) == it->second.hash) continue;
       // What changed, against the leaf's own text.
-      auto logged = db.queryOne("SELECT leaf FROM activity_log_leaves WHERE idx = ?",
-                                {static_cast<int64_t>(it->second.index)});
-      stateFindings.push_back(
-          {it->second.index, aid,
-           "activity " + aid + " was altered after leaf " + std::to_string(it->second.index) +
-               " logged it: " + differences(logged ? logged->str("leaf") : "", leaf)});
+      auto logged =
+          db.queryOne("SELECT leaf FROM activity_log_leaves WHERE idx = ?", {it->second.stored});
+      stateFindings.push_back({it->second.index, aid,
+                               "activity " + aid + " was altered after " +
+                                   leafName(it->second.index, it->second.stored) + " logged it: " +
+                                   differences(logged ? logged->str("leaf") : "", leaf)});
     }
     if (rows.size() < static_cast<size_t>(kSlice)) break;
     after = rows.back().str("id");

@@ -491,10 +491,24 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
   });
   std::string found = descriptions(removedThenMisfiled);
   EXPECT_EQ(count(found, "was removed from the log"), 1u) << found;
-  EXPECT_NE(found.find(memos[4] + ": leaf "), std::string::npos) << found;
-  EXPECT_EQ(count(found, "is filed under activity " + memos[3] + " but its text is of activity " +
-                             memos[4]),
+  // Past the gap a leaf's position in the tree is one less than its row's idx: both are named.
+  int64_t stored4 = 0;
+  gw.gateway().database().read([&](Db& db) { stored4 = leafOf(db, memos[4])->i64("idx"); });
+  std::string leaf4 =
+      "leaf " + std::to_string(stored4 - 1) + " (stored as idx " + std::to_string(stored4) + ")";
+  EXPECT_EQ(count(found, memos[4] + ": " + leaf4 + " is filed under activity " + memos[3] +
+                             " but its text is of activity " + memos[4]),
             1u)
+      << found;
+  // And an activity altered past the gap is compared with its own leaf, read by its idx: the
+  // status is all that differs (another leaf would differ in its id, times and fingerprint).
+  found = descriptions(verifyAfter(gw, saved, [&](Db& db) {
+    db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
+    db.exec("UPDATE activities SET status = 'ACTIVITY_STATUS_FAILED' WHERE id = ?", {memos[4]});
+  }));
+  EXPECT_NE(found.find("activity " + memos[4] + " was altered after " + leaf4 +
+                       " logged it: status ACTIVITY_STATUS_COMPLETED → ACTIVITY_STATUS_FAILED\n"),
+            std::string::npos)
       << found;
   auto twoMisfiled = verifyAfter(gw, saved, [&](Db& db) {
     db.exec("UPDATE activity_log_leaves SET activity_id = ? WHERE activity_id = ?",
