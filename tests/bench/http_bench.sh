@@ -42,10 +42,10 @@
 # under a kind that writes (on SQLite), the cost of the smallest durable write on this disk and
 # the ceiling with it (tests/bench/store_floor.cpp).
 # After each kind it prints what each request cost the gateway (CPU time, the kernel's share,
-# context switches, the bytes it sent toward the disk, and the share of that CPU its crypto
-# floor is), how many writes shared a commit on
-# average so far (from GET /metrics), on PostgreSQL what each request cost the server's
-# processes, and it ends with the gateway's resident memory (VmRSS) after the run.
+# context switches, the bytes it sent toward the disk, its minor page faults, and the share of
+# that CPU its crypto floor is), how many writes shared a commit on average so far (from GET
+# /metrics), on PostgreSQL what each request cost the server's processes, and it ends with the
+# gateway's resident memory (VmRSS) after the run.
 # Rate limits are turned off in the benchmark's own data directory: one client address and one
 # organization send everything.
 set -euo pipefail
@@ -138,15 +138,16 @@ Server(("127.0.0.1", int(sys.argv[1])), Slow).serve_forever()' $((port + 50)) &
   node tests/bench/webhook_endpoint.mjs "$credentials" "http://127.0.0.1:$((port + 50))/hook" >/dev/null
   printf 'webhooks: an endpoint for every activity update, its receiver answering after 2 s\n'
 fi
-# The first gateway's CPU ticks in user and kernel mode, its threads' context switches, and the
+# The first gateway's CPU ticks in user and kernel mode, its threads' context switches, the
 # bytes it has sent toward the storage layer (write_bytes of /proc/PID/io: the pages it dirtied,
-# WAL and checkpoints alike; proc(5)). On PostgreSQL the server writes, and this stays near 0.
+# WAL and checkpoints alike; proc(5); on PostgreSQL the server writes, and this stays near 0),
+# and its minor page faults (memory touched afresh, kernel time the CPU figure includes).
 process_cost() {
   local pid=${servers# }
   pid=${pid%% *}
   local ticks switches disk faults
   ticks=$(awk '{print $14, $15}' "/proc/$pid/stat")
-  faults=$(awk '{print $10}' "/proc/$pid/stat")  # minor page faults: memory touched afresh
+  faults=$(awk '{print $10}' "/proc/$pid/stat")
   switches=$(cat /proc/"$pid"/task/*/status 2>/dev/null |
     awk '/ctxt_switches/ {s += $2} END {print s + 0}')
   disk=$(awk '/^write_bytes/ {print $2}' "/proc/$pid/io")
@@ -327,7 +328,7 @@ n = ${served:-0} or 1; tick = 1e6 / $(getconf CLK_TCK)
 cpu = ($u1 - $u0 + $s1 - $s0) * tick / n; kernel = ($s1 - $s0) * tick / n
 print(f'  gateway per request: {cpu:.0f} us CPU, {kernel:.0f} us of it in the kernel, '
       f'{($c1 - $c0) / n:.1f} context switches, {($d1 - $d0) / n / 1024:.1f} KiB toward the disk, '
-      f'{($f1 - $f0) / n:.1f} page faults')
+      f'{($f1 - $f0) / n:.1f} minor page faults')
 # The crypto's share of that CPU: the request's unavoidable cryptography on one core against
 # all the gateway spent on it. It does not depend on wrk sharing the cores, as the rate does.
 print(f'  crypto share of the gateway CPU: {100 * (1e6 / $perCore) / (cpu or 1):.0f} % '
