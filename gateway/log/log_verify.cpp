@@ -173,7 +173,7 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
         gapFound = true;
         findings.push_back({frontier.size(), "",
                             "leaf " + std::to_string(frontier.size()) +
-                                " was removed from the log (the next stored leaf is " +
+                                " was removed from the log (the next stored leaf is idx " +
                                 std::to_string(index) + ")"});
       }
       const std::string& text = row.str("leaf");
@@ -241,8 +241,9 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
       auto it = last.find(aid);
       if (it != last.end() && it->second.status == "DELETED") {
         stateFindings.push_back({it->second.index, aid,
-                                 "activity " + aid + " is in the store, but leaf " +
-                                     std::to_string(it->second.index) + " logged it deleted"});
+                                 "activity " + aid + " is in the store, but " +
+                                     leafName(it->second.index, it->second.stored) +
+                                     " logged it deleted"});
         continue;
       }
       if (it == last.end()) {
@@ -279,8 +280,9 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
   for (const auto& [aid, leaf] : last)
     if (!present.count(aid) && leaf.status != "DELETED")
       stateFindings.push_back({leaf.index, aid,
-                               "activity " + aid + " was removed from the store (leaf " +
-                                   std::to_string(leaf.index) + " logged it " + leaf.status + ")"});
+                               "activity " + aid + " was removed from the store (" +
+                                   leafName(leaf.index, leaf.stored) + " logged it " + leaf.status +
+                                   ")"});
   std::sort(stateFindings.begin(), stateFindings.end(),
             [](const Finding& a, const Finding& b) { return a.leafIndex < b.leafIndex; });
   findings.insert(findings.end(), stateFindings.begin(), stateFindings.end());

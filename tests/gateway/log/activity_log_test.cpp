@@ -501,13 +501,21 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
             1u)
       << found;
   // And an activity altered past the gap is compared with its own leaf, read by its idx: the
-  // status is all that differs (another leaf would differ in its id, times and fingerprint).
+  // status is all that differs (another leaf would differ in its fingerprint and times).
   found = descriptions(verifyAfter(gw, saved, [&](Db& db) {
     db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
     db.exec("UPDATE activities SET status = 'ACTIVITY_STATUS_FAILED' WHERE id = ?", {memos[4]});
   }));
   EXPECT_NE(found.find("activity " + memos[4] + " was altered after " + leaf4 +
                        " logged it: status ACTIVITY_STATUS_COMPLETED → ACTIVITY_STATUS_FAILED\n"),
+            std::string::npos)
+      << found;
+  found = descriptions(verifyAfter(gw, saved, [&](Db& db) {
+    db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
+    db.exec("DELETE FROM activities WHERE id = ?", {memos[4]});
+  }));
+  EXPECT_NE(found.find("activity " + memos[4] + " was removed from the store (" + leaf4 +
+                       " logged it ACTIVITY_STATUS_COMPLETED)"),
             std::string::npos)
       << found;
   auto twoMisfiled = verifyAfter(gw, saved, [&](Db& db) {
