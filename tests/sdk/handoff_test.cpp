@@ -30,5 +30,17 @@ TEST(HandoffTest, AValueOlderThanAMinuteIsNotTakenAndANewerOneUnderItsKeyIs) {
   EXPECT_EQ(h.take("code", 160'001), std::nullopt);
 }
 
+TEST(HandoffTest, WhenFullTheOldestValueGoesWhateverItsKey) {
+  Handoff<std::string> h;
+  // The oldest under the last key in order, then enough newer ones under earlier keys to fill
+  // it (10,000 values), then one more.
+  h.put("z", "oldest", 1'000);
+  for (int i = 0; i < 9'999; ++i) h.put("a" + std::to_string(10'000 + i), "newer", 2'000);
+  h.put("b", "one more", 3'000);
+  EXPECT_EQ(h.take("z", 3'001), std::nullopt);
+  EXPECT_EQ(h.take("a10000", 3'001), "newer");
+  EXPECT_EQ(h.take("b", 3'001), "one more");
+}
+
 }  // namespace
 }  // namespace signet

@@ -22,9 +22,18 @@ class Handoff {
  public:
   void put(const std::string& key, T value, int64_t nowMs) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = entries_.begin(); it != entries_.end();)
-      it = nowMs - it->second.second > kKeepMs ? entries_.erase(it) : std::next(it);
-    if (entries_.size() >= kMaxEntries) entries_.erase(entries_.begin());
+    auto oldest = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (nowMs - it->second.second > kKeepMs) {
+        it = entries_.erase(it);
+        continue;
+      }
+      if (oldest == entries_.end() || it->second.second < oldest->second.second) oldest = it;
+      ++it;
+    }
+    // Full: the oldest value goes. A handler takes its value right after its preparer put it, so
+    // the oldest is the likeliest to have been abandoned; the map's first key may be in flight.
+    if (entries_.size() >= kMaxEntries) entries_.erase(oldest);
     // A multimap keeps values under one key in the order they were inserted.
     entries_.emplace(key, std::make_pair(std::move(value), nowMs));
   }
