@@ -168,13 +168,13 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
         "ORDER BY idx LIMIT ?",
         {from, kSlice});
     for (const auto& row : rows) {
-      uint64_t index = static_cast<uint64_t>(row.i64("idx"));
-      if (index != frontier.size() && !gapFound) {
+      const int64_t stored = row.i64("idx");
+      if (static_cast<uint64_t>(stored) != frontier.size() && !gapFound) {
         gapFound = true;
         findings.push_back({frontier.size(), "",
                             "leaf " + std::to_string(frontier.size()) +
                                 " was removed from the log (the next stored leaf is idx " +
-                                std::to_string(index) + ")"});
+                                std::to_string(stored) + ")"});
       }
       const std::string& text = row.str("leaf");
       merkle::Hash hash = merkle::leafHash(text);
@@ -185,12 +185,11 @@ Report verify(Db& db, const log_checkpoint::Checkpoint& saved, const log_checkpo
       // proofs and its last state are read through this column.
       if (named != row.str("activity_id"))
         findings.push_back({frontier.size(), named,
-                            leafName(frontier.size(), row.i64("idx")) +
-                                " is filed under activity " + row.str("activity_id") +
-                                " but its text is of activity " + named});
+                            leafName(frontier.size(), stored) + " is filed under activity " +
+                                row.str("activity_id") + " but its text is of activity " + named});
       leafHashes.push_back(hash);
       activityOf.push_back(named);
-      last[named] = LastLeaf{frontier.size(), row.i64("idx"), hash, lineOf(text, "status")};
+      last[named] = LastLeaf{frontier.size(), stored, hash, lineOf(text, "status")};
       made.clear();
       frontier.append(hash, made);
       if (frontier.size() == saved.size) rootAtCheckpoint = frontier.root();

@@ -484,12 +484,17 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
     for (size_t at = text.find(words); at != std::string::npos; at = text.find(words, at + 1)) ++n;
     return n;
   };
-  auto removedThenMisfiled = verifyAfter(gw, saved, [&](Db& db) {
-    db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
+  // memos[1]'s leaf removed, then `change`: what verify finds, a finding a line.
+  auto pastAGap = [&](const std::function<void(Db&)>& change) {
+    return descriptions(verifyAfter(gw, saved, [&](Db& db) {
+      db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
+      change(db);
+    }));
+  };
+  std::string found = pastAGap([&](Db& db) {
     db.exec("UPDATE activity_log_leaves SET activity_id = ? WHERE activity_id = ?",
             {memos[3], memos[4]});
   });
-  std::string found = descriptions(removedThenMisfiled);
   EXPECT_EQ(count(found, "was removed from the log"), 1u) << found;
   // Past the gap a leaf's position in the tree is one less than its row's idx: both are named.
   int64_t stored4 = 0;
@@ -502,18 +507,14 @@ TEST_P(ActivityLogTest, TamperingWithTheStoreIsFoundAndTheActivityNamed) {
       << found;
   // And an activity altered past the gap is compared with its own leaf, read by its idx: the
   // status is all that differs (another leaf would differ in its fingerprint and times).
-  found = descriptions(verifyAfter(gw, saved, [&](Db& db) {
-    db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
+  found = pastAGap([&](Db& db) {
     db.exec("UPDATE activities SET status = 'ACTIVITY_STATUS_FAILED' WHERE id = ?", {memos[4]});
-  }));
+  });
   EXPECT_NE(found.find("activity " + memos[4] + " was altered after " + leaf4 +
                        " logged it: status ACTIVITY_STATUS_COMPLETED → ACTIVITY_STATUS_FAILED\n"),
             std::string::npos)
       << found;
-  found = descriptions(verifyAfter(gw, saved, [&](Db& db) {
-    db.exec("DELETE FROM activity_log_leaves WHERE activity_id = ?", {memos[1]});
-    db.exec("DELETE FROM activities WHERE id = ?", {memos[4]});
-  }));
+  found = pastAGap([&](Db& db) { db.exec("DELETE FROM activities WHERE id = ?", {memos[4]}); });
   EXPECT_NE(found.find("activity " + memos[4] + " was removed from the store (" + leaf4 +
                        " logged it ACTIVITY_STATUS_COMPLETED)"),
             std::string::npos)
